@@ -1,0 +1,39 @@
+# Front door: `make run` and `make test` (README.md). Each installs what is missing,
+# configures a Release build with CMake + Ninja, and builds.
+BUILD ?= build/release
+ASAN_BUILD ?= build/asan
+SCENARIO ?= scenarios/dle-resnet50-a100.yaml
+JOBS ?= $(shell nproc)
+
+.PHONY: deps configure build run test asan bench validate clean
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/build.ninja: | deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUPLAN_WERROR=ON
+
+configure: deps $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/cli/gpuplan run $(SCENARIO)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE gpu
+
+validate: build
+	$(BUILD)/cli/gpuplan validate tests/validation
+
+bench: build
+	$(BUILD)/bench/gpuplan_bench
+
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUPLAN_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE gpu
+
+clean:
+	rm -rf build

@@ -1,0 +1,288 @@
+#include "core/unit_parse.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "core/units.h"
+
+namespace gpuplan::core {
+namespace {
+
+struct UnitFactor {
+  std::string_view symbol;
+  double factor;  // multiply the number by this to get SI base units
+};
+
+// Scale factors from SI brochure 9th ed. (decimal) and IEC 80000-13 (binary).
+constexpr std::array kSizeUnits = {
+    UnitFactor{"B", 1.0},       UnitFactor{"kB", kKilo},  UnitFactor{"MB", kMega},
+    UnitFactor{"GB", kGiga},    UnitFactor{"TB", kTera},  UnitFactor{"PB", kPeta},
+    UnitFactor{"KiB", kKibi},   UnitFactor{"MiB", kMebi}, UnitFactor{"GiB", kGibi},
+    UnitFactor{"TiB", kTebi},   UnitFactor{"PiB", kTebi * kKibi},
+};
+constexpr std::array kBitUnits = {
+    UnitFactor{"bit", 1.0 / kBitsPerByte},         UnitFactor{"kbit", kKilo / kBitsPerByte},
+    UnitFactor{"Mbit", kMega / kBitsPerByte},      UnitFactor{"Gbit", kGiga / kBitsPerByte},
+    UnitFactor{"Tbit", kTera / kBitsPerByte},
+};
+constexpr std::array kTimeUnits = {
+    UnitFactor{"ns", 1e-9},
+    UnitFactor{"us", 1e-6},
+    UnitFactor{"\xC2\xB5s", 1e-6},  // µs
+    UnitFactor{"ms", 1e-3},
+    UnitFactor{"s", 1.0},
+    UnitFactor{"sec", 1.0},
+    UnitFactor{"min", kSecondsPerMinute},
+    UnitFactor{"h", kSecondsPerHour},
+    UnitFactor{"hour", kSecondsPerHour},
+    UnitFactor{"hours", kSecondsPerHour},
+    UnitFactor{"d", kSecondsPerDay},
+    UnitFactor{"day", kSecondsPerDay},
+    UnitFactor{"days", kSecondsPerDay},
+    UnitFactor{"week", 7 * kSecondsPerDay},
+    UnitFactor{"weeks", 7 * kSecondsPerDay},
+    UnitFactor{"year", kSecondsPerYear},
+    UnitFactor{"years", kSecondsPerYear},
+};
+constexpr std::array kFlopUnits = {
+    UnitFactor{"FLOP", 1.0},   UnitFactor{"kFLOP", kKilo}, UnitFactor{"MFLOP", kMega},
+    UnitFactor{"GFLOP", kGiga}, UnitFactor{"TFLOP", kTera}, UnitFactor{"PFLOP", kPeta},
+    UnitFactor{"EFLOP", kExa},
+};
+constexpr std::array kPowerUnits = {
+    UnitFactor{"W", 1.0}, UnitFactor{"kW", kKilo}, UnitFactor{"MW", kMega},
+};
+constexpr std::array kEnergyUnits = {
+    UnitFactor{"J", 1.0},
+    UnitFactor{"kJ", kKilo},
+    UnitFactor{"MJ", kMega},
+    UnitFactor{"Wh", kSecondsPerHour},
+    UnitFactor{"kWh", kJoulesPerKwh},
+    UnitFactor{"MWh", kJoulesPerKwh * kKilo},
+};
+constexpr std::array kCountUnits = {
+    UnitFactor{"samples", 1.0}, UnitFactor{"images", 1.0},    UnitFactor{"img", 1.0},
+    UnitFactor{"sequences", 1.0}, UnitFactor{"seqs", 1.0},    UnitFactor{"sentences", 1.0},
+    UnitFactor{"tokens", 1.0},
+};
+
+template <std::size_t N>
+std::optional<double> lookup(const std::array<UnitFactor, N>& table, std::string_view symbol) {
+  for (const auto& u : table) {
+    if (u.symbol == symbol) {
+      return u.factor;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<double> scaled(std::optional<double> factor, double number) {
+  if (!factor) return std::nullopt;
+  return *factor * number;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+// Splits "GB/s" into {"GB", "s"}; no slash gives {unit, ""} and has_slash = false.
+struct Ratio {
+  std::string_view numerator;
+  std::string_view denominator;
+  bool has_slash = false;
+};
+Ratio split_ratio(std::string_view unit) {
+  const auto slash = unit.find('/');
+  if (slash == std::string_view::npos) {
+    return {trim(unit), {}, false};
+  }
+  return {trim(unit.substr(0, slash)), trim(unit.substr(slash + 1)), true};
+}
+
+// The parsed pieces of a quantity string.
+struct Pieces {
+  double number = 0.0;
+  std::string_view unit;  // after the number, trimmed
+  bool money = false;     // "$..." or "... USD"
+};
+
+// Interprets `pieces` as `dimension`; nullopt when the unit does not belong to it.
+std::optional<double> interpret(const Pieces& p, Dimension dimension) {
+  const Ratio r = split_ratio(p.unit);
+  switch (dimension) {
+    case Dimension::kUsd:
+      if (p.money && p.unit.empty()) return p.number;
+      return std::nullopt;
+    case Dimension::kUsdPerSecond:
+      if (p.money && r.has_slash && r.numerator.empty()) {
+        if (auto t = lookup(kTimeUnits, r.denominator)) return p.number / *t;
+      }
+      return std::nullopt;
+    case Dimension::kUsdPerJoule:
+      if (p.money && r.has_slash && r.numerator.empty()) {
+        if (auto e = lookup(kEnergyUnits, r.denominator)) return p.number / *e;
+      }
+      return std::nullopt;
+    default:
+      break;
+  }
+  if (p.money) {
+    return std::nullopt;
+  }
+  switch (dimension) {
+    case Dimension::kBytes:
+      if (!r.has_slash) return scaled(lookup(kSizeUnits, r.numerator), p.number);
+      return std::nullopt;
+    case Dimension::kSeconds:
+      if (!r.has_slash) return scaled(lookup(kTimeUnits, r.numerator), p.number);
+      return std::nullopt;
+    case Dimension::kFlop:
+      if (!r.has_slash) return scaled(lookup(kFlopUnits, r.numerator), p.number);
+      return std::nullopt;
+    case Dimension::kWatts:
+      if (!r.has_slash) return scaled(lookup(kPowerUnits, r.numerator), p.number);
+      return std::nullopt;
+    case Dimension::kJoules:
+      if (!r.has_slash) return scaled(lookup(kEnergyUnits, r.numerator), p.number);
+      return std::nullopt;
+    default:
+      break;
+  }
+  if (!r.has_slash) {
+    return std::nullopt;
+  }
+  const auto per = lookup(kTimeUnits, r.denominator);
+  if (!per) {
+    return std::nullopt;
+  }
+  std::optional<double> top;
+  switch (dimension) {
+    case Dimension::kBytesPerSecond:
+      top = lookup(kSizeUnits, r.numerator);
+      if (!top) top = lookup(kBitUnits, r.numerator);
+      break;
+    case Dimension::kFlopPerSecond:
+      top = lookup(kFlopUnits, r.numerator);
+      break;
+    case Dimension::kPerSecond:
+      if (r.numerator.empty()) top = 1.0;
+      break;
+    case Dimension::kSamplesPerSecond:
+      top = lookup(kCountUnits, r.numerator);
+      break;
+    default:
+      break;
+  }
+  if (!top) {
+    return std::nullopt;
+  }
+  return p.number * *top / *per;
+}
+
+constexpr std::array kAllDimensions = {
+    Dimension::kBytes,        Dimension::kSeconds,      Dimension::kBytesPerSecond,
+    Dimension::kFlop,         Dimension::kFlopPerSecond, Dimension::kUsd,
+    Dimension::kUsdPerSecond, Dimension::kUsdPerJoule,  Dimension::kPerSecond,
+    Dimension::kWatts,        Dimension::kJoules,       Dimension::kSamplesPerSecond,
+};
+
+// Hints for units people often write but which are ambiguous or refused (STYLE.md U5).
+std::optional<std::string> known_mistake(std::string_view unit) {
+  const Ratio r = split_ratio(unit);
+  const std::string_view top = r.numerator;
+  if (top == "Kb" || top == "Mb" || top == "Gb" || top == "Tb" || top == "b") {
+    return "'" + std::string(top) + "' is ambiguous between bits and bytes; write '" +
+           std::string(top.substr(0, top.size() - 1)) + "bit' for bits or '" +
+           std::string(top.substr(0, top.size() - 1)) + "B' for bytes";
+  }
+  if (top == "KB") {
+    return "'KB' is ambiguous; write 'kB' (1000 B) or 'KiB' (1024 B)";
+  }
+  if (top == "Gbps" || top == "Mbps" || top == "Gbit/sec") {
+    return "write bit rates as 'Gbit/s' or 'Mbit/s'";
+  }
+  if (top.ends_with("FLOPS") || top.ends_with("flops") || top.ends_with("FLOPs")) {
+    return "'" + std::string(top) + "' is ambiguous between a count and a rate; write '" +
+           std::string(top.substr(0, top.size() - 1)) + "/s' for a rate";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+DimensionInfo describe(Dimension dimension) {
+  switch (dimension) {
+    case Dimension::kBytes: return {"size", "\"110 KiB\""};
+    case Dimension::kSeconds: return {"duration", "\"4 ms\""};
+    case Dimension::kBytesPerSecond: return {"bandwidth", "\"2.5 GB/s\" or \"100 Gbit/s\""};
+    case Dimension::kFlop: return {"FLOP count", "\"2.4 PFLOP\""};
+    case Dimension::kFlopPerSecond: return {"FLOP rate", "\"312 TFLOP/s\""};
+    case Dimension::kUsd: return {"price", "\"$1500\""};
+    case Dimension::kUsdPerSecond: return {"price per time", "\"$3.06/h\""};
+    case Dimension::kUsdPerJoule: return {"energy price", "\"$0.15/kWh\""};
+    case Dimension::kPerSecond: return {"event rate", "\"0.05 /h\""};
+    case Dimension::kWatts: return {"power", "\"700 W\""};
+    case Dimension::kJoules: return {"energy", "\"3 kWh\""};
+    case Dimension::kSamplesPerSecond: return {"throughput", "\"2650 samples/s\""};
+  }
+  return {"quantity", "\"1 s\""};
+}
+
+double parse_quantity(std::string_view text, Dimension dimension) {
+  const DimensionInfo want = describe(dimension);
+  const std::string quoted = "'" + std::string(text) + "'";
+  std::string_view s = trim(text);
+  Pieces p;
+  if (!s.empty() && s.front() == '$') {
+    p.money = true;
+    s.remove_prefix(1);
+    s = trim(s);
+  }
+  const char* begin = s.data();
+  const char* end = s.data() + s.size();
+  if (begin != end && *begin == '+') {
+    ++begin;
+  }
+  const auto [ptr, ec] = std::from_chars(begin, end, p.number);
+  if (ec != std::errc{} || ptr == begin) {
+    throw UnitError("expected a " + std::string(want.name) + " such as " + std::string(want.example) +
+                    ", found " + quoted + " (no number)");
+  }
+  if (!std::isfinite(p.number)) {
+    throw UnitError("expected a finite " + std::string(want.name) + ", found " + quoted);
+  }
+  p.unit = trim(std::string_view(ptr, static_cast<std::size_t>(end - ptr)));
+  if (!p.money && p.unit.starts_with("USD")) {
+    p.money = true;
+    p.unit = trim(p.unit.substr(3));
+  }
+  if (p.unit.empty() && !p.money) {
+    throw UnitError("a bare number is not a " + std::string(want.name) + ": found " + quoted +
+                    "; write it with a unit, e.g. " + std::string(want.example));
+  }
+  if (auto value = interpret(p, dimension)) {
+    return *value;
+  }
+  if (auto hint = known_mistake(p.unit)) {
+    throw UnitError("bad unit in " + quoted + ": " + *hint);
+  }
+  for (Dimension other : kAllDimensions) {
+    if (other != dimension && interpret(p, other)) {
+      throw UnitError(quoted + " is a " + std::string(describe(other).name) + ", expected a " +
+                      std::string(want.name) + " such as " + std::string(want.example));
+    }
+  }
+  throw UnitError("unknown unit '" + std::string(p.unit) + "' in " + quoted + "; expected a " +
+                  std::string(want.name) + " such as " + std::string(want.example));
+}
+
+}  // namespace gpuplan::core

@@ -1,0 +1,51 @@
+#pragma once
+/// \file unit_parse.h
+/// The one parser for every dimensional value in scenarios and catalogs (STYLE.md U5):
+/// a number followed by a unit, as a string ("110 KiB", "2.5 GB/s", "4 ms", "312 TFLOP/s",
+/// "$1500", "$0.15/kWh", "0.05 /h", "100 Gbit/s", "700 W"). Returns SI base units.
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gpuplan::core {
+
+/// What a quantity measures; selects the accepted units and the SI unit returned.
+enum class Dimension {
+  kBytes,            ///< B, kB, MB, GB, TB, PB, KiB, MiB, GiB, TiB -> B
+  kSeconds,          ///< ns, us, ms, s, min, h, d, week(s), year(s) -> s
+  kBytesPerSecond,   ///< any size per s, or bit/s, kbit/s, Mbit/s, Gbit/s, Tbit/s -> B/s
+  kFlop,             ///< FLOP, kFLOP ... EFLOP -> FLOP
+  kFlopPerSecond,    ///< FLOP/s, GFLOP/s, TFLOP/s, PFLOP/s -> FLOP/s
+  kUsd,              ///< "$1500" or "1500 USD" -> USD
+  kUsdPerSecond,     ///< "$3.06/h", "$0.001/s" -> USD/s
+  kUsdPerJoule,      ///< "$0.15/kWh" -> USD/J
+  kPerSecond,        ///< event rate: "0.05 /h", "1 /day" -> 1/s
+  kWatts,            ///< W, kW -> W
+  kJoules,           ///< J, kJ, MJ, Wh, kWh -> J
+  kSamplesPerSecond, ///< samples/s, images/s, img/s, sequences/s, tokens/s -> 1/s
+};
+
+/// The name of a dimension and an example value, for error messages:
+/// e.g. {"size", "\"110 KiB\""}.
+struct DimensionInfo {
+  std::string_view name;
+  std::string_view example;
+};
+DimensionInfo describe(Dimension dimension);
+
+/// A malformed quantity. The message says what was found and what is expected, without a
+/// location; config/ adds file:line:column and the key path.
+class UnitError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses `text` as a quantity of `dimension` and returns it in SI base units.
+/// Throws UnitError for a bare number (with the fix "write it with a unit, e.g. ..."),
+/// an unknown or ambiguous unit ("Gb/s", "KB"), a unit of another dimension, a missing
+/// number, or a non-finite value. Sign is not checked here: range checks belong to the
+/// caller, which knows the key.
+double parse_quantity(std::string_view text, Dimension dimension);
+
+}  // namespace gpuplan::core

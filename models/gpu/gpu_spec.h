@@ -1,0 +1,44 @@
+#pragma once
+/// \file gpu_spec.h
+/// One GPU type as the catalog describes it (catalogs/gpus.yaml). Peaks are dense (no 2:4
+/// sparsity), link bandwidths per direction (STYLE.md 3.3). A zero peak means the GPU has no
+/// fast path for that precision.
+
+#include <string>
+#include <vector>
+
+namespace gpuplan::models {
+
+struct GpuSpec {
+  std::string name;                    ///< catalog name, e.g. "a100-80gb"
+  std::vector<std::string> aliases;    ///< other spellings, e.g. "A100-SXM4-80GB"
+  std::string form_factor;             ///< "sxm", "pcie", ...
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  int sm_count = 0;
+  double peak_fp32_flop_per_s = 0.0;   ///< CUDA-core FP32, dense
+  double peak_tf32_flop_per_s = 0.0;   ///< tensor-core TF32 (cc >= 8.0), else 0
+  /// fp16 matmul rate: tensor cores from cc 7.0; for older GPUs the rate of the fp16 path
+  /// cuBLAS actually runs (about the FP32 rate when it computes in fp32 after conversion).
+  double peak_fp16_flop_per_s = 0.0;
+  double peak_bf16_flop_per_s = 0.0;   ///< tensor-core BF16 (cc >= 8.0), else 0
+  double peak_fp8_flop_per_s = 0.0;    ///< tensor-core FP8 (cc >= 8.9), else 0
+  double memory_bytes = 0.0;           ///< device memory capacity
+  double memory_bytes_per_s = 0.0;     ///< device memory bandwidth (datasheet)
+  int pcie_generation = 0;
+  int pcie_lanes = 0;
+  double nvlink_bytes_per_s_per_direction = 0.0;  ///< total over all links, per direction; 0 = none
+  double tdp_w = 0.0;
+  double idle_w = 0.0;
+  std::string source;                  ///< where the figures come from (datasheet URL)
+  std::string retrieved;               ///< ISO date the source was read
+  bool calibrated = false;             ///< true when built from a calibration profile
+
+  bool has_tensor_cores_fp16() const { return compute_capability_major >= 7; }
+  bool has_tf32_bf16() const { return compute_capability_major >= 8; }
+  bool has_fp8() const {
+    return compute_capability_major > 8 || (compute_capability_major == 8 && compute_capability_minor >= 9);
+  }
+};
+
+}  // namespace gpuplan::models

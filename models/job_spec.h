@@ -1,0 +1,136 @@
+#pragma once
+/// \file job_spec.h
+/// One fully resolved training job: the plain struct config/ builds from a scenario variant
+/// (base + strategy overrides + sweep point) and models/ consumes. SI units throughout.
+/// Hardware facts come from catalogs; the rest from the scenario with the documented
+/// defaults of scenario-format.md.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/gpu/gpu_spec.h"
+#include "models/precision.h"
+#include "models/workload/workload.h"
+
+namespace gpuplan::models {
+
+struct DatasetSpec {
+  double samples = 0.0;            ///< training samples per epoch
+  double sample_bytes = 0.0;       ///< mean stored size of one sample
+  DatasetLayout layout = DatasetLayout::kFiles;
+  double decode_time_s = 0.0;      ///< CPU time per sample on one core (decode + augment)
+  double eval_samples = 0.0;       ///< validation samples per epoch; 0 = no evaluation pass
+  bool synthetic = false;          ///< batches generated on the GPU: no loading at all
+};
+
+struct TrainingSpec {
+  int batch_size = 0;              ///< per GPU, per micro-step
+  int gradient_accumulation = 1;   ///< micro-steps per optimizer step
+  Precision precision = Precision::kFp32;
+  Optimizer optimizer = Optimizer::kSgdMomentum;
+  bool activation_checkpointing = false;
+  MemoryFormat memory_format = MemoryFormat::kChannelsFirst;
+  FrameworkOverhead framework_overhead = FrameworkOverhead::kEager;
+};
+
+struct DataLoaderSpec {
+  int num_workers = 0;
+  int prefetch_factor = 2;
+  bool pin_memory = false;
+  bool persistent_workers = false;
+  PreprocessOn preprocess_on = PreprocessOn::kCpu;
+};
+
+/// A storage class (catalogs/storage.yaml) or an inline one.
+struct StorageSpec {
+  std::string name;                     ///< catalog name or "inline"
+  double read_bytes_per_s = 0.0;        ///< sequential read bandwidth
+  double random_read_bytes_per_s = 0.0; ///< small random reads (one file per sample); 0 = same as sequential
+  double write_bytes_per_s = 0.0;
+  double latency_s = 0.0;               ///< per request
+  int queue_depth = 1;                  ///< requests served in parallel
+  std::string source;
+  std::string retrieved;
+};
+
+struct HardwareSpec {
+  GpuSpec gpu;
+  int gpus_per_node = 1;
+  int nodes = 1;
+  std::string gpu_interconnect = "pcie4";  ///< pcie3 | pcie4 | pcie5 | nvlink2 | nvlink3 | nvlink4 ...
+  int cpu_cores = 0;                       ///< per node, available to the job
+  double host_memory_bytes = 0.0;          ///< per node
+  StorageSpec storage;
+  double network_bytes_per_s = 0.0;        ///< between nodes; 0 when single-node
+};
+
+struct ParallelismSpec {
+  ParallelStrategy strategy = ParallelStrategy::kNone;
+  double bucket_bytes = 25.0 * 1024 * 1024;  ///< DDP default bucket_cap_mb = 25 (PyTorch docs)
+};
+
+struct CheckpointSpec {
+  bool enabled = false;
+  double interval_s = 0.0;  ///< 0 with `automatic` = Young/Daly
+  bool automatic = false;
+  bool async = false;
+};
+
+/// A cloud instance row (catalogs/instances/*.csv, SkyPilot vms.csv columns).
+struct InstanceSpec {
+  std::string provider;          ///< aws | gcp | azure | lambda
+  std::string instance_type;     ///< e.g. "p4d.24xlarge"
+  std::string accelerator_name;  ///< SkyPilot AcceleratorName, e.g. "A100"
+  std::string gpu;               ///< our GPU catalog name, e.g. "a100-40gb"
+  int accelerator_count = 0;
+  double vcpus = 0.0;
+  double memory_bytes = 0.0;
+  std::string region;
+  std::string zone;
+  double price_usd_per_s = 0.0;  ///< on-demand, whole instance
+  double spot_price_usd_per_s = 0.0;  ///< 0 = no spot market
+  std::string interconnect;      ///< e.g. "nvlink3", "pcie4"; empty when unknown
+  double network_bytes_per_s = 0.0;
+  std::string storage;           ///< storage class of the local disk, empty when unknown
+  double billing_granularity_s = 1.0;  ///< per-second billing (AWS, GCP, Azure Linux); Lambda hourly? see catalog
+  std::string source;
+  std::string retrieved;
+};
+
+struct CloudSpec {
+  InstanceSpec instance;
+  Market market = Market::kOnDemand;
+  double preemption_rate_per_s = 0.0;  ///< spot only; issue "cloud economics" fills this in
+  double replacement_wait_s = 0.0;
+};
+
+struct OnPremisesSpec {
+  double purchase_usd = 0.0;          ///< per node
+  double amortization_s = 0.0;
+  double electricity_usd_per_j = 0.0;
+};
+
+/// How long the job runs: epochs over the dataset, or a token budget (language models).
+struct DurationSpec {
+  double epochs = 0.0;   ///< > 0 when given in epochs
+  double tokens = 0.0;   ///< > 0 when given in tokens
+};
+
+struct JobSpec {
+  std::string scenario_name;
+  std::uint64_t seed = 0;
+  Workload workload;
+  DatasetSpec dataset;
+  DurationSpec duration;
+  TrainingSpec training;
+  DataLoaderSpec data_loader;
+  HardwareSpec hardware;
+  ParallelismSpec parallelism;
+  CheckpointSpec checkpointing;
+  std::optional<CloudSpec> cloud;
+  std::optional<OnPremisesSpec> on_premises;
+  int trials = 1;
+};
+
+}  // namespace gpuplan::models

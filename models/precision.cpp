@@ -1,0 +1,87 @@
+#include "models/precision.h"
+
+namespace gpuplan::models {
+
+std::string_view name_of(Precision p) {
+  switch (p) {
+    case Precision::kFp32: return "fp32";
+    case Precision::kTf32: return "tf32";
+    case Precision::kFp16Amp: return "fp16_amp";
+    case Precision::kBf16Amp: return "bf16_amp";
+    case Precision::kFp8: return "fp8";
+  }
+  return "?";
+}
+std::string_view name_of(Optimizer o) {
+  switch (o) {
+    case Optimizer::kSgd: return "sgd";
+    case Optimizer::kSgdMomentum: return "sgd_momentum";
+    case Optimizer::kAdam: return "adam";
+    case Optimizer::kAdamW: return "adamw";
+  }
+  return "?";
+}
+std::string_view name_of(MemoryFormat f) {
+  return f == MemoryFormat::kChannelsLast ? "channels_last" : "channels_first";
+}
+std::string_view name_of(FrameworkOverhead f) {
+  switch (f) {
+    case FrameworkOverhead::kEager: return "eager";
+    case FrameworkOverhead::kCompiled: return "compiled";
+    case FrameworkOverhead::kCudaGraphs: return "cuda_graphs";
+  }
+  return "?";
+}
+std::string_view name_of(DatasetLayout l) { return l == DatasetLayout::kFiles ? "files" : "shards"; }
+std::string_view name_of(PreprocessOn p) { return p == PreprocessOn::kCpu ? "cpu" : "gpu"; }
+std::string_view name_of(ParallelStrategy s) {
+  switch (s) {
+    case ParallelStrategy::kNone: return "none";
+    case ParallelStrategy::kDataParallel: return "data_parallel";
+    case ParallelStrategy::kDdp: return "ddp";
+  }
+  return "?";
+}
+std::string_view name_of(Market m) { return m == Market::kOnDemand ? "on_demand" : "spot"; }
+
+template <>
+std::vector<std::string_view> names_of<Precision>() {
+  return {"fp32", "tf32", "fp16_amp", "bf16_amp", "fp8"};
+}
+template <>
+std::vector<std::string_view> names_of<Optimizer>() {
+  return {"sgd", "sgd_momentum", "adam", "adamw"};
+}
+template <>
+std::vector<std::string_view> names_of<MemoryFormat>() {
+  return {"channels_last", "channels_first"};
+}
+template <>
+std::vector<std::string_view> names_of<FrameworkOverhead>() {
+  return {"eager", "compiled", "cuda_graphs"};
+}
+template <>
+std::vector<std::string_view> names_of<DatasetLayout>() {
+  return {"files", "shards"};
+}
+template <>
+std::vector<std::string_view> names_of<PreprocessOn>() {
+  return {"cpu", "gpu"};
+}
+template <>
+std::vector<std::string_view> names_of<ParallelStrategy>() {
+  return {"none", "data_parallel", "ddp"};
+}
+template <>
+std::vector<std::string_view> names_of<Market>() {
+  return {"on_demand", "spot"};
+}
+
+double activation_element_bytes(Precision p) {
+  return (p == Precision::kFp32 || p == Precision::kTf32) ? 4.0 : 2.0;
+}
+bool is_mixed(Precision p) {
+  return p == Precision::kFp16Amp || p == Precision::kBf16Amp || p == Precision::kFp8;
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,75 @@
+#pragma once
+/// \file results.h
+/// The plain results that report/ consumes; report/ never sees the engine (STYLE.md L1).
+/// SI units; "simulated" time throughout.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::models {
+
+/// Peak device memory by component, bytes (models/memory).
+struct MemoryBreakdown {
+  double weights_bytes = 0.0;
+  double gradients_bytes = 0.0;
+  double optimizer_state_bytes = 0.0;  ///< includes AMP fp32 master weights
+  double activations_bytes = 0.0;
+  double workspace_bytes = 0.0;
+  double cuda_context_bytes = 0.0;
+  double allocator_slack_bytes = 0.0;
+  double total_bytes() const {
+    return weights_bytes + gradients_bytes + optimizer_state_bytes + activations_bytes +
+           workspace_bytes + cuda_context_bytes + allocator_slack_bytes;
+  }
+};
+
+/// Mean time per optimizer step by where it goes, seconds. The parts are exclusive and add
+/// up to step_time_s: GPU compute (forward+backward kernels), optimizer kernels, time the GPU
+/// waits for data, H2D copies not overlapped, host dispatch the GPU waits on, and
+/// communication not hidden behind compute.
+struct StepBreakdown {
+  double step_time_s = 0.0;
+  double gpu_compute_s = 0.0;
+  double optimizer_s = 0.0;
+  double data_wait_s = 0.0;
+  double h2d_s = 0.0;
+  double host_dispatch_wait_s = 0.0;
+  double communication_exposed_s = 0.0;
+};
+
+/// One row of the comparison: a strategy (and sweep point) of a scenario.
+struct VariantResult {
+  std::string strategy;                ///< strategy name, with the sweep point if any
+  std::string gpu;                     ///< GPU catalog name
+  int gpus = 1;
+  int global_batch_samples = 0;
+  bool fits = true;
+  MemoryBreakdown memory;
+  double peak_memory_bytes = 0.0;
+  double memory_capacity_bytes = 0.0;
+  // Below are meaningful only when fits.
+  StepBreakdown step;
+  double throughput_samples_per_s = 0.0;
+  std::optional<double> throughput_tokens_per_s;  ///< language models
+  double gpu_utilization = 0.0;        ///< nvidia-smi: share of time a kernel runs, [0, 1]
+  double mfu = 0.0;                    ///< model FLOP/s / peak dense FLOP/s of the precision, [0, 1]
+  double epoch_time_s = 0.0;
+  double time_to_train_s = 0.0;
+  std::optional<double> cost_on_demand_usd;
+  std::optional<double> cost_on_premises_usd;
+  double energy_j = 0.0;
+  std::string bottleneck;              ///< gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | memory (OOM)
+  std::string suggestion;              ///< what relieves the bottleneck
+  std::vector<std::string> notes;      ///< warnings (e.g. "fp16 without tensor cores")
+  bool calibrated = false;
+};
+
+/// All rows of one scenario, in the order of its strategies (then sweep points).
+struct ScenarioResult {
+  std::string scenario_name;
+  std::string scenario_path;
+  std::vector<VariantResult> variants;
+};
+
+}  // namespace gpuplan::models
