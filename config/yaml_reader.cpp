@@ -1,0 +1,349 @@
+#include "config/yaml_reader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/text_distance.h"
+
+namespace gpuplan::config {
+
+void ErrorSink::add(const std::string& problem, const YAML::Mark& mark, const std::string& key_path,
+                    const std::string& fix) {
+  messages_.push_back(format_diagnostic(problem, to_source_mark(mark), key_path, fix));
+}
+
+void ErrorSink::throw_if_any() const {
+  if (!messages_.empty()) {
+    throw ConfigError(messages_);
+  }
+}
+
+SourceMark ErrorSink::to_source_mark(const YAML::Mark& mark) const {
+  if (mark.line < 0) {
+    return {file_, 0, 0};
+  }
+  return {file_, mark.line + 1, mark.column + 1};
+}
+
+namespace {
+
+void find_duplicates(const YAML::Node& node, const std::string& path, ErrorSink& sink) {
+  if (node.IsMap()) {
+    std::map<std::string, int> first_line;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
+      const std::string child = path.empty() ? key : path + "." + key;
+      const auto [pos, inserted] = first_line.emplace(key, it->first.Mark().line + 1);
+      if (!inserted) {
+        sink.add("duplicate key '" + key + "'", it->first.Mark(), child,
+                 "; the first one is on line " + std::to_string(pos->second) + ", remove one of them");
+      }
+      find_duplicates(it->second, child, sink);
+    }
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      find_duplicates(node[i], path + "[" + std::to_string(i) + "]", sink);
+    }
+  }
+}
+
+}  // namespace
+
+YAML::Node parse_yaml(const std::string& text, const std::string& file) {
+  ErrorSink sink(file);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    sink.add("YAML syntax error: " + e.msg, e.mark, "", "; check the indentation and quoting there");
+    sink.throw_if_any();
+  }
+  find_duplicates(root, "", sink);
+  sink.throw_if_any();
+  return root;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ConfigError("cannot read file '" + path + "': " + std::strerror(errno));
+  }
+  std::ostringstream out;
+  out << in.rdbuf();
+  if (in.bad()) {
+    throw ConfigError("cannot read file '" + path + "': read error");
+  }
+  return out.str();
+}
+
+YAML::Node load_yaml_file(const std::string& path) { return parse_yaml(read_text_file(path), path); }
+
+std::string describe_node(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsMap()) return "a mapping";
+  if (node.IsSequence()) return "a sequence";
+  return "'" + node.Scalar() + "'";
+}
+
+MapReader::MapReader(const YAML::Node& node, std::string key_path, ErrorSink& sink, YAML::Mark mark)
+    : node_(node), key_path_(std::move(key_path)), sink_(&sink), mark_(mark) {
+  if (node.IsDefined() && !node.IsNull()) {
+    mark_ = node.Mark();
+  }
+  if (!node.IsMap()) {
+    valid_ = false;
+    sink.add("expected a mapping, found " + describe_node(node), mark_, key_path_,
+             "; write the keys of " + (key_path_.empty() ? std::string("the file") : key_path_) +
+                 " indented below it");
+  }
+}
+
+bool MapReader::has(const std::string& key) const { return valid_ && node_[key].IsDefined(); }
+
+std::string MapReader::path_of(const std::string& key) const {
+  return key_path_.empty() ? key : key_path_ + "." + key;
+}
+
+YAML::Mark MapReader::mark_of(const std::string& key) const {
+  if (valid_) {
+    const YAML::Node value = node_[key];
+    if (value.IsDefined() && !value.IsNull()) {
+      return value.Mark();
+    }
+    for (auto it = node_.begin(); it != node_.end(); ++it) {
+      if (it->first.IsScalar() && it->first.Scalar() == key) {
+        return it->first.Mark();
+      }
+    }
+  }
+  return mark_;
+}
+
+void MapReader::error(const std::string& key, const std::string& problem, const std::string& fix) const {
+  sink_->add(problem, mark_of(key), path_of(key), fix);
+}
+
+const YAML::Node* MapReader::lookup(const std::string& key, Requirement req, std::string_view expected) {
+  known_.push_back(key);
+  if (!valid_) {
+    return nullptr;
+  }
+  YAML::Node value = node_[key];
+  if (!value.IsDefined()) {
+    if (req == Requirement::kRequired) {
+      sink_->add("missing key '" + key + "'", mark_, path_of(key),
+                 "; add " + key + ": " + std::string(expected));
+    }
+    return nullptr;
+  }
+  if (value.IsNull()) {
+    sink_->add("missing value for '" + key + "'", mark_of(key), path_of(key),
+               "; write " + key + ": " + std::string(expected) + " or remove the key");
+    return nullptr;
+  }
+  held_.push_back(value);
+  return &held_.back();
+}
+
+std::optional<std::string> MapReader::scalar(const std::string& key, Requirement req,
+                                             std::string_view expected) {
+  const YAML::Node* value = lookup(key, req, expected);
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  if (!value->IsScalar()) {
+    sink_->add("expected " + std::string(expected) + ", found " + describe_node(*value), value->Mark(),
+               path_of(key));
+    return std::nullopt;
+  }
+  return value->Scalar();
+}
+
+std::optional<std::string> MapReader::string(const std::string& key, Requirement req) {
+  return scalar(key, req, "a text value");
+}
+
+namespace {
+bool in_range(double v, Range range) {
+  switch (range) {
+    case Range::kAny: return true;
+    case Range::kNonNegative: return v >= 0.0;
+    case Range::kPositive: return v > 0.0;
+  }
+  return true;
+}
+std::string range_words(Range range) {
+  switch (range) {
+    case Range::kAny: return "any value";
+    case Range::kNonNegative: return "zero or more";
+    case Range::kPositive: return "more than zero";
+  }
+  return "";
+}
+}  // namespace
+
+std::optional<double> MapReader::quantity(const std::string& key, core::Dimension dimension, Range range,
+                                          Requirement req) {
+  const core::DimensionInfo info = core::describe(dimension);
+  const std::string expected = "a " + std::string(info.name) + " with its unit, such as " +
+                               std::string(info.example);
+  auto text = scalar(key, req, expected);
+  if (!text) {
+    return std::nullopt;
+  }
+  double value = 0.0;
+  try {
+    value = core::parse_quantity(*text, dimension);
+  } catch (const core::UnitError& e) {
+    // The UnitError text is "<problem>; <fix>" or a single sentence.
+    const std::string what = e.what();
+    const auto semi = what.find("; ");
+    if (semi == std::string::npos) {
+      error(key, what);
+    } else {
+      error(key, what.substr(0, semi), what.substr(semi));
+    }
+    return std::nullopt;
+  }
+  if (!in_range(value, range)) {
+    error(key, "out-of-range " + std::string(info.name) + " '" + *text + "'",
+          "; expected " + range_words(range));
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int64_t min_value,
+                                               std::int64_t max_value, Requirement req) {
+  const std::string expected = "a whole number from " + std::to_string(min_value) + " to " +
+                               std::to_string(max_value);
+  auto text = scalar(key, req, expected);
+  if (!text) {
+    return std::nullopt;
+  }
+  std::int64_t value = 0;
+  const char* begin = text->data();
+  const char* end = begin + text->size();
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc{} || ptr != end) {
+    error(key, "expected " + expected + ", found '" + *text + "'");
+    return std::nullopt;
+  }
+  if (value < min_value || value > max_value) {
+    error(key, "out-of-range value " + *text, "; expected " + expected);
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<double> MapReader::number(const std::string& key, double min_value, double max_value,
+                                        Requirement req) {
+  std::ostringstream range_text;
+  range_text << "a number from " << min_value << " to " << max_value;
+  auto text = scalar(key, req, range_text.str());
+  if (!text) {
+    return std::nullopt;
+  }
+  double value = 0.0;
+  const char* begin = text->data();
+  const char* end = begin + text->size();
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc{} || ptr != end || !std::isfinite(value)) {
+    error(key, "expected " + range_text.str() + ", found '" + *text + "'");
+    return std::nullopt;
+  }
+  if (value < min_value || value > max_value) {
+    error(key, "out-of-range value " + *text, "; expected " + range_text.str());
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<bool> MapReader::boolean(const std::string& key, Requirement req) {
+  auto text = scalar(key, req, "true or false");
+  if (!text) {
+    return std::nullopt;
+  }
+  if (*text == "true") return true;
+  if (*text == "false") return false;
+  error(key, "expected true or false, found '" + *text + "'");
+  return std::nullopt;
+}
+
+std::optional<std::string> MapReader::choice(const std::string& key,
+                                             const std::vector<std::string_view>& allowed,
+                                             Requirement req) {
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i) {
+    list += (i == 0 ? "" : (i + 1 == allowed.size() ? " or " : ", ")) + std::string(allowed[i]);
+  }
+  auto text = scalar(key, req, "one of " + list);
+  if (!text) {
+    return std::nullopt;
+  }
+  for (std::string_view a : allowed) {
+    if (a == *text) {
+      return text;
+    }
+  }
+  std::vector<std::string> candidates(allowed.begin(), allowed.end());
+  const auto near = core::closest(*text, candidates);
+  error(key, "unknown value '" + *text + "', expected one of " + list, core::did_you_mean(near));
+  return std::nullopt;
+}
+
+std::optional<MapReader> MapReader::map(const std::string& key, Requirement req) {
+  const YAML::Node* value = lookup(key, req, "a mapping of keys");
+  if (value == nullptr) {
+    return std::nullopt;
+  }
+  MapReader child(*value, path_of(key), *sink_, value->Mark());
+  if (!child.valid()) {
+    return std::nullopt;
+  }
+  return child;
+}
+
+YAML::Node MapReader::raw(const std::string& key) {
+  known_.push_back(key);
+  if (!valid_) {
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+  return node_[key];
+}
+
+void MapReader::declare(const std::vector<std::string>& keys) {
+  known_.insert(known_.end(), keys.begin(), keys.end());
+}
+
+void MapReader::finish() {
+  if (!valid_) {
+    return;
+  }
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
+    bool known = false;
+    for (const auto& k : known_) {
+      if (k == key) {
+        known = true;
+        break;
+      }
+    }
+    if (!known) {
+      std::vector<std::string> unique;
+      for (const auto& k : known_) {
+        if (std::find(unique.begin(), unique.end(), k) == unique.end()) unique.push_back(k);
+      }
+      sink_->add("unknown key '" + key + "'", it->first.Mark(), path_of(key),
+                 core::did_you_mean(core::closest(key, unique, 2, 1)));
+    }
+  }
+}
+
+}  // namespace gpuplan::config

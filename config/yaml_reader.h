@@ -1,0 +1,118 @@
+#pragma once
+/// \file yaml_reader.h
+/// Strict reading of YAML input (scenarios and catalogs) with yaml-cpp, internal to config/
+/// (no YAML::Node escapes config/: STYLE.md C1). Every error is collected in an ErrorSink
+/// with file:line:column (1-based), the key path and a fix (C2-C5); nothing is defaulted
+/// silently: callers pass their documented defaults explicitly.
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/config_error.h"
+#include "core/unit_parse.h"
+
+namespace gpuplan::config {
+
+/// Collects formatted error messages for one input; throws them together (STYLE.md C4).
+class ErrorSink {
+ public:
+  explicit ErrorSink(std::string file) : file_(std::move(file)) {}
+  const std::string& file() const { return file_; }
+  /// Records `<problem> at <file>:<l>:<c> (<key_path>)<fix>`; `fix` should start with "; ".
+  void add(const std::string& problem, const YAML::Mark& mark, const std::string& key_path,
+           const std::string& fix = "");
+  /// Records a message that is already formatted.
+  void add_formatted(std::string message) { messages_.push_back(std::move(message)); }
+  bool empty() const { return messages_.empty(); }
+  const std::vector<std::string>& messages() const { return messages_; }
+  /// Throws ConfigError with every message recorded so far, if any.
+  void throw_if_any() const;
+  /// 1-based source position of a yaml-cpp mark (which is 0-based).
+  SourceMark to_source_mark(const YAML::Mark& mark) const;
+
+ private:
+  std::string file_;
+  std::vector<std::string> messages_;
+};
+
+/// Parses YAML text. Throws ConfigError on a syntax error ("YAML syntax error: ... at
+/// file:line:column") or on duplicate mapping keys anywhere in the document (yaml-cpp keeps
+/// both and returns the first on lookup, silently: STYLE.md C3).
+YAML::Node parse_yaml(const std::string& text, const std::string& file);
+
+/// Reads and parses a YAML file. Throws ConfigError when it cannot be read
+/// ("cannot read file 'x': No such file or directory").
+YAML::Node load_yaml_file(const std::string& path);
+
+/// Reads a whole text file; throws ConfigError naming the file and the OS reason.
+std::string read_text_file(const std::string& path);
+
+/// Whether a key must be present.
+enum class Requirement { kOptional, kRequired };
+/// Accepted range of a number or quantity.
+enum class Range { kAny, kNonNegative, kPositive };
+
+/// Strict accessor for one YAML mapping. Each getter records an error and returns nullopt
+/// when the value is missing (if required), of the wrong type, malformed or out of range.
+/// finish() reports every key that no getter asked for, with a did-you-mean.
+class MapReader {
+ public:
+  /// `node` must be a mapping; otherwise an error is recorded at `mark` and valid() is false.
+  MapReader(const YAML::Node& node, std::string key_path, ErrorSink& sink, YAML::Mark mark = {});
+
+  bool valid() const { return valid_; }
+  bool has(const std::string& key) const;
+  const std::string& key_path() const { return key_path_; }
+  std::string path_of(const std::string& key) const;
+  /// Position of the value of `key`, or of this mapping when the key is absent.
+  YAML::Mark mark_of(const std::string& key) const;
+  YAML::Mark mark() const { return mark_; }
+  ErrorSink& sink() const { return *sink_; }
+
+  std::optional<std::string> string(const std::string& key, Requirement req = Requirement::kOptional);
+  /// A dimensional value written with its unit ("110 KiB"); SI result.
+  std::optional<double> quantity(const std::string& key, core::Dimension dimension,
+                                 Range range = Range::kPositive,
+                                 Requirement req = Requirement::kOptional);
+  std::optional<std::int64_t> integer(const std::string& key, std::int64_t min_value,
+                                      std::int64_t max_value,
+                                      Requirement req = Requirement::kOptional);
+  /// A dimensionless number (counts that may be written as 1.28e6, epochs).
+  std::optional<double> number(const std::string& key, double min_value, double max_value,
+                               Requirement req = Requirement::kOptional);
+  std::optional<bool> boolean(const std::string& key, Requirement req = Requirement::kOptional);
+  /// One of `allowed`; the error lists them and suggests the closest (STYLE.md C5).
+  std::optional<std::string> choice(const std::string& key, const std::vector<std::string_view>& allowed,
+                                    Requirement req = Requirement::kOptional);
+  std::optional<MapReader> map(const std::string& key, Requirement req = Requirement::kOptional);
+  /// The raw node of `key` (undefined when absent); marks the key as known.
+  YAML::Node raw(const std::string& key);
+  /// Marks keys as known without reading them.
+  void declare(const std::vector<std::string>& keys);
+  /// Records an error about `key` at its position.
+  void error(const std::string& key, const std::string& problem, const std::string& fix = "") const;
+  /// Reports unknown keys: "unknown key 'x' at f:l:c (path.x); did you mean y?".
+  void finish();
+
+ private:
+  const YAML::Node* lookup(const std::string& key, Requirement req, std::string_view expected);
+  std::optional<std::string> scalar(const std::string& key, Requirement req, std::string_view expected);
+
+  YAML::Node node_;
+  std::string key_path_;
+  ErrorSink* sink_;
+  YAML::Mark mark_;
+  bool valid_ = true;
+  std::vector<std::string> known_;
+  std::vector<YAML::Node> held_;  // keeps looked-up nodes alive for lookup()'s pointer
+};
+
+/// "a mapping", "a sequence", "a scalar", "nothing": for "found ..." in messages.
+std::string describe_node(const YAML::Node& node);
+
+}  // namespace gpuplan::config
