@@ -1,1 +1,243 @@
-int main() { return 0; }
+/// \file main.cpp
+/// The gpuplan command line. The only top-level catch (STYLE.md X2): input errors exit 2,
+/// internal errors 1. Outputs are written whole, through a temporary file.
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/app_context.h"
+#include "cli/output_file.h"
+#include "cli/scenario_runner.h"
+#include "cli/validation.h"
+#include "config/config_error.h"
+#include "config/scenario_loader.h"
+#include "core/units.h"
+#include "report/human_units.h"
+#include "report/report_format.h"
+#include "report/text_table.h"
+
+namespace po = boost::program_options;
+using namespace gpuplan;
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitInternal = 1;
+constexpr int kExitInput = 2;
+
+/// A bad command line: printed with a hint to --help, exit code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* kTopUsage =
+    "gpuplan: predicts the time, dollars and bottleneck of deep-learning training before you rent GPUs.\n"
+    "\n"
+    "Usage:\n"
+    "  gpuplan run SCENARIO [--format table|markdown|csv|json] [-o FILE] [--seed N] [--print-resolved]\n"
+    "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE]\n"
+    "  gpuplan list gpus|instances|models|storage\n"
+    "  gpuplan --version\n"
+    "\n"
+    "Every command takes --help, --catalogs DIR (default: the repository's catalogs/, or\n"
+    "$GPUPLAN_CATALOG_DIR) and --catalog FILE (a SkyPilot vms.csv to add; repeatable).\n"
+    "Exit codes: 0 success, 2 invalid input, 1 internal error.\n";
+
+po::options_description common_options() {
+  po::options_description o("Common options");
+  o.add_options()("help,h", "show this help")(
+      "catalogs", po::value<std::string>()->default_value(cli::default_catalog_dir()), "catalog folder")(
+      "catalog", po::value<std::vector<std::string>>()->composing(),
+      "SkyPilot vms.csv to add (file name says the provider: aws, gcp, azure, lambda)");
+  return o;
+}
+
+po::variables_map parse(const std::vector<std::string>& args, const po::options_description& options,
+                        const po::positional_options_description& positional) {
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  return vm;
+}
+
+void emit(const std::string& content, const po::variables_map& vm) {
+  if (vm.count("output") != 0U) {
+    try {
+      cli::write_file_atomically(vm["output"].as<std::string>(), content);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+  } else {
+    std::fwrite(content.data(), 1, content.size(), stdout);
+  }
+}
+
+cli::AppContext context_of(const po::variables_map& vm) {
+  std::vector<std::string> extra;
+  if (vm.count("catalog") != 0U) extra = vm["catalog"].as<std::vector<std::string>>();
+  return cli::load_context(vm["catalogs"].as<std::string>(), extra);
+}
+
+std::string format_of(const po::variables_map& vm) {
+  const std::string f = vm["format"].as<std::string>();
+  if (f != "table" && f != "markdown" && f != "csv" && f != "json") {
+    throw UsageError("unknown --format '" + f + "'; expected table, markdown, csv or json");
+  }
+  return f;
+}
+
+int command_run(const std::vector<std::string>& args) {
+  po::options_description o("gpuplan run SCENARIO: simulate every strategy of a scenario and compare them");
+  o.add_options()("scenario", po::value<std::string>(), "scenario YAML file")(
+      "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json")(
+      "output,o", po::value<std::string>(), "write to FILE instead of standard output")(
+      "seed", po::value<std::uint64_t>(), "replace the scenario's seed")(
+      "print-resolved", "print every variant's resolved configuration instead of simulating");
+  o.add(common_options());
+  po::positional_options_description p;
+  p.add("scenario", 1);
+  const po::variables_map vm = parse(args, o, p);
+  if (vm.count("help") != 0U) {
+    std::cout << o << "\nExample: gpuplan run scenarios/dle-resnet50-a100.yaml --format markdown\n";
+    return kExitOk;
+  }
+  if (vm.count("scenario") == 0U) throw UsageError("gpuplan run needs a SCENARIO file");
+  const std::string format = format_of(vm);
+  const cli::AppContext context = context_of(vm);
+  config::LoadOptions load_options;
+  if (vm.count("seed") != 0U) load_options.seed_override = vm["seed"].as<std::uint64_t>();
+  const config::Scenario scenario =
+      config::load_scenario(vm["scenario"].as<std::string>(), context.catalogs, context.families, load_options);
+  if (vm.count("print-resolved") != 0U) {
+    emit(config::print_resolved(scenario), vm);
+    return kExitOk;
+  }
+  const cli::ScenarioRun run = cli::run_scenario(scenario, models::ModelParams{});
+  emit(report::render(run.result, report::format_from_name(format)), vm);
+  return kExitOk;
+}
+
+int command_validate(const std::vector<std::string>& args) {
+  po::options_description o("gpuplan validate DIR: compare predictions with the published measurements of every case");
+  o.add_options()("dir", po::value<std::string>(), "folder of validation scenarios")(
+      "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json")(
+      "output,o", po::value<std::string>(), "write to FILE instead of standard output");
+  o.add(common_options());
+  po::positional_options_description p;
+  p.add("dir", 1);
+  const po::variables_map vm = parse(args, o, p);
+  if (vm.count("help") != 0U) {
+    std::cout << o << "\nExample: gpuplan validate tests/validation\n";
+    return kExitOk;
+  }
+  if (vm.count("dir") == 0U) throw UsageError("gpuplan validate needs a DIR of validation scenarios");
+  const std::string format = format_of(vm);
+  const cli::AppContext context = context_of(vm);
+  const cli::ValidationSummary summary =
+      cli::validate_directory(vm["dir"].as<std::string>(), context, models::ModelParams{});
+  emit(cli::render_validation(summary, format), vm);
+  return kExitOk;
+}
+
+int command_list(const std::vector<std::string>& args) {
+  po::options_description o("gpuplan list gpus|instances|models|storage: what the catalogs hold");
+  o.add_options()("what", po::value<std::string>(), "gpus | instances | models | storage");
+  o.add(common_options());
+  po::positional_options_description p;
+  p.add("what", 1);
+  const po::variables_map vm = parse(args, o, p);
+  if (vm.count("help") != 0U) {
+    std::cout << o;
+    return kExitOk;
+  }
+  if (vm.count("what") == 0U) throw UsageError("gpuplan list needs one of gpus, instances, models, storage");
+  const std::string what = vm["what"].as<std::string>();
+  const cli::AppContext context = context_of(vm);
+  std::string out;
+  if (what == "gpus") {
+    report::TextTable t({"gpu", "cc", "memory", "bandwidth", "fp32", "tf32", "fp16", "bf16", "fp8", "TDP", "source"});
+    auto tf = [](double v) { return v > 0 ? fmt::format("{:.1f}", core::to_teraflop_per_s(v)) : std::string("-"); };
+    for (const auto& g : context.catalogs.gpus.all()) {
+      t.add_row({g.name, fmt::format("{}.{}", g.compute_capability_major, g.compute_capability_minor),
+                 report::human_bytes(g.memory_bytes), fmt::format("{:.0f} GB/s", core::to_gigabytes_per_s(g.memory_bytes_per_s)),
+                 tf(g.peak_fp32_flop_per_s), tf(g.peak_tf32_flop_per_s), tf(g.peak_fp16_flop_per_s),
+                 tf(g.peak_bf16_flop_per_s), tf(g.peak_fp8_flop_per_s), fmt::format("{:.0f} W", g.tdp_w), g.source});
+    }
+    out = t.to_text() + "Dense peaks in TFLOP/s (no 2:4 sparsity). GB = 10^9 B.\n";
+  } else if (what == "instances") {
+    report::TextTable t({"instance", "gpu", "gpus", "vCPUs", "region", "zone", "on-demand $/h", "spot $/h"});
+    for (const auto& i : context.catalogs.instances.rows()) {
+      t.add_row({i.provider + "/" + i.instance_type, i.gpu, std::to_string(i.accelerator_count),
+                 fmt::format("{:.0f}", i.vcpus), i.region, i.zone,
+                 fmt::format("{:.4f}", core::to_usd_per_hour(i.price_usd_per_s)),
+                 i.spot_price_usd_per_s > 0 ? fmt::format("{:.4f}", core::to_usd_per_hour(i.spot_price_usd_per_s)) : "-"});
+    }
+    out = t.to_text();
+  } else if (what == "models") {
+    report::TextTable t({"model", "family", "summary"});
+    for (const auto& name : context.catalogs.models.names()) {
+      const auto* m = context.catalogs.models.find(name);
+      t.add_row({name, m->family, m->summary});
+    }
+    out = t.to_text();
+  } else if (what == "storage") {
+    report::TextTable t({"storage", "read", "random read", "write", "latency", "queue depth"});
+    for (const auto& name : context.catalogs.storage.names()) {
+      const auto* s = context.catalogs.storage.find(name);
+      auto gbs = [](double v) { return fmt::format("{:.3g} GB/s", core::to_gigabytes_per_s(v)); };
+      t.add_row({name, gbs(s->read_bytes_per_s), gbs(s->random_read_bytes_per_s), gbs(s->write_bytes_per_s),
+                 report::human_duration(s->latency_s), std::to_string(s->queue_depth)});
+    }
+    out = t.to_text();
+  } else {
+    throw UsageError("unknown list '" + what + "'; expected gpus, instances, models or storage");
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+int dispatch(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kTopUsage;
+    return args.empty() ? kExitInput : kExitOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << "gpuplan " << GPUPLAN_VERSION << "\n";
+    return kExitOk;
+  }
+  const std::string command = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (command == "run") return command_run(rest);
+  if (command == "validate") return command_validate(rest);
+  if (command == "list") return command_list(rest);
+  throw UsageError("unknown command '" + command + "'; expected run, validate or list");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << "gpuplan: " << e.what() << " (see gpuplan --help)\n";
+    return kExitInput;
+  } catch (const config::ConfigError& e) {
+    std::cerr << "gpuplan: " << e.messages().size() << (e.messages().size() == 1 ? " error" : " errors") << ":\n";
+    for (const auto& m : e.messages()) std::cerr << "  " << m << "\n";
+    return kExitInput;
+  } catch (const std::exception& e) {
+    std::cerr << "gpuplan: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}

@@ -1,0 +1,27 @@
+#pragma once
+/// \file scenario_runner.h
+/// Runs every variant of a loaded scenario through the models, in order.
+
+#include <vector>
+
+#include "cli/app_context.h"
+#include "config/scenario.h"
+#include "models/results.h"
+#include "models/run/run_variant.h"
+
+namespace gpuplan::cli {
+
+struct ScenarioRun {
+  models::ScenarioResult result;
+  std::vector<models::VariantRun> runs;  ///< per variant, same order as result.variants
+  std::uint64_t events = 0;              ///< engine events over all variants
+};
+
+/// The row name of a variant: the strategy, plus " [sweep point]" when there is one.
+std::string row_name(const config::Variant& variant);
+
+/// Simulates every variant of `scenario` with `params`. Throws std::invalid_argument when a
+/// variant cannot run (the loader rejects such input first).
+ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelParams& params);
+
+}  // namespace gpuplan::cli

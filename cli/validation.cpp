@@ -1,0 +1,177 @@
+#include "cli/validation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/scenario_runner.h"
+#include "config/config_error.h"
+#include "config/scenario_loader.h"
+#include "core/units.h"
+#include "report/human_units.h"
+#include "report/text_table.h"
+
+namespace gpuplan::cli {
+namespace {
+
+std::string human_metric(const std::string& metric, double value) {
+  if (metric == "peak_memory") return report::human_bytes(value);
+  if (metric == "step_time" || metric == "time_to_train") return report::human_duration(value);
+  if (metric == "mfu" || metric == "gpu_utilization") return report::human_percent(value);
+  if (metric == "fits") return value > 0.5 ? "fits" : "OOM";
+  if (metric == "tokens_per_s") return report::human_rate(value) + " tokens/s";
+  return report::human_rate(value) + " samples/s";
+}
+
+// The predicted value of `metric`, or nullopt when the variant has none (OOM).
+std::optional<double> predicted_of(const std::string& metric, const models::VariantResult& v) {
+  if (metric == "fits") return v.fits ? 1.0 : 0.0;
+  if (metric == "peak_memory") return v.peak_memory_bytes;
+  if (!v.fits) return std::nullopt;
+  if (metric == "throughput") return v.throughput_samples_per_s;
+  if (metric == "tokens_per_s") return v.throughput_tokens_per_s;
+  if (metric == "step_time") return v.step.step_time_s;
+  if (metric == "time_to_train") return v.time_to_train_s;
+  if (metric == "mfu") return v.mfu;
+  if (metric == "gpu_utilization") return v.gpu_utilization;
+  return std::nullopt;
+}
+
+}  // namespace
+
+ValidationSummary validate_directory(const std::string& dir, const AppContext& context,
+                                     const models::ModelParams& params) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    throw config::ConfigError("cannot read folder '" + dir + "': not a directory");
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  ValidationSummary summary;
+  std::vector<std::string> errors;
+  for (const std::string& file : files) {
+    config::Scenario scenario;
+    try {
+      scenario = config::load_scenario(file, context.catalogs, context.families);
+    } catch (const config::ConfigError& e) {
+      errors.insert(errors.end(), e.messages().begin(), e.messages().end());
+      continue;
+    }
+    if (!scenario.expected || scenario.variants.empty()) {
+      continue;
+    }
+    const ScenarioRun run = run_scenario(scenario, params);
+    const models::VariantResult& v = run.result.variants.front();
+    for (const config::ExpectedValue& expected : scenario.expected->values) {
+      ValidationRow row;
+      row.case_name = fs::path(file).stem().string();
+      row.metric = expected.metric;
+      row.measured = expected.text;
+      row.measured_value = expected.value;
+      row.source = scenario.expected->source;
+      const auto predicted = predicted_of(expected.metric, v);
+      if (expected.metric == "fits") {
+        row.numeric = false;
+        row.predicted_value = predicted.value_or(0.0);
+        row.predicted = human_metric("fits", row.predicted_value);
+        row.error = (row.predicted_value > 0.5) == (expected.value > 0.5) ? 0.0 : 1.0;
+      } else if (!predicted) {
+        row.predicted = "OOM";
+        row.error = -1.0;  // no prediction: counts as 100 % error
+      } else {
+        row.predicted_value = *predicted;
+        row.predicted = human_metric(expected.metric, *predicted);
+        row.error = (*predicted - expected.value) / expected.value;
+      }
+      summary.rows.push_back(row);
+    }
+  }
+  if (!errors.empty()) {
+    throw config::ConfigError(errors);
+  }
+  if (summary.rows.empty()) {
+    throw config::ConfigError("no validation case in '" + dir +
+                              "': a case is a scenario with an expected: block");
+  }
+  double throughput_sum = 0.0;
+  double memory_sum = 0.0;
+  double all_sum = 0.0;
+  int all = 0;
+  for (const ValidationRow& r : summary.rows) {
+    if (!r.numeric) {
+      ++summary.fits_cases;
+      summary.fits_right += r.error == 0.0 ? 1 : 0;
+      continue;
+    }
+    const double e = std::abs(r.error);
+    all_sum += e;
+    ++all;
+    if (r.metric == "throughput" || r.metric == "tokens_per_s") {
+      throughput_sum += e;
+      ++summary.throughput_cases;
+    } else if (r.metric == "peak_memory") {
+      memory_sum += e;
+      ++summary.memory_cases;
+    }
+  }
+  summary.throughput_mape = summary.throughput_cases > 0 ? throughput_sum / summary.throughput_cases : 0.0;
+  summary.memory_mape = summary.memory_cases > 0 ? memory_sum / summary.memory_cases : 0.0;
+  summary.overall_mape = all > 0 ? all_sum / all : 0.0;
+  return summary;
+}
+
+std::string render_validation(const ValidationSummary& s, const std::string& format) {
+  auto error_text = [](const ValidationRow& r) {
+    if (!r.numeric) return std::string(r.error == 0.0 ? "right" : "WRONG");
+    return fmt::format("{:+.1f} %", r.error * 100.0);
+  };
+  if (format == "csv") {
+    std::string out = "case,metric,predicted,measured,relative_error\n";
+    for (const auto& r : s.rows) {
+      out += r.case_name + "," + r.metric + "," + fmt::format("{:.6g}", r.predicted_value) + "," +
+             fmt::format("{:.6g}", r.measured_value) + "," + fmt::format("{:.6g}", r.error) + "\n";
+    }
+    return out;
+  }
+  if (format == "json") {
+    nlohmann::ordered_json root;
+    root["throughput_mape"] = s.throughput_mape;
+    root["throughput_cases"] = s.throughput_cases;
+    root["memory_mape"] = s.memory_mape;
+    root["memory_cases"] = s.memory_cases;
+    root["fits_right"] = s.fits_right;
+    root["fits_cases"] = s.fits_cases;
+    root["overall_mape"] = s.overall_mape;
+    root["rows"] = nlohmann::ordered_json::array();
+    for (const auto& r : s.rows) {
+      root["rows"].push_back({{"case", r.case_name},
+                              {"metric", r.metric},
+                              {"predicted", r.predicted_value},
+                              {"measured", r.measured_value},
+                              {"relative_error", r.error},
+                              {"source", r.source}});
+    }
+    return root.dump(2) + "\n";
+  }
+  report::TextTable table({"case", "metric", "predicted", "measured", "error"});
+  for (const auto& r : s.rows) {
+    table.add_row({r.case_name, r.metric, r.predicted, r.measured, error_text(r)});
+  }
+  std::string out = format == "markdown" ? table.to_markdown() : table.to_text();
+  out += fmt::format("\nthroughput MAPE {:.1f} % over {} cases; peak memory MAPE {:.1f} % over {} cases; "
+                     "fits/OOM right {} of {}; all numeric metrics MAPE {:.1f} %\n",
+                     s.throughput_mape * 100.0, s.throughput_cases, s.memory_mape * 100.0, s.memory_cases,
+                     s.fits_right, s.fits_cases, s.overall_mape * 100.0);
+  return out;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,47 @@
+#pragma once
+/// \file validation.h
+/// `gpuplan validate DIR`: every scenario under DIR with an `expected:` block is run, and
+/// each expected metric is compared with the prediction of its first variant. Errors are
+/// (predicted - measured) / measured; the mean absolute percentage error (MAPE) is given per
+/// metric kind and overall (numeric metrics only); `fits` counts as right or wrong.
+
+#include <string>
+#include <vector>
+
+#include "cli/app_context.h"
+#include "models/run/run_variant.h"
+
+namespace gpuplan::cli {
+
+struct ValidationRow {
+  std::string case_name;    ///< scenario file stem
+  std::string metric;       ///< throughput, tokens_per_s, peak_memory, fits, ...
+  std::string predicted;    ///< human text
+  std::string measured;     ///< as written in the scenario
+  double predicted_value = 0.0;
+  double measured_value = 0.0;
+  double error = 0.0;       ///< relative error (numeric metrics), 0/1 for fits
+  bool numeric = true;
+  std::string source;
+};
+
+struct ValidationSummary {
+  std::vector<ValidationRow> rows;
+  double throughput_mape = 0.0;  ///< over throughput and tokens_per_s rows
+  int throughput_cases = 0;
+  double memory_mape = 0.0;      ///< over peak_memory rows
+  int memory_cases = 0;
+  int fits_right = 0;
+  int fits_cases = 0;
+  double overall_mape = 0.0;     ///< over every numeric row
+};
+
+/// Runs the validation cases under `dir` (recursively, *.yaml in sorted path order).
+/// Throws config::ConfigError for an invalid case file, or when the folder has no case.
+ValidationSummary validate_directory(const std::string& dir, const AppContext& context,
+                                     const models::ModelParams& params);
+
+/// Renders the summary as table, markdown, csv or json.
+std::string render_validation(const ValidationSummary& summary, const std::string& format);
+
+}  // namespace gpuplan::cli

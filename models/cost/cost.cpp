@@ -1,0 +1,23 @@
+#include "models/cost/cost.h"
+
+#include <cmath>
+
+namespace gpuplan::models {
+
+double billed_seconds(double wall_s, double granularity_s) {
+  if (granularity_s <= 0.0) {
+    return wall_s;
+  }
+  return std::ceil(wall_s / granularity_s) * granularity_s;
+}
+
+double on_demand_cost_usd(const InstanceSpec& instance, int nodes, double wall_s) {
+  return instance.price_usd_per_s * nodes * billed_seconds(wall_s, instance.billing_granularity_s);
+}
+
+double on_premises_cost_usd(const OnPremisesSpec& p, int nodes, double wall_s, double energy_j) {
+  const double amortized = p.amortization_s > 0.0 ? p.purchase_usd * nodes * wall_s / p.amortization_s : 0.0;
+  return amortized + energy_j * p.electricity_usd_per_j;
+}
+
+}  // namespace gpuplan::models

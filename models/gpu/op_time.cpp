@@ -1,0 +1,185 @@
+#include "models/gpu/op_time.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/units.h"
+
+namespace gpuplan::models {
+namespace {
+
+bool is_math(OpClass c) {
+  return c == OpClass::kConv || c == OpClass::kMatmul || c == OpClass::kAttention;
+}
+
+double tensor_peak(OpClass op_class, Precision precision, const GpuSpec& gpu) {
+  switch (precision) {
+    case Precision::kFp32:
+      return 0.0;
+    case Precision::kTf32:
+      return gpu.has_tf32_bf16() ? gpu.peak_tf32_flop_per_s : 0.0;
+    case Precision::kFp16Amp:
+      return gpu.has_tensor_cores_fp16() ? gpu.peak_fp16_flop_per_s : 0.0;
+    case Precision::kBf16Amp:
+      return gpu.has_tf32_bf16() ? gpu.peak_bf16_flop_per_s : 0.0;
+    case Precision::kFp8:
+      if (op_class == OpClass::kConv) {
+        return gpu.has_tf32_bf16() ? gpu.peak_bf16_flop_per_s : 0.0;
+      }
+      return gpu.has_fp8() ? gpu.peak_fp8_flop_per_s : 0.0;
+  }
+  return 0.0;
+}
+
+// Element size of activations as the kernels read and write them.
+double element_bytes(Precision p) { return activation_element_bytes(p); }
+
+// Bytes per weight element as kernels read it: AMP reads the 16-bit cast copy.
+double weight_bytes(Precision p) { return is_mixed(p) ? 2.0 : 4.0; }
+
+}  // namespace
+
+bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu) {
+  return is_math(op_class) && tensor_peak(op_class, precision, gpu) > 0.0;
+}
+
+double math_peak_flop_per_s(OpClass op_class, Precision precision, const GpuSpec& gpu) {
+  if (!is_math(op_class)) {
+    return gpu.peak_fp32_flop_per_s;
+  }
+  const double tc = tensor_peak(op_class, precision, gpu);
+  if (tc > 0.0) {
+    return tc;
+  }
+  if (precision == Precision::kFp16Amp && gpu.peak_fp16_flop_per_s > 0.0) {
+    // Pre-Volta: whatever the fp16 path delivers (GP102: 1/64 rate natively; cuBLAS may
+    // fall back to fp32 math). The catalog stores the rate that path achieves.
+    return std::min(gpu.peak_fp16_flop_per_s, gpu.peak_fp32_flop_per_s);
+  }
+  return gpu.peak_fp32_flop_per_s;
+}
+
+OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpec& training,
+               const GpuEfficiency& e) {
+  if (batch <= 0.0) {
+    throw std::invalid_argument("op_work: batch must be positive");
+  }
+  const Precision p = training.precision;
+  const double act_bytes = element_bytes(p);
+  const double activation_traffic = (op.input_elements + op.output_elements) * batch * act_bytes;
+  const double weight_traffic = op.parameters * weight_bytes(p);
+  const double mem_rate = gpu.memory_bytes_per_s * e.memory_bandwidth;
+
+  OpWork w;
+  w.forward.flop = op.forward_flop * batch;
+  w.backward.flop = w.forward.flop * op.backward_flop_ratio;
+  w.forward.kernels = op.forward_kernels;
+  // Ops with weights launch grad-input and grad-weight kernels.
+  w.backward.kernels = op.forward_kernels * (op.parameters > 0.0 ? 2 : 1);
+  // Backward reads the output gradient and the saved input and writes the input gradient
+  // (about twice the forward activation traffic), plus the weight gradient in fp32.
+  w.forward.bytes = activation_traffic + weight_traffic;
+  w.backward.bytes = 2.0 * activation_traffic + weight_traffic + op.parameters * 4.0;
+
+  double compute_rate = 0.0;
+  if (is_math(op.op_class)) {
+    const bool tc = uses_tensor_cores(op.op_class, p, gpu);
+    double eff = tc ? e.matmul_tensor_core : e.matmul_cuda_core;
+    if (op.op_class == OpClass::kConv) {
+      eff *= e.conv_relative_to_matmul;
+      if (tc && training.memory_format == MemoryFormat::kChannelsFirst) {
+        eff *= e.channels_first_tensor_core_penalty;
+      }
+    } else if (op.op_class == OpClass::kAttention) {
+      eff *= e.attention_relative_to_matmul;
+    }
+    compute_rate = math_peak_flop_per_s(op.op_class, p, gpu) * eff;
+    if (is_mixed(p) && op.parameters > 0.0) {
+      // autocast casts the fp32 weight to 16 bit once per forward (cached for backward).
+      w.forward.kernels += 1;
+      w.forward.bytes += op.parameters * 6.0;
+    }
+  } else {
+    compute_rate = gpu.peak_fp32_flop_per_s * e.matmul_cuda_core;
+    if (training.framework_overhead == FrameworkOverhead::kCompiled) {
+      w.forward.bytes *= e.compiled_memory_bound_share;
+      w.backward.bytes *= e.compiled_memory_bound_share;
+      w.forward.kernels = static_cast<int>(std::ceil(w.forward.kernels * e.compiled_memory_bound_share));
+      w.backward.kernels =
+          static_cast<int>(std::ceil(w.backward.kernels * e.compiled_memory_bound_share));
+    }
+  }
+  auto time_of = [&](const KernelWork& k) {
+    const double compute_s = compute_rate > 0.0 ? k.flop / compute_rate : 0.0;
+    const double memory_s = k.bytes / mem_rate;
+    return std::max(compute_s, memory_s) + k.kernels * e.kernel_fixed_s;
+  };
+  w.forward.gpu_time_s = time_of(w.forward);
+  w.backward.gpu_time_s = time_of(w.backward);
+  return w;
+}
+
+KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpec& gpu,
+                          const TrainingSpec& training, const GpuEfficiency& e) {
+  double bytes_per_parameter = 0.0;
+  int elementwise_ops = 0;
+  switch (training.optimizer) {
+    case Optimizer::kSgd:
+      bytes_per_parameter = 12.0;
+      elementwise_ops = 1;
+      break;
+    case Optimizer::kSgdMomentum:
+      bytes_per_parameter = 20.0;
+      elementwise_ops = 2;
+      break;
+    case Optimizer::kAdam:
+    case Optimizer::kAdamW:
+      bytes_per_parameter = 28.0;
+      elementwise_ops = 6;
+      break;
+  }
+  if (is_mixed(training.precision)) {
+    bytes_per_parameter += 8.0;  // GradScaler unscale_: read and write fp32 gradients
+    elementwise_ops += 2;        // unscale + non-finite check
+  }
+  const int chunks = std::max(1, static_cast<int>(std::ceil(parameter_tensors / 64.0)));
+  KernelWork k;
+  k.bytes = parameters * bytes_per_parameter;
+  k.flop = 0.0;
+  k.kernels = elementwise_ops * chunks;
+  k.gpu_time_s = k.bytes / (gpu.memory_bytes_per_s * e.memory_bandwidth) + k.kernels * e.kernel_fixed_s;
+  return k;
+}
+
+double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficiency& e) {
+  switch (mode) {
+    case FrameworkOverhead::kEager:
+      return backward ? e.eager_backward_dispatch_s : e.eager_forward_dispatch_s;
+    case FrameworkOverhead::kCompiled:
+      return e.compiled_dispatch_s;
+    case FrameworkOverhead::kCudaGraphs:
+      return e.cuda_graphs_dispatch_s;
+  }
+  return e.eager_forward_dispatch_s;
+}
+
+double h2d_bytes_per_s(const GpuSpec& gpu, bool pinned, const GpuEfficiency& e) {
+  // Raw per-lane rates after line coding (PCI-SIG): Gen3 8 GT/s 128b/130b = 0.985 GB/s,
+  // Gen4 1.969 GB/s, Gen5 3.938 GB/s, Gen6 7.563 GB/s (approx.). Gen1/2 use 8b/10b.
+  double per_lane_gb_per_s = 0.985;
+  switch (gpu.pcie_generation) {
+    case 1: per_lane_gb_per_s = 0.25; break;
+    case 2: per_lane_gb_per_s = 0.5; break;
+    case 3: per_lane_gb_per_s = 0.985; break;
+    case 4: per_lane_gb_per_s = 1.969; break;
+    case 5: per_lane_gb_per_s = 3.938; break;
+    default: per_lane_gb_per_s = gpu.pcie_generation > 5 ? 7.563 : 0.985; break;
+  }
+  const int lanes = gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16;
+  const double raw = core::gigabytes_per_s(per_lane_gb_per_s) * lanes;
+  const double pinned_rate = raw * e.pcie_pinned;
+  return pinned ? pinned_rate : pinned_rate * e.pcie_pageable_relative;
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,64 @@
+#pragma once
+/// \file op_time.h
+/// Tier-1 GPU time of one op (pure: specs in, seconds out; STYLE.md E2). Roofline per op
+/// class and precision (DESIGN.md "Models"; Williams, Waterman & Patterson, "Roofline",
+/// CACM 2009):
+///   t = max(FLOP / (peak[path] * efficiency[class]), bytes / (memory_bandwidth * efficiency))
+///       + kernels * kernel_fixed_s
+/// Backward of conv and matmul is about twice the forward FLOP (grad input + grad weight).
+
+#include "models/gpu/gpu_efficiency.h"
+#include "models/gpu/gpu_spec.h"
+#include "models/job_spec.h"
+#include "models/workload/workload.h"
+
+namespace gpuplan::models {
+
+/// GPU work of one phase of one op, for a whole micro-batch.
+struct KernelWork {
+  double gpu_time_s = 0.0;  ///< kernel time on the GPU, including per-kernel fixed cost
+  double flop = 0.0;        ///< FLOP executed (model FLOP; recomputation counted separately)
+  double bytes = 0.0;       ///< device memory traffic
+  int kernels = 0;          ///< kernels launched
+};
+
+/// Forward and backward work of one op.
+struct OpWork {
+  KernelWork forward;
+  KernelWork backward;
+};
+
+/// The dense peak FLOP/s of the math path an op class takes at a precision on a GPU:
+/// conv/matmul/attention use tensor cores where the GPU has them for the precision (fp16
+/// from cc 7.0, tf32 and bf16 from 8.0, fp8 from 8.9; fp8 applies to matmuls only, convs run
+/// bf16), otherwise the FP32 CUDA cores, or the GPU's fp16 path for fp16_amp on pre-Volta
+/// GPUs (slow on GeForce Pascal). Memory-bound classes return the FP32 peak.
+double math_peak_flop_per_s(OpClass op_class, Precision precision, const GpuSpec& gpu);
+
+/// True when `math_peak_flop_per_s` uses tensor cores.
+bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu);
+
+/// Forward and backward work of `op` for `batch` samples. Bytes: activations read and
+/// written at the precision's element size, weights once per kernel; channels_first convs on
+/// tensor cores pay the transpose penalty; `compiled`/`cuda_graphs` do not change the kernels,
+/// but `compiled` fuses memory-bound ops (share `compiled_memory_bound_share` left).
+/// AMP adds one weight-cast kernel per weighted op in forward.
+OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpec& training,
+               const GpuEfficiency& efficiency);
+
+/// The optimizer step over `parameters` held in `parameter_tensors` tensors: memory-bound
+/// (PyTorch foreach kernels, one launch per ~64 tensors per elementwise op). Bytes per
+/// parameter: SGD 12 (read p, g; write p), SGD momentum 20, Adam/AdamW 28 (p, m, v read and
+/// written, g read); AMP adds the GradScaler unscale pass (8 B/param) and its inf check.
+KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpec& gpu,
+                          const TrainingSpec& training, const GpuEfficiency& efficiency);
+
+/// Host CPU time to dispatch one kernel in forward (`backward` false) or backward.
+double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficiency& efficiency);
+
+/// Achieved H2D bandwidth, B/s, over the GPU's PCIe link: raw rate of the generation
+/// (Gen3 0.985, Gen4 1.969, Gen5 3.938 GB/s per lane: PCI-SIG) x lanes x pinned efficiency,
+/// halved again for pageable memory.
+double h2d_bytes_per_s(const GpuSpec& gpu, bool pinned, const GpuEfficiency& efficiency);
+
+}  // namespace gpuplan::models

@@ -1,0 +1,55 @@
+#include "models/job/job_time.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace gpuplan::models {
+
+double global_batch_samples(const JobSpec& job) {
+  return static_cast<double>(job.training.batch_size) * job.training.gradient_accumulation *
+         job.hardware.gpus_per_node * job.hardware.nodes;
+}
+
+double checkpoint_bytes(const JobSpec& job) {
+  double state = 0.0;
+  switch (job.training.optimizer) {
+    case Optimizer::kSgd: state = 0.0; break;
+    case Optimizer::kSgdMomentum: state = 4.0; break;
+    case Optimizer::kAdam:
+    case Optimizer::kAdamW: state = 8.0; break;
+  }
+  return job.workload.parameters * (4.0 + state);
+}
+
+JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s) {
+  if (!(step_time_s > 0.0)) {
+    throw std::invalid_argument("job_times: step time must be positive");
+  }
+  JobTimes t;
+  const double global_batch = global_batch_samples(job);
+  t.steps_per_epoch = std::ceil(job.dataset.samples / global_batch);
+  if (job.duration.tokens > 0.0) {
+    const double tokens_per_step = global_batch * job.workload.tokens_per_sample;
+    const double steps = std::ceil(job.duration.tokens / tokens_per_step);
+    t.epochs = steps / t.steps_per_epoch;
+  } else {
+    t.epochs = job.duration.epochs;
+  }
+  t.epoch_train_s = t.steps_per_epoch * step_time_s;
+  if (job.dataset.eval_samples > 0.0) {
+    const double ranks = static_cast<double>(job.hardware.gpus_per_node) * job.hardware.nodes;
+    t.epoch_eval_s = std::ceil(job.dataset.eval_samples / (job.training.batch_size * ranks)) * eval_batch_s;
+  }
+  const double train_s = t.epochs * (t.epoch_train_s + t.epoch_eval_s);
+  if (job.checkpointing.enabled && job.checkpointing.interval_s > 0.0 &&
+      job.hardware.storage.write_bytes_per_s > 0.0) {
+    t.checkpoint_write_s = job.checkpointing.async ? 0.0
+                                                   : checkpoint_bytes(job) / job.hardware.storage.write_bytes_per_s;
+    t.checkpoints = std::floor(train_s / job.checkpointing.interval_s);
+  }
+  t.time_to_train_s = train_s + t.checkpoints * t.checkpoint_write_s;
+  t.epoch_time_s = t.epochs > 0.0 ? t.time_to_train_s / t.epochs : 0.0;
+  return t;
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,33 @@
+#pragma once
+/// \file job_time.h
+/// Tier-1 job level without preemption (the spot issue adds the Monte Carlo job process):
+/// steps = epochs x ceil(samples / global batch) (DESIGN.md "Job"), or tokens / (global batch
+/// x sequence length) for a token budget; each epoch adds the evaluation pass and, when
+/// checkpointing is on and blocking, the checkpoint writes that fall in it.
+
+#include "models/job_spec.h"
+
+namespace gpuplan::models {
+
+struct JobTimes {
+  double steps_per_epoch = 0.0;
+  double epochs = 0.0;               ///< epochs run (fractional for a token budget)
+  double epoch_train_s = 0.0;        ///< training steps of one epoch
+  double epoch_eval_s = 0.0;         ///< evaluation pass of one epoch
+  double checkpoint_write_s = 0.0;   ///< one checkpoint write (blocking part)
+  double checkpoints = 0.0;          ///< checkpoints written over the job
+  double epoch_time_s = 0.0;         ///< train + eval (+ checkpoints) of one epoch
+  double time_to_train_s = 0.0;
+};
+
+/// Global batch: micro-batch x gradient accumulation x data-parallel ranks.
+double global_batch_samples(const JobSpec& job);
+
+/// Bytes of one checkpoint: fp32 weights plus optimizer state (SGD momentum 4, Adam 8 B/param).
+double checkpoint_bytes(const JobSpec& job);
+
+/// Job times from the simulated `step_time_s` and the time of one evaluation batch
+/// (`eval_batch_s`, forward only). Throws std::invalid_argument for a non-positive step time.
+JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s);
+
+}  // namespace gpuplan::models

@@ -1,0 +1,104 @@
+#include "models/memory/footprint.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "core/units.h"
+
+namespace gpuplan::models {
+
+MemoryModelParams MemoryModelParams::defaults() {
+  MemoryModelParams p;
+  p.cuda_context_bytes = core::megabytes(1343.0);
+  p.workspace_bytes = core::mebibytes(256.0);
+  p.allocator_slack_fraction = 0.05;
+  return p;
+}
+
+std::string block_of(const Op& op) {
+  // Blocks are named "<stage>.<index>." by the generators: "layers.7.", "layer3.2.",
+  // "blocks.11.". Everything else (embeddings, stem, head, loss) is outside any block.
+  const auto first = op.name.find('.');
+  if (first == std::string::npos) {
+    return "";
+  }
+  const auto second = op.name.find('.', first + 1);
+  if (second == std::string::npos) {
+    return "";
+  }
+  const std::string index = op.name.substr(first + 1, second - first - 1);
+  if (index.empty() || !std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return "";
+  }
+  return op.name.substr(0, second);
+}
+
+namespace {
+double saved_bytes_per_element(const Op& op, Precision precision) {
+  if (is_mixed(precision) && op.op_class == OpClass::kSoftmax) {
+    return 4.0;
+  }
+  return activation_element_bytes(precision);
+}
+}  // namespace
+
+MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& training,
+                                const MemoryModelParams& params) {
+  if (training.batch_size < 1) {
+    throw std::invalid_argument("training_memory: batch_size must be at least 1");
+  }
+  const double n = workload.parameters;
+  const double batch = training.batch_size;
+  MemoryBreakdown m;
+  m.weights_bytes = n * 4.0;
+  m.gradients_bytes = n * 4.0;
+  double state_per_param = 0.0;
+  switch (training.optimizer) {
+    case Optimizer::kSgd: state_per_param = 0.0; break;
+    case Optimizer::kSgdMomentum: state_per_param = 4.0; break;
+    case Optimizer::kAdam:
+    case Optimizer::kAdamW: state_per_param = 8.0; break;
+  }
+  if (is_mixed(training.precision)) {
+    state_per_param += 2.0;
+  }
+  m.optimizer_state_bytes = n * state_per_param;
+
+  double saved = 0.0;
+  if (!training.activation_checkpointing) {
+    for (const Op& op : workload.ops) {
+      saved += op.saved_elements * saved_bytes_per_element(op, training.precision);
+    }
+  } else {
+    std::map<std::string, double> block_saved;   // bytes per sample of each block
+    std::map<std::string, double> block_input;   // bytes per sample of each block's input
+    for (const Op& op : workload.ops) {
+      const std::string block = block_of(op);
+      const double bytes = op.saved_elements * saved_bytes_per_element(op, training.precision);
+      if (block.empty()) {
+        saved += bytes;
+        continue;
+      }
+      if (block_input.find(block) == block_input.end()) {
+        block_input[block] = op.input_elements * activation_element_bytes(training.precision);
+      }
+      block_saved[block] += bytes;
+    }
+    double largest = 0.0;
+    for (const auto& [block, bytes] : block_saved) {
+      largest = std::max(largest, bytes);
+    }
+    for (const auto& [block, bytes] : block_input) {
+      saved += bytes;
+    }
+    saved += largest;
+  }
+  m.activations_bytes = saved * batch;
+  m.workspace_bytes = params.workspace_bytes;
+  m.cuda_context_bytes = params.cuda_context_bytes;
+  m.allocator_slack_bytes = params.allocator_slack_fraction * m.activations_bytes;
+  return m;
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,47 @@
+#pragma once
+/// \file footprint.h
+/// Tier-1 peak GPU memory of one training process (pure; STYLE.md E2):
+///   weights + gradients + optimizer state + saved activations x batch + workspace
+///   + CUDA context + allocator slack (DESIGN.md "Memory").
+/// Conventions (PyTorch eager, torch.amp):
+/// - parameters are fp32 (4 B) and so are their gradients; under AMP the fp32 parameters are
+///   the master weights and autocast keeps a 16-bit copy of each weight during the step
+///   (2 B/param, counted in optimizer_state_bytes as "AMP master/cast copies");
+/// - optimizer state: SGD 0, SGD momentum 4 B/param, Adam/AdamW 8 B/param (Kingma & Ba 2015);
+/// - saved activations: Op::saved_elements x batch x element size: 4 B in fp32/tf32, 2 B under
+///   AMP except ops that autocast runs in fp32 (softmax, log-softmax/cross-entropy: PyTorch
+///   "Automatic Mixed Precision" op reference), which keep 4 B;
+/// - activation checkpointing (one checkpoint per repeated block, as HF
+///   gradient_checkpointing_enable does): only each block's input stays saved, plus the
+///   largest block's activations while it is recomputed in backward.
+
+#include "models/gpu/gpu_spec.h"
+#include "models/job_spec.h"
+#include "models/results.h"
+#include "models/workload/workload.h"
+
+namespace gpuplan::models {
+
+/// Constants of the memory model that are not per-GPU facts.
+struct MemoryModelParams {
+  /// CUDA context + loaded kernels: 1343 MB measured after the first CUDA tensor with
+  /// PyTorch on a V100 (huggingface/transformers docs, model_memory_anatomy.md).
+  double cuda_context_bytes = 0.0;
+  /// cuBLAS/cuDNN workspaces: cuBLAS 8 x 4 MiB by default plus cuDNN convolution
+  /// workspaces; 256 MiB.
+  double workspace_bytes = 0.0;
+  /// Caching-allocator fragmentation as a share of activation memory.
+  double allocator_slack_fraction = 0.0;
+  static MemoryModelParams defaults();
+};
+
+/// Index of the repeated block an op belongs to ("layers.3.attn.qkv" -> 3, "layer2.1.conv1"
+/// -> the bottleneck "layer2.1"), or -1 for stem/head ops. Used for checkpointing.
+std::string block_of(const Op& op);
+
+/// Peak memory of one GPU training `workload` with `training` (micro-batch, precision,
+/// optimizer, checkpointing). Throws std::invalid_argument for a batch below 1.
+MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& training,
+                                const MemoryModelParams& params);
+
+}  // namespace gpuplan::models

@@ -1,0 +1,82 @@
+#include "models/run/run_variant.h"
+
+#include <algorithm>
+
+#include "models/cost/cost.h"
+#include "models/energy/energy.h"
+#include "models/gpu/op_time.h"
+#include "models/job/job_time.h"
+#include "models/run/bottleneck.h"
+#include "models/step/step_plan.h"
+
+namespace gpuplan::models {
+namespace {
+
+// Forward-only time of one evaluation batch: the GPU forward (or the loader, if slower).
+double eval_batch_s(const StepPlan& plan) {
+  double gpu = 0.0;
+  double host = 0.0;
+  for (const DispatchUnit& u : plan.forward) {
+    gpu += u.gpu_s;
+    host += u.dispatch_s;
+  }
+  double loader = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;
+  if (!plan.loader.synthetic && plan.loader.workers > 0) {
+    loader /= plan.loader.workers;
+  }
+  return std::max({gpu, host, loader});
+}
+
+}  // namespace
+
+VariantRun run_variant(const JobSpec& job, const std::string& strategy, const ModelParams& params) {
+  VariantRun run;
+  VariantResult& r = run.result;
+  r.strategy = strategy;
+  r.gpu = job.hardware.gpu.name;
+  r.gpus = job.hardware.gpus_per_node * job.hardware.nodes;
+  r.global_batch_samples = static_cast<int>(global_batch_samples(job));
+  r.calibrated = job.hardware.gpu.calibrated;
+  r.memory = training_memory(job.workload, job.training, params.memory);
+  r.peak_memory_bytes = r.memory.total_bytes();
+  r.memory_capacity_bytes = job.hardware.gpu.memory_bytes;
+  r.fits = r.peak_memory_bytes <= r.memory_capacity_bytes;
+  if (job.training.precision == Precision::kFp16Amp && !job.hardware.gpu.has_tensor_cores_fp16()) {
+    r.notes.push_back(job.hardware.gpu.name + " has no fp16 tensor cores: fp16_amp runs without speed-up");
+  }
+  if (!r.fits) {
+    r.bottleneck = "memory";
+    r.suggestion = oom_suggestion(job);
+    return run;
+  }
+
+  const StepPlan plan = plan_step(job, params.gpu);
+  StepStats stats = simulate_steps(plan, params.step);
+  run.trace = std::move(stats.trace);
+  run.events = stats.events;
+  r.step = stats.breakdown;
+  const double step_s = r.step.step_time_s;
+  r.throughput_samples_per_s = global_batch_samples(job) / step_s;
+  if (job.workload.is_language_model) {
+    r.throughput_tokens_per_s = r.throughput_samples_per_s * job.workload.tokens_per_sample;
+  }
+  r.gpu_utilization = stats.gpu_busy_s / step_s;
+  r.mfu = plan.peak_flop_per_s > 0.0 ? plan.model_flop_per_step / step_s / plan.peak_flop_per_s : 0.0;
+
+  const JobTimes times = job_times(job, step_s, eval_batch_s(plan));
+  r.epoch_time_s = times.epoch_time_s;
+  r.time_to_train_s = times.time_to_train_s;
+  r.energy_j = training_energy_j(job.hardware, r.gpu_utilization, r.time_to_train_s);
+  if (job.cloud) {
+    r.cost_on_demand_usd = on_demand_cost_usd(job.cloud->instance, job.hardware.nodes, r.time_to_train_s);
+  }
+  if (job.on_premises) {
+    r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes, r.time_to_train_s, r.energy_j);
+  }
+  const Bottleneck b = find_bottleneck(job, plan, r.step);
+  r.bottleneck = b.name;
+  r.suggestion = b.suggestion;
+  return run;
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,34 @@
+#pragma once
+/// \file run_variant.h
+/// Runs one resolved job through the models: memory (an OOM variant is reported, not
+/// simulated), step simulation to steady state, job level, cost, energy and bottleneck.
+
+#include <string>
+
+#include "models/gpu/gpu_efficiency.h"
+#include "models/job_spec.h"
+#include "models/memory/footprint.h"
+#include "models/results.h"
+#include "models/step/step_simulation.h"
+
+namespace gpuplan::models {
+
+/// The one set of model parameters used for every scenario (no per-case tuning).
+struct ModelParams {
+  GpuEfficiency gpu = GpuEfficiency::defaults();
+  MemoryModelParams memory = MemoryModelParams::defaults();
+  StepSimOptions step;
+};
+
+/// Everything one variant produced: the result row and, when asked, the step trace.
+struct VariantRun {
+  VariantResult result;
+  std::vector<TraceSpan> trace;
+  std::uint64_t events = 0;
+};
+
+/// Simulates `job` and fills the result row named `strategy`. Throws std::invalid_argument
+/// when the job cannot run at all.
+VariantRun run_variant(const JobSpec& job, const std::string& strategy, const ModelParams& params);
+
+}  // namespace gpuplan::models

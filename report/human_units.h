@@ -1,0 +1,16 @@
+#pragma once
+/// \file human_units.h
+/// Human formatting at the edge (STYLE.md U6): durations as "312 ms", "4.2 h", "3.1 d";
+/// sizes as "14.9 GB" (GB = 10^9 B); dollars as "$1,234"; shares as "41 %".
+
+#include <string>
+
+namespace gpuplan::report {
+
+std::string human_duration(double seconds);
+std::string human_bytes(double bytes);
+std::string human_usd(double usd);
+std::string human_percent(double fraction);
+std::string human_rate(double per_s);  ///< "2,650"-style with thousands separators
+
+}  // namespace gpuplan::report
