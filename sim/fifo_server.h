@@ -1,0 +1,104 @@
+#pragma once
+/// \file fifo_server.h
+/// A multi-slot first-come-first-served server (a G/G/k station).
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/engine.h"
+#include "sim/sim_time.h"
+
+namespace gpuplan::sim {
+
+/// A station with `slots` identical servers and one unbounded FIFO waiting line: Kendall's
+/// G/G/k with first-come-first-served discipline. Each job brings its own service time; a job
+/// starts as soon as a slot is free and every earlier job has started. Models, for example,
+/// CPU cores shared by data-loader workers or a storage device with a queue depth.
+///
+/// Statistics cover the window since construction or the last `reset_statistics()`.
+/// Each completed job is reported to the engine's trace hook (track = the server's name).
+/// The server must outlive the engine's processing of the events it schedules. Not copyable.
+class FifoServer {
+ public:
+  /// A server called `name` (used as the trace track) with `slots` parallel slots.
+  /// Throws std::invalid_argument if `slots < 1`.
+  FifoServer(Engine& engine, std::string name, int slots);
+  FifoServer(const FifoServer&) = delete;
+  FifoServer& operator=(const FifoServer&) = delete;
+  FifoServer(FifoServer&&) = delete;
+  FifoServer& operator=(FifoServer&&) = delete;
+  ~FifoServer() = default;
+
+  /// Adds a job that needs `service_time` ns of one slot. `on_done` (may be empty) is called
+  /// from the engine event at which the job completes, after the next waiting job (if any) has
+  /// taken the freed slot. `label` names the job in the trace.
+  /// Throws std::invalid_argument if `service_time < 0`.
+  void submit(SimTime service_time, std::function<void()> on_done, std::string label = {});
+
+  /// The server's name.
+  const std::string& name() const { return name_; }
+  /// The number of parallel slots.
+  int slots() const { return static_cast<int>(slots_.size()); }
+  /// Jobs waiting for a slot (not counting those in service).
+  std::size_t queue_length() const { return waiting_.size(); }
+  /// Jobs in service now (at most `slots()`).
+  int in_service() const { return slots() - static_cast<int>(free_slots_.size()); }
+
+  /// Jobs completed in the statistics window.
+  std::uint64_t completed() const { return completed_; }
+
+  /// Busy time summed over slots in the statistics window, up to `now()`, in ns: the service
+  /// of completed jobs plus the elapsed part of the jobs in service.
+  SimTime busy_time() const;
+
+  /// `busy_time() / (slots * horizon)`, in [0, 1] when `horizon` is the length of the
+  /// statistics window. Throws std::invalid_argument if `horizon <= 0`.
+  double utilization(SimTime horizon) const;
+
+  /// Mean time from submission to start of service of the jobs completed in the window, in
+  /// seconds (0 when none completed). A job counts in the window in which it completes.
+  double mean_wait_s() const;
+
+  /// Mean time from submission to completion of the jobs completed in the window, in seconds
+  /// (0 when none completed).
+  double mean_time_in_system_s() const;
+
+  /// Starts a new statistics window at `now()`, e.g. after a warm-up period: clears the
+  /// counters, and counts only the remaining part of the service of jobs now in service.
+  void reset_statistics();
+
+ private:
+  struct Job {
+    SimTime arrival;
+    SimTime service_time;
+    std::function<void()> on_done;
+    std::string label;
+  };
+  struct Slot {
+    SimTime arrival = 0;
+    SimTime start = 0;
+    SimTime busy_since = 0;  // max(start, last statistics reset)
+    bool busy = false;
+    std::function<void()> on_done;
+    std::string label;
+  };
+
+  void start(Job job);
+  void complete(std::uint32_t slot_index);
+
+  Engine& engine_;
+  std::string name_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::deque<Job> waiting_;
+
+  std::uint64_t completed_ = 0;
+  SimTime completed_busy_ = 0;
+  double wait_sum_s_ = 0.0;
+  double system_sum_s_ = 0.0;
+};
+
+}  // namespace gpuplan::sim

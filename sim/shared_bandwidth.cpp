@@ -1,0 +1,233 @@
+#include "sim/shared_bandwidth.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace gpuplan::sim {
+
+BandwidthNetwork::BandwidthNetwork(Engine& engine) : engine_(engine) {}
+
+ResourceId BandwidthNetwork::add_resource(std::string name, double bytes_per_s) {
+  if (!std::isfinite(bytes_per_s) || !(bytes_per_s > 0.0)) {
+    throw std::invalid_argument("BandwidthNetwork: resource '" + name + "' has bandwidth " +
+                                std::to_string(bytes_per_s) +
+                                " B/s; expected a finite bandwidth > 0");
+  }
+  if (resources_.size() >= std::numeric_limits<std::uint32_t>::max()) {
+    throw std::invalid_argument("BandwidthNetwork: too many resources");
+  }
+  const ResourceId id{static_cast<std::uint32_t>(resources_.size())};
+  resources_.push_back(Resource{std::move(name), bytes_per_s});
+  return id;
+}
+
+const BandwidthNetwork::Resource& BandwidthNetwork::resource(ResourceId id) const {
+  if (id.index >= resources_.size()) {
+    throw std::invalid_argument("BandwidthNetwork: unknown resource id " +
+                                std::to_string(id.index) + " (the network has " +
+                                std::to_string(resources_.size()) + " resources)");
+  }
+  return resources_[id.index];
+}
+
+void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
+                                  std::function<void()> on_done, std::string_view label) {
+  if (path.empty()) {
+    throw std::invalid_argument("BandwidthNetwork::start_flow: empty path; a flow must cross "
+                                "at least one resource");
+  }
+  if (!std::isfinite(bytes) || bytes < 0.0) {
+    throw std::invalid_argument("BandwidthNetwork::start_flow: " + std::to_string(bytes) +
+                                " bytes; expected a finite number >= 0");
+  }
+  std::vector<std::uint32_t> indices;
+  indices.reserve(path.size());
+  for (const ResourceId id : path) {
+    resource(id);  // throws for an unknown id
+    if (std::find(indices.begin(), indices.end(), id.index) != indices.end()) {
+      throw std::invalid_argument("BandwidthNetwork::start_flow: resource '" +
+                                  resources_[id.index].name +
+                                  "' appears twice in the path; list each resource once");
+    }
+    indices.push_back(id.index);
+  }
+  if (bytes == 0.0) {
+    ++completed_flows_;
+    if (on_done) {
+      engine_.schedule_in(0, std::move(on_done));
+    }
+    return;
+  }
+
+  advance_to_now();
+  const SimTime now = engine_.now();
+  for (const std::uint32_t index : indices) {
+    Resource& r = resources_[index];
+    if (r.active_flows++ == 0) {
+      r.busy_since = now;
+    }
+  }
+  flows_.push_back(Flow{std::move(indices), bytes, bytes, 0.0, now, kMaxSimTime,
+                        std::move(on_done), std::string(label)});
+  reallocate_and_reschedule();
+}
+
+void BandwidthNetwork::advance_to_now() {
+  const SimTime now = engine_.now();
+  if (now == last_update_) {
+    return;
+  }
+  const double elapsed_s = to_seconds(now - last_update_);
+  for (Flow& flow : flows_) {
+    flow.remaining_bytes -= flow.rate_bytes_per_s * elapsed_s;
+  }
+  for (const std::uint32_t index : in_use_) {
+    Resource& r = resources_[index];
+    r.bytes_carried += r.allocated_bytes_per_s * elapsed_s;
+  }
+  last_update_ = now;
+}
+
+void BandwidthNetwork::reallocate_and_reschedule() {
+  // Progressive filling (Bertsekas & Gallager 1992, 6.5.2). Reset the resources that carried
+  // flows before, then gather those that carry them now.
+  for (const std::uint32_t index : in_use_) {
+    resources_[index].allocated_bytes_per_s = 0.0;
+  }
+  in_use_.clear();
+  for (Flow& flow : flows_) {
+    flow.rate_bytes_per_s = -1.0;  // unfrozen
+    for (const std::uint32_t index : flow.path) {
+      Resource& r = resources_[index];
+      if (r.unfrozen_flows++ == 0) {
+        r.residual_bytes_per_s = r.capacity_bytes_per_s;
+        in_use_.push_back(index);
+      }
+    }
+  }
+  // Resource order, not discovery order, decides ties between equal shares.
+  std::sort(in_use_.begin(), in_use_.end());
+
+  std::size_t unfrozen = flows_.size();
+  while (unfrozen > 0) {
+    // The bottleneck: the resource whose residual capacity, split equally among its unfrozen
+    // flows, is smallest.
+    double share = std::numeric_limits<double>::infinity();
+    std::uint32_t bottleneck = 0;
+    for (const std::uint32_t index : in_use_) {
+      const Resource& r = resources_[index];
+      if (r.unfrozen_flows > 0) {
+        const double candidate =
+            std::max(r.residual_bytes_per_s, 0.0) / static_cast<double>(r.unfrozen_flows);
+        if (candidate < share) {
+          share = candidate;
+          bottleneck = index;
+        }
+      }
+    }
+    // Freeze every unfrozen flow through the bottleneck at that share.
+    for (Flow& flow : flows_) {
+      if (flow.rate_bytes_per_s >= 0.0 ||
+          std::find(flow.path.begin(), flow.path.end(), bottleneck) == flow.path.end()) {
+        continue;
+      }
+      flow.rate_bytes_per_s = share;
+      --unfrozen;
+      for (const std::uint32_t index : flow.path) {
+        Resource& r = resources_[index];
+        r.residual_bytes_per_s -= share;
+        r.allocated_bytes_per_s += share;
+        --r.unfrozen_flows;
+      }
+    }
+  }
+
+  // Plan each flow's finish and schedule one event for the earliest.
+  const SimTime now = engine_.now();
+  const double horizon_s = to_seconds(kMaxSimTime - now);
+  SimTime earliest = kMaxSimTime;
+  for (Flow& flow : flows_) {
+    const double remaining_s = std::max(flow.remaining_bytes, 0.0) / flow.rate_bytes_per_s;
+    // A flow starved to a zero rate, or one ending beyond the representable range, gets no
+    // planned finish; a later reallocation may give it one.
+    flow.planned_finish = remaining_s < horizon_s ? now + to_sim_time(remaining_s) : kMaxSimTime;
+    earliest = std::min(earliest, flow.planned_finish);
+  }
+  const std::uint64_t generation = ++generation_;
+  if (earliest != kMaxSimTime) {
+    engine_.schedule_at(earliest, [this, generation] { on_completion_event(generation); });
+  }
+}
+
+void BandwidthNetwork::on_completion_event(std::uint64_t generation) {
+  if (generation != generation_) {
+    return;  // a later start or end has rescheduled
+  }
+  advance_to_now();
+  const SimTime now = engine_.now();
+
+  // The flows planned to finish now are done by definition, whatever floating-point residue
+  // their remaining bytes show; they leave in start order.
+  std::vector<std::function<void()>> callbacks;
+  auto done = [now](const Flow& flow) { return flow.planned_finish <= now; };
+  for (Flow& flow : flows_) {
+    if (!done(flow)) {
+      continue;
+    }
+    for (const std::uint32_t index : flow.path) {
+      Resource& r = resources_[index];
+      if (--r.active_flows == 0) {
+        r.busy_time += now - r.busy_since;
+      }
+      engine_.trace(r.name, flow.label, flow.start, now, flow.bytes);
+    }
+    ++completed_flows_;
+    if (flow.on_done) {
+      callbacks.push_back(std::move(flow.on_done));
+    }
+  }
+  flows_.erase(std::remove_if(flows_.begin(), flows_.end(), done), flows_.end());
+  reallocate_and_reschedule();
+  for (auto& callback : callbacks) {
+    callback();
+  }
+}
+
+const std::string& BandwidthNetwork::name(ResourceId id) const { return resource(id).name; }
+
+double BandwidthNetwork::capacity_bytes_per_s(ResourceId id) const {
+  return resource(id).capacity_bytes_per_s;
+}
+
+int BandwidthNetwork::active_flows(ResourceId id) const { return resource(id).active_flows; }
+
+double BandwidthNetwork::allocated_bytes_per_s(ResourceId id) const {
+  return resource(id).allocated_bytes_per_s;
+}
+
+SimTime BandwidthNetwork::busy_time(ResourceId id) const {
+  const Resource& r = resource(id);
+  return r.busy_time + (r.active_flows > 0 ? engine_.now() - r.busy_since : 0);
+}
+
+double BandwidthNetwork::bytes_carried(ResourceId id) const {
+  const Resource& r = resource(id);
+  return r.bytes_carried + r.allocated_bytes_per_s * to_seconds(engine_.now() - last_update_);
+}
+
+double BandwidthNetwork::utilization(ResourceId id, SimTime horizon) const {
+  if (horizon <= 0) {
+    throw std::invalid_argument("BandwidthNetwork: utilization horizon " +
+                                std::to_string(horizon) + " ns; expected > 0");
+  }
+  const Resource& r = resource(id);
+  return bytes_carried(id) / (r.capacity_bytes_per_s * to_seconds(horizon));
+}
+
+SharedLink::SharedLink(Engine& engine, std::string name, double bytes_per_s)
+    : network_(engine), id_(network_.add_resource(std::move(name), bytes_per_s)) {}
+
+}  // namespace gpuplan::sim
