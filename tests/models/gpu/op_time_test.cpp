@@ -1,0 +1,146 @@
+#include "models/gpu/op_time.h"
+
+#include <doctest/doctest.h>
+
+#include "../test_gpus.h"
+#include "core/units.h"
+
+using namespace gpuplan;
+using namespace gpuplan::models;
+
+namespace {
+Op matmul(double flop, double elements, double parameters) {
+  Op op;
+  op.name = "fc";
+  op.op_class = OpClass::kMatmul;
+  op.forward_flop = flop;
+  op.input_elements = elements;
+  op.output_elements = elements;
+  op.parameters = parameters;
+  op.saved_elements = elements;
+  return op;
+}
+Op elementwise(double elements) {
+  Op op;
+  op.name = "relu";
+  op.op_class = OpClass::kElementwise;
+  op.forward_flop = elements;
+  op.input_elements = elements;
+  op.output_elements = elements;
+  op.backward_flop_ratio = 1.0;
+  return op;
+}
+TrainingSpec training(Precision p) {
+  TrainingSpec t;
+  t.batch_size = 1;
+  t.precision = p;
+  return t;
+}
+}  // namespace
+
+TEST_SUITE("models.gpu.op_time") {
+  TEST_CASE("compute-bound matmul in tf32 runs at peak x efficiency plus the fixed kernel cost") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    const Op op = matmul(1e12, 1e6, 0);
+    const OpWork w = op_work(op, 1, testing::ampere_like(), training(Precision::kTf32), e);
+    // forward: 1e12 FLOP / (160e12 * 0.82) = 7.6220e-3 s, bytes 2e6*4 = 8e6 B / (2e12*0.8) = 5e-6 s
+    // -> compute-bound; + 1 kernel * 3e-6 s = 7.6250e-3 s
+    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (160e12 * 0.82) + 3e-6));
+    // backward: twice the FLOP, 2 kernels (grad input, grad weight: parameters > 0 is false here -> 1)
+    CHECK(w.backward.flop == doctest::Approx(2e12));
+    CHECK(w.backward.gpu_time_s == doctest::Approx(2e12 / (160e12 * 0.82) + 3e-6));
+  }
+
+  TEST_CASE("memory-bound elementwise op runs at bandwidth x efficiency") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    const OpWork w = op_work(elementwise(1e8), 4, testing::ampere_like(), training(Precision::kFp32), e);
+    // bytes = (1e8 + 1e8) * 4 samples * 4 B = 3.2e9 B; / (2000e9 * 0.8) = 2.0e-3 s; + 3e-6
+    CHECK(w.forward.bytes == doctest::Approx(3.2e9));
+    CHECK(w.forward.gpu_time_s == doctest::Approx(2.0e-3 + 3e-6));
+    // backward reads and writes twice the activations: 6.4e9 B -> 4.0e-3 s
+    CHECK(w.backward.gpu_time_s == doctest::Approx(4.0e-3 + 3e-6));
+  }
+
+  TEST_CASE("the roofline switches from memory- to compute-bound at the ridge point") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuSpec g = testing::ampere_like();
+    // fp32 CUDA-core path: compute rate 20e12 * 0.88 = 17.6e12 FLOP/s; memory 1.6e12 B/s.
+    // Ridge intensity = 17.6e12 / 1.6e12 = 11 FLOP/B. Bytes of the op: 2e6 elements * 4 B = 8e6 B.
+    const double bytes = 8e6;
+    const double ridge_flop = 11.0 * bytes;  // 8.8e7 FLOP
+    const OpWork below = op_work(matmul(ridge_flop * 0.9, 1e6, 0), 1, g, training(Precision::kFp32), e);
+    const OpWork above = op_work(matmul(ridge_flop * 1.1, 1e6, 0), 1, g, training(Precision::kFp32), e);
+    CHECK(below.forward.gpu_time_s == doctest::Approx(bytes / 1.6e12 + 3e-6));
+    CHECK(above.forward.gpu_time_s == doctest::Approx(ridge_flop * 1.1 / 17.6e12 + 3e-6));
+  }
+
+  TEST_CASE("tensor cores only where the GPU has them for the precision") {
+    CHECK(uses_tensor_cores(OpClass::kMatmul, Precision::kFp16Amp, testing::volta_like()));
+    CHECK_FALSE(uses_tensor_cores(OpClass::kMatmul, Precision::kTf32, testing::volta_like()));
+    CHECK_FALSE(uses_tensor_cores(OpClass::kMatmul, Precision::kFp16Amp, testing::pascal_like()));
+    CHECK_FALSE(uses_tensor_cores(OpClass::kElementwise, Precision::kFp16Amp, testing::ampere_like()));
+    CHECK(math_peak_flop_per_s(OpClass::kMatmul, Precision::kFp32, testing::ampere_like()) == doctest::Approx(20e12));
+    CHECK(math_peak_flop_per_s(OpClass::kMatmul, Precision::kBf16Amp, testing::ampere_like()) == doctest::Approx(320e12));
+    // Pascal fp16 path: min(0.17, 11) TFLOP/s
+    CHECK(math_peak_flop_per_s(OpClass::kMatmul, Precision::kFp16Amp, testing::pascal_like()) == doctest::Approx(0.17e12));
+  }
+
+  TEST_CASE("AMP speeds a matmul up on Volta and slows it down on Pascal") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    const Op op = matmul(1e12, 1e6, 1e6);
+    const double volta_fp32 = op_work(op, 1, testing::volta_like(), training(Precision::kFp32), e).forward.gpu_time_s;
+    const double volta_amp = op_work(op, 1, testing::volta_like(), training(Precision::kFp16Amp), e).forward.gpu_time_s;
+    const double pascal_fp32 = op_work(op, 1, testing::pascal_like(), training(Precision::kFp32), e).forward.gpu_time_s;
+    const double pascal_amp = op_work(op, 1, testing::pascal_like(), training(Precision::kFp16Amp), e).forward.gpu_time_s;
+    // Volta: 1e12/(16e12*0.88) = 71.0 ms fp32 vs 1e12/(128e12*0.82) = 9.5 ms fp16 (+ cast kernel)
+    CHECK(volta_fp32 / volta_amp > 7.0);
+    CHECK(pascal_amp > pascal_fp32);
+  }
+
+  TEST_CASE("channels_first convolutions pay the transpose penalty on tensor cores only") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    Op conv = matmul(1e12, 1e6, 0);
+    conv.op_class = OpClass::kConv;
+    TrainingSpec last = training(Precision::kFp16Amp);
+    last.memory_format = MemoryFormat::kChannelsLast;
+    TrainingSpec first = last;
+    first.memory_format = MemoryFormat::kChannelsFirst;
+    const GpuSpec g = testing::ampere_like();
+    const double t_last = op_work(conv, 1, g, last, e).forward.gpu_time_s - 3e-6;
+    const double t_first = op_work(conv, 1, g, first, e).forward.gpu_time_s - 3e-6;
+    // 1e12 / (320e12 * 0.82 * 0.60) vs the same / 0.75
+    CHECK(t_last == doctest::Approx(1e12 / (320e12 * 0.82 * 0.60)));
+    CHECK(t_first / t_last == doctest::Approx(1.0 / 0.75));
+    last.precision = first.precision = Precision::kFp32;
+    CHECK(op_work(conv, 1, g, first, e).forward.gpu_time_s == doctest::Approx(op_work(conv, 1, g, last, e).forward.gpu_time_s));
+  }
+
+  TEST_CASE("optimizer step is memory-bound: Adam moves 28 B per parameter") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    TrainingSpec t = training(Precision::kFp32);
+    t.optimizer = Optimizer::kAdamW;
+    const KernelWork k = optimizer_work(1e9, 128, testing::ampere_like(), t, e);
+    // 1e9 * 28 B = 28e9 B / 1.6e12 B/s = 17.5 ms; kernels = 6 ops * ceil(128/64) = 12 -> + 36 us
+    CHECK(k.bytes == doctest::Approx(28e9));
+    CHECK(k.kernels == 12);
+    CHECK(k.gpu_time_s == doctest::Approx(17.5e-3 + 12 * 3e-6));
+    t.optimizer = Optimizer::kSgd;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(12e9));
+  }
+
+  TEST_CASE("H2D bandwidth from the PCIe generation: pinned and pageable") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    // Gen3 x16: 0.985 GB/s/lane * 16 = 15.76 GB/s raw; * 0.78 = 12.29 GB/s pinned (R12: 11-12)
+    CHECK(h2d_bytes_per_s(testing::volta_like(), true, e) == doctest::Approx(15.76e9 * 0.78));
+    CHECK(h2d_bytes_per_s(testing::volta_like(), false, e) == doctest::Approx(15.76e9 * 0.78 * 0.5));
+    // Gen4 x16: 1.969 * 16 * 0.78 = 24.57 GB/s (V089 measured 25.13)
+    CHECK(h2d_bytes_per_s(testing::ampere_like(), true, e) == doctest::Approx(1.969e9 * 16 * 0.78));
+  }
+
+  TEST_CASE("dispatch cost per kernel by framework mode") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    CHECK(dispatch_time_s(FrameworkOverhead::kEager, false, e) == doctest::Approx(10e-6));
+    CHECK(dispatch_time_s(FrameworkOverhead::kEager, true, e) == doctest::Approx(5e-6));
+    CHECK(dispatch_time_s(FrameworkOverhead::kCudaGraphs, false, e) < dispatch_time_s(FrameworkOverhead::kCompiled, false, e));
+  }
+}

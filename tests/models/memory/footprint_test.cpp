@@ -1,0 +1,92 @@
+#include "models/memory/footprint.h"
+
+#include <doctest/doctest.h>
+
+using namespace gpuplan::models;
+
+namespace {
+Workload two_block_workload() {
+  Workload w;
+  w.parameters = 1e6;
+  auto add = [&](const std::string& name, OpClass c, double saved, double input) {
+    Op op;
+    op.name = name;
+    op.op_class = c;
+    op.saved_elements = saved;
+    op.input_elements = input;
+    w.ops.push_back(op);
+  };
+  add("embed", OpClass::kEmbedding, 100, 10);
+  add("layers.0.fc", OpClass::kMatmul, 1000, 50);
+  add("layers.0.softmax", OpClass::kSoftmax, 500, 50);
+  add("layers.1.fc", OpClass::kMatmul, 1000, 60);
+  add("layers.1.softmax", OpClass::kSoftmax, 500, 60);
+  add("head", OpClass::kMatmul, 200, 20);
+  return w;
+}
+MemoryModelParams zero_overheads() {
+  MemoryModelParams p;
+  p.cuda_context_bytes = 0;
+  p.workspace_bytes = 0;
+  p.allocator_slack_fraction = 0;
+  return p;
+}
+}  // namespace
+
+TEST_SUITE("models.memory.footprint") {
+  TEST_CASE("fp32 with Adam: 16 B per parameter plus activations x batch") {
+    TrainingSpec t;
+    t.batch_size = 8;
+    t.optimizer = Optimizer::kAdamW;
+    const MemoryBreakdown m = training_memory(two_block_workload(), t, zero_overheads());
+    // weights 1e6*4, gradients 1e6*4, Adam m and v 1e6*8
+    CHECK(m.weights_bytes == doctest::Approx(4e6));
+    CHECK(m.gradients_bytes == doctest::Approx(4e6));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(8e6));
+    // saved = 100 + 1000 + 500 + 1000 + 500 + 200 = 3300 elements * 4 B * 8 samples = 105600 B
+    CHECK(m.activations_bytes == doctest::Approx(105600));
+    CHECK(m.total_bytes() == doctest::Approx(16e6 + 105600));
+  }
+
+  TEST_CASE("AMP keeps fp32 master weights, a 16-bit copy, and softmax outputs in fp32") {
+    TrainingSpec t;
+    t.batch_size = 1;
+    t.optimizer = Optimizer::kSgdMomentum;
+    t.precision = Precision::kBf16Amp;
+    const MemoryBreakdown m = training_memory(two_block_workload(), t, zero_overheads());
+    // momentum 4 B + 16-bit weight copy 2 B per parameter
+    CHECK(m.optimizer_state_bytes == doctest::Approx(6e6));
+    // 2 B for 100+1000+1000+200 = 2300 elements, 4 B for the 1000 softmax elements: 4600 + 4000
+    CHECK(m.activations_bytes == doctest::Approx(8600));
+  }
+
+  TEST_CASE("activation checkpointing keeps block inputs and one block's activations") {
+    TrainingSpec t;
+    t.batch_size = 2;
+    t.optimizer = Optimizer::kSgd;
+    t.activation_checkpointing = true;
+    const MemoryBreakdown m = training_memory(two_block_workload(), t, zero_overheads());
+    // outside blocks: 100 + 200 = 300; block inputs 50 + 60 = 110; largest block 1500
+    // (300 + 110 + 1500) * 4 B * 2 samples = 15280 B
+    CHECK(m.activations_bytes == doctest::Approx(15280));
+    CHECK(block_of(two_block_workload().ops[2]) == "layers.0");
+    CHECK(block_of(two_block_workload().ops[0]).empty());
+  }
+
+  TEST_CASE("overheads: context, workspace and slack on activations") {
+    TrainingSpec t;
+    t.batch_size = 1;
+    t.optimizer = Optimizer::kSgd;
+    const MemoryModelParams p = MemoryModelParams::defaults();
+    const MemoryBreakdown m = training_memory(two_block_workload(), t, p);
+    CHECK(m.cuda_context_bytes == doctest::Approx(1343e6));
+    CHECK(m.workspace_bytes == doctest::Approx(256.0 * 1024 * 1024));
+    CHECK(m.allocator_slack_bytes == doctest::Approx(0.05 * 3300 * 4));
+  }
+
+  TEST_CASE("a batch below one is a programming error") {
+    TrainingSpec t;
+    t.batch_size = 0;
+    CHECK_THROWS_AS(training_memory(two_block_workload(), t, zero_overheads()), std::invalid_argument);
+  }
+}
