@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+
 #include "models/cost/cost.h"
 #include "models/energy/energy.h"
 

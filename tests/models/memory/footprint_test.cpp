@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+
 using namespace gpuplan::models;
 
 namespace {
