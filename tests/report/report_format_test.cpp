@@ -1,0 +1,96 @@
+#include "report/report_format.h"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "report/human_units.h"
+
+using namespace gpuplan;
+
+namespace {
+models::ScenarioResult two_rows() {
+  models::ScenarioResult r;
+  r.scenario_name = "test scenario";
+  r.scenario_path = "x.yaml";
+  models::VariantResult fit;
+  fit.strategy = "baseline";
+  fit.gpu = "a100-80gb";
+  fit.global_batch_samples = 256;
+  fit.peak_memory_bytes = 30e9;
+  fit.memory_capacity_bytes = 80e9;
+  fit.step.step_time_s = 0.25;
+  fit.step.gpu_compute_s = 0.2;
+  fit.step.optimizer_s = 0.01;
+  fit.step.data_wait_s = 0.04;
+  fit.throughput_samples_per_s = 1024;
+  fit.gpu_utilization = 0.84;
+  fit.mfu = 0.15;
+  fit.epoch_time_s = 1251.25;
+  fit.time_to_train_s = 112612.5;
+  fit.cost_on_demand_usd = 1234.5;
+  fit.energy_j = 3.6e8;
+  fit.bottleneck = "gpu_compute";
+  fit.suggestion = "training.precision: bf16_amp";
+  models::VariantResult oom = fit;
+  oom.strategy = "bs1024, big";
+  oom.fits = false;
+  oom.peak_memory_bytes = 95e9;
+  oom.bottleneck = "memory";
+  oom.suggestion = "training.activation_checkpointing: true";
+  r.variants = {fit, oom};
+  return r;
+}
+}  // namespace
+
+TEST_SUITE("report.report_format") {
+  TEST_CASE("CSV: the documented columns, SI values, empty cells for an OOM row, quoted commas") {
+    const std::string csv = report::render_csv(two_rows());
+    const std::string header =
+        "strategy,throughput_samples_per_s,step_time_s,data_wait_s,h2d_s,gpu_compute_s,optimizer_s,"
+        "gpu_utilization,mfu,peak_memory_bytes,memory_capacity_bytes,fits,epoch_time_s,time_to_train_s,"
+        "cost_on_demand_usd,energy_kwh,bottleneck,suggestion,throughput_tokens_per_s,host_dispatch_s,"
+        "cost_on_premises_usd,gpus,global_batch_samples,gpu\n";
+    CHECK(csv.substr(0, header.size()) == header);
+    // energy 3.6e8 J = 100 kWh
+    CHECK(csv.find("baseline,1024,0.25,0.04,0,0.2,0.01,0.84,0.15,3e+10,8e+10,true,1251.25,112612,1234.5,100,"
+                   "gpu_compute,training.precision: bf16_amp,,0,,1,256,a100-80gb\n") != std::string::npos);
+    CHECK(csv.find("\"bs1024, big\",,,,,,,,,9.5e+10,8e+10,false,,,,,memory,") != std::string::npos);
+  }
+
+  TEST_CASE("JSON: SI-suffixed keys, no throughput for an OOM row") {
+    const auto j = nlohmann::json::parse(report::render_json(two_rows()));
+    CHECK(j["variants"][0]["step_time_s"].get<double>() == doctest::Approx(0.25));
+    CHECK(j["variants"][0]["cost_on_demand_usd"].get<double>() == doctest::Approx(1234.5));
+    CHECK(j["variants"][1]["fits"].get<bool>() == false);
+    CHECK_FALSE(j["variants"][1].contains("throughput_samples_per_s"));
+  }
+
+  TEST_CASE("table and Markdown: human units, OOM marked, the legend defines GPU utilization") {
+    const std::string table = report::render_table(two_rows());
+    CHECK(table.find("1,024") != std::string::npos);
+    CHECK(table.find("250.0 ms") != std::string::npos);
+    CHECK(table.find("84 %") != std::string::npos);
+    CHECK(table.find("95.0 GB / 80.0 GB OOM") != std::string::npos);
+    CHECK(table.find("share of time a kernel runs") != std::string::npos);
+    CHECK(table.find("uncalibrated") != std::string::npos);
+    const std::string md = report::render_markdown(two_rows());
+    CHECK(md.find("| strategy | samples/s |") != std::string::npos);
+  }
+
+  TEST_CASE("human units") {
+    CHECK(report::human_duration(0.0123) == "12.3 ms");
+    CHECK(report::human_duration(90) == "90.00 s");
+    CHECK(report::human_duration(5400) == "90.0 min");
+    CHECK(report::human_duration(36000) == "10.00 h");
+    CHECK(report::human_duration(3 * 86400) == "3.00 d");
+    CHECK(report::human_usd(1234567.4) == "$1,234,567");
+    CHECK(report::human_usd(12.345) == "$12.35");
+  }
+
+  TEST_CASE("unknown format names the accepted ones") {
+    CHECK_THROWS_WITH_AS(report::format_from_name("xml"),
+                         "unknown format 'xml'; expected table, markdown, csv or json", std::invalid_argument);
+  }
+}
