@@ -5,7 +5,7 @@ ASAN_BUILD ?= build/asan
 SCENARIO ?= scenarios/dle-resnet50-a100.yaml
 JOBS ?= $(shell nproc)
 
-.PHONY: deps configure build run test asan bench validate clean
+.PHONY: deps configure build run test asan bench validate update-golden clean
 
 deps:
 	@scripts/install-deps
@@ -26,6 +26,9 @@ test: build
 
 validate: build
 	$(BUILD)/cli/gpuplan validate tests/validation
+
+update-golden: build
+	cd $(BUILD) && GPUPLAN_UPDATE_GOLDEN=1 ./tests/cli_tests -ts=cli.golden
 
 bench: build
 	$(BUILD)/bench/gpuplan_bench

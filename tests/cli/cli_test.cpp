@@ -1,0 +1,97 @@
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "run_command.h"
+
+using gpuplan::testing::run_gpuplan;
+using gpuplan::testing::slurp;
+
+namespace {
+const std::string kSource = GPUPLAN_SOURCE_DIR;
+std::string scenario(const std::string& name) { return kSource + "/scenarios/" + name; }
+std::string temp_path(const std::string& name) {
+  return "/tmp/gpuplan_cli_test_" + std::to_string(::getpid()) + "_" + name;
+}
+void write(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+}  // namespace
+
+TEST_SUITE("cli.main") {
+  TEST_CASE("--version and --help") {
+    const auto v = run_gpuplan("--version");
+    CHECK(v.exit_code == 0);
+    CHECK(v.out.rfind("gpuplan ", 0) == 0);
+    for (const char* command : {"run --help", "validate --help", "list --help", "--help"}) {
+      const auto h = run_gpuplan(command);
+      CHECK_MESSAGE(h.exit_code == 0, command);
+      CHECK_MESSAGE(h.out.find("gpuplan") != std::string::npos, command);
+    }
+  }
+
+  TEST_CASE("bad command lines exit 2 with a pointer to --help") {
+    const auto r = run_gpuplan("frobnicate");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "gpuplan: unknown command 'frobnicate'; expected run, validate or list (see gpuplan --help)\n");
+    CHECK(run_gpuplan("run").exit_code == 2);
+    CHECK(run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " --format xml").exit_code == 2);
+    CHECK(run_gpuplan("list colours").exit_code == 2);
+  }
+
+  TEST_CASE("list prints each catalog") {
+    const auto gpus = run_gpuplan("list gpus");
+    CHECK(gpus.exit_code == 0);
+    CHECK(gpus.out.find("a100-80gb") != std::string::npos);
+    CHECK(gpus.out.find("gtx1080ti") != std::string::npos);
+    CHECK(run_gpuplan("list instances").out.find("aws/p4d.24xlarge") != std::string::npos);
+    CHECK(run_gpuplan("list models").out.find("llama2-7b") != std::string::npos);
+    CHECK(run_gpuplan("list storage").out.find("nvme_ssd") != std::string::npos);
+  }
+
+  TEST_CASE("an invalid scenario: exit 2, every error listed, no output file left behind") {
+    const std::string input = temp_path("bad.yaml");
+    const std::string output = temp_path("out.csv");
+    write(input,
+          "format: gpuplan/v1\n"
+          "workload:\n"
+          "  model: resnet50\n"
+          "  dataset: {samples: 1000, synthetic: true}\n"
+          "  epochs: 1\n"
+          "training: {batch_size: 0}\n"
+          "hardware: {gpu: a100-80, cpu_cores: 8, host_memory: \"64 GiB\", storage: nvme_ssd}\n");
+    std::filesystem::remove(output);
+    const auto r = run_gpuplan("run " + input + " -o " + output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("gpuplan: 2 errors:") == 0);
+    CHECK(r.err.find(input + ":6:24 (training.batch_size)") != std::string::npos);
+    CHECK(r.err.find("did you mean a100-80gb") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(output));
+    std::filesystem::remove(input);
+  }
+
+  TEST_CASE("an unreadable scenario file is an input error") {
+    const auto r = run_gpuplan("run /nonexistent/x.yaml");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("cannot read file '/nonexistent/x.yaml'") != std::string::npos);
+  }
+
+  TEST_CASE("-o writes the whole output; an unwritable path is an input error") {
+    const std::string output = temp_path("run.csv");
+    const auto r = run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " --format csv -o " + output);
+    CHECK(r.exit_code == 0);
+    CHECK(slurp(output).rfind("strategy,throughput_samples_per_s,", 0) == 0);
+    std::filesystem::remove(output);
+    const auto bad = run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " -o /nonexistent/dir/x.csv");
+    CHECK(bad.exit_code == 2);
+  }
+
+  TEST_CASE("--print-resolved shows the resolved configuration of every variant") {
+    const auto r = run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " --print-resolved");
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("a100-80gb") != std::string::npos);
+  }
+}
