@@ -6,6 +6,7 @@
 /// element counts are precision-independent and become bytes through the precision.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuplan::models {
@@ -22,11 +23,37 @@ enum class OpClass {
   kEmbedding,      ///< table lookup (gather): memory-bound
 };
 
+/// The snake_case name of an op class ("conv", "matmul", "attention", "elementwise",
+/// "normalization", "softmax", "pooling", "embedding"), for reports and traces.
 std::string_view name_of(OpClass c);
 
 /// One layer-level op of the forward pass.
+///
+/// Conventions shared by every generator (models/workload/*_family.cpp):
+/// - `forward_flop`: multiply-accumulates count 2 FLOP. Convolutions and matmuls count their
+///   MACs (plus one FLOP per output for a bias); memory-bound ops carry a nominal count of
+///   the arithmetic in their reference formula (layer_ops.h lists the per-element figures),
+///   which never bounds their time but keeps `training_flop_per_sample` honest.
+/// - `input_elements` / `output_elements`: activations read and written in forward. For an
+///   embedding, the input is the table rows gathered (tokens × hidden), not the int64 ids.
+/// - `saved_elements`: the activations PyTorch autograd keeps from this op's forward until
+///   its backward, per sample, in elements of the activation precision (the memory model
+///   multiplies by activation_element_bytes()). Each tensor counts **once**, at the first op
+///   that saves it: the output of an in-place ReLU that the next convolution also saves,
+///   or a softmax output that the following PV matmul also saves, is not counted twice.
+///   Conv and linear save their input, batch/layer norm their input, ReLU/tanh its output,
+///   GELU its input, pooling its input (+ max-pool indices, counted as one element each),
+///   residual adds, scales and masks nothing. Dropout saves a 1-byte mask, counted as half
+///   an element (exact at 16-bit). Transformer layers follow Korthikanti et al. 2022,
+///   "Reducing Activation Recomputation in Large Transformer Models", sec. 4.1: 34·s·h +
+///   5·a·s² bytes per layer at 16-bit = 17·s·h + 2.5·a·s² elements, attributed to the ops
+///   that save them. Per-channel statistics (BN mean/invstd) and int64 token ids are
+///   negligible and not counted.
+/// - `forward_kernels`: CUDA kernels that eager PyTorch launches for the op in forward
+///   (linear, conv, norm, softmax, activation, dropout, add: 1 each; see the family headers
+///   for the multi-kernel ops: HF's RMSNorm 6, rotary embedding 10, cross-entropy 2).
 struct Op {
-  std::string name;            ///< e.g. "layer3.2.conv2", "block7.attn.qkv"
+  std::string name;            ///< e.g. "layer3.2.conv2", "layers.7.attn.qkv"
   OpClass op_class = OpClass::kElementwise;
   double forward_flop = 0.0;   ///< FLOP per sample in forward (1 multiply-accumulate = 2 FLOP)
   double input_elements = 0.0; ///< activation elements read per sample in forward
@@ -34,7 +61,8 @@ struct Op {
   double parameters = 0.0;     ///< trainable parameters this op owns (not per sample)
   double saved_elements = 0.0; ///< activation elements kept for backward, per sample
   /// Backward FLOP / forward FLOP: 2 for conv and matmul (grad input + grad weight),
-  /// 1 for ops without weights whose backward is one pass (elementwise, norms).
+  /// 1 for ops without weights whose backward is one pass (elementwise, norms), and 1 for
+  /// the first conv of a vision model (its input, the image, needs no gradient).
   double backward_flop_ratio = 2.0;
   int forward_kernels = 1;     ///< kernels launched in forward (backward launches about twice)
 };
@@ -49,9 +77,15 @@ struct Workload {
   bool is_language_model = false;   ///< report tokens/s as well as samples/s
   double input_bytes_per_sample = 0.0;  ///< tensor bytes copied H2D per sample (fp32 image, int64 ids)
   /// Model FLOP per sample for one training step (forward + backward, no recomputation):
-  /// the numerator of MFU (PaLM, Chowdhery et al. 2022, appendix B).
+  /// the numerator of MFU (PaLM, Chowdhery et al. 2022, appendix B). Sum over ops of
+  /// forward_flop · (1 + backward_flop_ratio).
   double training_flop_per_sample() const;
+  /// Sum over ops of forward_flop: FLOP of one forward pass of one sample.
   double forward_flop_per_sample() const;
+  /// Sum over ops of saved_elements: activation elements kept for backward per sample.
+  double saved_elements_per_sample() const;
+  /// Sum over ops of forward_kernels: kernels one eager forward pass launches.
+  int forward_kernels() const;
 };
 
 }  // namespace gpuplan::models

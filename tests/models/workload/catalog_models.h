@@ -61,34 +61,65 @@ inline ArchitectureValues gpt2_style(ArchitectureValues values) {
 /// The entries of catalogs/models.yaml.
 inline CatalogModel catalog_model(const std::string& name) {
   const std::string d = "transformer_decoder";
-  if (name == "resnet18") return {"resnet", {{"depth", 18}, {"image_size", 224}, {"classes", 1000}}};
-  if (name == "resnet34") return {"resnet", {{"depth", 34}, {"image_size", 224}, {"classes", 1000}}};
-  if (name == "resnet50") return {"resnet", {{"depth", 50}, {"image_size", 224}, {"classes", 1000}}};
-  if (name == "resnet101") return {"resnet", {{"depth", 101}, {"image_size", 224}, {"classes", 1000}}};
-  if (name == "resnet152") return {"resnet", {{"depth", 152}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "resnet18")
+    return {"resnet", {{"depth", 18}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "resnet34")
+    return {"resnet", {{"depth", 34}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "resnet50")
+    return {"resnet", {{"depth", 50}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "resnet101")
+    return {"resnet", {{"depth", 101}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "resnet152")
+    return {"resnet", {{"depth", 152}, {"image_size", 224}, {"classes", 1000}}};
   if (name == "vit-b16") {
-    return {"vit", {{"layers", 12}, {"hidden", 768}, {"heads", 12}, {"ffn_hidden", 3072},
-                    {"patch_size", 16}, {"image_size", 224}, {"classes", 1000}}};
+    return {"vit",
+            {{"layers", 12},
+             {"hidden", 768},
+             {"heads", 12},
+             {"ffn_hidden", 3072},
+             {"patch_size", 16},
+             {"image_size", 224},
+             {"classes", 1000}}};
   }
   if (name == "bert-base") {
     return {"transformer_encoder",
-            {{"layers", 12}, {"hidden", 768}, {"heads", 12}, {"ffn_hidden", 3072},
-             {"vocab", 30522}, {"max_positions", 512}, {"type_vocab", 2},
+            {{"layers", 12},
+             {"hidden", 768},
+             {"heads", 12},
+             {"ffn_hidden", 3072},
+             {"vocab", 30522},
+             {"max_positions", 512},
+             {"type_vocab", 2},
              {"sequence_length", 512}}};
   }
   if (name == "bert-large") {
     return {"transformer_encoder",
-            {{"layers", 24}, {"hidden", 1024}, {"heads", 16}, {"ffn_hidden", 4096},
-             {"vocab", 30522}, {"max_positions", 512}, {"type_vocab", 2},
+            {{"layers", 24},
+             {"hidden", 1024},
+             {"heads", 16},
+             {"ffn_hidden", 4096},
+             {"vocab", 30522},
+             {"max_positions", 512},
+             {"type_vocab", 2},
              {"sequence_length", 512}}};
   }
   if (name == "gpt2") {
-    return {d, gpt2_style({{"layers", 12}, {"hidden", 768}, {"heads", 12}, {"ffn_hidden", 3072},
-                           {"vocab", 50257}, {"max_positions", 1024}, {"sequence_length", 1024}})};
+    return {d, gpt2_style({{"layers", 12},
+                           {"hidden", 768},
+                           {"heads", 12},
+                           {"ffn_hidden", 3072},
+                           {"vocab", 50257},
+                           {"max_positions", 1024},
+                           {"sequence_length", 1024}})};
   }
   if (name == "gpt2-xl") {
-    return {d, gpt2_style({{"layers", 48}, {"hidden", 1600}, {"heads", 25}, {"ffn_hidden", 6400},
-                           {"vocab", 50257}, {"max_positions", 1024}, {"sequence_length", 1024}})};
+    return {d, gpt2_style({{"layers", 48},
+                           {"hidden", 1600},
+                           {"heads", 25},
+                           {"ffn_hidden", 6400},
+                           {"vocab", 50257},
+                           {"max_positions", 1024},
+                           {"sequence_length", 1024}})};
   }
   const auto llama = [&](ArchitectureValues values) {
     values["mlp"] = choice(d, "mlp", "swiglu");
@@ -99,23 +130,44 @@ inline CatalogModel catalog_model(const std::string& name) {
     return CatalogModel{d, std::move(values)};
   };
   if (name == "llama2-7b") {
-    return llama({{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 32},
-                  {"ffn_hidden", 11008}, {"vocab", 32000}, {"sequence_length", 4096}});
+    return llama({{"layers", 32},
+                  {"hidden", 4096},
+                  {"heads", 32},
+                  {"kv_heads", 32},
+                  {"ffn_hidden", 11008},
+                  {"vocab", 32000},
+                  {"sequence_length", 4096}});
   }
   if (name == "llama2-13b") {
-    return llama({{"layers", 40}, {"hidden", 5120}, {"heads", 40}, {"kv_heads", 40},
-                  {"ffn_hidden", 13824}, {"vocab", 32000}, {"sequence_length", 4096}});
+    return llama({{"layers", 40},
+                  {"hidden", 5120},
+                  {"heads", 40},
+                  {"kv_heads", 40},
+                  {"ffn_hidden", 13824},
+                  {"vocab", 32000},
+                  {"sequence_length", 4096}});
   }
   if (name == "llama3-8b") {
-    return llama({{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8},
-                  {"ffn_hidden", 14336}, {"vocab", 128256}, {"sequence_length", 8192}});
+    return llama({{"layers", 32},
+                  {"hidden", 4096},
+                  {"heads", 32},
+                  {"kv_heads", 8},
+                  {"ffn_hidden", 14336},
+                  {"vocab", 128256},
+                  {"sequence_length", 8192}});
   }
   if (name == "mpt-7b") {
     return {d,
-            {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"ffn_hidden", 16384},
-             {"vocab", 50432}, {"sequence_length", 2048},
-             {"mlp", choice(d, "mlp", "gelu")}, {"positional", choice(d, "positional", "alibi")},
-             {"norm", choice(d, "norm", "layernorm")}, {"bias", choice(d, "bias", "false")},
+            {{"layers", 32},
+             {"hidden", 4096},
+             {"heads", 32},
+             {"ffn_hidden", 16384},
+             {"vocab", 50432},
+             {"sequence_length", 2048},
+             {"mlp", choice(d, "mlp", "gelu")},
+             {"positional", choice(d, "positional", "alibi")},
+             {"norm", choice(d, "norm", "layernorm")},
+             {"bias", choice(d, "bias", "false")},
              {"tied_embeddings", choice(d, "tied_embeddings", "true")}}};
   }
   throw std::logic_error("no catalog model " + name);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "catalog_models.h"
+#include "core/units.h"
 
 namespace gpuplan::models {
 
@@ -18,124 +19,121 @@ double parameters_of(const Workload& workload, const std::string& prefix) {
 }  // namespace
 
 TEST_SUITE("models.workload.transformer_encoder_family") {
+  TEST_CASE("BERT-large: 335 M in the encoder, 336 M with the pretraining heads") {
+    // h = 1024, f = 4096, V = 30522, 512 positions, 2 token types.
+    // embeddings: 30522·1024 + 512·1024 + 2·1024 + LN 2·1024 = 31,782,912
+    // per layer: q, k, v, out 4·(1024² + 1024) = 4,198,400; fc1 1024·4096 + 4096 = 4,198,400;
+    //            fc2 4096·1024 + 1024 = 4,195,328; 2 LN 4,096 → 12,596,224; · 24 = 302,309,376
+    // pooler 1024² + 1024 = 1,049,600
+    // → BertModel 335,141,888 (Devlin et al. 2019: "340M"; HF bert-large-uncased: 335 M)
+    // heads (HF BertForPreTraining): MLM transform 1024² + 1024 + LN 2,048 = 1,051,648;
+    //   decoder bias 30,522 (weight tied); NSP 1024·2 + 2 = 2,050
+    // → 335,141,888 + 1,084,220 = 336,226,108
+    const Workload workload = build_catalog_model("bert-large");
+    CHECK(workload.parameters == doctest::Approx(335 * core::kMega).epsilon(0.01));
+    CHECK(workload.parameters == 336'226'108.0);
+    CHECK(workload.parameters - parameters_of(workload, "mlm.") - parameters_of(workload, "nsp.") ==
+          335'141'888.0);
+  }
 
-TEST_CASE("BERT-large: 335 M in the encoder, 336 M with the pretraining heads") {
-  // h = 1024, f = 4096, V = 30522, 512 positions, 2 token types.
-  // embeddings: 30522·1024 + 512·1024 + 2·1024 + LN 2·1024 = 31,782,912
-  // per layer: q, k, v, out 4·(1024² + 1024) = 4,198,400; fc1 1024·4096 + 4096 = 4,198,400;
-  //            fc2 4096·1024 + 1024 = 4,195,328; 2 LN 4,096 → 12,596,224; · 24 = 302,309,376
-  // pooler 1024² + 1024 = 1,049,600
-  // → BertModel 335,141,888 (Devlin et al. 2019: "340M"; HF bert-large-uncased: 335 M)
-  // heads (HF BertForPreTraining): MLM transform 1024² + 1024 + LN 2,048 = 1,051,648;
-  //   decoder bias 30,522 (weight tied); NSP 1024·2 + 2 = 2,050
-  // → 335,141,888 + 1,084,220 = 336,226,108
-  const Workload workload = build_catalog_model("bert-large");
-  CHECK(workload.parameters == doctest::Approx(335e6).epsilon(0.01));
-  CHECK(workload.parameters == 336'226'108.0);
-  CHECK(workload.parameters - parameters_of(workload, "mlm.") - parameters_of(workload, "nsp.") ==
-        335'141'888.0);
-}
+  TEST_CASE("BERT-base: 110 M") {
+    // embeddings (30522 + 512 + 2)·768 + 1,536 = 23,837,184
+    // per layer 4·(768² + 768) + 2·768·3072 + 3072 + 768 + 2·1,536 = 7,087,872; · 12 = 85,054,464
+    // pooler 590,592 → BertModel 109,482,240; heads: 592,128 + 30,522 + 1,538 = 624,188
+    // → 110,106,428
+    const Workload workload = build_catalog_model("bert-base");
+    CHECK(workload.parameters == doctest::Approx(110 * core::kMega).epsilon(0.01));
+    CHECK(workload.parameters == 110'106'428.0);
+  }
 
-TEST_CASE("BERT-base: 110 M") {
-  // embeddings (30522 + 512 + 2)·768 + 1,536 = 23,837,184
-  // per layer 4·(768² + 768) + 2·768·3072 + 3072 + 768 + 2·1,536 = 7,087,872; · 12 = 85,054,464
-  // pooler 590,592 → BertModel 109,482,240; heads: 592,128 + 30,522 + 1,538 = 624,188
-  // → 110,106,428
-  const Workload workload = build_catalog_model("bert-base");
-  CHECK(workload.parameters == doctest::Approx(110e6).epsilon(0.01));
-  CHECK(workload.parameters == 110'106'428.0);
-}
+  TEST_CASE("a BERT-large layer at s = 512 saves 17·s·h + 2.5·a·s² elements (Korthikanti)") {
+    // Korthikanti et al. 2022, sec. 4.1: 34·s·b·h + 5·a·s²·b bytes at 16-bit, masks 1 byte;
+    // per sample in 2-byte elements: 17·s·h + 2.5·a·s²
+    // = 17·512·1024 + 2.5·16·512² = 8,912,896 + 10,485,760 = 19,398,656
+    const Workload workload = build_catalog_model("bert-large");
+    const double s = 512.0;
+    const double h = 1024.0;
+    const double a = 16.0;
+    const double expected = 17.0 * s * h + 2.5 * a * s * s;
+    CHECK(expected == 19'398'656.0);
+    CHECK(sum_over(workload, "encoder.layer.5.", [](const Op& op) { return op.saved_elements; }) ==
+          doctest::Approx(expected));
+    // Term by term: attention 11·s·h + 5·a·s²/2, MLP 19·s·h/2, norms 2·s·h/2.
+    CHECK(sum_over(workload, "encoder.layer.5.attn.", [](const Op& op) {
+            return op.saved_elements;
+          }) == doctest::Approx(5.5 * s * h + 2.5 * a * s * s));
+    CHECK(sum_over(workload, "encoder.layer.5.mlp.",
+                   [](const Op& op) { return op.saved_elements; }) == doctest::Approx(9.5 * s * h));
+    CHECK(sum_over(workload, "encoder.layer.5.norm",
+                   [](const Op& op) { return op.saved_elements; }) == doctest::Approx(2.0 * s * h));
+  }
 
-TEST_CASE("a BERT-large layer at s = 512 saves 17·s·h + 2.5·a·s² elements (Korthikanti)") {
-  // Korthikanti et al. 2022, sec. 4.1: 34·s·b·h + 5·a·s²·b bytes at 16-bit, masks 1 byte;
-  // per sample in 2-byte elements: 17·s·h + 2.5·a·s²
-  // = 17·512·1024 + 2.5·16·512² = 8,912,896 + 10,485,760 = 19,398,656
-  const Workload workload = build_catalog_model("bert-large");
-  const double s = 512.0;
-  const double h = 1024.0;
-  const double a = 16.0;
-  const double expected = 17.0 * s * h + 2.5 * a * s * s;
-  CHECK(expected == 19'398'656.0);
-  CHECK(sum_over(workload, "encoder.layer.5.", [](const Op& op) { return op.saved_elements; }) ==
-        doctest::Approx(expected));
-  // Term by term: attention 11·s·h + 5·a·s²/2, MLP 19·s·h/2, norms 2·s·h/2.
-  CHECK(sum_over(workload, "encoder.layer.5.attn.",
-                 [](const Op& op) { return op.saved_elements; }) ==
-        doctest::Approx(5.5 * s * h + 2.5 * a * s * s));
-  CHECK(sum_over(workload, "encoder.layer.5.mlp.",
-                 [](const Op& op) { return op.saved_elements; }) ==
-        doctest::Approx(9.5 * s * h));
-  CHECK(sum_over(workload, "encoder.layer.5.norm",
-                 [](const Op& op) { return op.saved_elements; }) ==
-        doctest::Approx(2.0 * s * h));
-}
+  TEST_CASE("per-layer FLOP and kernels of an eager BERT layer") {
+    // Linears 2·s·(4·h² + 2·h·f) + biases s·(4·h + f + h); QKᵀ + PV 4·s²·h.
+    const Workload workload = build_catalog_model("bert-large");
+    const double s = 512.0;
+    const double h = 1024.0;
+    const double f = 4096.0;
+    double matmul = 0.0;
+    double attention = 0.0;
+    for (const Op& op : workload.ops) {
+      if (op.name.rfind("encoder.layer.0.", 0) == 0) {
+        matmul += op.op_class == OpClass::kMatmul ? op.forward_flop : 0.0;
+        attention += op.op_class == OpClass::kAttention ? op.forward_flop : 0.0;
+      }
+    }
+    CHECK(matmul == doctest::Approx(2.0 * s * (4.0 * h * h + 2.0 * h * f) + s * (5.0 * h + f)));
+    CHECK(attention == doctest::Approx(4.0 * s * s * h));
+    // q, k, v 3 + QKᵀ, scale, mask, softmax, dropout, PV, merge 7 + out, dropout, add, LN 4
+    // + fc1, GELU, fc2, dropout, add, LN 6 = 20
+    CHECK(sum_over(workload, "encoder.layer.0.",
+                   [](const Op& op) { return static_cast<double>(op.forward_kernels); }) == 20.0);
+  }
 
-TEST_CASE("per-layer FLOP and kernels of an eager BERT layer") {
-  // Linears 2·s·(4·h² + 2·h·f) + biases s·(4·h + f + h); QKᵀ + PV 4·s²·h.
-  const Workload workload = build_catalog_model("bert-large");
-  const double s = 512.0;
-  const double h = 1024.0;
-  const double f = 4096.0;
-  double matmul = 0.0;
-  double attention = 0.0;
-  for (const Op& op : workload.ops) {
-    if (op.name.rfind("encoder.layer.0.", 0) == 0) {
-      matmul += op.op_class == OpClass::kMatmul ? op.forward_flop : 0.0;
-      attention += op.op_class == OpClass::kAttention ? op.forward_flop : 0.0;
+  TEST_CASE("inputs, tokens and flags of a language model") {
+    const Workload workload = build_catalog_model("bert-base", {{"sequence_length", 128}});
+    // input_ids, token_type_ids, attention_mask, labels: 4·8 B·128 + next_sentence_label 8 B
+    CHECK(workload.input_bytes_per_sample == 4.0 * 8.0 * 128.0 + 8.0);
+    CHECK(workload.tokens_per_sample == 128.0);
+    CHECK(workload.is_language_model);
+    CHECK(workload.family == "transformer_encoder");
+  }
+
+  TEST_CASE("inconsistent or missing parameters are rejected with a fix") {
+    ArchitectureValues values = testing::catalog_model("bert-base").values;
+    values["hidden"] = 1000;
+    try {
+      testing::build("transformer_encoder", values);
+      FAIL("no error");
+    } catch (const WorkloadError& error) {
+      CHECK(error.parameter() == "heads");
+      CHECK(std::string(error.what()) ==
+            "hidden 1000 is not divisible by heads 12 (each head gets hidden / heads dimensions); "
+            "use hidden 996 or 1008, or heads that divide 1000");
+    }
+    values = testing::catalog_model("bert-base").values;
+    values["sequence_length"] = 1024;
+    try {
+      testing::build("transformer_encoder", values);
+      FAIL("no error");
+    } catch (const WorkloadError& error) {
+      CHECK(error.parameter() == "sequence_length");
+      CHECK(std::string(error.what()) ==
+            "sequence_length 1024 exceeds max_positions 512 (rows of the learned position table); "
+            "use sequence_length at most 512 or raise max_positions");
+    }
+    values = testing::catalog_model("bert-base").values;
+    values.erase("sequence_length");
+    try {
+      testing::build("transformer_encoder", values);
+      FAIL("no error");
+    } catch (const WorkloadError& error) {
+      CHECK(error.parameter() == "sequence_length");
+      CHECK(std::string(error.what()) ==
+            "missing parameter 'sequence_length' of transformer_encoder (tokens per sample); add "
+            "'sequence_length: <value>' to the model");
     }
   }
-  CHECK(matmul == doctest::Approx(2.0 * s * (4.0 * h * h + 2.0 * h * f) + s * (5.0 * h + f)));
-  CHECK(attention == doctest::Approx(4.0 * s * s * h));
-  // q, k, v 3 + QKᵀ, scale, mask, softmax, dropout, PV, merge 7 + out, dropout, add, LN 4
-  // + fc1, GELU, fc2, dropout, add, LN 6 = 20
-  CHECK(sum_over(workload, "encoder.layer.0.",
-                 [](const Op& op) { return static_cast<double>(op.forward_kernels); }) == 20.0);
-}
-
-TEST_CASE("inputs, tokens and flags of a language model") {
-  const Workload workload = build_catalog_model("bert-base", {{"sequence_length", 128}});
-  // input_ids, token_type_ids, attention_mask, labels: 4·8 B·128 + next_sentence_label 8 B
-  CHECK(workload.input_bytes_per_sample == 4.0 * 8.0 * 128.0 + 8.0);
-  CHECK(workload.tokens_per_sample == 128.0);
-  CHECK(workload.is_language_model);
-  CHECK(workload.family == "transformer_encoder");
-}
-
-TEST_CASE("inconsistent or missing parameters are rejected with a fix") {
-  ArchitectureValues values = testing::catalog_model("bert-base").values;
-  values["hidden"] = 1000;
-  try {
-    testing::build("transformer_encoder", values);
-    FAIL("no error");
-  } catch (const WorkloadError& error) {
-    CHECK(error.parameter() == "heads");
-    CHECK(std::string(error.what()) ==
-          "hidden 1000 is not divisible by heads 12 (each head gets hidden / heads dimensions); "
-          "use hidden 996 or 1008, or heads that divide 1000");
-  }
-  values = testing::catalog_model("bert-base").values;
-  values["sequence_length"] = 1024;
-  try {
-    testing::build("transformer_encoder", values);
-    FAIL("no error");
-  } catch (const WorkloadError& error) {
-    CHECK(error.parameter() == "sequence_length");
-    CHECK(std::string(error.what()) ==
-          "sequence_length 1024 exceeds max_positions 512 (rows of the learned position table); "
-          "use sequence_length at most 512 or raise max_positions");
-  }
-  values = testing::catalog_model("bert-base").values;
-  values.erase("sequence_length");
-  try {
-    testing::build("transformer_encoder", values);
-    FAIL("no error");
-  } catch (const WorkloadError& error) {
-    CHECK(error.parameter() == "sequence_length");
-    CHECK(std::string(error.what()) ==
-          "missing parameter 'sequence_length' of transformer_encoder (tokens per sample); add "
-          "'sequence_length: <value>' to the model");
-  }
-}
 
 }  // TEST_SUITE
 

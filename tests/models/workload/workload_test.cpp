@@ -5,42 +5,51 @@
 namespace gpuplan::models {
 
 TEST_SUITE("models.workload.workload") {
+  TEST_CASE("op classes have their snake_case names") {
+    CHECK(name_of(OpClass::kConv) == "conv");
+    CHECK(name_of(OpClass::kMatmul) == "matmul");
+    CHECK(name_of(OpClass::kAttention) == "attention");
+    CHECK(name_of(OpClass::kElementwise) == "elementwise");
+    CHECK(name_of(OpClass::kNormalization) == "normalization");
+    CHECK(name_of(OpClass::kSoftmax) == "softmax");
+    CHECK(name_of(OpClass::kPooling) == "pooling");
+    CHECK(name_of(OpClass::kEmbedding) == "embedding");
+  }
 
-TEST_CASE("op classes have their snake_case names") {
-  CHECK(name_of(OpClass::kConv) == "conv");
-  CHECK(name_of(OpClass::kMatmul) == "matmul");
-  CHECK(name_of(OpClass::kAttention) == "attention");
-  CHECK(name_of(OpClass::kElementwise) == "elementwise");
-  CHECK(name_of(OpClass::kNormalization) == "normalization");
-  CHECK(name_of(OpClass::kSoftmax) == "softmax");
-  CHECK(name_of(OpClass::kPooling) == "pooling");
-  CHECK(name_of(OpClass::kEmbedding) == "embedding");
-}
+  TEST_CASE("training FLOP sums forward FLOP times one plus the backward ratio") {
+    Workload workload;
+    workload.ops.push_back(Op{.name = "fc",
+                              .op_class = OpClass::kMatmul,
+                              .forward_flop = 100.0,
+                              .input_elements = 0.0,
+                              .output_elements = 0.0,
+                              .parameters = 0.0,
+                              .saved_elements = 7.0,
+                              .backward_flop_ratio = 2.0,
+                              .forward_kernels = 1});
+    workload.ops.push_back(Op{.name = "relu",
+                              .op_class = OpClass::kElementwise,
+                              .forward_flop = 10.0,
+                              .input_elements = 0.0,
+                              .output_elements = 0.0,
+                              .parameters = 0.0,
+                              .saved_elements = 3.0,
+                              .backward_flop_ratio = 1.0,
+                              .forward_kernels = 2});
+    // forward: 100 + 10 = 110
+    CHECK(workload.forward_flop_per_sample() == doctest::Approx(110.0));
+    // training: 100·(1 + 2) + 10·(1 + 1) = 300 + 20 = 320
+    CHECK(workload.training_flop_per_sample() == doctest::Approx(320.0));
+    // saved: 7 + 3; kernels: 1 + 2
+    CHECK(workload.saved_elements_per_sample() == doctest::Approx(10.0));
+    CHECK(workload.forward_kernels() == 3);
+  }
 
-TEST_CASE("training FLOP sums forward FLOP times one plus the backward ratio") {
-  Workload workload;
-  workload.ops.push_back(Op{.name = "fc", .op_class = OpClass::kMatmul, .forward_flop = 100.0,
-                            .input_elements = 0.0, .output_elements = 0.0, .parameters = 0.0,
-                            .saved_elements = 7.0, .backward_flop_ratio = 2.0,
-                            .forward_kernels = 1});
-  workload.ops.push_back(Op{.name = "relu", .op_class = OpClass::kElementwise,
-                            .forward_flop = 10.0, .input_elements = 0.0,
-                            .output_elements = 0.0, .parameters = 0.0, .saved_elements = 3.0,
-                            .backward_flop_ratio = 1.0, .forward_kernels = 2});
-  // forward: 100 + 10 = 110
-  CHECK(workload.forward_flop_per_sample() == doctest::Approx(110.0));
-  // training: 100·(1 + 2) + 10·(1 + 1) = 300 + 20 = 320
-  CHECK(workload.training_flop_per_sample() == doctest::Approx(320.0));
-  // saved: 7 + 3; kernels: 1 + 2
-  CHECK(workload.saved_elements_per_sample() == doctest::Approx(10.0));
-  CHECK(workload.forward_kernels() == 3);
-}
-
-TEST_CASE("an empty workload has no FLOP") {
-  const Workload workload;
-  CHECK(workload.forward_flop_per_sample() == 0.0);
-  CHECK(workload.training_flop_per_sample() == 0.0);
-}
+  TEST_CASE("an empty workload has no FLOP") {
+    const Workload workload;
+    CHECK(workload.forward_flop_per_sample() == 0.0);
+    CHECK(workload.training_flop_per_sample() == 0.0);
+  }
 
 }  // TEST_SUITE
 

@@ -1,0 +1,117 @@
+#include "models/workload/layer_ops.h"
+
+#include <utility>
+
+namespace gpuplan::models {
+
+namespace {
+// One multiply-accumulate is two FLOP (multiply and add), the convention of the roofline
+// and of PaLM's MFU (Chowdhery et al. 2022, appendix B).
+constexpr double kFlopPerMac = 2.0;
+// A 1-byte dropout mask next to 2-byte activations (Korthikanti et al. 2022, sec. 4.1).
+constexpr double kDropoutMaskElementsPerElement = 0.5;
+}  // namespace
+
+Op linear_op(std::string name, double rows, double in_features, double out_features, bool bias,
+             bool saves_input, int kernels) {
+  const double outputs = rows * out_features;
+  return Op{
+      .name = std::move(name),
+      .op_class = OpClass::kMatmul,
+      .forward_flop = kFlopPerMac * rows * in_features * out_features + (bias ? outputs : 0.0),
+      .input_elements = rows * in_features,
+      .output_elements = outputs,
+      .parameters = in_features * out_features + (bias ? out_features : 0.0),
+      .saved_elements = saves_input ? rows * in_features : 0.0,
+      .backward_flop_ratio = 2.0,
+      .forward_kernels = kernels,
+  };
+}
+
+Op elementwise_op(std::string name, double elements, double input_tensors, double flop_per_element,
+                  double saved_elements, int kernels) {
+  return Op{
+      .name = std::move(name),
+      .op_class = OpClass::kElementwise,
+      .forward_flop = flop_per_element * elements,
+      .input_elements = input_tensors * elements,
+      .output_elements = elements,
+      .parameters = 0.0,
+      .saved_elements = saved_elements,
+      .backward_flop_ratio = 1.0,
+      .forward_kernels = kernels,
+  };
+}
+
+Op dropout_op(std::string name, double elements) {
+  return elementwise_op(std::move(name), elements, 1.0, kDropoutFlopPerElement,
+                        kDropoutMaskElementsPerElement * elements);
+}
+
+Op residual_add_op(std::string name, double elements) {
+  return elementwise_op(std::move(name), elements, 2.0, kAddFlopPerElement, 0.0);
+}
+
+Op norm_op(std::string name, double rows, double width, NormKind kind, bool bias) {
+  const double elements = rows * width;
+  const bool layer_norm = kind == NormKind::kLayerNorm;
+  return Op{
+      .name = std::move(name),
+      .op_class = OpClass::kNormalization,
+      .forward_flop = (layer_norm ? kLayerNormFlopPerElement : kRmsNormFlopPerElement) * elements,
+      .input_elements = elements,
+      .output_elements = elements,
+      .parameters = width + (layer_norm && bias ? width : 0.0),
+      // HF LlamaRMSNorm: pow saves x, the weight multiply saves x·rsqrt(mean(x²) + ε).
+      .saved_elements = (layer_norm ? 1.0 : 2.0) * elements,
+      .backward_flop_ratio = 1.0,
+      // pow, mean, add ε, rsqrt, multiply, weight multiply.
+      .forward_kernels = layer_norm ? 1 : 6,
+  };
+}
+
+Op embedding_op(std::string name, double rows, double width, double table_rows) {
+  return Op{
+      .name = std::move(name),
+      .op_class = OpClass::kEmbedding,
+      .forward_flop = 0.0,
+      .input_elements = rows * width,
+      .output_elements = rows * width,
+      .parameters = table_rows * width,
+      .saved_elements = 0.0,
+      .backward_flop_ratio = 1.0,
+      .forward_kernels = 1,
+  };
+}
+
+Op softmax_op(std::string name, double elements) {
+  return Op{
+      .name = std::move(name),
+      .op_class = OpClass::kSoftmax,
+      .forward_flop = kSoftmaxFlopPerElement * elements,
+      .input_elements = elements,
+      .output_elements = elements,
+      .parameters = 0.0,
+      .saved_elements = elements,
+      .backward_flop_ratio = 1.0,
+      .forward_kernels = 1,
+  };
+}
+
+Op cross_entropy_op(std::string name, double rows, double classes) {
+  const double logits = rows * classes;
+  return Op{
+      .name = std::move(name),
+      .op_class = OpClass::kSoftmax,
+      // log_softmax over the logits, then one gather-and-add per row (nll_loss).
+      .forward_flop = kSoftmaxFlopPerElement * logits + rows,
+      .input_elements = logits,
+      .output_elements = rows,
+      .parameters = 0.0,
+      .saved_elements = logits,
+      .backward_flop_ratio = 1.0,
+      .forward_kernels = 2,
+  };
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,88 @@
+#pragma once
+/// \file layer_ops.h
+/// Builders of the Op rows that the workload families share (linear, norms, activations,
+/// dropout, residual add, embedding, softmax and cross-entropy), so that every family uses
+/// the same FLOP, element, saved-activation and kernel conventions (workload.h, Op).
+///
+/// FLOP of memory-bound ops are nominal: the count of arithmetic operations per element of
+/// the formula each op evaluates. They never bound the op's time on a GPU (arithmetic
+/// intensity well under the ridge point) but keep the training FLOP honest; all of them
+/// together stay under 1 % of a model's FLOP (tests/models/workload).
+
+#include <string>
+
+#include "models/workload/workload.h"
+
+namespace gpuplan::models {
+
+/// max(x, 0), x + y, x·c, x + mask: one operation per element.
+inline constexpr double kReluFlopPerElement = 1.0;
+inline constexpr double kAddFlopPerElement = 1.0;
+inline constexpr double kScaleFlopPerElement = 1.0;
+inline constexpr double kMaskFlopPerElement = 1.0;
+/// Dropout: compare a uniform draw with p, multiply by mask / (1 − p).
+inline constexpr double kDropoutFlopPerElement = 2.0;
+/// GELU, tanh form (Hendrycks & Gimpel 2016, eq. 2): x³, two multiply-adds, tanh, add,
+/// two multiplies. The erf form costs about the same.
+inline constexpr double kGeluFlopPerElement = 8.0;
+/// tanh (BERT pooler), counted like one transcendental: exp, add, subtract, divide.
+inline constexpr double kTanhFlopPerElement = 4.0;
+/// SwiGLU per output element (Shazeer 2020, "GLU Variants Improve Transformer"):
+/// SiLU x·σ(x) = exp, add, divide, multiply (4), then the product with the up branch (1).
+inline constexpr double kSwigluFlopPerElement = 5.0;
+/// Rotary embedding (Su et al. 2021, eq. 34): x·cos + rotate_half(x)·sin, negation included.
+inline constexpr double kRotaryFlopPerElement = 3.0;
+/// Batch norm in training: batch mean and variance (2), then x·scale + shift (2).
+inline constexpr double kBatchNormFlopPerElement = 4.0;
+/// Layer norm: mean and variance (2), normalise (1), affine weight and bias (2).
+inline constexpr double kLayerNormFlopPerElement = 5.0;
+/// RMS norm (Zhang & Sennrich 2019): sum of squares (2), normalise (1), weight (1).
+inline constexpr double kRmsNormFlopPerElement = 4.0;
+/// Softmax: max, subtract, exp, sum, divide. log_softmax costs the same.
+inline constexpr double kSoftmaxFlopPerElement = 5.0;
+
+/// Which normalisation a transformer uses.
+enum class NormKind {
+  kLayerNorm,  ///< Ba et al. 2016; F.layer_norm, one kernel, saves its input
+  kRmsNorm,    ///< Zhang & Sennrich 2019, as HF LlamaRMSNorm spells it in eager PyTorch
+};
+
+/// A linear layer y = x·Wᵀ (+ b) over `rows` rows per sample (tokens, or 1 for a
+/// classifier head): 2·rows·in·out FLOP (+ rows·out for the bias), in·out (+ out)
+/// parameters, saves its input (rows·in) when `saves_input`; backward ratio 2.
+/// `kernels` counts separate GEMMs launched for it (q, k and v as three: 3).
+Op linear_op(std::string name, double rows, double in_features, double out_features, bool bias,
+             bool saves_input, int kernels = 1);
+
+/// A memory-bound elementwise op over `elements` outputs that reads `input_tensors`
+/// tensors of the same size, at `flop_per_element`, saving `saved_elements`; ratio 1.
+Op elementwise_op(std::string name, double elements, double input_tensors, double flop_per_element,
+                  double saved_elements, int kernels = 1);
+
+/// Dropout over `elements`: saves the 1-byte mask as half an element per element
+/// (Korthikanti et al. 2022, sec. 4.1, counts the mask as 1 byte next to 2-byte activations).
+Op dropout_op(std::string name, double elements);
+
+/// Residual add of two tensors of `elements`: saves nothing (its backward passes the
+/// gradient through).
+Op residual_add_op(std::string name, double elements);
+
+/// A layer or RMS norm over `rows` rows of `width`. Layer norm: one kernel, saves its input
+/// (rows·width), parameters width (+ width for the bias when `bias`). RMS norm as HF
+/// LlamaRMSNorm runs eagerly: pow, mean, add ε, rsqrt, multiply, weight multiply =
+/// 6 kernels; it saves its input and the normalised tensor (2·rows·width); parameters width.
+Op norm_op(std::string name, double rows, double width, NormKind kind, bool bias);
+
+/// An embedding lookup of `rows` rows of `width` from a table of `table_rows` rows
+/// (parameters table_rows·width). FLOP 0 (a gather); saves nothing but int64 indices.
+Op embedding_op(std::string name, double rows, double width, double table_rows);
+
+/// Softmax over `elements` (attention probabilities): saves its output (PyTorch's softmax
+/// backward uses the output); one kernel.
+Op softmax_op(std::string name, double elements);
+
+/// Cross-entropy loss over `rows` rows of `classes` logits, as F.cross_entropy runs it:
+/// log_softmax then nll_loss (2 kernels). Saves the log-softmax output (rows·classes).
+Op cross_entropy_op(std::string name, double rows, double classes);
+
+}  // namespace gpuplan::models

@@ -1,0 +1,129 @@
+#include "models/workload/transformer_block.h"
+
+#include "models/workload/workload_family.h"
+
+namespace gpuplan::models {
+
+namespace {
+constexpr double kFlopPerMac = 2.0;
+}  // namespace
+
+void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
+                              const TransformerBlockShape& shape) {
+  const double s = shape.tokens;
+  const double h = shape.hidden;
+  const double a = shape.heads;
+  const double f = shape.ffn_hidden;
+  const double kv = h * shape.kv_heads / shape.heads;  // key/value width h_kv
+  const double sh = s * h;
+  const double scores = a * s * s;  // a·s² attention scores per sample
+  const bool layer_norm_bias = shape.bias && shape.norm == NormKind::kLayerNorm;
+
+  if (shape.pre_norm) {
+    ops.push_back(norm_op(prefix + "norm1", s, h, shape.norm, layer_norm_bias));
+  }
+  // Saves its input: the norm output (pre-norm) or the previous layer's output (post-norm).
+  ops.push_back(
+      linear_op(prefix + "attn.qkv", s, h, h + 2.0 * kv, shape.bias, true, shape.qkv_kernels));
+  if (shape.rotary) {
+    // q·cos + rotate_half(q)·sin and the same for k; cos and sin need no gradient, so
+    // nothing per sample is saved.
+    ops.push_back(
+        elementwise_op(prefix + "attn.rotary", s * (h + kv), 1.0, kRotaryFlopPerElement, 0.0, 10));
+  }
+  if (shape.kv_heads < shape.heads) {
+    // HF repeat_kv materialises k and v for every query head (expand + reshape copies).
+    ops.push_back(elementwise_op(prefix + "attn.repeat_kv", 2.0 * sh, kv / h, 0.0, 0.0, 2));
+  }
+  // QKᵀ per head: a·s·s·(h/a) MACs; saves Q and K (2·s·h).
+  ops.push_back(Op{
+      .name = prefix + "attn.scores",
+      .op_class = OpClass::kAttention,
+      .forward_flop = kFlopPerMac * s * s * h,
+      .input_elements = 2.0 * sh,
+      .output_elements = scores,
+      .parameters = 0.0,
+      .saved_elements = 2.0 * sh,
+      .backward_flop_ratio = 2.0,
+      .forward_kernels = 1,
+  });
+  ops.push_back(elementwise_op(prefix + "attn.scale", scores, 1.0, kScaleFlopPerElement, 0.0));
+  if (shape.alibi) {
+    ops.push_back(elementwise_op(prefix + "attn.alibi", scores, 1.0, kAddFlopPerElement, 0.0));
+  }
+  if (shape.causal_mask || shape.padding_mask) {
+    ops.push_back(elementwise_op(prefix + "attn.mask", scores, 1.0, kMaskFlopPerElement, 0.0));
+  }
+  ops.push_back(softmax_op(prefix + "attn.softmax", scores));
+  if (shape.dropout) {
+    ops.push_back(dropout_op(prefix + "attn.dropout", scores));
+  }
+  // PV per head: a·s·s·(h/a) MACs; saves V (s·h) and the probabilities, unless they are
+  // the softmax output that softmax already saved (no dropout in between).
+  ops.push_back(Op{
+      .name = prefix + "attn.context",
+      .op_class = OpClass::kAttention,
+      .forward_flop = kFlopPerMac * s * s * h,
+      .input_elements = scores + sh,
+      .output_elements = sh,
+      .parameters = 0.0,
+      .saved_elements = (shape.dropout ? scores : 0.0) + sh,
+      .backward_flop_ratio = 2.0,
+      .forward_kernels = 1,
+  });
+  ops.push_back(elementwise_op(prefix + "attn.merge_heads", sh, 1.0, 0.0, 0.0));
+  ops.push_back(linear_op(prefix + "attn.out", s, h, h, shape.bias, true));
+  if (shape.dropout) {
+    ops.push_back(dropout_op(prefix + "attn.out_dropout", sh));
+  }
+  ops.push_back(residual_add_op(prefix + "attn.residual", sh));
+  // Post-norm saves the residual sum; pre-norm saves the residual stream before the MLP.
+  ops.push_back(
+      norm_op(prefix + (shape.pre_norm ? "norm2" : "norm1"), s, h, shape.norm, layer_norm_bias));
+
+  if (shape.mlp == MlpKind::kGelu) {
+    ops.push_back(linear_op(prefix + "mlp.up", s, h, f, shape.bias, true));
+    // F.gelu saves its input.
+    ops.push_back(elementwise_op(prefix + "mlp.gelu", s * f, 1.0, kGeluFlopPerElement, s * f));
+  } else {
+    ops.push_back(linear_op(prefix + "mlp.gate_up", s, h, 2.0 * f, shape.bias, true, 2));
+    // SiLU saves its input; the product saves both factors (SiLU output and up branch).
+    ops.push_back(
+        elementwise_op(prefix + "mlp.swiglu", s * f, 2.0, kSwigluFlopPerElement, 3.0 * s * f, 2));
+  }
+  ops.push_back(linear_op(prefix + "mlp.down", s, f, h, shape.bias, true));
+  if (shape.dropout) {
+    ops.push_back(dropout_op(prefix + "mlp.dropout", sh));
+  }
+  ops.push_back(residual_add_op(prefix + "mlp.residual", sh));
+  if (!shape.pre_norm) {
+    ops.push_back(norm_op(prefix + "norm2", s, h, shape.norm, layer_norm_bias));
+  }
+}
+
+void check_heads_divide_hidden(long long hidden, long long heads) {
+  if (hidden % heads == 0) {
+    return;
+  }
+  const long long below = hidden / heads * heads;
+  const long long above = below + heads;
+  const std::string suggestion =
+      below > 0 ? std::to_string(below) + " or " + std::to_string(above) : std::to_string(above);
+  throw WorkloadError("heads", "hidden " + std::to_string(hidden) + " is not divisible by heads " +
+                                   std::to_string(heads) +
+                                   " (each head gets hidden / heads dimensions); use hidden " +
+                                   suggestion + ", or heads that divide " + std::to_string(hidden));
+}
+
+void check_sequence_fits_positions(long long sequence_length, long long max_positions) {
+  if (sequence_length <= max_positions) {
+    return;
+  }
+  throw WorkloadError("sequence_length",
+                      "sequence_length " + std::to_string(sequence_length) +
+                          " exceeds max_positions " + std::to_string(max_positions) +
+                          " (rows of the learned position table); use sequence_length at most " +
+                          std::to_string(max_positions) + " or raise max_positions");
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,168 @@
+#include "models/workload/transformer_decoder_family.h"
+
+#include <cstddef>
+
+#include "models/workload/architecture_reader.h"
+#include "models/workload/layer_ops.h"
+#include "models/workload/transformer_block.h"
+
+namespace gpuplan::models {
+
+namespace {
+
+/// input_ids and labels: two int64 tensors per token.
+constexpr double kInputBytesPerToken = 2.0 * 8.0;
+
+// Indices of the enumerated parameters' choices, in the order parameters() lists them.
+constexpr std::size_t kMlpGelu = 0;
+constexpr std::size_t kMlpSwiglu = 1;
+constexpr std::size_t kPositionalLearned = 0;
+constexpr std::size_t kPositionalRotary = 1;
+constexpr std::size_t kPositionalAlibi = 2;
+constexpr std::size_t kNormRms = 1;
+
+/// Divisors of `heads` nearest to `kv_heads` below and above, for the fix hint.
+std::string nearest_divisors(long long heads, long long kv_heads) {
+  long long below = kv_heads;
+  while (below > 1 && heads % below != 0) {
+    --below;
+  }
+  long long above = kv_heads;
+  while (above < heads && heads % above != 0) {
+    ++above;
+  }
+  return std::to_string(below) + " or " + std::to_string(above);
+}
+
+}  // namespace
+
+std::string TransformerDecoderFamily::summary() const {
+  return "decoder-only causal LM (GPT-2, Llama, MPT styles) in eager PyTorch with unfused "
+         "attention, next-token cross-entropy over the vocabulary";
+}
+
+std::vector<ArchitectureParameter> TransformerDecoderFamily::parameters() const {
+  return {
+      required_count("layers", "transformer layers"),
+      required_count("hidden", "model width"),
+      required_count("heads", "query heads; must divide hidden"),
+      count_defaulting_to(
+          "kv_heads",
+          "key/value heads; fewer than heads is grouped-query attention, must divide heads",
+          "heads"),
+      required_count("ffn_hidden",
+                     "MLP inner width (of each of the gate and up branches for swiglu)"),
+      required_count("vocab", "vocabulary size in tokens"),
+      required_count("sequence_length", "tokens per sample"),
+      count_defaulting_to("max_positions",
+                          "rows of the learned position table (positional: learned only)",
+                          "sequence_length"),
+      choice_parameter(
+          "mlp",
+          "feed-forward block: gelu (fc, GELU, fc) or swiglu (gate and up, SiLU product, down)",
+          {"gelu", "swiglu"}, kMlpSwiglu),
+      choice_parameter("positional",
+                       "position encoding: learned table, rotary on q and k, or alibi score bias",
+                       {"learned", "rotary", "alibi"}, kPositionalRotary),
+      choice_parameter("norm",
+                       "layernorm, or rmsnorm (also selects Llama's separate q, k, v projections)",
+                       {"layernorm", "rmsnorm"}, kNormRms),
+      flag_parameter("bias", "biases in the linear layers and layer norms", false),
+      flag_parameter("tied_embeddings", "the output projection reuses the token embedding", false),
+      real_parameter("dropout", "dropout probability; above 0 adds GPT-2's dropout ops", 0.0, 0.0,
+                     1.0),
+  };
+}
+
+Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const {
+  const ArchitectureReader reader("transformer_decoder", parameters(), values);
+  const long long layers = reader.count("layers");
+  const long long hidden = reader.count("hidden");
+  const long long heads = reader.count("heads");
+  const long long kv_heads = reader.count("kv_heads");
+  const long long sequence_length = reader.count("sequence_length");
+  const std::size_t positional = reader.choice("positional");
+  check_heads_divide_hidden(hidden, heads);
+  if (kv_heads > heads) {
+    throw WorkloadError("kv_heads", "kv_heads " + std::to_string(kv_heads) + " exceeds heads " +
+                                        std::to_string(heads) + "; use at most " +
+                                        std::to_string(heads) +
+                                        " (kv_heads = heads is multi-head attention)");
+  }
+  if (heads % kv_heads != 0) {
+    throw WorkloadError("kv_heads",
+                        "heads " + std::to_string(heads) + " is not divisible by kv_heads " +
+                            std::to_string(kv_heads) +
+                            " (grouped-query attention shares each key/value head among heads / "
+                            "kv_heads query heads); use kv_heads " +
+                            nearest_divisors(heads, kv_heads));
+  }
+  if (positional == kPositionalRotary && (hidden / heads) % 2 != 0) {
+    throw WorkloadError("heads",
+                        "rotary embeddings rotate pairs of dimensions, but the head "
+                        "dimension hidden / heads = " +
+                            std::to_string(hidden / heads) +
+                            " is odd; choose heads so that hidden / heads is even");
+  }
+  if (positional == kPositionalLearned) {
+    check_sequence_fits_positions(sequence_length, reader.count("max_positions"));
+  }
+  const double s = static_cast<double>(sequence_length);
+  const double h = static_cast<double>(hidden);
+  const double sh = s * h;
+  const double vocab = reader.value("vocab");
+  const NormKind norm =
+      reader.choice("norm") == kNormRms ? NormKind::kRmsNorm : NormKind::kLayerNorm;
+  const bool bias = reader.flag("bias");
+  const bool dropout = reader.value("dropout") > 0.0;
+
+  Workload workload;
+  workload.name = "inline";
+  workload.family = "transformer_decoder";
+  std::vector<Op>& ops = workload.ops;
+  ops.push_back(embedding_op("embed.tokens", s, h, vocab));
+  if (positional == kPositionalLearned) {
+    ops.push_back(embedding_op("embed.positions", s, h, reader.value("max_positions")));
+    ops.push_back(residual_add_op("embed.add", sh));
+  }
+  if (dropout) {
+    ops.push_back(dropout_op("embed.dropout", sh));
+  }
+
+  TransformerBlockShape shape;
+  shape.tokens = s;
+  shape.hidden = h;
+  shape.heads = static_cast<double>(heads);
+  shape.kv_heads = static_cast<double>(kv_heads);
+  shape.ffn_hidden = reader.value("ffn_hidden");
+  shape.mlp = reader.choice("mlp") == kMlpGelu ? MlpKind::kGelu : MlpKind::kSwiglu;
+  shape.norm = norm;
+  shape.pre_norm = true;
+  shape.bias = bias;
+  shape.dropout = dropout;
+  shape.causal_mask = true;
+  shape.rotary = positional == kPositionalRotary;
+  shape.alibi = positional == kPositionalAlibi;
+  shape.qkv_kernels = norm == NormKind::kRmsNorm ? 3 : 1;
+  for (long long layer = 0; layer < layers; ++layer) {
+    append_transformer_block(ops, "layers." + std::to_string(layer) + ".", shape);
+  }
+  ops.push_back(norm_op("norm", s, h, norm, bias));
+  // No bias on the output projection in any of the three reference models.
+  Op lm_head = linear_op("lm_head", s, h, vocab, false, true);
+  if (reader.flag("tied_embeddings")) {
+    lm_head.parameters = 0.0;  // the weight is embed.tokens'
+  }
+  ops.push_back(lm_head);
+  ops.push_back(cross_entropy_op("loss", s, vocab));
+
+  for (const Op& op : ops) {
+    workload.parameters += op.parameters;
+  }
+  workload.tokens_per_sample = s;
+  workload.is_language_model = true;
+  workload.input_bytes_per_sample = s * kInputBytesPerToken;
+  return workload;
+}
+
+}  // namespace gpuplan::models
