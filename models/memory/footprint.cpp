@@ -17,21 +17,23 @@ MemoryModelParams MemoryModelParams::defaults() {
 }
 
 std::string block_of(const Op& op) {
-  // Blocks are named "<stage>.<index>." by the generators: "layers.7.", "layer3.2.",
-  // "blocks.11.". Everything else (embeddings, stem, head, loss) is outside any block.
-  const auto first = op.name.find('.');
-  if (first == std::string::npos) {
-    return "";
+  // Blocks are named by the generators with a numeric path component: "layer3.2.conv1",
+  // "encoder.layer.7.attn.qkv", "layers.31.mlp.up". The block is the name up to and
+  // including the first numeric component that is followed by more; stem, embeddings, head
+  // and loss have none.
+  std::size_t begin = 0;
+  while (begin < op.name.size()) {
+    const std::size_t dot = op.name.find('.', begin);
+    if (dot == std::string::npos) {
+      return "";
+    }
+    const std::string part = op.name.substr(begin, dot - begin);
+    if (!part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return op.name.substr(0, dot);
+    }
+    begin = dot + 1;
   }
-  const auto second = op.name.find('.', first + 1);
-  if (second == std::string::npos) {
-    return "";
-  }
-  const std::string index = op.name.substr(first + 1, second - first - 1);
-  if (index.empty() || !std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return "";
-  }
-  return op.name.substr(0, second);
+  return "";
 }
 
 namespace {

@@ -73,6 +73,13 @@ TEST_SUITE("models.memory.footprint") {
     CHECK(m.activations_bytes == doctest::Approx(15280));
     CHECK(block_of(two_block_workload().ops[2]) == "layers.0");
     CHECK(block_of(two_block_workload().ops[0]).empty());
+    Op nested;
+    nested.name = "encoder.layer.7.attn.qkv";
+    CHECK(block_of(nested) == "encoder.layer.7");
+    nested.name = "layer3.2.conv1";
+    CHECK(block_of(nested) == "layer3.2");
+    nested.name = "head.fc";
+    CHECK(block_of(nested).empty());
   }
 
   TEST_CASE("overheads: context, workspace and slack on activations") {
