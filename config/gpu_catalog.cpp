@@ -1,0 +1,393 @@
+#include "config/gpu_catalog.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "config/yaml_reader.h"
+#include "core/text_distance.h"
+
+namespace gpuplan::config {
+namespace {
+
+using core::Dimension;
+
+constexpr std::string_view kFormat = "gpuplan/v1";
+
+std::string fold(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool is_catalog_name(std::string_view name) {
+  if (name.empty() || name.front() == '-' || name.back() == '-') {
+    return false;
+  }
+  char previous = ' ';
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    if (!ok || (c == '-' && previous == '-')) {
+      return false;
+    }
+    previous = c;
+  }
+  return true;
+}
+
+bool is_iso_date(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
+    return false;
+  }
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(text[i]))) {
+      return false;
+    }
+  }
+  const int month = (text[5] - '0') * 10 + (text[6] - '0');
+  const int day = (text[8] - '0') * 10 + (text[9] - '0');
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+void read_format(MapReader& top) {
+  if (auto format = top.string("format", Requirement::kRequired)) {
+    if (*format != kFormat) {
+      top.error("format", "unsupported format '" + *format + "'",
+                "; this version of gpuplan reads format: " + std::string(kFormat));
+    }
+  }
+}
+
+/// "8.6" -> {8, 6}; nullopt unless it is <major>.<minor> with one-digit minor.
+std::optional<std::pair<int, int>> parse_compute_capability(std::string_view text) {
+  const auto dot = text.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 2 != text.size() || dot > 2) {
+    return std::nullopt;
+  }
+  int major = 0;
+  for (std::size_t i = 0; i < dot; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+      return std::nullopt;
+    }
+    major = major * 10 + (text[i] - '0');
+  }
+  const char minor = text[dot + 1];
+  if (!std::isdigit(static_cast<unsigned char>(minor)) || major < 1) {
+    return std::nullopt;
+  }
+  return std::make_pair(major, minor - '0');
+}
+
+/// One alias as written, with its position for collision messages.
+struct AliasSite {
+  std::string alias;
+  YAML::Mark mark;
+  std::string key_path;
+};
+
+/// Peaks that tensor cores provide only from a given compute capability (DESIGN.md: fp16
+/// from 7.0, tf32/bf16 from 8.0, fp8 from 8.9; NVIDIA CUDA C++ Programming Guide, "Compute
+/// Capabilities"). fp16 is always required: below 7.0 it is the cuBLAS fp32-compute path.
+struct GatedPeak {
+  const char* key;
+  int major;
+  int minor;
+  const char* what;
+};
+constexpr GatedPeak kGatedPeaks[] = {
+    {"tf32", 8, 0, "TF32 tensor cores start at compute capability 8.0 (Ampere)"},
+    {"bf16", 8, 0, "BF16 tensor cores start at compute capability 8.0 (Ampere)"},
+    {"fp8", 8, 9, "FP8 tensor cores start at compute capability 8.9 (Ada, Hopper)"},
+};
+
+bool at_least(int major, int minor, int want_major, int want_minor) {
+  return major > want_major || (major == want_major && minor >= want_minor);
+}
+
+void read_peaks(MapReader& gpu, models::GpuSpec& spec, std::optional<std::pair<int, int>> cc) {
+  auto peaks = gpu.map("peak_dense", Requirement::kRequired);
+  if (!peaks) {
+    return;
+  }
+  spec.peak_fp32_flop_per_s =
+      peaks->quantity("fp32", Dimension::kFlopPerSecond, Range::kPositive, Requirement::kRequired)
+          .value_or(0.0);
+  spec.peak_fp16_flop_per_s =
+      peaks->quantity("fp16", Dimension::kFlopPerSecond, Range::kPositive, Requirement::kRequired)
+          .value_or(0.0);
+  double* gated_fields[] = {&spec.peak_tf32_flop_per_s, &spec.peak_bf16_flop_per_s,
+                            &spec.peak_fp8_flop_per_s};
+  for (std::size_t i = 0; i < std::size(kGatedPeaks); ++i) {
+    const GatedPeak& gate = kGatedPeaks[i];
+    const bool given = peaks->has(gate.key);
+    const auto quantity = peaks->quantity(gate.key, Dimension::kFlopPerSecond, Range::kNonNegative);
+    if (given && !quantity) {
+      continue;  // malformed value: already reported
+    }
+    const double value = quantity.value_or(0.0);
+    *gated_fields[i] = value;
+    if (!cc) {
+      continue;
+    }
+    const std::string cc_text = std::to_string(cc->first) + "." + std::to_string(cc->second);
+    const bool hardware_has_it = at_least(cc->first, cc->second, gate.major, gate.minor);
+    if (value > 0.0 && !hardware_has_it) {
+      peaks->error(gate.key, std::string(gate.key) + " peak on a GPU of compute capability " + cc_text,
+                   "; " + std::string(gate.what) + ": remove " + gate.key +
+                       " or correct compute_capability");
+    } else if (hardware_has_it && value <= 0.0) {
+      peaks->error(gate.key,
+                   std::string(given ? "zero " : "missing ") + gate.key +
+                       " peak for compute capability " + cc_text,
+                   "; " + std::string(gate.what) + ": add " + gate.key +
+                       ": \"<dense rate> TFLOP/s\" from the datasheet");
+    }
+  }
+  peaks->finish();
+}
+
+std::vector<std::string> read_aliases(MapReader& gpu, std::vector<AliasSite>& sites) {
+  std::vector<std::string> aliases;
+  const YAML::Node node = gpu.raw("aliases");
+  if (!node.IsDefined() || node.IsNull()) {
+    return aliases;
+  }
+  const std::string path = gpu.path_of("aliases");
+  if (!node.IsSequence()) {
+    gpu.sink().add("expected a list of names, found " + describe_node(node), node.Mark(), path,
+                   "; write aliases: [\"A100-SXM4-80GB\", \"A100 80GB\"]");
+    return aliases;
+  }
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node item = node[i];
+    const std::string item_path = path + "[" + std::to_string(i) + "]";
+    if (!item.IsScalar() || item.Scalar().empty()) {
+      gpu.sink().add("expected a non-empty name, found " + describe_node(item), item.Mark(),
+                     item_path);
+      continue;
+    }
+    aliases.push_back(item.Scalar());
+    sites.push_back({item.Scalar(), item.Mark(), item_path});
+  }
+  return aliases;
+}
+
+std::optional<models::GpuSpec> read_gpu(const std::string& name, const YAML::Node& node,
+                                        const YAML::Mark& key_mark, ErrorSink& sink,
+                                        std::vector<AliasSite>& alias_sites) {
+  const std::string path = "gpus." + name;
+  const std::size_t errors_before = sink.messages().size();
+  if (!is_catalog_name(name)) {
+    sink.add("invalid GPU name '" + name + "'", key_mark, path,
+             "; catalog names are lower-case letters, digits and single hyphens, e.g. a100-80gb");
+  }
+  MapReader gpu(node, path, sink, key_mark);
+  if (!gpu.valid()) {
+    return std::nullopt;
+  }
+  models::GpuSpec spec;
+  spec.name = name;
+  spec.aliases = read_aliases(gpu, alias_sites);
+  spec.form_factor = gpu.choice("form_factor", {"sxm", "pcie"}, Requirement::kRequired).value_or("");
+
+  std::optional<std::pair<int, int>> cc;
+  if (auto text = gpu.string("compute_capability", Requirement::kRequired)) {
+    cc = parse_compute_capability(*text);
+    if (!cc) {
+      gpu.error("compute_capability", "expected a compute capability such as \"8.0\", found '" +
+                                          *text + "'",
+                "; write it as <major>.<minor> in quotes, as nvidia-smi --query-gpu=compute_cap prints it");
+    } else {
+      spec.compute_capability_major = cc->first;
+      spec.compute_capability_minor = cc->second;
+    }
+  }
+  spec.sm_count = static_cast<int>(gpu.integer("sms", 1, 1000, Requirement::kRequired).value_or(0));
+  read_peaks(gpu, spec, cc);
+  spec.memory_bytes =
+      gpu.quantity("memory", Dimension::kBytes, Range::kPositive, Requirement::kRequired).value_or(0.0);
+  spec.memory_bytes_per_s = gpu.quantity("memory_bandwidth", Dimension::kBytesPerSecond,
+                                         Range::kPositive, Requirement::kRequired)
+                                .value_or(0.0);
+  if (auto pcie = gpu.map("pcie", Requirement::kRequired)) {
+    spec.pcie_generation =
+        static_cast<int>(pcie->integer("generation", 1, 6, Requirement::kRequired).value_or(0));
+    if (auto lanes = pcie->integer("lanes", 1, 16, Requirement::kRequired)) {
+      if (*lanes != 1 && *lanes != 2 && *lanes != 4 && *lanes != 8 && *lanes != 16) {
+        pcie->error("lanes", "unsupported lane count " + std::to_string(*lanes),
+                    "; expected 1, 2, 4, 8 or 16");
+      } else {
+        spec.pcie_lanes = static_cast<int>(*lanes);
+      }
+    }
+    pcie->finish();
+  }
+  spec.nvlink_bytes_per_s_per_direction =
+      gpu.quantity("nvlink_per_direction", Dimension::kBytesPerSecond, Range::kPositive).value_or(0.0);
+  spec.tdp_w = gpu.quantity("tdp", Dimension::kWatts, Range::kPositive, Requirement::kRequired)
+                   .value_or(0.0);
+  spec.idle_w = gpu.quantity("idle_power", Dimension::kWatts, Range::kPositive, Requirement::kRequired)
+                    .value_or(0.0);
+  if (spec.tdp_w > 0.0 && spec.idle_w >= spec.tdp_w) {
+    gpu.error("idle_power", "idle power is not below the TDP",
+              "; idle_power is the draw with no kernel running, a fraction of tdp");
+  }
+  spec.source = gpu.string("source", Requirement::kRequired).value_or("");
+  if (gpu.has("source") && spec.source.empty()) {
+    gpu.error("source", "empty source", "; name the datasheet URL the figures come from");
+  }
+  spec.retrieved = gpu.string("retrieved", Requirement::kRequired).value_or("");
+  if (!spec.retrieved.empty() && !is_iso_date(spec.retrieved)) {
+    gpu.error("retrieved", "expected a date such as 2026-11-29, found '" + spec.retrieved + "'");
+  }
+  gpu.finish();
+  if (sink.messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  return spec;
+}
+
+/// Records an error for every name or alias that two GPUs share (case-insensitive), and for
+/// an alias repeated within one GPU (STYLE.md C3: nothing may resolve ambiguously).
+void check_alias_collisions(const std::vector<std::pair<std::string, YAML::Mark>>& names,
+                            const std::vector<std::vector<AliasSite>>& alias_sites, ErrorSink& sink) {
+  std::map<std::string, std::string> owner;  // folded name or alias -> GPU name
+  for (const auto& [name, mark] : names) {
+    owner.emplace(fold(name), name);
+  }
+  for (std::size_t g = 0; g < names.size(); ++g) {
+    const std::string& gpu = names[g].first;
+    for (const AliasSite& site : alias_sites[g]) {
+      const auto [it, inserted] = owner.emplace(fold(site.alias), gpu);
+      if (inserted) {
+        continue;
+      }
+      if (it->second == gpu) {
+        // An alias spelling the name in capitals documents the SkyPilot name ("A100-80GB" of
+        // a100-80gb) and is harmless; the same alias twice is a slip.
+        if (fold(site.alias) != fold(gpu)) {
+          sink.add("duplicate alias '" + site.alias + "'", site.mark, site.key_path,
+                   "; aliases are matched case-insensitively: keep one spelling");
+        }
+      } else {
+        sink.add("alias '" + site.alias + "' is already a name or alias of " + it->second, site.mark,
+                 site.key_path,
+                 "; a name or alias must identify one GPU (case-insensitive): remove it here or there");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+GpuCatalog GpuCatalog::load(const std::string& path) { return parse(read_text_file(path), path); }
+
+GpuCatalog GpuCatalog::parse(const std::string& yaml_text, const std::string& file_name) {
+  const YAML::Node root = parse_yaml(yaml_text, file_name);
+  ErrorSink sink(file_name);
+  MapReader top(root, "", sink);
+  read_format(top);
+  const YAML::Node gpus = top.raw("gpus");
+  if (top.valid() && !top.has("gpus")) {
+    top.error("gpus", "missing key 'gpus'", "; add gpus: with one entry per GPU");
+  }
+  top.finish();
+
+  GpuCatalog catalog;
+  std::vector<std::pair<std::string, YAML::Mark>> names;
+  std::vector<std::vector<AliasSite>> alias_sites;
+  if (gpus.IsDefined() && !gpus.IsNull()) {
+    if (!gpus.IsMap()) {
+      sink.add("expected a mapping of GPU names, found " + describe_node(gpus), gpus.Mark(), "gpus",
+               "; write gpus: with one indented entry per GPU name");
+    } else {
+      for (auto it = gpus.begin(); it != gpus.end(); ++it) {
+        const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
+        std::vector<AliasSite> sites;
+        auto spec = read_gpu(name, it->second, it->first.Mark(), sink, sites);
+        names.emplace_back(name, it->first.Mark());
+        alias_sites.push_back(std::move(sites));
+        if (spec) {
+          catalog.specs_.push_back(std::move(*spec));
+        }
+      }
+    }
+  }
+  check_alias_collisions(names, alias_sites, sink);
+  sink.throw_if_any();
+  catalog.build_index();
+  return catalog;
+}
+
+GpuCatalog GpuCatalog::from_specs(std::vector<models::GpuSpec> specs) {
+  std::vector<std::string> errors;
+  std::map<std::string, std::string> owner;
+  for (const auto& spec : specs) {
+    if (spec.name.empty()) {
+      errors.push_back("GPU spec without a name; every GPU needs a catalog name");
+      continue;
+    }
+    const auto [it, inserted] = owner.emplace(fold(spec.name), spec.name);
+    if (!inserted) {
+      errors.push_back("GPU name '" + spec.name + "' is already used by " + it->second +
+                       "; names and aliases must identify one GPU (case-insensitive)");
+    }
+  }
+  for (const auto& spec : specs) {
+    for (const auto& alias : spec.aliases) {
+      const auto [it, inserted] = owner.emplace(fold(alias), spec.name);
+      if (!inserted && it->second != spec.name) {
+        errors.push_back("alias '" + alias + "' of " + spec.name + " is already a name or alias of " +
+                         it->second + "; names and aliases must identify one GPU (case-insensitive)");
+      }
+    }
+  }
+  if (!errors.empty()) {
+    throw ConfigError(errors);
+  }
+  GpuCatalog catalog;
+  catalog.specs_ = std::move(specs);
+  catalog.build_index();
+  return catalog;
+}
+
+void GpuCatalog::build_index() {
+  by_name_.clear();
+  by_folded_.clear();
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    by_name_.emplace(specs_[i].name, i);
+    by_folded_.emplace(fold(specs_[i].name), i);
+    for (const auto& alias : specs_[i].aliases) {
+      by_folded_.emplace(fold(alias), i);
+    }
+  }
+}
+
+const models::GpuSpec* GpuCatalog::find(std::string_view name_or_alias) const {
+  if (auto it = by_name_.find(std::string(name_or_alias)); it != by_name_.end()) {
+    return &specs_[it->second];
+  }
+  if (auto it = by_folded_.find(fold(name_or_alias)); it != by_folded_.end()) {
+    return &specs_[it->second];
+  }
+  return nullptr;
+}
+
+std::vector<std::string> GpuCatalog::suggestions(std::string_view unknown_name) const {
+  return core::closest(unknown_name, names());
+}
+
+std::vector<std::string> GpuCatalog::names() const {
+  std::vector<std::string> out;
+  out.reserve(specs_.size());
+  for (const auto& spec : specs_) {
+    out.push_back(spec.name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace gpuplan::config

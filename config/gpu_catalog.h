@@ -1,0 +1,61 @@
+#pragma once
+/// \file gpu_catalog.h
+/// The GPU catalog: catalogs/gpus.yaml read strictly into models::GpuSpec entries, found by
+/// catalog name or alias (scenario-format.md "Names"; STYLE.md C3, U5, U8).
+///
+/// File layout (`format: gpuplan/v1`, then `gpus:` name -> entry). Entry keys, all required
+/// unless marked optional:
+///   aliases (optional list), form_factor (sxm | pcie), compute_capability ("8.0"), sms,
+///   peak_dense {fp32, fp16, tf32, bf16, fp8} as FLOP/s strings (dense rates; tf32 and bf16
+///   required from compute capability 8.0 and refused below it, fp8 likewise from 8.9),
+///   memory, memory_bandwidth, pcie {generation, lanes}, nvlink_per_direction (optional;
+///   total over all links, one direction), tdp, idle_power (below tdp), source,
+///   retrieved (YYYY-MM-DD).
+/// Every dimensional value goes through core::parse_quantity, so a bare number is an error
+/// with a fix hint. Names are lower-case letters, digits and hyphens. Names and aliases are
+/// matched case-insensitively and each may belong to one GPU only.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "models/gpu/gpu_spec.h"
+
+namespace gpuplan::config {
+
+/// GPU specs by catalog name and alias; immutable after load.
+class GpuCatalog {
+ public:
+  /// Reads and validates a catalog file. Throws ConfigError with every problem of the file,
+  /// each as "<problem> at <file>:<line>:<column> (<key.path>)[; <fix>]" (STYLE.md C2, C4):
+  /// unreadable file, YAML syntax, duplicate or unknown keys (with did-you-mean), missing
+  /// keys, values without units, out-of-range values, peaks the compute capability cannot
+  /// have or must have, idle power not below TDP, invalid names, alias collisions.
+  static GpuCatalog load(const std::string& path);
+  /// As load(), from YAML text; `file_name` is used in messages (inline YAML in tests).
+  static GpuCatalog parse(const std::string& yaml_text, const std::string& file_name);
+  /// A catalog of already-built specs (calibration profiles, tests). Throws ConfigError when
+  /// two specs share a name or alias (case-insensitive) or a name is empty.
+  static GpuCatalog from_specs(std::vector<models::GpuSpec> specs);
+
+  /// The GPU named `name_or_alias`: an exact catalog name first, then names and aliases
+  /// compared case-insensitively ("A100-SXM4-80GB" -> a100-80gb). nullptr when none.
+  const models::GpuSpec* find(std::string_view name_or_alias) const;
+  /// Up to three catalog names closest to an unknown name, for "did you mean" (STYLE.md C3).
+  std::vector<std::string> suggestions(std::string_view unknown_name) const;
+  /// Catalog names, sorted.
+  std::vector<std::string> names() const;
+  /// Every entry, in file order.
+  const std::vector<models::GpuSpec>& all() const { return specs_; }
+
+ private:
+  void build_index();
+
+  std::vector<models::GpuSpec> specs_;
+  std::unordered_map<std::string, std::size_t> by_name_;    // exact catalog name
+  std::unordered_map<std::string, std::size_t> by_folded_;  // lower-cased names and aliases
+};
+
+}  // namespace gpuplan::config

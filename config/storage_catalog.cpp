@@ -1,0 +1,209 @@
+#include "config/storage_catalog.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "config/yaml_reader.h"
+#include "core/text_distance.h"
+
+namespace gpuplan::config {
+namespace {
+
+using core::Dimension;
+
+constexpr std::string_view kFormat = "gpuplan/v1";
+
+std::string fold(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool is_snake_case(std::string_view name) {
+  if (name.empty() || !(name.front() >= 'a' && name.front() <= 'z')) {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+bool is_iso_date(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
+    return false;
+  }
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(text[i]))) {
+      return false;
+    }
+  }
+  const int month = (text[5] - '0') * 10 + (text[6] - '0');
+  const int day = (text[8] - '0') * 10 + (text[9] - '0');
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+struct Entry {
+  models::StorageSpec spec;
+  std::string summary;
+};
+
+std::optional<Entry> read_entry(const std::string& name, const YAML::Node& node,
+                                const YAML::Mark& key_mark, ErrorSink& sink) {
+  const std::string path = "storage." + name;
+  const std::size_t errors_before = sink.messages().size();
+  if (!is_snake_case(name)) {
+    sink.add("invalid storage class name '" + name + "'", key_mark, path,
+             "; storage class names are snake_case, e.g. nvme_ssd");
+  }
+  MapReader r(node, path, sink, key_mark);
+  if (!r.valid()) {
+    return std::nullopt;
+  }
+  Entry entry;
+  entry.spec.name = name;
+  entry.summary = r.string("summary", Requirement::kRequired).value_or("");
+  entry.spec.read_bytes_per_s =
+      r.quantity("read_bandwidth", Dimension::kBytesPerSecond, Range::kPositive, Requirement::kRequired)
+          .value_or(0.0);
+  entry.spec.random_read_bytes_per_s =
+      r.quantity("random_read_bandwidth", Dimension::kBytesPerSecond, Range::kPositive).value_or(0.0);
+  if (entry.spec.read_bytes_per_s > 0.0 &&
+      entry.spec.random_read_bytes_per_s > entry.spec.read_bytes_per_s) {
+    r.error("random_read_bandwidth", "random-read bandwidth above the sequential read bandwidth",
+            "; small random reads are never faster than sequential ones: check both figures");
+  }
+  entry.spec.write_bytes_per_s =
+      r.quantity("write_bandwidth", Dimension::kBytesPerSecond, Range::kPositive, Requirement::kRequired)
+          .value_or(0.0);
+  entry.spec.latency_s =
+      r.quantity("latency", Dimension::kSeconds, Range::kPositive, Requirement::kRequired).value_or(0.0);
+  entry.spec.queue_depth =
+      static_cast<int>(r.integer("queue_depth", 1, 65536, Requirement::kRequired).value_or(1));
+  entry.spec.source = r.string("source", Requirement::kRequired).value_or("");
+  if (r.has("source") && entry.spec.source.empty()) {
+    r.error("source", "empty source", "; name the datasheet or documentation page of the figures");
+  }
+  entry.spec.retrieved = r.string("retrieved", Requirement::kRequired).value_or("");
+  if (!entry.spec.retrieved.empty() && !is_iso_date(entry.spec.retrieved)) {
+    r.error("retrieved", "expected a date such as 2026-11-29, found '" + entry.spec.retrieved + "'");
+  }
+  r.finish();
+  if (sink.messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  return entry;
+}
+
+}  // namespace
+
+StorageCatalog StorageCatalog::load(const std::string& path) {
+  return parse(read_text_file(path), path);
+}
+
+StorageCatalog StorageCatalog::parse(const std::string& yaml_text, const std::string& file_name) {
+  const YAML::Node root = parse_yaml(yaml_text, file_name);
+  ErrorSink sink(file_name);
+  MapReader top(root, "", sink);
+  if (auto format = top.string("format", Requirement::kRequired)) {
+    if (*format != kFormat) {
+      top.error("format", "unsupported format '" + *format + "'",
+                "; this version of gpuplan reads format: " + std::string(kFormat));
+    }
+  }
+  const YAML::Node classes = top.raw("storage");
+  if (top.valid() && !top.has("storage")) {
+    top.error("storage", "missing key 'storage'", "; add storage: with one entry per storage class");
+  }
+  top.finish();
+
+  StorageCatalog catalog;
+  if (classes.IsDefined() && !classes.IsNull()) {
+    if (!classes.IsMap()) {
+      sink.add("expected a mapping of storage class names, found " + describe_node(classes),
+               classes.Mark(), "storage", "; write storage: with one indented entry per class");
+    } else {
+      for (auto it = classes.begin(); it != classes.end(); ++it) {
+        const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
+        if (auto entry = read_entry(name, it->second, it->first.Mark(), sink)) {
+          catalog.specs_.push_back(std::move(entry->spec));
+          catalog.summaries_.push_back(std::move(entry->summary));
+        }
+      }
+    }
+  }
+  sink.throw_if_any();
+  catalog.build_index();
+  return catalog;
+}
+
+StorageCatalog StorageCatalog::from_specs(std::vector<models::StorageSpec> specs) {
+  std::vector<std::string> errors;
+  std::map<std::string, std::string> owner;
+  for (const auto& spec : specs) {
+    if (spec.name.empty()) {
+      errors.push_back("storage spec without a name; every storage class needs a name");
+      continue;
+    }
+    const auto [it, inserted] = owner.emplace(fold(spec.name), spec.name);
+    if (!inserted) {
+      errors.push_back("storage class name '" + spec.name + "' is already used by " + it->second +
+                       "; names must be unique (case-insensitive)");
+    }
+  }
+  if (!errors.empty()) {
+    throw ConfigError(errors);
+  }
+  StorageCatalog catalog;
+  catalog.summaries_.assign(specs.size(), std::string());
+  catalog.specs_ = std::move(specs);
+  catalog.build_index();
+  return catalog;
+}
+
+void StorageCatalog::build_index() {
+  by_name_.clear();
+  by_folded_.clear();
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    by_name_.emplace(specs_[i].name, i);
+    by_folded_.emplace(fold(specs_[i].name), i);
+  }
+}
+
+const models::StorageSpec* StorageCatalog::find(std::string_view name) const {
+  if (auto it = by_name_.find(std::string(name)); it != by_name_.end()) {
+    return &specs_[it->second];
+  }
+  if (auto it = by_folded_.find(fold(name)); it != by_folded_.end()) {
+    return &specs_[it->second];
+  }
+  return nullptr;
+}
+
+const std::string& StorageCatalog::summary(std::string_view name) const {
+  static const std::string kNone;
+  const models::StorageSpec* spec = find(name);
+  if (spec == nullptr) {
+    return kNone;
+  }
+  return summaries_[static_cast<std::size_t>(spec - specs_.data())];
+}
+
+std::vector<std::string> StorageCatalog::suggestions(std::string_view unknown_name) const {
+  return core::closest(unknown_name, names());
+}
+
+std::vector<std::string> StorageCatalog::names() const {
+  std::vector<std::string> out;
+  out.reserve(specs_.size());
+  for (const auto& spec : specs_) {
+    out.push_back(spec.name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace gpuplan::config

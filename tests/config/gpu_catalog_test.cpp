@@ -1,0 +1,272 @@
+#include "config/gpu_catalog.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "config/config_error.h"
+#include "core/units.h"
+
+namespace {
+
+using gpuplan::config::ConfigError;
+using gpuplan::config::GpuCatalog;
+namespace core = gpuplan::core;
+
+const std::string kGpusYaml = std::string(GPUPLAN_SOURCE_DIR) + "/catalogs/gpus.yaml";
+
+/// The full text of the ConfigError `f` throws (STYLE.md T4), or "(no error)".
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+/// A valid catalog with one Volta-like GPU; tests replace one line to break it. Lines:
+/// 1 format, 2 gpus, 3 name, 4 form_factor, 5 compute_capability, 6 sms, 7 peak_dense,
+/// 8 fp32, 9 fp16, 10 memory, 11 memory_bandwidth, 12 pcie, 13 tdp, 14 idle_power,
+/// 15 source, 16 retrieved.
+std::string volta_yaml(const std::string& replace, const std::string& with) {
+  std::string text =
+      "format: gpuplan/v1\n"
+      "gpus:\n"
+      "  test-gpu:\n"
+      "    form_factor: sxm\n"
+      "    compute_capability: \"7.0\"\n"
+      "    sms: 80\n"
+      "    peak_dense:\n"
+      "      fp32: \"15.7 TFLOP/s\"\n"
+      "      fp16: \"125 TFLOP/s\"\n"
+      "    memory: \"16 GiB\"\n"
+      "    memory_bandwidth: \"900 GB/s\"\n"
+      "    pcie: {generation: 3, lanes: 16}\n"
+      "    tdp: \"300 W\"\n"
+      "    idle_power: \"50 W\"\n"
+      "    source: \"https://example.com/datasheet.pdf\"\n"
+      "    retrieved: 2026-11-29\n";
+  if (!replace.empty()) {
+    const auto pos = text.find(replace);
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, replace.size(), with);
+  }
+  return text;
+}
+
+}  // namespace
+
+TEST_SUITE("config.gpu_catalog") {
+  TEST_CASE("the shipped catalog loads and has the names of scenario-format.md") {
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    const std::vector<std::string> required = {
+        "v100-16gb", "v100-32gb", "t4",        "a10g",          "l4",        "l40s",
+        "a100-40gb", "a100-80gb", "a100-40gb-pcie", "a100-80gb-pcie", "h100-sxm", "h100-pcie",
+        "h200",      "rtx3090",   "rtx4090",   "rtx-a6000",     "titan-rtx", "gtx1080ti",
+        "titan-xp",  "p100"};
+    for (const auto& name : required) {
+      CAPTURE(name);
+      const auto* gpu = gpus.find(name);
+      REQUIRE(gpu != nullptr);
+      CHECK(gpu->name == name);
+    }
+    const auto names = gpus.names();
+    CHECK(std::is_sorted(names.begin(), names.end()));
+    CHECK(names.size() == gpus.all().size());
+  }
+
+  TEST_CASE("aliases resolve: nvidia-smi names and SkyPilot AcceleratorName") {
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"A100-SXM4-80GB", "a100-80gb"},       {"NVIDIA H100 80GB HBM3", "h100-sxm"},
+        {"A100-80GB", "a100-80gb"},            {"a100-sxm4-80gb", "a100-80gb"},  // case-insensitive
+        {"V100", "v100-16gb"},                 {"V100-32GB", "v100-32gb"},
+        {"A100", "a100-40gb"},                 {"H100", "h100-sxm"},
+        {"H200", "h200"},                      {"T4", "t4"},
+        {"A10G", "a10g"},                      {"L4", "l4"},
+        {"L40S", "l40s"},                      {"A6000", "rtx-a6000"},
+        {"H100-MEGA", "h100-sxm"},             {"NVIDIA GeForce RTX 3090", "rtx3090"},
+        {"Tesla V100-SXM2-16GB", "v100-16gb"}, {"A100-PCIE-40GB", "a100-40gb-pcie"},
+    };
+    for (const auto& [alias, name] : cases) {
+      CAPTURE(alias);
+      const auto* gpu = gpus.find(alias);
+      REQUIRE(gpu != nullptr);
+      CHECK(gpu->name == name);
+    }
+    CHECK(gpus.find("A100-80") == nullptr);
+    // core::closest: edit distance <= 2 or a shared prefix of 3+ characters ("a10").
+    CHECK(gpus.suggestions("a100-80") ==
+          std::vector<std::string>{"a10", "a100-80gb", "a100-80gb-pcie"});
+  }
+
+  TEST_CASE("shipped figures are dense, per direction and in SI units") {
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    const auto* a100 = gpus.find("a100-80gb");
+    REQUIRE(a100 != nullptr);
+    // Datasheet: BF16 312 | 624* TFLOP/s (* sparse): the dense 312 TFLOP/s is stored.
+    CHECK(a100->peak_bf16_flop_per_s == doctest::Approx(core::teraflop_per_s(312)));
+    CHECK(a100->peak_tf32_flop_per_s == doctest::Approx(core::teraflop_per_s(156)));
+    CHECK(a100->peak_fp8_flop_per_s == 0.0);
+    // "80 GiB" = 80 x 2^30 B; "2039 GB/s" = 2039 x 10^9 B/s.
+    CHECK(a100->memory_bytes == doctest::Approx(core::gibibytes(80)));
+    CHECK(a100->memory_bytes_per_s == doctest::Approx(core::gigabytes_per_s(2039)));
+    // NVLink "600 GB/s" marketed = both directions: 300 GB/s per direction.
+    CHECK(a100->nvlink_bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(300)));
+    CHECK(a100->compute_capability_major == 8);
+    CHECK(a100->compute_capability_minor == 0);
+    CHECK(a100->pcie_generation == 4);
+    CHECK(a100->pcie_lanes == 16);
+    CHECK(a100->tdp_w == doctest::Approx(400));
+
+    const auto* h100 = gpus.find("h100-sxm");
+    REQUIRE(h100 != nullptr);
+    // NVLink "900 GB/s" marketed (18 links x 25 GB/s x 2) -> 450 GB/s per direction.
+    CHECK(h100->nvlink_bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(450)));
+    // FP8 3958 TFLOP/s sparse -> 1979 TFLOP/s dense.
+    CHECK(h100->peak_fp8_flop_per_s == doctest::Approx(core::teraflop_per_s(1979)));
+
+    // GeForce: FP32-accumulate tensor rate (PyTorch AMP), half of the 142 FP16-accumulate one.
+    const auto* rtx3090 = gpus.find("rtx3090");
+    REQUIRE(rtx3090 != nullptr);
+    CHECK(rtx3090->peak_fp16_flop_per_s == doctest::Approx(core::teraflop_per_s(71)));
+
+    // Pascal: no fp16 tensor cores; fp16 = the cuBLAS fp32-compute path = the fp32 rate.
+    const auto* pascal = gpus.find("gtx1080ti");
+    REQUIRE(pascal != nullptr);
+    CHECK(pascal->peak_fp16_flop_per_s == pascal->peak_fp32_flop_per_s);
+    CHECK_FALSE(pascal->has_tensor_cores_fp16());
+  }
+
+  TEST_CASE("every shipped entry is consistent with its compute capability") {
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    for (const auto& gpu : gpus.all()) {
+      CAPTURE(gpu.name);
+      CHECK(gpu.has_tf32_bf16() == (gpu.peak_tf32_flop_per_s > 0.0));
+      CHECK(gpu.has_tf32_bf16() == (gpu.peak_bf16_flop_per_s > 0.0));
+      CHECK(gpu.has_fp8() == (gpu.peak_fp8_flop_per_s > 0.0));
+      CHECK(gpu.peak_fp16_flop_per_s >= gpu.peak_fp32_flop_per_s);
+      CHECK(gpu.idle_w > 0.0);
+      CHECK(gpu.idle_w < gpu.tdp_w);
+      CHECK_FALSE(gpu.source.empty());
+      CHECK(gpu.retrieved == "2026-11-29");
+    }
+  }
+
+  TEST_CASE("a valid inline entry loads") {
+    const GpuCatalog gpus = GpuCatalog::parse(volta_yaml("", ""), "inline.yaml");
+    const auto* gpu = gpus.find("test-gpu");
+    REQUIRE(gpu != nullptr);
+    CHECK(gpu->form_factor == "sxm");
+    CHECK(gpu->sm_count == 80);
+    CHECK(gpu->peak_fp16_flop_per_s == doctest::Approx(core::teraflop_per_s(125)));
+    CHECK(gpu->nvlink_bytes_per_s_per_direction == 0.0);
+  }
+
+  TEST_CASE("a bare number where a unit is needed") {
+    CHECK(error_of([] { GpuCatalog::parse(volta_yaml("tdp: \"300 W\"", "tdp: 300"), "inline.yaml"); }) ==
+          "a bare number is not a power: found '300' at inline.yaml:13:10 (gpus.test-gpu.tdp); "
+          "write it with a unit, e.g. \"700 W\"");
+  }
+
+  TEST_CASE("an unknown key suggests the closest one") {
+    CHECK(error_of([] {
+            GpuCatalog::parse(volta_yaml("    tdp:", "    nvlink_per_directon: \"150 GB/s\"\n    tdp:"),
+                              "inline.yaml");
+          }) ==
+          "unknown key 'nvlink_per_directon' at inline.yaml:13:5 (gpus.test-gpu.nvlink_per_directon); "
+          "did you mean nvlink_per_direction?");
+  }
+
+  TEST_CASE("a tf32 peak on a compute capability 7.0 GPU") {
+    CHECK(error_of([] {
+            GpuCatalog::parse(volta_yaml("      fp16:", "      tf32: \"125 TFLOP/s\"\n      fp16:"),
+                              "inline.yaml");
+          }) ==
+          "tf32 peak on a GPU of compute capability 7.0 at inline.yaml:9:13 "
+          "(gpus.test-gpu.peak_dense.tf32); TF32 tensor cores start at compute capability 8.0 "
+          "(Ampere): remove tf32 or correct compute_capability");
+  }
+
+  TEST_CASE("a compute capability 8.0 GPU must list its tf32 and bf16 peaks") {
+    CHECK(error_of([] {
+            GpuCatalog::parse(volta_yaml("\"7.0\"", "\"8.0\""), "inline.yaml");
+          }) ==
+          "missing tf32 peak for compute capability 8.0 at inline.yaml:8:7 "
+          "(gpus.test-gpu.peak_dense.tf32); TF32 tensor cores start at compute capability 8.0 "
+          "(Ampere): add tf32: \"<dense rate> TFLOP/s\" from the datasheet\n"
+          "missing bf16 peak for compute capability 8.0 at inline.yaml:8:7 "
+          "(gpus.test-gpu.peak_dense.bf16); BF16 tensor cores start at compute capability 8.0 "
+          "(Ampere): add bf16: \"<dense rate> TFLOP/s\" from the datasheet");
+  }
+
+  TEST_CASE("all errors of a file are reported together") {
+    try {
+      GpuCatalog::parse(volta_yaml("sms: 80", "sms: 0\n    tdpp: \"1 W\""), "inline.yaml");
+      FAIL("expected a ConfigError");
+    } catch (const ConfigError& e) {
+      REQUIRE(e.messages().size() == 2);
+      CHECK(e.messages()[0] ==
+            "out-of-range value 0 at inline.yaml:6:10 (gpus.test-gpu.sms); expected a whole "
+            "number from 1 to 1000");
+      CHECK(e.messages()[1] ==
+            "unknown key 'tdpp' at inline.yaml:7:5 (gpus.test-gpu.tdpp); did you mean tdp?");
+    }
+  }
+
+  TEST_CASE("idle power must be below the TDP") {
+    CHECK(error_of([] {
+            GpuCatalog::parse(volta_yaml("idle_power: \"50 W\"", "idle_power: \"300 W\""), "inline.yaml");
+          }) ==
+          "idle power is not below the TDP at inline.yaml:14:17 (gpus.test-gpu.idle_power); "
+          "idle_power is the draw with no kernel running, a fraction of tdp");
+  }
+
+  TEST_CASE("an alias may name one GPU only") {
+    std::string text = volta_yaml("    form_factor:", "    aliases: [\"V100\"]\n    form_factor:");
+    const std::string second = text.substr(text.find("  test-gpu:"));
+    text += std::string(second).replace(second.find("test-gpu"), 8, "other-gpu");
+    CHECK(error_of([&] { GpuCatalog::parse(text, "inline.yaml"); }) ==
+          "alias 'V100' is already a name or alias of test-gpu at inline.yaml:19:15 "
+          "(gpus.other-gpu.aliases[0]); a name or alias must identify one GPU (case-insensitive): "
+          "remove it here or there");
+  }
+
+  TEST_CASE("catalog names are lower-case and hyphenated") {
+    CHECK(error_of([] { GpuCatalog::parse(volta_yaml("test-gpu:", "Test_GPU:"), "inline.yaml"); }) ==
+          "invalid GPU name 'Test_GPU' at inline.yaml:3:3 (gpus.Test_GPU); catalog names are "
+          "lower-case letters, digits and single hyphens, e.g. a100-80gb");
+  }
+
+  TEST_CASE("the file format is checked") {
+    CHECK(error_of([] {
+            GpuCatalog::parse(volta_yaml("gpuplan/v1", "gpuplan/v2"), "inline.yaml");
+          }) ==
+          "unsupported format 'gpuplan/v2' at inline.yaml:1:9 (format); this version of gpuplan "
+          "reads format: gpuplan/v1");
+  }
+
+  TEST_CASE("from_specs refuses a shared alias") {
+    gpuplan::models::GpuSpec a;
+    a.name = "gpu-a";
+    a.aliases = {"X"};
+    gpuplan::models::GpuSpec b;
+    b.name = "gpu-b";
+    b.aliases = {"x"};
+    CHECK(error_of([&] { GpuCatalog::from_specs({a, b}); }) ==
+          "alias 'x' of gpu-b is already a name or alias of gpu-a; names and aliases must identify "
+          "one GPU (case-insensitive)");
+    const GpuCatalog ok = GpuCatalog::from_specs({a});
+    REQUIRE(ok.find("x") != nullptr);
+    CHECK(ok.find("x")->name == "gpu-a");
+  }
+
+  TEST_CASE("an unreadable file is an error") {
+    CHECK(error_of([] { GpuCatalog::load("/nonexistent/gpus.yaml"); }) ==
+          "cannot read file '/nonexistent/gpus.yaml': No such file or directory");
+  }
+}

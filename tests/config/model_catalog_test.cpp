@@ -1,0 +1,150 @@
+#include "config/model_catalog.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "config/config_error.h"
+#include "core/registry.h"
+
+namespace {
+
+using gpuplan::config::ConfigError;
+using gpuplan::config::ModelCatalog;
+using gpuplan::config::ModelEntry;
+namespace models = gpuplan::models;
+
+const std::string kModelsYaml = std::string(GPUPLAN_SOURCE_DIR) + "/catalogs/models.yaml";
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+/// Lines: 1 format, 2 models, 3 name, 4 family, 5 layers, 6 hidden, 7 mlp, 8 sequence_length,
+/// 9 summary, 10 source, 11 retrieved.
+std::string model_yaml(const std::string& replace, const std::string& with) {
+  std::string text =
+      "format: gpuplan/v1\n"
+      "models:\n"
+      "  tiny-lm:\n"
+      "    family: transformer_decoder\n"
+      "    layers: 2\n"
+      "    hidden: 128\n"
+      "    mlp: swiglu\n"
+      "    sequence_length: 512\n"
+      "    summary: \"a tiny language model\"\n"
+      "    source: \"https://example.com/config.json\"\n"
+      "    retrieved: 2026-11-29\n";
+  if (!replace.empty()) {
+    const auto pos = text.find(replace);
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, replace.size(), with);
+  }
+  return text;
+}
+
+/// A family with one enumerated parameter, to check the encoding of choices.
+class FakeFamily : public models::IWorkloadFamily {
+ public:
+  std::string summary() const override { return "test family"; }
+  std::vector<models::ArchitectureParameter> parameters() const override {
+    models::ArchitectureParameter mlp;
+    mlp.name = "mlp";
+    mlp.default_value = 0.0;
+    mlp.min_value = 0.0;
+    mlp.choices = {"gelu", "swiglu"};
+    models::ArchitectureParameter layers;
+    layers.name = "layers";
+    return {layers, mlp};
+  }
+  models::Workload build(const models::ArchitectureValues&) const override { return {}; }
+};
+
+}  // namespace
+
+TEST_SUITE("config.model_catalog") {
+  TEST_CASE("an inline entry: numbers, choices, default sequence length, marks") {
+    const ModelCatalog catalog = ModelCatalog::parse(model_yaml("", ""), "inline.yaml");
+    const ModelEntry* entry = catalog.find("tiny-lm");
+    REQUIRE(entry != nullptr);
+    CHECK(entry->family == "transformer_decoder");
+    CHECK(entry->values == models::ArchitectureValues{{"hidden", 128.0}, {"layers", 2.0}});
+    CHECK(entry->choices == std::map<std::string, std::string>{{"mlp", "swiglu"}});
+    REQUIRE(entry->default_sequence_length.has_value());
+    CHECK(*entry->default_sequence_length == 512.0);
+    CHECK(entry->summary == "a tiny language model");
+    CHECK(entry->retrieved == "2026-11-29");
+    CHECK(entry->mark.line == 3);
+    CHECK(entry->value_marks.at("hidden").line == 6);
+    CHECK(entry->value_marks.at("hidden").column == 13);
+    CHECK(catalog.find("TINY-LM") == entry);
+    CHECK(catalog.names() == std::vector<std::string>{"tiny-lm"});
+    CHECK(catalog.suggestions("tiny") == std::vector<std::string>{"tiny-lm"});
+  }
+
+  TEST_CASE("choices are encoded with the family's parameters") {
+    const ModelCatalog catalog = ModelCatalog::parse(model_yaml("", ""), "inline.yaml");
+    const FakeFamily family;
+    const auto values = gpuplan::config::architecture_values(*catalog.find("tiny-lm"), family);
+    CHECK(values == models::ArchitectureValues{{"hidden", 128.0}, {"layers", 2.0}, {"mlp", 1.0}});
+
+    const ModelCatalog unknown = ModelCatalog::parse(model_yaml("mlp: swiglu", "mpl: swiglu"), "inline.yaml");
+    CHECK(error_of([&] { gpuplan::config::architecture_values(*unknown.find("tiny-lm"), family); }) ==
+          "unknown parameter 'mpl' of family transformer_decoder at inline.yaml:7:10 "
+          "(models.tiny-lm.mpl); did you mean mlp?");
+  }
+
+  TEST_CASE("entry keys are strict; architecture keys are the family's business") {
+    CHECK(error_of([] {
+            ModelCatalog::parse(model_yaml("    summary:", "    summry:"), "inline.yaml");
+          }) ==
+          "missing key 'summary' at inline.yaml:4:5 (models.tiny-lm.summary); add summary: a text value\n"
+          "unknown key 'summry' at inline.yaml:9:5 (models.tiny-lm.summry); did you mean summary?");
+    CHECK(error_of([] {
+            ModelCatalog::parse(model_yaml("    family: transformer_decoder\n", ""), "inline.yaml");
+          }) ==
+          "missing key 'family' at inline.yaml:4:5 (models.tiny-lm.family); add family: a text value");
+    CHECK(error_of([] {
+            ModelCatalog::parse(model_yaml("hidden: 128", "hidden: [128]"), "inline.yaml");
+          }) ==
+          "expected a number or a name for architecture parameter 'hidden', found a sequence at "
+          "inline.yaml:6:13 (models.tiny-lm.hidden); write e.g. hidden: 4096");
+    CHECK(error_of([] {
+            ModelCatalog::parse(model_yaml("sequence_length: 512", "sequence_length: 512.5"), "inline.yaml");
+          }) ==
+          "expected a whole number of tokens, found 512.5 at inline.yaml:8:22 "
+          "(models.tiny-lm.sequence_length)");
+  }
+
+  TEST_CASE("the shipped models.yaml loads and its choices encode with the built-in families") {
+    if (!std::filesystem::exists(kModelsYaml)) {
+      MESSAGE("catalogs/models.yaml not present yet");
+      return;
+    }
+    const ModelCatalog catalog = ModelCatalog::load(kModelsYaml);
+    gpuplan::core::Registry<models::IWorkloadFamily> families;
+    models::register_builtin_workloads(families);
+    CHECK_FALSE(catalog.names().empty());
+    for (const auto& entry : catalog.all()) {
+      CAPTURE(entry.name);
+      CHECK_FALSE(entry.summary.empty());
+      CHECK_FALSE(entry.source.empty());
+      const auto* family = families.find(entry.family);
+      REQUIRE(family != nullptr);
+      CHECK_NOTHROW(gpuplan::config::architecture_values(entry, *family));
+    }
+    for (const std::string name : {"resnet50", "bert-large", "gpt2", "llama2-7b"}) {
+      CAPTURE(name);
+      CHECK(catalog.find(name) != nullptr);
+    }
+  }
+}
