@@ -11,16 +11,27 @@
 namespace gpuplan::models {
 
 struct GpuEfficiency {
-  /// Large-GEMM fraction of the dense tensor-core peak. Measured "maximum achievable matmul
-  /// FLOPS": A100 SXM bf16 271.2 of 312 (0.87), H100 SXM 794.5 of 989 (0.80)
-  /// (stas00/ml-engineering compute/accelerator/README.md; rows V095, V097 of
-  /// shared/data/published-measurements.csv).
-  double matmul_tensor_core = 0.0;
+  /// Large-GEMM fraction of the dense tensor-core peak, by architecture (compute capability
+  /// major 7 = Volta/Turing, 8 = Ampere/Ada, 9 = Hopper and later). Measured "maximum
+  /// achievable matmul FLOPS": A100 SXM bf16 271.2 of 312 (0.87), H100 SXM 794.5 of 989
+  /// (0.80) (stas00/ml-engineering compute/accelerator/README.md; rows V095, V097 of
+  /// shared/data/published-measurements.csv); Volta's tensor cores reach about two thirds of
+  /// their peak in cuBLAS HGEMM (Jia et al., "Dissecting the NVIDIA Volta GPU Architecture
+  /// via Microbenchmarking", arXiv:1804.06826, 2018).
+  double matmul_tensor_core_cc7 = 0.0;
+  double matmul_tensor_core_cc8 = 0.0;
+  double matmul_tensor_core_cc9 = 0.0;
+  /// The tensor-core fraction for a GPU of compute capability `major`.
+  double matmul_tensor_core(int major) const {
+    return major >= 9 ? matmul_tensor_core_cc9 : (major == 8 ? matmul_tensor_core_cc8 : matmul_tensor_core_cc7);
+  }
   /// Large SGEMM fraction of the FP32 CUDA-core peak (cuBLAS SGEMM is typically 85-95 %).
   double matmul_cuda_core = 0.0;
-  /// Convolution (cuDNN implicit GEMM) relative to a GEMM of the same FLOP on the same path:
-  /// ResNet-50 layers reach well below GEMM peaks (small channel counts, 1x1 and 3x3 shapes).
-  double conv_relative_to_matmul = 0.0;
+  /// Convolution (cuDNN implicit GEMM) relative to a GEMM of the same FLOP on the same path,
+  /// on tensor cores and on CUDA cores: ResNet-50's small-channel 1x1 and 3x3 layers keep
+  /// tensor cores far below GEMM peaks, while FP32 CUDA-core convolutions come close to SGEMM.
+  double conv_tensor_core_relative = 0.0;
+  double conv_cuda_core_relative = 0.0;
   /// Batched attention matmuls (QK^T, PV per head: small k = head_dim) relative to a GEMM.
   double attention_relative_to_matmul = 0.0;
   /// Achieved fraction of datasheet memory bandwidth for streaming kernels (STREAM-like copy
@@ -32,6 +43,9 @@ struct GpuEfficiency {
   double eager_forward_dispatch_s = 0.0;
   double eager_backward_dispatch_s = 0.0;
   double compiled_dispatch_s = 0.0;
+  /// Eager dispatch under autocast costs more per kernel: the autocast dispatch key, cast-cache
+  /// lookups and the casts' own launches (multiplier on the eager figures).
+  double eager_autocast_dispatch_factor = 1.0;
   double cuda_graphs_dispatch_s = 0.0;
   /// Share of memory-bound (elementwise/normalization) traffic and kernels left after a
   /// compiler fuses them into neighbours (torch.compile / fused-kernel frameworks).

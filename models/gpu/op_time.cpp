@@ -61,12 +61,12 @@ double math_peak_flop_per_s(OpClass op_class, Precision precision, const GpuSpec
 }
 
 OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpec& training,
-               const GpuEfficiency& e) {
+               const GpuEfficiency& e, bool input_cast) {
   if (batch <= 0.0) {
     throw std::invalid_argument("op_work: batch must be positive");
   }
   const Precision p = training.precision;
-  const double act_bytes = element_bytes(p);
+  const double act_bytes = is_mixed(p) && op.autocast_fp32 ? 4.0 : element_bytes(p);
   const double activation_traffic = (op.input_elements + op.output_elements) * batch * act_bytes;
   const double weight_traffic = op.parameters * weight_bytes(p);
   const double mem_rate = gpu.memory_bytes_per_s * e.memory_bandwidth;
@@ -85,9 +85,9 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   double compute_rate = 0.0;
   if (is_math(op.op_class)) {
     const bool tc = uses_tensor_cores(op.op_class, p, gpu);
-    double eff = tc ? e.matmul_tensor_core : e.matmul_cuda_core;
+    double eff = tc ? e.matmul_tensor_core(gpu.compute_capability_major) : e.matmul_cuda_core;
     if (op.op_class == OpClass::kConv) {
-      eff *= e.conv_relative_to_matmul;
+      eff *= tc ? e.conv_tensor_core_relative : e.conv_cuda_core_relative;
       if (tc && training.memory_format == MemoryFormat::kChannelsFirst) {
         eff *= e.channels_first_tensor_core_penalty;
       }
@@ -99,6 +99,14 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       // autocast casts the fp32 weight to 16 bit once per forward (cached for backward).
       w.forward.kernels += 1;
       w.forward.bytes += op.parameters * 6.0;
+    }
+    if (is_mixed(p) && input_cast && training.framework_overhead == FrameworkOverhead::kEager) {
+      // fp32 -> 16-bit cast of the input: read 4 B, write 2 B per element; backward casts the
+      // input gradient back.
+      w.forward.kernels += 1;
+      w.forward.bytes += op.input_elements * batch * 6.0;
+      w.backward.kernels += 1;
+      w.backward.bytes += op.input_elements * batch * 6.0;
     }
   } else {
     compute_rate = gpu.peak_fp32_flop_per_s * e.matmul_cuda_core;
@@ -143,7 +151,9 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
     bytes_per_parameter += 8.0;  // GradScaler unscale_: read and write fp32 gradients
     elementwise_ops += 2;        // unscale + non-finite check
   }
-  const int chunks = std::max(1, static_cast<int>(std::ceil(parameter_tensors / 64.0)));
+  const int chunks = training.framework_overhead == FrameworkOverhead::kEager
+                         ? std::max(1, parameter_tensors)
+                         : std::max(1, static_cast<int>(std::ceil(parameter_tensors / 64.0)));
   KernelWork k;
   k.bytes = parameters * bytes_per_parameter;
   k.flop = 0.0;
@@ -152,10 +162,11 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
   return k;
 }
 
-double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficiency& e) {
+double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficiency& e, Precision precision) {
   switch (mode) {
     case FrameworkOverhead::kEager:
-      return backward ? e.eager_backward_dispatch_s : e.eager_forward_dispatch_s;
+      return (backward ? e.eager_backward_dispatch_s : e.eager_forward_dispatch_s) *
+             (is_mixed(precision) ? e.eager_autocast_dispatch_factor : 1.0);
     case FrameworkOverhead::kCompiled:
       return e.compiled_dispatch_s;
     case FrameworkOverhead::kCudaGraphs:

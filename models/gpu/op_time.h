@@ -42,19 +42,25 @@ bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu
 /// written at the precision's element size, weights once per kernel; channels_first convs on
 /// tensor cores pay the transpose penalty; `compiled`/`cuda_graphs` do not change the kernels,
 /// but `compiled` fuses memory-bound ops (share `compiled_memory_bound_share` left).
-/// AMP adds one weight-cast kernel per weighted op in forward.
+/// AMP adds one weight-cast kernel per weighted op in forward and, when `input_cast` (the
+/// input comes from an op autocast runs in fp32), one cast of the input to 16 bit; ops that
+/// autocast runs in fp32 (Op::autocast_fp32) move 4-byte elements.
 OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpec& training,
-               const GpuEfficiency& efficiency);
+               const GpuEfficiency& efficiency, bool input_cast = false);
 
-/// The optimizer step over `parameters` held in `parameter_tensors` tensors: memory-bound
-/// (PyTorch foreach kernels, one launch per ~64 tensors per elementwise op). Bytes per
+/// The optimizer step over `parameters` held in `parameter_tensors` tensors: memory-bound.
+/// Eager runs the per-tensor loop (one launch per tensor per elementwise op: torch.optim with
+/// foreach=False, HF/apex-era Python optimizers); compiled and CUDA-graph modes use fused
+/// multi-tensor kernels (one launch per ~64 tensors per op: torch.optim foreach). Bytes per
 /// parameter: SGD 12 (read p, g; write p), SGD momentum 20, Adam/AdamW 28 (p, m, v read and
 /// written, g read); AMP adds the GradScaler unscale pass (8 B/param) and its inf check.
 KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpec& gpu,
                           const TrainingSpec& training, const GpuEfficiency& efficiency);
 
-/// Host CPU time to dispatch one kernel in forward (`backward` false) or backward.
-double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficiency& efficiency);
+/// Host CPU time to dispatch one kernel in forward (`backward` false) or backward; eager
+/// dispatch under AMP is scaled by `eager_autocast_dispatch_factor`.
+double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficiency& efficiency,
+                       Precision precision = Precision::kFp32);
 
 /// Achieved H2D bandwidth, B/s, over the GPU's PCIe link: raw rate of the generation
 /// (Gen3 0.985, Gen4 1.969, Gen5 3.938 GB/s per lane: PCI-SIG) x lanes x pinned efficiency,

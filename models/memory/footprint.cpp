@@ -38,7 +38,7 @@ std::string block_of(const Op& op) {
 
 namespace {
 double saved_bytes_per_element(const Op& op, Precision precision) {
-  if (is_mixed(precision) && op.op_class == OpClass::kSoftmax) {
+  if (is_mixed(precision) && op.autocast_fp32) {
     return 4.0;
   }
   return activation_element_bytes(precision);

@@ -9,8 +9,8 @@
 ///   (2 B/param, counted in optimizer_state_bytes as "AMP master/cast copies");
 /// - optimizer state: SGD 0, SGD momentum 4 B/param, Adam/AdamW 8 B/param (Kingma & Ba 2015);
 /// - saved activations: Op::saved_elements x batch x element size: 4 B in fp32/tf32, 2 B under
-///   AMP except ops that autocast runs in fp32 (softmax, log-softmax/cross-entropy: PyTorch
-///   "Automatic Mixed Precision" op reference), which keep 4 B;
+///   AMP except ops that autocast runs in fp32 (Op::autocast_fp32: softmax, log-softmax /
+///   cross-entropy, layer norm), which keep 4 B;
 /// - activation checkpointing (one checkpoint per repeated block, as HF
 ///   gradient_checkpointing_enable does): only each block's input stays saved, plus the
 ///   largest block's activations while it is recomputed in backward.

@@ -9,11 +9,11 @@
 namespace gpuplan::models {
 namespace {
 
-DispatchUnit unit_of(const std::string& label, const KernelWork& work, FrameworkOverhead mode,
+DispatchUnit unit_of(const std::string& label, const KernelWork& work, const TrainingSpec& t,
                      bool backward, const GpuEfficiency& e) {
   DispatchUnit u;
   u.label = label;
-  u.dispatch_s = work.kernels * dispatch_time_s(mode, backward, e);
+  u.dispatch_s = work.kernels * dispatch_time_s(t.framework_overhead, backward, e, t.precision);
   u.gpu_s = work.gpu_time_s;
   u.flop = work.flop;
   return u;
@@ -72,11 +72,14 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   plan.micro_batch = t.batch_size;
   plan.gradient_accumulation = t.gradient_accumulation;
   const GpuSpec& gpu = job.hardware.gpu;
-  const FrameworkOverhead mode = t.framework_overhead;
   int parameter_tensors = 0;
-  for (const Op& op : job.workload.ops) {
-    const OpWork w = op_work(op, plan.micro_batch, gpu, t, e);
-    plan.forward.push_back(unit_of(op.name + " fwd", w.forward, mode, false, e));
+  const auto& ops = job.workload.ops;
+  // An op's input needs an autocast cast when the op before it ran in fp32.
+  auto input_cast = [&](std::size_t i) { return i > 0 && ops[i - 1].autocast_fp32; };
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const Op& op = ops[i];
+    const OpWork w = op_work(op, plan.micro_batch, gpu, t, e, input_cast(i));
+    plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
     if (op.parameters > 0.0) {
       parameter_tensors += 2;  // weight and (usually) bias
     }
@@ -84,15 +87,25 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   // Backward runs in reverse; with activation checkpointing each op's forward is replayed
   // before its backward (one extra forward in all: Chen et al. 2016, "Training Deep Nets with
   // Sublinear Memory Cost").
-  for (auto it = job.workload.ops.rbegin(); it != job.workload.ops.rend(); ++it) {
-    const OpWork w = op_work(*it, plan.micro_batch, gpu, t, e);
+  for (std::size_t r = ops.size(); r-- > 0;) {
+    const OpWork w = op_work(ops[r], plan.micro_batch, gpu, t, e, input_cast(r));
     if (t.activation_checkpointing) {
-      plan.backward.push_back(unit_of(it->name + " recompute", w.forward, mode, true, e));
+      plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
     }
-    plan.backward.push_back(unit_of(it->name + " bwd", w.backward, mode, true, e));
+    plan.backward.push_back(unit_of(ops[r].name + " bwd", w.backward, t, true, e));
   }
+  // The optimizer's kernels are dispatched one after another while the GPU runs the earlier
+  // ones: split into units of at most 64 kernels so dispatch and execution overlap.
   const KernelWork opt = optimizer_work(job.workload.parameters, std::max(1, parameter_tensors), gpu, t, e);
-  plan.optimizer.push_back(unit_of("optimizer.step", opt, mode, false, e));
+  const int pieces = std::max(1, static_cast<int>(std::ceil(opt.kernels / 64.0)));
+  KernelWork piece = opt;
+  piece.kernels = static_cast<int>(std::ceil(static_cast<double>(opt.kernels) / pieces));
+  piece.gpu_time_s = opt.gpu_time_s / pieces;
+  piece.flop = opt.flop / pieces;
+  piece.bytes = opt.bytes / pieces;
+  for (int i = 0; i < pieces; ++i) {
+    plan.optimizer.push_back(unit_of("optimizer.step", piece, t, false, e));
+  }
 
   plan.loader = plan_loader(job);
   if (!plan.loader.synthetic) {

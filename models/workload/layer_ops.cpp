@@ -67,6 +67,7 @@ Op norm_op(std::string name, double rows, double width, NormKind kind, bool bias
       .backward_flop_ratio = 1.0,
       // pow, mean, add ε, rsqrt, multiply, weight multiply.
       .forward_kernels = layer_norm ? 1 : 6,
+      .autocast_fp32 = true,
   };
 }
 
@@ -95,6 +96,7 @@ Op softmax_op(std::string name, double elements) {
       .saved_elements = elements,
       .backward_flop_ratio = 1.0,
       .forward_kernels = 1,
+      .autocast_fp32 = true,
   };
 }
 
@@ -111,6 +113,7 @@ Op cross_entropy_op(std::string name, double rows, double classes) {
       .saved_elements = logits,
       .backward_flop_ratio = 1.0,
       .forward_kernels = 2,
+      .autocast_fp32 = true,
   };
 }
 

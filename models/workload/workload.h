@@ -65,6 +65,10 @@ struct Op {
   /// the first conv of a vision model (its input, the image, needs no gradient).
   double backward_flop_ratio = 2.0;
   int forward_kernels = 1;     ///< kernels launched in forward (backward launches about twice)
+  /// Under AMP autocast runs this op in fp32 (softmax, log_softmax/cross-entropy, layer_norm;
+  /// HF RMSNorm upcasts itself): its activations are 4 B even in mixed precision (PyTorch
+  /// "Automatic Mixed Precision" docs, "CUDA Ops that can autocast to float32").
+  bool autocast_fp32 = false;
 };
 
 /// A model as an op table plus the facts the job level needs.

@@ -16,6 +16,7 @@ Workload two_block_workload() {
     op.op_class = c;
     op.saved_elements = saved;
     op.input_elements = input;
+    op.autocast_fp32 = c == OpClass::kSoftmax;
     w.ops.push_back(op);
   };
   add("embed", OpClass::kEmbedding, 100, 10);
