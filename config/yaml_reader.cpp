@@ -191,7 +191,8 @@ std::string range_words(Range range) {
 std::optional<double> MapReader::quantity(const std::string& key, core::Dimension dimension, Range range,
                                           Requirement req) {
   const core::DimensionInfo info = core::describe(dimension);
-  const std::string expected = "a " + std::string(info.name) + " with its unit, such as " +
+  const bool vowel = !info.name.empty() && std::string_view("aeiou").find(info.name.front()) != std::string_view::npos;
+  const std::string expected = (vowel ? "an " : "a ") + std::string(info.name) + " with its unit, such as " +
                                std::string(info.example);
   auto text = scalar(key, req, expected);
   if (!text) {

@@ -1,0 +1,364 @@
+#include "config/overrides.h"
+
+#include <array>
+#include <optional>
+#include <string_view>
+
+#include "core/text_distance.h"
+
+namespace gpuplan::config {
+namespace {
+
+enum class SchemaKind {
+  kScenario,     ///< applies to the whole file, cannot be overridden
+  kSection,      ///< a mapping of keys: overrides merge into it
+  kLeaf,         ///< a value
+  kMappingLeaf,  ///< a value that may also be a mapping (inline model, storage, ...)
+};
+
+struct SchemaEntry {
+  std::string_view path;
+  SchemaKind kind;
+};
+
+// The keys of scenario-format.md. The validator (scenario_validator.cpp and the section
+// readers) reads exactly these; scenario_loader_test checks that every leaf is read.
+constexpr std::array kSchema = {
+    SchemaEntry{"format", SchemaKind::kScenario},
+    SchemaEntry{"name", SchemaKind::kScenario},
+    SchemaEntry{"seed", SchemaKind::kScenario},
+    SchemaEntry{"strategies", SchemaKind::kScenario},
+    SchemaEntry{"sweep", SchemaKind::kScenario},
+    SchemaEntry{"expected", SchemaKind::kScenario},
+    SchemaEntry{"workload", SchemaKind::kSection},
+    SchemaEntry{"workload.model", SchemaKind::kMappingLeaf},
+    SchemaEntry{"workload.dataset", SchemaKind::kSection},
+    SchemaEntry{"workload.dataset.samples", SchemaKind::kLeaf},
+    SchemaEntry{"workload.dataset.sample_size", SchemaKind::kLeaf},
+    SchemaEntry{"workload.dataset.layout", SchemaKind::kLeaf},
+    SchemaEntry{"workload.dataset.decode_time", SchemaKind::kLeaf},
+    SchemaEntry{"workload.dataset.eval_samples", SchemaKind::kLeaf},
+    SchemaEntry{"workload.dataset.synthetic", SchemaKind::kLeaf},
+    SchemaEntry{"workload.sequence_length", SchemaKind::kLeaf},
+    SchemaEntry{"workload.epochs", SchemaKind::kLeaf},
+    SchemaEntry{"workload.tokens", SchemaKind::kLeaf},
+    SchemaEntry{"training", SchemaKind::kSection},
+    SchemaEntry{"training.batch_size", SchemaKind::kLeaf},
+    SchemaEntry{"training.gradient_accumulation", SchemaKind::kLeaf},
+    SchemaEntry{"training.precision", SchemaKind::kLeaf},
+    SchemaEntry{"training.optimizer", SchemaKind::kLeaf},
+    SchemaEntry{"training.activation_checkpointing", SchemaKind::kLeaf},
+    SchemaEntry{"training.memory_format", SchemaKind::kLeaf},
+    SchemaEntry{"training.framework_overhead", SchemaKind::kLeaf},
+    SchemaEntry{"data_loader", SchemaKind::kSection},
+    SchemaEntry{"data_loader.num_workers", SchemaKind::kLeaf},
+    SchemaEntry{"data_loader.prefetch_factor", SchemaKind::kLeaf},
+    SchemaEntry{"data_loader.pin_memory", SchemaKind::kLeaf},
+    SchemaEntry{"data_loader.persistent_workers", SchemaKind::kLeaf},
+    SchemaEntry{"data_loader.preprocess_on", SchemaKind::kLeaf},
+    SchemaEntry{"hardware", SchemaKind::kSection},
+    SchemaEntry{"hardware.gpu", SchemaKind::kMappingLeaf},
+    SchemaEntry{"hardware.gpu.profile", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.gpus_per_node", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.nodes", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.gpu_interconnect", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.cpu_cores", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.host_memory", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.storage", SchemaKind::kMappingLeaf},
+    SchemaEntry{"hardware.storage.read_bandwidth", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.storage.random_read_bandwidth", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.storage.write_bandwidth", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.storage.latency", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.storage.queue_depth", SchemaKind::kLeaf},
+    SchemaEntry{"hardware.network", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism", SchemaKind::kSection},
+    SchemaEntry{"parallelism.strategy", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.bucket_size", SchemaKind::kLeaf},
+    SchemaEntry{"checkpointing", SchemaKind::kSection},
+    SchemaEntry{"checkpointing.interval", SchemaKind::kLeaf},
+    SchemaEntry{"checkpointing.async", SchemaKind::kLeaf},
+    SchemaEntry{"cloud", SchemaKind::kSection},
+    SchemaEntry{"cloud.instance", SchemaKind::kLeaf},
+    SchemaEntry{"cloud.region", SchemaKind::kLeaf},
+    SchemaEntry{"cloud.market", SchemaKind::kLeaf},
+    SchemaEntry{"cloud.preemption_rate", SchemaKind::kMappingLeaf},
+    SchemaEntry{"cloud.preemption_rate.trace", SchemaKind::kLeaf},
+    SchemaEntry{"cloud.replacement_wait", SchemaKind::kLeaf},
+    SchemaEntry{"on_premises", SchemaKind::kSection},
+    SchemaEntry{"on_premises.purchase_price", SchemaKind::kLeaf},
+    SchemaEntry{"on_premises.amortization", SchemaKind::kLeaf},
+    SchemaEntry{"on_premises.electricity", SchemaKind::kLeaf},
+    SchemaEntry{"simulation", SchemaKind::kSection},
+    SchemaEntry{"simulation.trials", SchemaKind::kLeaf},
+};
+
+constexpr std::string_view kModelPrefix = "workload.model.";
+
+std::optional<SchemaKind> classify(const std::string& path) {
+  for (const SchemaEntry& entry : kSchema) {
+    if (entry.path == path) {
+      return entry.kind;
+    }
+  }
+  // Architecture keys of an inline model depend on its family; the merged tree's
+  // validation checks them against the family's parameters.
+  if (path.size() > kModelPrefix.size() && path.starts_with(kModelPrefix) &&
+      path.find('.', kModelPrefix.size()) == std::string::npos) {
+    return SchemaKind::kLeaf;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) {
+      return parts;
+    }
+    start = dot + 1;
+  }
+}
+
+/// True when `a` and `b` name the same value or one lies inside the other.
+bool overlaps(const std::string& a, const std::string& b) {
+  const auto inside = [](const std::string& inner, const std::string& outer) {
+    return inner.size() > outer.size() && inner.starts_with(outer) && inner[outer.size()] == '.';
+  };
+  return a == b || inside(a, b) || inside(b, a);
+}
+
+std::string line_of(const YAML::Mark& mark) { return std::to_string(mark.line + 1); }
+
+/// Flattens one override body (a strategy's, or the sweep block) into schema paths.
+/// `leaf` is called for every leaf path with its key mark and value.
+class Flattener {
+ public:
+  Flattener(ErrorSink& sink, std::string source_prefix, bool sweep)
+      : sink_(sink), source_prefix_(std::move(source_prefix)), sweep_(sweep) {}
+
+  template <typename Leaf>
+  void walk(const YAML::Node& body, const std::string& prefix, Leaf&& leaf) {
+    for (auto it = body.begin(); it != body.end(); ++it) {
+      if (!it->first.IsScalar() || it->first.Scalar().empty()) {
+        sink_.add("expected a key path such as data_loader.num_workers, found " +
+                      describe_node(it->first),
+                  it->first.Mark(), source_prefix_);
+        continue;
+      }
+      const std::string key = it->first.Scalar();
+      const std::string path = prefix.empty() ? key : prefix + "." + key;
+      const std::string source = source_prefix_ + "." + path;
+      const YAML::Node value = it->second;
+      const std::optional<SchemaKind> kind = classify(path);
+      if (!kind) {
+        sink_.add("unknown key '" + path + "'", it->first.Mark(), source,
+                  core::did_you_mean(core::closest(path, overridable_paths())));
+        continue;
+      }
+      switch (*kind) {
+        case SchemaKind::kScenario:
+          sink_.add("'" + path + "' applies to the whole scenario and cannot be " +
+                        (sweep_ ? "swept" : "overridden by a strategy"),
+                    it->first.Mark(), source, "; set it once at the top level of the file");
+          break;
+        case SchemaKind::kSection:
+          if (value.IsMap()) {
+            walk(value, path, leaf);
+          } else if (!sweep_ && (!value.IsDefined() || value.IsNull())) {
+            leaf(path, it->first.Mark(), value);  // removes the whole section
+          } else {
+            sink_.add(std::string(sweep_ ? "cannot sweep a whole section: " : "expected a mapping of ") +
+                          path + (sweep_ ? "" : " keys") + ", found " + describe_node(value),
+                      value.IsDefined() && !value.IsNull() ? value.Mark() : it->first.Mark(), source,
+                      sweep_ ? "; sweep one of its keys, e.g. " + path + ".<key>: [a, b]"
+                             : "; write " + path + ".<key>: <value>");
+          }
+          break;
+        case SchemaKind::kLeaf:
+        case SchemaKind::kMappingLeaf:
+          leaf(path, it->first.Mark(), value);
+          break;
+      }
+    }
+  }
+
+ private:
+  ErrorSink& sink_;
+  std::string source_prefix_;
+  bool sweep_;
+};
+
+}  // namespace
+
+std::vector<std::string> overridable_paths() {
+  std::vector<std::string> out;
+  for (const SchemaEntry& entry : kSchema) {
+    if (entry.kind == SchemaKind::kLeaf || entry.kind == SchemaKind::kMappingLeaf) {
+      out.emplace_back(entry.path);
+      if (entry.path == "workload.model") {
+        out.push_back(std::string(kModelPrefix) + "<parameter>");
+      }
+    }
+  }
+  return out;
+}
+
+std::string value_label(const YAML::Node& value) {
+  if (!value.IsDefined() || value.IsNull()) {
+    return "~";
+  }
+  if (value.IsScalar()) {
+    return value.Scalar();
+  }
+  YAML::Emitter out;
+  out << YAML::Flow << value;
+  return out.c_str();
+}
+
+std::vector<StrategyOverrides> read_strategies(const YAML::Node& node, ErrorSink& sink) {
+  std::vector<StrategyOverrides> strategies;
+  if (!node.IsMap()) {
+    sink.add("expected a mapping of strategy names to overrides, found " + describe_node(node),
+             node.Mark(), "strategies", "; write e.g. strategies: {baseline: {}, amp: {training.precision: fp16_amp}}");
+    return strategies;
+  }
+  if (node.size() == 0) {
+    sink.add("strategies lists no strategy", node.Mark(), "strategies",
+             "; add one, e.g. baseline: {}, or remove strategies");
+    return strategies;
+  }
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!it->first.IsScalar() || it->first.Scalar().empty()) {
+      sink.add("expected a strategy name, found " + describe_node(it->first), it->first.Mark(),
+               "strategies");
+      continue;
+    }
+    StrategyOverrides strategy;
+    strategy.name = it->first.Scalar();
+    strategy.mark = it->first.Mark();
+    const std::string source_prefix = "strategies." + strategy.name;
+    const YAML::Node body = it->second;
+    if (body.IsMap()) {
+      Flattener flattener(sink, source_prefix, false);
+      flattener.walk(body, "", [&](const std::string& path, const YAML::Mark& key_mark,
+                                   const YAML::Node& value) {
+        for (const Override& earlier : strategy.overrides) {
+          if (overlaps(earlier.path, path)) {
+            sink.add("strategy '" + strategy.name + "' sets " + path + " twice", key_mark,
+                     source_prefix + "." + path,
+                     "; the other is " + earlier.path + " on line " + line_of(earlier.key_mark) +
+                         ", keep one");
+            return;
+          }
+        }
+        strategy.overrides.push_back({path, value, key_mark, source_prefix + "." + path});
+      });
+    } else if (body.IsDefined() && !body.IsNull()) {
+      sink.add("expected a mapping of overrides, found " + describe_node(body), body.Mark(),
+               source_prefix, "; write e.g. " + strategy.name + ": {data_loader.num_workers: 4}, or {} for none");
+    }
+    strategies.push_back(std::move(strategy));
+  }
+  return strategies;
+}
+
+std::vector<SweepAxis> read_sweep(const YAML::Node& node, ErrorSink& sink) {
+  std::vector<SweepAxis> axes;
+  if (!node.IsMap()) {
+    sink.add("expected a mapping of key paths to lists of values, found " + describe_node(node),
+             node.Mark(), "sweep", "; write e.g. sweep: {hardware.gpus_per_node: [1, 2, 4, 8]}");
+    return axes;
+  }
+  Flattener flattener(sink, "sweep", true);
+  flattener.walk(node, "", [&](const std::string& path, const YAML::Mark& key_mark,
+                               const YAML::Node& list) {
+    for (const SweepAxis& earlier : axes) {
+      if (overlaps(earlier.path, path)) {
+        sink.add("sweep sets " + path + " twice", key_mark, "sweep." + path,
+                 "; the other is " + earlier.path + " on line " + line_of(earlier.key_mark) +
+                     ", keep one");
+        return;
+      }
+    }
+    if (!list.IsSequence() || list.size() == 0) {
+      sink.add("expected a non-empty list of values, found " + describe_node(list),
+               list.IsDefined() && !list.IsNull() ? list.Mark() : key_mark, "sweep." + path,
+               "; write e.g. " + path + ": [a, b]");
+      return;
+    }
+    SweepAxis axis;
+    axis.path = path;
+    axis.key_mark = key_mark;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const YAML::Node value = list[i];
+      axis.values.push_back(
+          {path, value, key_mark, "sweep." + path + "[" + std::to_string(i) + "]"});
+      axis.labels.push_back(path + "=" + value_label(value));
+    }
+    axes.push_back(std::move(axis));
+  });
+  return axes;
+}
+
+void check_strategy_sweep_overlap(const std::vector<StrategyOverrides>& strategies,
+                                  const std::vector<SweepAxis>& sweep, ErrorSink& sink) {
+  for (const StrategyOverrides& strategy : strategies) {
+    for (const Override& o : strategy.overrides) {
+      for (const SweepAxis& axis : sweep) {
+        if (overlaps(o.path, axis.path)) {
+          sink.add("strategy '" + strategy.name + "' sets " + o.path + ", which the sweep also sets",
+                   o.key_mark, o.source_path,
+                   "; the sweep's " + axis.path + " on line " + line_of(axis.key_mark) +
+                       " would replace it in every variant, remove one of them");
+        }
+      }
+    }
+  }
+}
+
+void apply_overrides(YAML::Node& tree, const std::vector<Override>& overrides, ErrorSink& sink) {
+  const auto present = [](const YAML::Node& map, const std::string& key) {
+    const YAML::Node value = map[key];  // const lookup: inserts nothing
+    return value.IsDefined() && !value.IsNull();
+  };
+  for (const Override& o : overrides) {
+    const std::vector<std::string> parts = split_path(o.path);
+    YAML::Node node = tree;  // a second handle on the same node (operator= would overwrite it)
+    bool reachable = true;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+      const YAML::Node& view = node;
+      if (!present(view, parts[i])) {
+        if (o.removes()) {
+          reachable = false;  // nothing to remove
+          break;
+        }
+        node[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      }
+      const YAML::Node child = view[parts[i]];
+      if (!child.IsMap()) {
+        std::string parent;
+        for (std::size_t j = 0; j <= i; ++j) {
+          parent += (j == 0 ? "" : ".") + parts[j];
+        }
+        sink.add("cannot set " + o.path + ": " + parent + " is " + describe_node(child) + ", not a mapping",
+                 o.key_mark, o.source_path, "; override " + parent + " with a whole mapping instead");
+        reachable = false;
+        break;
+      }
+      node.reset(child);
+    }
+    if (!reachable) {
+      continue;
+    }
+    if (o.removes()) {
+      node.remove(parts.back());
+    } else {
+      node[parts.back()] = o.value;
+    }
+  }
+}
+
+}  // namespace gpuplan::config

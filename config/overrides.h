@@ -1,0 +1,78 @@
+#pragma once
+/// \file overrides.h
+/// Strategy and sweep overrides (scenario-format.md `strategies:` and `sweep:`; STYLE.md
+/// C9): dotted paths checked against the scenario schema, then written into a private copy
+/// of the base YAML tree, which goes through the same validation as the base. Internal to
+/// config/: no YAML::Node escapes it (C1).
+///
+/// Semantics, as config/README.md documents them for users:
+/// - A strategy body maps dotted paths (`data_loader.num_workers: 4`) or nested mappings
+///   (`data_loader: {num_workers: 4}`, merged key by key) to values.
+/// - A mapping given to a key that takes one (`workload.model`, `hardware.gpu`,
+///   `hardware.storage`, `cloud.preemption_rate`) replaces that whole value; a dotted path
+///   into it (`hardware.storage.latency`) changes one key of a mapping the base already has.
+/// - `~` (null) removes the key, restoring its default.
+/// - A path may not be set twice in one strategy, nor by a strategy and the sweep (the
+///   sweep would silently win).
+/// - `format`, `name`, `seed`, `expected`, `strategies` and `sweep` apply to the whole file
+///   and cannot be overridden.
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "config/yaml_reader.h"
+
+namespace gpuplan::config {
+
+/// One override: a schema path and the value written for it.
+struct Override {
+  std::string path;         ///< dotted schema path, e.g. "data_loader.num_workers"
+  YAML::Node value;         ///< the value as written (it keeps its mark); null: remove the key
+  YAML::Mark key_mark;      ///< where the override's key is written
+  /// Its key path in the file, for messages: "strategies.amp.training.precision" or
+  /// "sweep.hardware.gpus_per_node[2]".
+  std::string source_path;
+  bool removes() const { return !value.IsDefined() || value.IsNull(); }
+};
+
+/// One entry of `strategies:`.
+struct StrategyOverrides {
+  std::string name;
+  YAML::Mark mark;  ///< the strategy's name in the file
+  std::vector<Override> overrides;
+};
+
+/// One key of `sweep:` and its values.
+struct SweepAxis {
+  std::string path;
+  YAML::Mark key_mark;
+  std::vector<Override> values;     ///< one override per listed value, in order
+  std::vector<std::string> labels;  ///< "hardware.gpus_per_node=4", value as written
+};
+
+/// Reads `strategies:` (a mapping of name → body); records errors (unknown paths with a
+/// did-you-mean over the schema's paths, paths set twice, wrong shapes) in `sink`.
+std::vector<StrategyOverrides> read_strategies(const YAML::Node& node, ErrorSink& sink);
+
+/// Reads `sweep:` (a mapping of path → non-empty list); records errors in `sink`.
+std::vector<SweepAxis> read_sweep(const YAML::Node& node, ErrorSink& sink);
+
+/// Records an error for each strategy override whose path overlaps a sweep path.
+void check_strategy_sweep_overlap(const std::vector<StrategyOverrides>& strategies,
+                                  const std::vector<SweepAxis>& sweep, ErrorSink& sink);
+
+/// Writes `overrides` into `tree` (a private copy of the base tree). Override values are
+/// shared, not copied, so that their marks stay those of the override. Records an error
+/// when a dotted path runs into a value that is not a mapping.
+void apply_overrides(YAML::Node& tree, const std::vector<Override>& overrides, ErrorSink& sink);
+
+/// Every path a strategy or sweep may set (sections excluded), in schema order; the
+/// candidates of did-you-mean. "workload.model.<parameter>" stands for any architecture key.
+std::vector<std::string> overridable_paths();
+
+/// A value as a sweep label shows it: a scalar as written, anything else in flow style.
+std::string value_label(const YAML::Node& value);
+
+}  // namespace gpuplan::config

@@ -1,0 +1,218 @@
+#include "config/resolved_printer.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+
+namespace gpuplan::config {
+namespace {
+
+/// 15 significant digits: exact for the figures of catalogs and scenarios, without the
+/// noise of the last binary digit (8e-05, not 7.999999999999999e-05).
+std::string number(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.15g", value);
+  return buffer;
+}
+
+std::string with_unit(double value, const char* unit) { return number(value) + " " + unit; }
+std::string usd(double value) { return "$" + number(value); }
+std::string usd_per(double value, const char* per) { return "$" + number(value) + "/" + per; }
+
+void emit_gpu(YAML::Emitter& out, const models::GpuSpec& gpu) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << gpu.name;
+  out << YAML::Key << "form_factor" << YAML::Value << gpu.form_factor;
+  out << YAML::Key << "compute_capability" << YAML::Value
+      << (std::to_string(gpu.compute_capability_major) + "." + std::to_string(gpu.compute_capability_minor));
+  out << YAML::Key << "sm_count" << YAML::Value << gpu.sm_count;
+  out << YAML::Key << "memory" << YAML::Value << with_unit(gpu.memory_bytes, "B");
+  out << YAML::Key << "memory_bandwidth" << YAML::Value << with_unit(gpu.memory_bytes_per_s, "B/s");
+  out << YAML::Key << "peak_dense_fp32" << YAML::Value << with_unit(gpu.peak_fp32_flop_per_s, "FLOP/s");
+  out << YAML::Key << "peak_dense_tf32" << YAML::Value << with_unit(gpu.peak_tf32_flop_per_s, "FLOP/s");
+  out << YAML::Key << "peak_dense_fp16" << YAML::Value << with_unit(gpu.peak_fp16_flop_per_s, "FLOP/s");
+  out << YAML::Key << "peak_dense_bf16" << YAML::Value << with_unit(gpu.peak_bf16_flop_per_s, "FLOP/s");
+  out << YAML::Key << "peak_dense_fp8" << YAML::Value << with_unit(gpu.peak_fp8_flop_per_s, "FLOP/s");
+  out << YAML::Key << "pcie_generation" << YAML::Value << gpu.pcie_generation;
+  out << YAML::Key << "pcie_lanes" << YAML::Value << gpu.pcie_lanes;
+  out << YAML::Key << "nvlink_per_direction" << YAML::Value
+      << with_unit(gpu.nvlink_bytes_per_s_per_direction, "B/s");
+  out << YAML::Key << "tdp" << YAML::Value << with_unit(gpu.tdp_w, "W");
+  out << YAML::Key << "idle_power" << YAML::Value << with_unit(gpu.idle_w, "W");
+  out << YAML::Key << "calibrated" << YAML::Value << gpu.calibrated;
+  out << YAML::Key << "source" << YAML::Value << gpu.source;
+  out << YAML::Key << "retrieved" << YAML::Value << gpu.retrieved;
+  out << YAML::EndMap;
+}
+
+void emit_storage(YAML::Emitter& out, const models::StorageSpec& s) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << s.name;
+  out << YAML::Key << "read_bandwidth" << YAML::Value << with_unit(s.read_bytes_per_s, "B/s");
+  out << YAML::Key << "random_read_bandwidth" << YAML::Value
+      << (s.random_read_bytes_per_s > 0.0 ? with_unit(s.random_read_bytes_per_s, "B/s")
+                                          : std::string("same as read_bandwidth"));
+  out << YAML::Key << "write_bandwidth" << YAML::Value << with_unit(s.write_bytes_per_s, "B/s");
+  out << YAML::Key << "latency" << YAML::Value << with_unit(s.latency_s, "s");
+  out << YAML::Key << "queue_depth" << YAML::Value << s.queue_depth;
+  out << YAML::Key << "source" << YAML::Value << s.source;
+  out << YAML::Key << "retrieved" << YAML::Value << s.retrieved;
+  out << YAML::EndMap;
+}
+
+void emit_workload(YAML::Emitter& out, const models::JobSpec& job) {
+  const models::Workload& w = job.workload;
+  const models::DatasetSpec& d = job.dataset;
+  out << YAML::BeginMap;
+  out << YAML::Key << "model" << YAML::Value << w.name;
+  out << YAML::Key << "family" << YAML::Value << w.family;
+  out << YAML::Key << "language_model" << YAML::Value << w.is_language_model;
+  out << YAML::Key << "tokens_per_sample" << YAML::Value << number(w.tokens_per_sample);
+  out << YAML::Key << "parameters" << YAML::Value << number(w.parameters);
+  out << YAML::Key << "ops" << YAML::Value << w.ops.size();
+  out << YAML::Key << "forward_flop_per_sample" << YAML::Value << with_unit(w.forward_flop_per_sample(), "FLOP");
+  out << YAML::Key << "training_flop_per_sample" << YAML::Value
+      << with_unit(w.training_flop_per_sample(), "FLOP");
+  out << YAML::Key << "input_per_sample" << YAML::Value << with_unit(w.input_bytes_per_sample, "B");
+  out << YAML::Key << "dataset" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "samples" << YAML::Value << number(d.samples);
+  out << YAML::Key << "sample_size" << YAML::Value << with_unit(d.sample_bytes, "B");
+  out << YAML::Key << "layout" << YAML::Value << std::string(models::name_of(d.layout));
+  out << YAML::Key << "decode_time" << YAML::Value << with_unit(d.decode_time_s, "s");
+  out << YAML::Key << "eval_samples" << YAML::Value << number(d.eval_samples);
+  out << YAML::Key << "synthetic" << YAML::Value << d.synthetic;
+  out << YAML::EndMap;
+  if (job.duration.tokens > 0.0) {
+    out << YAML::Key << "tokens" << YAML::Value << number(job.duration.tokens);
+  } else {
+    out << YAML::Key << "epochs" << YAML::Value << number(job.duration.epochs);
+  }
+  out << YAML::EndMap;
+}
+
+void emit_variant(YAML::Emitter& out, const Variant& v) {
+  const models::JobSpec& job = v.job;
+  out << YAML::BeginMap;
+  out << YAML::Key << "strategy" << YAML::Value << v.strategy;
+  out << YAML::Key << "sweep_point" << YAML::Value << v.sweep_point;
+  out << YAML::Key << "workload" << YAML::Value;
+  emit_workload(out, job);
+
+  const models::TrainingSpec& t = job.training;
+  out << YAML::Key << "training" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "batch_size" << YAML::Value << t.batch_size;
+  out << YAML::Key << "gradient_accumulation" << YAML::Value << t.gradient_accumulation;
+  out << YAML::Key << "precision" << YAML::Value << std::string(models::name_of(t.precision));
+  out << YAML::Key << "optimizer" << YAML::Value << std::string(models::name_of(t.optimizer));
+  out << YAML::Key << "activation_checkpointing" << YAML::Value << t.activation_checkpointing;
+  out << YAML::Key << "memory_format" << YAML::Value << std::string(models::name_of(t.memory_format));
+  out << YAML::Key << "framework_overhead" << YAML::Value << std::string(models::name_of(t.framework_overhead));
+  out << YAML::EndMap;
+
+  const models::DataLoaderSpec& dl = job.data_loader;
+  out << YAML::Key << "data_loader" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "num_workers" << YAML::Value << dl.num_workers;
+  out << YAML::Key << "prefetch_factor" << YAML::Value << dl.prefetch_factor;
+  out << YAML::Key << "pin_memory" << YAML::Value << dl.pin_memory;
+  out << YAML::Key << "persistent_workers" << YAML::Value << dl.persistent_workers;
+  out << YAML::Key << "preprocess_on" << YAML::Value << std::string(models::name_of(dl.preprocess_on));
+  out << YAML::EndMap;
+
+  const models::HardwareSpec& hw = job.hardware;
+  out << YAML::Key << "hardware" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "gpu" << YAML::Value;
+  emit_gpu(out, hw.gpu);
+  out << YAML::Key << "gpus_per_node" << YAML::Value << hw.gpus_per_node;
+  out << YAML::Key << "nodes" << YAML::Value << hw.nodes;
+  out << YAML::Key << "gpu_interconnect" << YAML::Value << hw.gpu_interconnect;
+  out << YAML::Key << "cpu_cores" << YAML::Value << hw.cpu_cores;
+  out << YAML::Key << "host_memory" << YAML::Value << with_unit(hw.host_memory_bytes, "B");
+  out << YAML::Key << "storage" << YAML::Value;
+  emit_storage(out, hw.storage);
+  out << YAML::Key << "network" << YAML::Value << with_unit(hw.network_bytes_per_s, "B/s");
+  out << YAML::EndMap;
+
+  out << YAML::Key << "parallelism" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "strategy" << YAML::Value << std::string(models::name_of(job.parallelism.strategy));
+  out << YAML::Key << "bucket_size" << YAML::Value << with_unit(job.parallelism.bucket_bytes, "B");
+  out << YAML::EndMap;
+
+  const models::CheckpointSpec& c = job.checkpointing;
+  out << YAML::Key << "checkpointing" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "interval" << YAML::Value
+      << (!c.enabled ? std::string("none") : c.automatic ? std::string("auto") : with_unit(c.interval_s, "s"));
+  out << YAML::Key << "async" << YAML::Value << c.async;
+  out << YAML::EndMap;
+
+  if (job.cloud) {
+    const models::CloudSpec& cloud = *job.cloud;
+    const models::InstanceSpec& i = cloud.instance;
+    out << YAML::Key << "cloud" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "instance" << YAML::Value << (i.provider + "/" + i.instance_type);
+    out << YAML::Key << "region" << YAML::Value << i.region;
+    out << YAML::Key << "zone" << YAML::Value << i.zone;
+    out << YAML::Key << "gpu" << YAML::Value << i.gpu;
+    out << YAML::Key << "accelerator_count" << YAML::Value << i.accelerator_count;
+    out << YAML::Key << "vcpus" << YAML::Value << number(i.vcpus);
+    out << YAML::Key << "memory" << YAML::Value << with_unit(i.memory_bytes, "B");
+    out << YAML::Key << "price" << YAML::Value << usd_per(i.price_usd_per_s, "s");
+    out << YAML::Key << "spot_price" << YAML::Value << usd_per(i.spot_price_usd_per_s, "s");
+    out << YAML::Key << "billing_granularity" << YAML::Value << with_unit(i.billing_granularity_s, "s");
+    out << YAML::Key << "market" << YAML::Value << std::string(models::name_of(cloud.market));
+    out << YAML::Key << "preemption_rate" << YAML::Value;
+    switch (v.preemption_source) {
+      case PreemptionSource::kNone: out << "none"; break;
+      case PreemptionSource::kCatalog: out << "catalog"; break;
+      case PreemptionSource::kRate: out << with_unit(cloud.preemption_rate_per_s, "/s"); break;
+      case PreemptionSource::kTrace:
+        out << YAML::Flow << YAML::BeginMap << YAML::Key << "trace" << YAML::Value << v.preemption_trace
+            << YAML::EndMap;
+        break;
+    }
+    out << YAML::Key << "replacement_wait" << YAML::Value << with_unit(cloud.replacement_wait_s, "s");
+    out << YAML::Key << "source" << YAML::Value << i.source;
+    out << YAML::Key << "retrieved" << YAML::Value << i.retrieved;
+    out << YAML::EndMap;
+  }
+  if (job.on_premises) {
+    out << YAML::Key << "on_premises" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "purchase_price" << YAML::Value << usd(job.on_premises->purchase_usd);
+    out << YAML::Key << "amortization" << YAML::Value << with_unit(job.on_premises->amortization_s, "s");
+    out << YAML::Key << "electricity" << YAML::Value << usd_per(job.on_premises->electricity_usd_per_j, "J");
+    out << YAML::EndMap;
+  }
+  out << YAML::Key << "simulation" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "trials" << YAML::Value << job.trials;
+  out << YAML::EndMap;
+  out << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string print_resolved(const Scenario& scenario) {
+  YAML::Emitter out;
+  out << YAML::Comment("resolved by gpuplan: every variant after catalog expansion, strategy overrides and "
+                       "sweeps; SI units (B, s, B/s, FLOP, FLOP/s, W, USD)");
+  out << YAML::BeginMap;
+  out << YAML::Key << "format" << YAML::Value << "gpuplan/v1";
+  out << YAML::Key << "name" << YAML::Value << scenario.name;
+  out << YAML::Key << "file" << YAML::Value << scenario.path;
+  out << YAML::Key << "seed" << YAML::Value << scenario.seed;
+  out << YAML::Key << "variants" << YAML::Value << YAML::BeginSeq;
+  for (const Variant& v : scenario.variants) {
+    emit_variant(out, v);
+  }
+  out << YAML::EndSeq;
+  if (scenario.expected) {
+    out << YAML::Key << "expected" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "source" << YAML::Value << scenario.expected->source;
+    for (const ExpectedValue& e : scenario.expected->values) {
+      out << YAML::Key << e.metric << YAML::Value << e.text;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace gpuplan::config

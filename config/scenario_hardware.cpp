@@ -1,0 +1,486 @@
+#include "config/scenario_hardware.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "config/scenario_reading.h"
+#include "core/text_distance.h"
+#include "core/units.h"
+
+namespace gpuplan::config {
+namespace {
+
+constexpr std::int64_t kMaxGpusPerNode = 64;
+constexpr std::int64_t kMaxNodes = 100'000;
+constexpr std::int64_t kMaxCpuCores = 100'000;
+constexpr std::int64_t kMaxQueueDepth = 65'536;
+
+std::string format_gib(double bytes) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g GiB", core::to_gibibytes(bytes));
+  return buffer;
+}
+
+std::string format_gbit_per_s(double bytes_per_s) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g Gbit/s", core::to_gigabytes_per_s(bytes_per_s) * core::kBitsPerByte);
+  return buffer;
+}
+
+std::string format_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", value);
+  return buffer;
+}
+
+/// "aws/p4d.24xlarge" for "p4d.24xlarge": catalog names whose type part is `type`.
+std::vector<std::string> instances_of_type(const std::string& type, const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& name : names) {
+    const std::size_t slash = name.find('/');
+    if (slash != std::string::npos && name.compare(slash + 1, std::string::npos, type) == 0) {
+      out.push_back(name);
+    }
+  }
+  return out;
+}
+
+std::optional<models::StorageSpec> read_inline_storage(const YAML::Node& node, const std::string& path,
+                                                       ErrorSink& sink) {
+  const std::size_t errors_before = sink.messages().size();
+  MapReader s(node, path, sink);
+  const auto read = s.quantity("read_bandwidth", core::Dimension::kBytesPerSecond, Range::kPositive,
+                               Requirement::kRequired);
+  const auto random_read = s.quantity("random_read_bandwidth", core::Dimension::kBytesPerSecond);
+  const auto write = s.quantity("write_bandwidth", core::Dimension::kBytesPerSecond, Range::kPositive,
+                                Requirement::kRequired);
+  const auto latency = s.quantity("latency", core::Dimension::kSeconds, Range::kNonNegative,
+                                  Requirement::kRequired);
+  const auto queue_depth = s.integer("queue_depth", 1, kMaxQueueDepth, Requirement::kRequired);
+  s.finish();
+  if (sink.messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  models::StorageSpec spec;
+  spec.name = "inline";
+  spec.read_bytes_per_s = *read;
+  spec.random_read_bytes_per_s = value_or(random_read, 0.0);
+  spec.write_bytes_per_s = *write;
+  spec.latency_s = *latency;
+  spec.queue_depth = static_cast<int>(*queue_depth);
+  spec.source = "scenario";
+  return spec;
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& interconnect_names() {
+  static const std::vector<std::string_view> names = {"pcie3",   "pcie4",   "pcie5",
+                                                      "nvlink1", "nvlink2", "nvlink3",
+                                                      "nvlink4", "nvlink5"};
+  return names;
+}
+
+CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const std::string& scenario_dir) {
+  CloudSection c;
+  if (!root.has("cloud")) {
+    root.declare({"cloud"});
+    return c;
+  }
+  c.present = true;
+  ErrorSink& sink = root.sink();
+  const std::size_t errors_before = sink.messages().size();
+  c.reader = root.map("cloud");
+  if (!c.reader) {
+    c.failed = true;
+    return c;
+  }
+  MapReader& r = *c.reader;
+  const std::optional<std::string> name = r.string("instance", Requirement::kRequired);
+  const std::optional<std::string> region = r.string("region");
+  const std::optional<std::string> market_name = r.choice("market", models::names_of<models::Market>());
+  const models::Market market =
+      market_name ? *models::from_name<models::Market>(*market_name) : models::Market::kOnDemand;
+  const bool spot = market == models::Market::kSpot;
+
+  // preemption_rate: catalog | "0.05 /h" | {trace: path}. Read on every market so that a
+  // typo is caught, used on spot only.
+  PreemptionSource source = PreemptionSource::kCatalog;
+  double rate_per_s = 0.0;
+  const YAML::Node rate = r.raw("preemption_rate");
+  if (rate.IsDefined()) {
+    if (rate.IsNull()) {
+      r.error("preemption_rate", "missing value for 'preemption_rate'",
+              "; write catalog, a rate such as \"0.05 /h\", or {trace: path}");
+    } else if (rate.IsScalar() && rate.Scalar() == "catalog") {
+      source = PreemptionSource::kCatalog;
+    } else if (rate.IsScalar()) {
+      const auto value = r.quantity("preemption_rate", core::Dimension::kPerSecond, Range::kNonNegative);
+      source = PreemptionSource::kRate;
+      rate_per_s = value_or(value, 0.0);
+    } else if (rate.IsMap()) {
+      MapReader trace(rate, r.path_of("preemption_rate"), sink);
+      const std::optional<std::string> path = trace.string("trace", Requirement::kRequired);
+      trace.finish();
+      if (path) {
+        std::filesystem::path resolved(*path);
+        if (resolved.is_relative() && !scenario_dir.empty()) {
+          resolved = std::filesystem::path(scenario_dir) / resolved;
+        }
+        std::ifstream in(resolved);
+        if (!in) {
+          trace.error("trace", "cannot read preemption trace '" + resolved.string() + "': " +
+                                   std::strerror(errno),
+                      "; paths are relative to the scenario's folder");
+        }
+        c.preemption_trace = resolved.string();
+        source = PreemptionSource::kTrace;
+      }
+    } else {
+      r.error("preemption_rate", "expected catalog, a rate such as \"0.05 /h\" or {trace: path}, found " +
+                                     describe_node(rate));
+    }
+  }
+  const auto wait = r.quantity("replacement_wait", core::Dimension::kSeconds, Range::kNonNegative);
+  if (spot && !r.has("replacement_wait")) {
+    missing_key(r, "replacement_wait",
+                "; add replacement_wait: \"10 min\" (how long a preempted spot node takes to come back; "
+                "the spot market needs it)");
+  }
+
+  if (name) {
+    c.instance_name = *name;
+    const std::vector<std::string> names = catalogs.instances.names();
+    if (name->find('/') == std::string::npos) {
+      r.error("instance", "expected provider/instance_type such as aws/p4d.24xlarge, found '" + *name + "'",
+              core::did_you_mean(instances_of_type(*name, names)));
+    } else if (const models::InstanceSpec* any = catalogs.instances.find(*name); any == nullptr) {
+      r.error("instance", "unknown instance '" + *name + "'", suggest_names(*name, names, "instances"));
+    } else if (region) {
+      c.instance = catalogs.instances.find(*name, *region);
+      if (c.instance == nullptr) {
+        r.error("region", *name + " has no price for region '" + *region + "' in the catalog",
+                "; remove region to use the catalog's default (" + any->region + ") or pick another");
+      }
+    } else {
+      c.instance = any;
+    }
+  }
+  if (c.instance != nullptr && spot && c.instance->spot_price_usd_per_s <= 0.0) {
+    r.error("market", c.instance_name + " has no spot price in the catalog for region " + c.instance->region,
+            "; use market: on_demand, or another region or instance");
+  }
+  r.finish();
+  c.failed = sink.messages().size() != errors_before;
+  if (c.failed || c.instance == nullptr) {
+    c.failed = true;
+    return c;
+  }
+  models::CloudSpec spec;
+  spec.instance = *c.instance;
+  spec.market = market;
+  spec.preemption_rate_per_s = spot && source == PreemptionSource::kRate ? rate_per_s : 0.0;
+  spec.replacement_wait_s = value_or(wait, 0.0);
+  c.spec = spec;
+  c.preemption_source = spot ? source : PreemptionSource::kNone;
+  if (!spot) {
+    c.preemption_trace.clear();
+  }
+  return c;
+}
+
+HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud, const Catalogs& catalogs) {
+  HardwareSection h;
+  ErrorSink& sink = root.sink();
+  const std::size_t errors_before = sink.messages().size();
+  const models::InstanceSpec* inst = cloud.instance;
+  const std::string& inst_name = cloud.instance_name;
+  if (!root.has("hardware")) {
+    root.declare({"hardware"});
+    if (!cloud.present) {
+      sink.add("missing key 'hardware'", root.mark(), "hardware",
+               "; add hardware: with gpu, cpu_cores, host_memory and storage, or a cloud.instance "
+               "that gives them");
+      return h;
+    }
+    if (inst == nullptr) {
+      return h;  // the cloud section's errors say why
+    }
+  } else {
+    h.reader = root.map("hardware");
+    if (!h.reader) {
+      return h;
+    }
+  }
+  // With a cloud section whose instance is unknown, facts the instance would have given
+  // are not reported missing a second time.
+  const bool report_missing_facts = !(cloud.present && inst == nullptr);
+  const auto missing = [&](const std::string& key, const std::string& fix) {
+    if (!report_missing_facts) {
+      return;
+    }
+    const std::string why = inst != nullptr ? " (" + inst_name + " does not give it in the catalog)" : "";
+    if (h.reader) {
+      missing_key(*h.reader, key, fix + why);
+    } else {
+      sink.add("missing key '" + key + "'", cloud.reader->mark_of("instance"), "hardware." + key, fix + why);
+    }
+  };
+  const auto contradiction = [&](const std::string& key, const std::string& written, const std::string& instance_has,
+                                 const std::string& fix) {
+    h.reader->error(key, key + " " + written + " contradicts cloud.instance " + inst_name + ", which has " +
+                             instance_has,
+                    fix);
+  };
+  models::HardwareSpec spec;
+
+  // GPU
+  const models::GpuSpec* gpu = nullptr;
+  const models::GpuSpec* inst_gpu = nullptr;
+  if (inst != nullptr) {
+    inst_gpu = catalogs.gpus.find(inst->gpu);
+    if (inst_gpu == nullptr) {
+      cloud.reader->error("instance", inst_name + " has GPU '" + inst->gpu + "', which the GPU catalog lacks",
+                          "; add it to catalogs/gpus.yaml");
+    }
+    if (inst->accelerator_count <= 0) {
+      cloud.reader->error("instance", inst_name + " has no GPU", "; choose a GPU instance");
+    }
+  }
+  const YAML::Node gpu_node = h.reader ? h.reader->raw("gpu") : YAML::Node(YAML::NodeType::Undefined);
+  if (gpu_node.IsDefined()) {
+    if (gpu_node.IsNull()) {
+      h.reader->error("gpu", "missing value for 'gpu'", "; write gpu: <a catalog name such as a100-80gb>");
+    } else if (gpu_node.IsMap()) {
+      MapReader profile(gpu_node, h.reader->path_of("gpu"), sink);
+      const auto path = profile.string("profile", Requirement::kRequired);
+      profile.finish();
+      if (path) {
+        profile.error("profile", "calibration profiles are not supported yet",
+                      "; name a catalog GPU such as a100-80gb for now");
+      }
+    } else if (gpu_node.IsScalar()) {
+      const std::string& name = gpu_node.Scalar();
+      gpu = catalogs.gpus.find(name);
+      if (gpu == nullptr) {
+        h.reader->error("gpu", "unknown gpu '" + name + "'", suggest_names(name, catalogs.gpus.names(), "GPUs"));
+      } else if (inst_gpu != nullptr && inst_gpu->name != gpu->name) {
+        contradiction("gpu", "'" + name + "'",
+                      std::to_string(inst->accelerator_count) + " x " + inst_gpu->name,
+                      "; remove hardware.gpu (the instance sets it) or choose an instance with " + gpu->name);
+      }
+    } else {
+      h.reader->error("gpu", "expected a GPU name or {profile: path}, found " + describe_node(gpu_node));
+    }
+  } else if (inst != nullptr) {
+    gpu = inst_gpu;
+  } else {
+    missing("gpu", "; add gpu: <a catalog name such as a100-80gb>");
+  }
+
+  // GPUs per node and nodes
+  std::optional<std::int64_t> gpus_per_node;
+  if (h.reader) {
+    gpus_per_node = h.reader->integer("gpus_per_node", 1, kMaxGpusPerNode);
+  }
+  h.explicit_gpus_per_node = h.reader && h.reader->has("gpus_per_node");
+  spec.gpus_per_node = 1;
+  // A plain value: GCC 12 -O3 reports -Wmaybe-uninitialized on the optional here.
+  const std::int64_t gpus_written = gpus_per_node.value_or(0);
+  if (gpus_written > 0) {
+    spec.gpus_per_node = static_cast<int>(gpus_written);
+    if (inst != nullptr && inst->accelerator_count > 0 && gpus_written > inst->accelerator_count) {
+      h.reader->error("gpus_per_node",
+                      "gpus_per_node " + std::to_string(gpus_written) + " exceeds the " +
+                          std::to_string(inst->accelerator_count) + " GPUs of " + inst_name,
+                      "; use at most " + std::to_string(inst->accelerator_count) +
+                          ", or remove gpus_per_node (the instance sets it)");
+    }
+  } else if (inst != nullptr && !h.explicit_gpus_per_node) {
+    spec.gpus_per_node = std::max(inst->accelerator_count, 1);
+  }
+  std::optional<std::int64_t> nodes;
+  if (h.reader) {
+    nodes = h.reader->integer("nodes", 1, kMaxNodes);
+  }
+  h.explicit_nodes = h.reader && h.reader->has("nodes");
+  spec.nodes = static_cast<int>(value_or(nodes, 1));
+
+  // GPU interconnect: the instance's, else the GPU's own PCIe generation.
+  std::optional<std::string> interconnect;
+  if (h.reader) {
+    interconnect = h.reader->choice("gpu_interconnect", interconnect_names());
+  }
+  const bool inst_knows_interconnect = inst != nullptr && !inst->interconnect.empty();
+  if (interconnect) {
+    spec.gpu_interconnect = *interconnect;
+    if (inst_knows_interconnect && inst->interconnect != *interconnect) {
+      contradiction("gpu_interconnect", *interconnect, inst->interconnect,
+                    "; remove gpu_interconnect (the instance sets it)");
+    } else if (gpu != nullptr && interconnect->starts_with("nvlink") &&
+               gpu->nvlink_bytes_per_s_per_direction <= 0.0) {
+      h.reader->error("gpu_interconnect", gpu->name + " has no NVLink",
+                      gpu->pcie_generation > 0
+                          ? "; use pcie" + std::to_string(gpu->pcie_generation)
+                          : "; use a PCIe generation such as pcie4");
+    }
+  } else if (!(h.reader && h.reader->has("gpu_interconnect"))) {
+    if (inst_knows_interconnect) {
+      spec.gpu_interconnect = inst->interconnect;
+    } else if (gpu != nullptr && gpu->pcie_generation > 0) {
+      spec.gpu_interconnect = "pcie" + std::to_string(gpu->pcie_generation);
+    } else if (gpu != nullptr) {
+      missing("gpu_interconnect", "; add gpu_interconnect: pcie4 (the GPU catalog gives no PCIe generation for " +
+                                      gpu->name + ")");
+    }
+  }
+
+  // CPU cores: an instance's vCPUs are hardware threads, two per physical core.
+  std::optional<std::int64_t> cpu_cores;
+  if (h.reader) {
+    cpu_cores = h.reader->integer("cpu_cores", 1, kMaxCpuCores);
+  }
+  const bool inst_knows_cores = inst != nullptr && inst->vcpus >= 1.0;
+  const int inst_cores = inst_knows_cores ? std::max(1, static_cast<int>(std::floor(inst->vcpus / 2.0))) : 0;
+  const std::int64_t cores_written = cpu_cores.value_or(0);
+  if (cores_written > 0) {
+    spec.cpu_cores = static_cast<int>(cores_written);
+    if (inst_knows_cores && cores_written > inst_cores) {
+      h.reader->error("cpu_cores",
+                      "cpu_cores " + std::to_string(cores_written) + " exceeds the " + std::to_string(inst_cores) +
+                          " physical cores of " + inst_name + " (" + format_number(inst->vcpus) +
+                          " vCPUs, 2 per core)",
+                      "; use at most " + std::to_string(inst_cores) + ", or remove cpu_cores (the instance sets it)");
+    }
+  } else if (!(h.reader && h.reader->has("cpu_cores"))) {
+    if (inst_knows_cores) {
+      spec.cpu_cores = inst_cores;
+    } else {
+      missing("cpu_cores", "; add cpu_cores: <physical cores per node available to the job>, e.g. 8");
+    }
+  }
+
+  // Host memory
+  std::optional<double> host_memory;
+  if (h.reader) {
+    host_memory = h.reader->quantity("host_memory", core::Dimension::kBytes);
+  }
+  const bool inst_knows_memory = inst != nullptr && inst->memory_bytes > 0.0;
+  if (host_memory) {
+    spec.host_memory_bytes = *host_memory;
+    if (inst_knows_memory && *host_memory > inst->memory_bytes) {
+      h.reader->error("host_memory",
+                      "host_memory " + h.reader->raw("host_memory").Scalar() + " exceeds the " +
+                          format_gib(inst->memory_bytes) + " of " + inst_name,
+                      "; remove host_memory (the instance sets it)");
+    }
+  } else if (!(h.reader && h.reader->has("host_memory"))) {
+    if (inst_knows_memory) {
+      spec.host_memory_bytes = inst->memory_bytes;
+    } else {
+      missing("host_memory", "; add host_memory: \"64 GiB\" (per node)");
+    }
+  }
+
+  // Storage: an explicit class wins over the instance's local disk (a dataset may live on
+  // network storage), so it is not a contradiction.
+  const YAML::Node storage = h.reader ? h.reader->raw("storage") : YAML::Node(YAML::NodeType::Undefined);
+  if (storage.IsDefined()) {
+    if (storage.IsNull()) {
+      h.reader->error("storage", "missing value for 'storage'",
+                      "; write storage: <a catalog class such as nvme_ssd>");
+    } else if (storage.IsScalar()) {
+      const models::StorageSpec* found = catalogs.storage.find(storage.Scalar());
+      if (found == nullptr) {
+        h.reader->error("storage", "unknown storage '" + storage.Scalar() + "'",
+                        suggest_names(storage.Scalar(), catalogs.storage.names(), "storage classes"));
+      } else {
+        spec.storage = *found;
+      }
+    } else if (storage.IsMap()) {
+      if (auto inline_spec = read_inline_storage(storage, h.reader->path_of("storage"), sink)) {
+        spec.storage = *inline_spec;
+      }
+    } else {
+      h.reader->error("storage", "expected a storage class or {read_bandwidth, write_bandwidth, latency, "
+                                 "queue_depth}, found " + describe_node(storage));
+    }
+  } else if (inst != nullptr && !inst->storage.empty()) {
+    const models::StorageSpec* found = catalogs.storage.find(inst->storage);
+    if (found == nullptr) {
+      cloud.reader->error("instance", inst_name + " has storage '" + inst->storage +
+                                          "', which the storage catalog lacks",
+                          "; add it to catalogs/storage.yaml, or give hardware.storage");
+    } else {
+      spec.storage = *found;
+    }
+  } else {
+    missing("storage", "; add storage: <a catalog class such as nvme_ssd> or {read_bandwidth, write_bandwidth, "
+                       "latency, queue_depth}");
+  }
+
+  // Network between nodes: needed only with several nodes.
+  std::optional<double> network;
+  if (h.reader) {
+    network = h.reader->quantity("network", core::Dimension::kBytesPerSecond);
+  }
+  const bool inst_knows_network = inst != nullptr && inst->network_bytes_per_s > 0.0;
+  if (network) {
+    spec.network_bytes_per_s = *network;
+    if (inst_knows_network && *network > inst->network_bytes_per_s) {
+      h.reader->error("network",
+                      "network " + h.reader->raw("network").Scalar() + " exceeds the " +
+                          format_gbit_per_s(inst->network_bytes_per_s) + " of " + inst_name,
+                      "; remove network (the instance sets it)");
+    }
+  } else if (!(h.reader && h.reader->has("network"))) {
+    if (inst_knows_network) {
+      spec.network_bytes_per_s = inst->network_bytes_per_s;
+    } else if (spec.nodes > 1) {
+      missing("network", "; add network: \"100 Gbit/s\" (bandwidth between nodes, needed with " +
+                             std::to_string(spec.nodes) + " nodes)");
+    }
+  }
+  if (h.reader) {
+    h.reader->finish();
+  }
+  if (sink.messages().size() != errors_before || gpu == nullptr) {
+    return h;
+  }
+  spec.gpu = *gpu;
+  h.spec = spec;
+  return h;
+}
+
+std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, const CloudSection& cloud) {
+  if (!root.has("on_premises")) {
+    root.declare({"on_premises"});
+    return std::nullopt;
+  }
+  ErrorSink& sink = root.sink();
+  const std::size_t errors_before = sink.messages().size();
+  auto r = root.map("on_premises");
+  if (!r) {
+    return std::nullopt;
+  }
+  const auto price = r->quantity("purchase_price", core::Dimension::kUsd, Range::kPositive, Requirement::kRequired);
+  const auto amortization =
+      r->quantity("amortization", core::Dimension::kSeconds, Range::kPositive, Requirement::kRequired);
+  const auto electricity =
+      r->quantity("electricity", core::Dimension::kUsdPerJoule, Range::kNonNegative, Requirement::kRequired);
+  r->finish();
+  if (cloud.present) {
+    root.error("on_premises", "cloud and on_premises are both given",
+               "; keep one: cloud prices rented instances, on_premises bought hardware");
+  }
+  if (sink.messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  return models::OnPremisesSpec{*price, *amortization, *electricity};
+}
+
+}  // namespace gpuplan::config

@@ -1,0 +1,53 @@
+#pragma once
+/// \file scenario_hardware.h
+/// Reads `cloud:`, `hardware:` and `on_premises:` of one scenario variant. A cloud instance
+/// fills in the hardware facts it knows (GPU, GPUs per node, CPU cores, host memory,
+/// interconnect, network, local storage); an explicit hardware key that contradicts the
+/// instance is an error at that key (STYLE.md C6). Hardware facts have no defaults (C8):
+/// what neither the scenario nor the instance gives is an error. Internal to config/.
+
+#include <optional>
+#include <string>
+
+#include "config/catalogs.h"
+#include "config/scenario.h"
+#include "config/yaml_reader.h"
+#include "models/job_spec.h"
+
+namespace gpuplan::config {
+
+/// What `cloud:` resolved to.
+struct CloudSection {
+  bool present = false;        ///< the scenario has a `cloud:` section
+  bool failed = false;         ///< it has errors (the instance may be unknown)
+  std::optional<MapReader> reader;
+  const models::InstanceSpec* instance = nullptr;
+  std::string instance_name;   ///< "aws/p4d.24xlarge" as written
+  std::optional<models::CloudSpec> spec;
+  PreemptionSource preemption_source = PreemptionSource::kNone;
+  std::string preemption_trace;
+};
+
+/// What `hardware:` resolved to.
+struct HardwareSection {
+  std::optional<MapReader> reader;  ///< absent when the scenario has no `hardware:` mapping
+  std::optional<models::HardwareSpec> spec;
+  bool explicit_gpus_per_node = false;
+  bool explicit_nodes = false;
+};
+
+/// Reads `root.cloud`. `scenario_dir` resolves a relative preemption trace path.
+CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs,
+                                const std::string& scenario_dir);
+
+/// Reads `root.hardware`, completed by the instance of `cloud`.
+HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud,
+                                      const Catalogs& catalogs);
+
+/// Reads `root.on_premises` (an error when `cloud` is also given).
+std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, const CloudSection& cloud);
+
+/// The accepted values of hardware.gpu_interconnect.
+const std::vector<std::string_view>& interconnect_names();
+
+}  // namespace gpuplan::config

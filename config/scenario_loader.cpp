@@ -1,0 +1,306 @@
+#include "config/scenario_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "config/overrides.h"
+#include "config/scenario_diagnostics.h"
+#include "config/scenario_expected.h"
+#include "config/scenario_validator.h"
+#include "config/yaml_reader.h"
+
+namespace gpuplan::config {
+namespace {
+
+/// The errors and the job of one validated tree.
+struct Outcome {
+  std::vector<ScenarioDiagnostic> diagnostics;
+  std::set<std::string> texts;
+  std::optional<ValidatedJob> job;
+  bool has(const std::string& text) const { return texts.count(text) != 0; }
+};
+
+/// Does `path` lie at or under `prefix` (dotted or indexed)?
+bool under(const std::string& path, const std::string& prefix) {
+  return path == prefix || (path.size() > prefix.size() && path.starts_with(prefix) &&
+                            (path[prefix.size()] == '.' || path[prefix.size()] == '['));
+}
+
+/// Number of leading dotted components that two key paths share.
+std::size_t shared_components(const std::string& a, const std::string& b) {
+  std::size_t shared = 0;
+  std::size_t i = 0;
+  while (i < a.size() && i < b.size()) {
+    const std::size_t a_end = std::min(a.find('.', i), a.size());
+    const std::size_t b_end = std::min(b.find('.', i), b.size());
+    if (a_end != b_end || a.compare(i, a_end - i, b, i, b_end - i) != 0) {
+      return shared;
+    }
+    ++shared;
+    i = a_end + 1;
+  }
+  return shared;
+}
+
+/// Points the errors of overridden values at the override (STYLE.md C9): their key path
+/// becomes the override's (`strategies.<name>.<path>`), and an error at a mapping that an
+/// override created (which has no position) moves to that override's key.
+void relocate(std::vector<ScenarioDiagnostic>& diagnostics, const std::vector<const Override*>& overrides,
+              const ErrorSink& sink) {
+  for (ScenarioDiagnostic& d : diagnostics) {
+    bool moved = false;
+    for (const Override* o : overrides) {
+      if (under(d.key_path, o->path)) {
+        d.key_path = o->source_path + d.key_path.substr(o->path.size());
+        if (o->removes() || d.mark.line == 0) {
+          d.mark = sink.to_source_mark(o->key_mark);
+        }
+        moved = true;
+        break;
+      }
+    }
+    if (moved || d.mark.line != 0 || d.mark.file.empty()) {
+      continue;
+    }
+    const Override* nearest = nullptr;
+    std::size_t best = 0;
+    for (const Override* o : overrides) {
+      const std::size_t shared = shared_components(d.key_path, o->path);
+      if (shared > best) {
+        best = shared;
+        nearest = o;
+      }
+    }
+    if (nearest != nullptr) {
+      d.mark = sink.to_source_mark(nearest->key_mark);
+      if (nearest->source_path.starts_with("strategies.")) {
+        // "strategies.<name>." + the path that is missing in that strategy's tree
+        const std::string prefix =
+            nearest->source_path.substr(0, nearest->source_path.size() - nearest->path.size());
+        d.key_path = prefix + d.key_path;
+      }
+    }
+  }
+}
+
+/// Which overrides a validated tree has: a strategy (-1: none) and one value per sweep
+/// axis (-1: the base's value).
+struct Selection {
+  int strategy = -1;
+  std::vector<int> values;
+  bool operator<(const Selection& other) const {
+    return std::tie(strategy, values) < std::tie(other.strategy, other.values);
+  }
+};
+
+/// Validates the base tree with the overrides of a selection written in, once per selection.
+class ValidationCache {
+ public:
+  ValidationCache(const std::string& text, const std::string& file, const ValidationContext& context,
+                  const std::vector<StrategyOverrides>& strategies, const std::vector<SweepAxis>& axes)
+      : text_(text), file_(file), context_(context), strategies_(strategies), axes_(axes) {}
+
+  const Outcome& get(const Selection& selection) {
+    const auto found = outcomes_.find(selection);
+    if (found != outcomes_.end()) {
+      return found->second;
+    }
+    std::vector<const Override*> overrides;
+    if (selection.strategy >= 0) {
+      for (const Override& o : strategies_[static_cast<std::size_t>(selection.strategy)].overrides) {
+        overrides.push_back(&o);
+      }
+    }
+    for (std::size_t a = 0; a < selection.values.size(); ++a) {
+      if (selection.values[a] >= 0) {
+        overrides.push_back(&axes_[a].values[static_cast<std::size_t>(selection.values[a])]);
+      }
+    }
+    return outcomes_.emplace(selection, validate(overrides)).first->second;
+  }
+
+ private:
+  Outcome validate(const std::vector<const Override*>& overrides) const {
+    ErrorSink sink(file_);
+    YAML::Node tree = YAML::Load(text_);  // a fresh copy, with the marks of the file
+    std::vector<Override> copies;
+    for (const Override* o : overrides) {
+      copies.push_back(*o);
+    }
+    apply_overrides(tree, copies, sink);
+    Outcome outcome;
+    outcome.job = validate_variant(tree, context_, sink);
+    outcome.diagnostics = split_diagnostics(sink.messages(), file_);
+    relocate(outcome.diagnostics, overrides, sink);
+    for (const ScenarioDiagnostic& d : outcome.diagnostics) {
+      outcome.texts.insert(d.text());
+    }
+    return outcome;
+  }
+
+  const std::string& text_;
+  const std::string& file_;
+  const ValidationContext& context_;
+  const std::vector<StrategyOverrides>& strategies_;
+  const std::vector<SweepAxis>& axes_;
+  std::map<Selection, Outcome> outcomes_;
+};
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    out += (i == 0 ? "" : separator) + parts[i];
+  }
+  return out;
+}
+
+std::string stem_of(const std::string& file) {
+  const std::string stem = std::filesystem::path(file).stem().string();
+  return stem.empty() ? file : stem;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string& yaml_text, const std::string& file_name, const Catalogs& catalogs,
+                        const core::Registry<models::IWorkloadFamily>& families, const LoadOptions& options) {
+  const std::string file = file_name.empty() ? std::string("<scenario>") : file_name;
+  const YAML::Node root = parse_yaml(yaml_text, file);  // throws on syntax errors and duplicate keys
+
+  // File-level keys.
+  ErrorSink top(file);
+  MapReader reader(root, "", top);
+  top.throw_if_any();  // not a mapping: nothing else can be read
+  if (!reader.has("format")) {
+    top.add("missing key 'format'", reader.mark(), "format",
+            std::string("; add format: ") + kScenarioFormat + " as the first line");
+  } else if (const auto format = reader.string("format"); format && *format != kScenarioFormat) {
+    // Another version's keys would only produce noise: report this alone.
+    reader.error("format", "unsupported format '" + *format + "'",
+                 std::string("; expected ") + kScenarioFormat + ", the version this gpuplan reads");
+    top.throw_if_any();
+  }
+  Scenario scenario;
+  scenario.path = file_name;
+  scenario.name = reader.string("name").value_or(stem_of(file));
+  const auto seed = reader.integer("seed", 0, std::numeric_limits<std::int64_t>::max());
+  scenario.seed = options.seed_override ? *options.seed_override : static_cast<std::uint64_t>(seed.value_or(0));
+  scenario.expected = read_expected(reader);
+
+  std::vector<StrategyOverrides> strategies;
+  const bool has_strategies = reader.has("strategies");
+  if (has_strategies) {
+    strategies = read_strategies(reader.raw("strategies"), top);
+  }
+  if (strategies.empty()) {
+    strategies.push_back({"baseline", {}, {}});
+  }
+  std::vector<SweepAxis> axes;
+  if (reader.has("sweep")) {
+    axes = read_sweep(reader.raw("sweep"), top);
+  }
+  check_strategy_sweep_overlap(strategies, axes, top);
+
+  // Sweep points: the Cartesian product, first key slowest.
+  std::vector<std::vector<std::size_t>> points(1);
+  for (const SweepAxis& axis : axes) {
+    std::vector<std::vector<std::size_t>> next;
+    for (const auto& point : points) {
+      for (std::size_t i = 0; i < axis.values.size(); ++i) {
+        next.push_back(point);
+        next.back().push_back(i);
+      }
+    }
+    points = std::move(next);
+  }
+
+  const ValidationContext context{catalogs, families,
+                                  std::filesystem::path(file_name).parent_path().string()};
+  ValidationCache cache(yaml_text, file, context, strategies, axes);
+
+  std::vector<ScenarioDiagnostic> diagnostics = split_diagnostics(top.messages(), file);
+  for (std::size_t s = 0; s < strategies.size(); ++s) {
+    const StrategyOverrides& strategy = strategies[s];
+    for (const auto& point : points) {
+      std::vector<std::string> labels;
+      Selection full_selection{has_strategies ? static_cast<int>(s) : -1, {}};
+      for (std::size_t a = 0; a < axes.size(); ++a) {
+        labels.push_back(axes[a].labels[point[a]]);
+        full_selection.values.push_back(static_cast<int>(point[a]));
+      }
+      const std::string point_label = join(labels, ", ");
+      const Outcome& full = cache.get(full_selection);
+      for (const ScenarioDiagnostic& d : full.diagnostics) {
+        // The smallest set of overrides that produces this error says which variants it
+        // belongs to; the label names those that the error's position does not.
+        const std::string text = d.text();
+        std::vector<Selection> candidates;
+        candidates.push_back({-1, std::vector<int>(axes.size(), -1)});
+        if (has_strategies) {
+          candidates.push_back({static_cast<int>(s), std::vector<int>(axes.size(), -1)});
+        }
+        for (const int with_strategy : {-1, static_cast<int>(s)}) {
+          if (with_strategy >= 0 && !has_strategies) {
+            continue;
+          }
+          for (std::size_t a = 0; a < axes.size(); ++a) {
+            Selection one{with_strategy, std::vector<int>(axes.size(), -1)};
+            one.values[a] = static_cast<int>(point[a]);
+            candidates.push_back(one);
+          }
+        }
+        if (axes.size() > 1) {
+          candidates.push_back({-1, full_selection.values});
+        }
+        candidates.push_back(full_selection);
+        for (const Selection& candidate : candidates) {
+          if (!cache.get(candidate).has(text)) {
+            continue;
+          }
+          std::vector<std::string> context_parts;
+          if (candidate.strategy >= 0 && has_strategies && !under(d.key_path, "strategies." + strategy.name)) {
+            context_parts.push_back("strategy " + strategy.name);
+          }
+          for (std::size_t a = 0; a < axes.size(); ++a) {
+            const int v = candidate.values[a];
+            if (v >= 0 && !under(d.key_path, axes[a].values[static_cast<std::size_t>(v)].source_path)) {
+              context_parts.push_back(axes[a].labels[static_cast<std::size_t>(v)]);
+            }
+          }
+          ScenarioDiagnostic located = d;
+          if (!context_parts.empty()) {
+            located.problem = "[" + join(context_parts, ", ") + "] " + located.problem;
+          }
+          diagnostics.push_back(std::move(located));
+          break;
+        }
+      }
+      if (full.job) {
+        Variant variant;
+        variant.strategy = strategy.name;
+        variant.sweep_point = point_label;
+        variant.job = full.job->job;
+        variant.job.scenario_name = scenario.name;
+        variant.job.seed = scenario.seed;
+        variant.preemption_source = full.job->preemption_source;
+        variant.preemption_trace = full.job->preemption_trace;
+        scenario.variants.push_back(std::move(variant));
+      }
+    }
+  }
+  const std::vector<std::string> messages = sorted_unique_messages(diagnostics);
+  if (!messages.empty()) {
+    throw ConfigError(messages);
+  }
+  return scenario;
+}
+
+Scenario load_scenario(const std::string& path, const Catalogs& catalogs,
+                       const core::Registry<models::IWorkloadFamily>& families, const LoadOptions& options) {
+  return parse_scenario(read_text_file(path), path, catalogs, families, options);
+}
+
+}  // namespace gpuplan::config

@@ -1,0 +1,102 @@
+#pragma once
+/// \file scenario_loader.h
+/// Loads a scenario file (scenario-format.md) into a validated Scenario: one Variant per
+/// strategy and sweep point, each a fully resolved models::JobSpec in SI units. Start here
+/// when reading config/ (config/README.md).
+///
+/// Pipeline (STYLE.md C1, C9): parse (syntax and duplicate keys) → file-level keys (format,
+/// name, seed, expected, strategies, sweep) → for each strategy × sweep point, the base
+/// tree with that variant's overrides written in, validated by the same code as the base
+/// (config/scenario_validator.h). All errors of the file are collected, base errors once,
+/// sorted by position, and thrown together as one ConfigError (C4); nothing partially
+/// valid is ever returned.
+///
+/// An error that only some variants have carries their name in front:
+/// "[strategy amp, hardware.gpu=rtx3090] fp8 needs ... at f:l:c (training.precision); ...".
+/// An error inside an override points at the override, with the key path
+/// `strategies.<name>.<path>` or `sweep.<path>[<index>]`.
+///
+/// Defaults (applied where a key is absent; defined once, in scenario_validator.cpp and
+/// the section readers):
+///
+/// | key | default | why |
+/// |---|---|---|
+/// | name | the file name's stem | |
+/// | seed | 0 | |
+/// | workload.sequence_length | the model catalog's; required for a language model without one | |
+/// | workload.dataset.layout / eval_samples / synthetic | files / 0 / false | |
+/// | training.gradient_accumulation | 1 | |
+/// | training.precision / optimizer | fp32 / sgd_momentum | |
+/// | training.activation_checkpointing | false | |
+/// | training.memory_format | channels_first | PyTorch's default layout (NCHW); ignored for non-CNNs |
+/// | training.framework_overhead | eager | |
+/// | data_loader.num_workers / prefetch_factor | 0 / 2 | torch DataLoader defaults |
+/// | data_loader.pin_memory / persistent_workers | false / false | torch DataLoader defaults |
+/// | data_loader.preprocess_on | cpu | |
+/// | hardware.gpus_per_node / nodes | the instance's GPU count, else 1 / 1 | |
+/// | hardware.gpu_interconnect | the instance's, else pcie<N> from the GPU catalog's PCIe generation | |
+/// | hardware.cpu_cores | the instance's vCPUs / 2 (2 hardware threads per physical core) | |
+/// | hardware.host_memory, storage, network | the instance's | |
+/// | hardware.network | 0 with one node (unused) | |
+/// | parallelism.strategy | none with one GPU in total; with more it must be written | no silent choice of ddp |
+/// | parallelism.bucket_size | 25 MiB | DDP bucket_cap_mb=25 |
+/// | checkpointing | none without the section; with it, interval is required, async false | |
+/// | cloud.region | the catalog's first row for the instance | |
+/// | cloud.market | on_demand | |
+/// | cloud.preemption_rate | catalog | |
+/// | simulation.trials | 1 | |
+///
+/// Hardware facts have no defaults (STYLE.md C8): hardware.gpu, cpu_cores, host_memory and
+/// storage come from the scenario or from cloud.instance, and hardware.network is required
+/// with more than one node unless the instance gives it; cloud.replacement_wait is required
+/// on the spot market.
+///
+/// Rules beyond scenario-format.md:
+/// - Exactly one of workload.epochs and workload.tokens; tokens only for a language model.
+/// - workload.dataset.sample_size and decode_time are required unless synthetic: true (then
+///   they are ignored).
+/// - data_loader.prefetch_factor is accepted with num_workers 0 and then ignored (PyTorch
+///   2.x would refuse it there).
+/// - With cloud.instance, an explicit hardware key must agree with the instance (C6):
+///   gpu and gpu_interconnect equal to the instance's; gpus_per_node, cpu_cores,
+///   host_memory and network at most the instance's (a job may use part of it). An
+///   explicit storage is allowed: datasets often live on network storage, not the local disk.
+/// - precision tf32 / bf16_amp need compute capability 8.0, fp8 needs 8.9; fp16_amp runs
+///   everywhere (slowly without tensor cores) and is accepted.
+/// - More than one GPU in total needs parallelism.strategy ddp or data_parallel;
+///   data_parallel is single-node.
+/// - The global batch (batch_size × gradient_accumulation × GPUs) may not exceed
+///   workload.dataset.samples.
+/// - cloud.preemption_rate and replacement_wait are read on every market (typos are errors)
+///   and used on spot only. cloud and on_premises are exclusive.
+/// - hardware.gpu: {profile: path} is refused for now ("calibration profiles are not
+///   supported yet").
+/// - Override semantics (strategies, sweep): config/overrides.h.
+
+#include <string>
+
+#include "config/catalogs.h"
+#include "config/resolved_printer.h"
+#include "config/scenario.h"
+#include "core/registry.h"
+#include "models/workload/workload_family.h"
+
+namespace gpuplan::config {
+
+/// The only format version this build reads.
+inline constexpr const char* kScenarioFormat = "gpuplan/v1";
+
+/// Reads and validates the scenario file at `path`. Relative paths inside it (preemption
+/// traces) are relative to its folder. Throws ConfigError: "cannot read file '<path>': <OS
+/// reason>" when it cannot be read, else every error of the file.
+Scenario load_scenario(const std::string& path, const Catalogs& catalogs,
+                       const core::Registry<models::IWorkloadFamily>& families,
+                       const LoadOptions& options = {});
+
+/// Validates scenario YAML text; `file_name` is used in messages, for the default name
+/// (its stem) and as the base of relative paths. Throws ConfigError.
+Scenario parse_scenario(const std::string& yaml_text, const std::string& file_name, const Catalogs& catalogs,
+                        const core::Registry<models::IWorkloadFamily>& families,
+                        const LoadOptions& options = {});
+
+}  // namespace gpuplan::config

@@ -1,0 +1,102 @@
+#include "config/scenario_reading.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "core/text_distance.h"
+
+namespace gpuplan::config {
+
+namespace {
+constexpr std::size_t kMaxListedNames = 24;
+}  // namespace
+
+std::vector<std::string> closest_names(const std::string& word, const std::vector<std::string>& candidates) {
+  // core::closest also accepts a candidate that is a mere prefix of the word ("a10" for
+  // "a100-80"); keep those only when nothing better is close: near spellings and
+  // completions ("a100-80gb") first, nearest first.
+  const auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+  };
+  const std::string w = lower(word);
+  std::vector<std::pair<std::size_t, std::string>> better;
+  std::vector<std::string> prefixes;
+  for (const std::string& c : core::closest(word, candidates, 2, candidates.size())) {
+    const std::string l = lower(c);
+    const std::size_t distance = core::edit_distance(w, l);
+    if (distance <= 2 || l.starts_with(w)) {
+      better.emplace_back(distance, c);
+    } else {
+      prefixes.push_back(c);
+    }
+  }
+  std::stable_sort(better.begin(), better.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Only the nearest spellings ("resnet50" for "resnet-50", not also "resnet152"), plus
+  // every completion.
+  std::vector<std::string> out;
+  for (const auto& [distance, c] : better) {
+    if (distance <= better.front().first || lower(c).starts_with(w)) {
+      out.push_back(c);
+    }
+  }
+  if (out.empty()) {
+    out = prefixes;
+  }
+  if (out.size() > 3) {
+    out.resize(3);
+  }
+  return out;
+}
+
+std::string suggest_names(const std::string& word, const std::vector<std::string>& candidates,
+                          const std::string& what) {
+  const std::vector<std::string> near = closest_names(word, candidates);
+  if (!near.empty()) {
+    return core::did_you_mean(near);
+  }
+  if (candidates.empty() || candidates.size() > kMaxListedNames) {
+    return "";
+  }
+  std::string out = "; known " + what + ": ";
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    out += (i == 0 ? "" : ", ") + candidates[i];
+  }
+  return out;
+}
+
+std::pair<std::string, std::string> split_problem_fix(const std::string& text) {
+  const std::size_t semi = text.find("; ");
+  if (semi == std::string::npos) {
+    return {text, ""};
+  }
+  return {text.substr(0, semi), text.substr(semi)};
+}
+
+std::optional<double> positive_number(MapReader& reader, const std::string& key, double max_value,
+                                      Requirement req) {
+  const std::optional<double> value = reader.number(key, 0.0, max_value, req);
+  if (value && *value <= 0.0) {
+    reader.error(key, "out-of-range value 0", "; expected more than zero");
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<double> whole_number(MapReader& reader, const std::string& key, double min_value,
+                                   double max_value, Requirement req) {
+  const std::optional<double> value = reader.number(key, min_value, max_value, req);
+  if (value && *value != std::floor(*value)) {
+    reader.error(key, "expected a whole number, found '" + reader.raw(key).Scalar() + "'");
+    return std::nullopt;
+  }
+  return value;
+}
+
+void missing_key(const MapReader& reader, const std::string& key, const std::string& fix) {
+  reader.sink().add("missing key '" + key + "'", reader.mark(), reader.path_of(key), fix);
+}
+
+}  // namespace gpuplan::config

@@ -1,0 +1,44 @@
+#pragma once
+/// \file scenario_reading.h
+/// Small helpers shared by the section readers of a scenario (scenario_workload.cpp,
+/// scenario_hardware.cpp, scenario_validator.cpp). Internal to config/.
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/yaml_reader.h"
+
+namespace gpuplan::config {
+
+/// Up to three names of `candidates` close to `word` (core::closest), near spellings and
+/// completions first; names that are only a prefix of `word` when nothing else is close.
+std::vector<std::string> closest_names(const std::string& word, const std::vector<std::string>& candidates);
+
+/// "; did you mean a or b?" when some candidate is close to `word`; otherwise, for a short
+/// list, "; known <what>: a, b, c"; otherwise "".
+std::string suggest_names(const std::string& word, const std::vector<std::string>& candidates,
+                          const std::string& what);
+
+/// Splits an exception text "<problem>; <fix>" at its first "; " into {problem, "; fix"}.
+std::pair<std::string, std::string> split_problem_fix(const std::string& text);
+
+/// A number in (0, max_value]: MapReader::number, plus "expected more than zero" for 0.
+std::optional<double> positive_number(MapReader& reader, const std::string& key, double max_value,
+                                      Requirement req = Requirement::kOptional);
+
+/// A whole number in [min_value, max_value] written as a number ("1281167" or "1.28e6").
+std::optional<double> whole_number(MapReader& reader, const std::string& key, double min_value,
+                                   double max_value, Requirement req = Requirement::kOptional);
+
+/// `value` with its default when absent (or invalid: the error is already recorded).
+template <typename T, typename U>
+T value_or(const std::optional<T>& value, U fallback) {
+  return value ? *value : static_cast<T>(fallback);
+}
+
+/// Records "missing key '<key>'" at `reader`'s mapping with `fix` (starting with "; ").
+void missing_key(const MapReader& reader, const std::string& key, const std::string& fix);
+
+}  // namespace gpuplan::config

@@ -1,0 +1,270 @@
+#include "config/scenario_validator.h"
+
+#include "config/scenario_hardware.h"
+#include "config/scenario_reading.h"
+#include "config/scenario_workload.h"
+#include "core/units.h"
+#include "models/workload/architecture_reader.h"
+
+namespace gpuplan::config {
+namespace {
+
+constexpr std::int64_t kMaxBatchSize = 1'000'000;
+constexpr std::int64_t kMaxGradientAccumulation = 1'000'000;
+constexpr std::int64_t kMaxWorkers = 1024;
+constexpr std::int64_t kMaxPrefetchFactor = 1024;
+constexpr std::int64_t kMaxTrials = 1'000'000;
+
+/// The documented defaults of scenario-format.md (config/README.md lists them).
+constexpr models::Precision kDefaultPrecision = models::Precision::kFp32;
+constexpr models::Optimizer kDefaultOptimizer = models::Optimizer::kSgdMomentum;
+/// PyTorch's default tensor layout is NCHW (torch.contiguous_format).
+constexpr models::MemoryFormat kDefaultMemoryFormat = models::MemoryFormat::kChannelsFirst;
+constexpr models::FrameworkOverhead kDefaultFrameworkOverhead = models::FrameworkOverhead::kEager;
+/// torch.utils.data.DataLoader defaults (PyTorch 2.x docs): num_workers=0, prefetch_factor=2
+/// (per worker), pin_memory=False, persistent_workers=False.
+constexpr int kDefaultNumWorkers = 0;
+constexpr int kDefaultPrefetchFactor = 2;
+/// DistributedDataParallel bucket_cap_mb=25 (PyTorch docs), i.e. 25 MiB.
+constexpr double kDefaultBucketMebibytes = 25.0;
+
+template <typename Enum>
+Enum enum_or(const std::optional<std::string>& name, Enum fallback) {
+  return name ? *models::from_name<Enum>(*name) : fallback;
+}
+
+std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t) {
+  if (!t) {
+    return std::nullopt;
+  }
+  const std::size_t errors_before = t->sink().messages().size();
+  models::TrainingSpec spec;
+  const auto batch_size = t->integer("batch_size", 1, kMaxBatchSize, Requirement::kRequired);
+  const auto accumulation = t->integer("gradient_accumulation", 1, kMaxGradientAccumulation);
+  spec.precision = enum_or(t->choice("precision", models::names_of<models::Precision>()), kDefaultPrecision);
+  spec.optimizer = enum_or(t->choice("optimizer", models::names_of<models::Optimizer>()), kDefaultOptimizer);
+  spec.activation_checkpointing = value_or(t->boolean("activation_checkpointing"), false);
+  spec.memory_format =
+      enum_or(t->choice("memory_format", models::names_of<models::MemoryFormat>()), kDefaultMemoryFormat);
+  spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
+                                    kDefaultFrameworkOverhead);
+  t->finish();
+  if (t->sink().messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  spec.batch_size = static_cast<int>(*batch_size);
+  spec.gradient_accumulation = static_cast<int>(value_or(accumulation, 1));
+  return spec;
+}
+
+std::optional<models::DataLoaderSpec> read_data_loader(MapReader& root) {
+  models::DataLoaderSpec spec;
+  spec.num_workers = kDefaultNumWorkers;
+  spec.prefetch_factor = kDefaultPrefetchFactor;
+  if (!root.has("data_loader")) {
+    root.declare({"data_loader"});
+    return spec;
+  }
+  const std::size_t errors_before = root.sink().messages().size();
+  auto d = root.map("data_loader");
+  if (!d) {
+    return std::nullopt;
+  }
+  spec.num_workers = static_cast<int>(value_or(d->integer("num_workers", 0, kMaxWorkers), kDefaultNumWorkers));
+  // Allowed with num_workers 0 (PyTorch >= 2.0 refuses it there), and then ignored.
+  spec.prefetch_factor =
+      static_cast<int>(value_or(d->integer("prefetch_factor", 1, kMaxPrefetchFactor), kDefaultPrefetchFactor));
+  spec.pin_memory = value_or(d->boolean("pin_memory"), false);
+  spec.persistent_workers = value_or(d->boolean("persistent_workers"), false);
+  spec.preprocess_on =
+      enum_or(d->choice("preprocess_on", models::names_of<models::PreprocessOn>()), models::PreprocessOn::kCpu);
+  d->finish();
+  if (root.sink().messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  return spec;
+}
+
+std::optional<models::CheckpointSpec> read_checkpointing(MapReader& root) {
+  models::CheckpointSpec spec;
+  if (!root.has("checkpointing")) {
+    root.declare({"checkpointing"});
+    return spec;  // no checkpoints
+  }
+  const std::size_t errors_before = root.sink().messages().size();
+  auto c = root.map("checkpointing");
+  if (!c) {
+    return std::nullopt;
+  }
+  spec.enabled = true;
+  const YAML::Node interval = c->raw("interval");
+  if (interval.IsDefined() && interval.IsScalar() && interval.Scalar() == "auto") {
+    spec.automatic = true;  // Young/Daly, computed by the job model
+  } else if (interval.IsDefined() && interval.IsMap()) {
+    c->error("interval", "expected a duration such as \"30 min\" or auto, found a mapping");
+  } else {
+    spec.interval_s = value_or(
+        c->quantity("interval", core::Dimension::kSeconds, Range::kPositive, Requirement::kRequired), 0.0);
+  }
+  spec.async = value_or(c->boolean("async"), false);
+  c->finish();
+  if (root.sink().messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  return spec;
+}
+
+std::optional<int> read_trials(MapReader& root) {
+  if (!root.has("simulation")) {
+    root.declare({"simulation"});
+    return 1;
+  }
+  const std::size_t errors_before = root.sink().messages().size();
+  auto s = root.map("simulation");
+  if (!s) {
+    return std::nullopt;
+  }
+  const auto trials = s->integer("trials", 1, kMaxTrials);
+  s->finish();
+  if (root.sink().messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  return static_cast<int>(value_or(trials, 1));
+}
+
+std::string cc_text(const models::GpuSpec& gpu) {
+  return std::to_string(gpu.compute_capability_major) + "." + std::to_string(gpu.compute_capability_minor);
+}
+
+/// Tensor-core precisions need their compute capability (DESIGN.md: tf32/bf16 from 8.0,
+/// fp8 from 8.9). fp16_amp runs everywhere (slowly without tensor cores), so it is allowed.
+void check_precision(MapReader& training, models::Precision precision, const models::GpuSpec& gpu) {
+  const std::string name(models::name_of(precision));
+  if (precision == models::Precision::kFp8 && !gpu.has_fp8()) {
+    training.error("precision",
+                   "fp8 needs a GPU of compute capability 8.9 or newer, and " + gpu.name + " has " + cc_text(gpu),
+                   gpu.has_tf32_bf16() ? "; use bf16_amp or fp16_amp" : "; use fp16_amp or fp32");
+  } else if ((precision == models::Precision::kTf32 || precision == models::Precision::kBf16Amp) &&
+             !gpu.has_tf32_bf16()) {
+    training.error("precision",
+                   name + " needs a GPU of compute capability 8.0 or newer, and " + gpu.name + " has " +
+                       cc_text(gpu),
+                   "; use fp16_amp or fp32");
+  }
+}
+
+std::string plural(int n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const ValidationContext& context,
+                                             ErrorSink& sink) {
+  const std::size_t errors_before = sink.messages().size();
+  MapReader root(root_node, "", sink);
+  if (!root.valid()) {
+    return std::nullopt;
+  }
+  root.declare({"format", "name", "seed", "strategies", "sweep", "expected"});
+
+  WorkloadSection workload = read_workload_section(root, context.catalogs, context.families);
+  std::optional<MapReader> training_reader = root.map("training", Requirement::kRequired);
+  const std::optional<models::TrainingSpec> training = read_training(training_reader);
+  const std::optional<models::DataLoaderSpec> data_loader = read_data_loader(root);
+  const CloudSection cloud = read_cloud_section(root, context.catalogs, context.scenario_dir);
+  HardwareSection hardware = read_hardware_section(root, cloud, context.catalogs);
+
+  // Parallelism: `none` for one GPU; with more, the strategy must be written (config/README.md).
+  std::optional<MapReader> parallelism;
+  if (root.has("parallelism")) {
+    parallelism = root.map("parallelism");
+  } else {
+    root.declare({"parallelism"});
+  }
+  models::ParallelismSpec parallel;
+  parallel.bucket_bytes = core::mebibytes(kDefaultBucketMebibytes);
+  std::optional<std::string> strategy_name;
+  if (parallelism) {
+    strategy_name = parallelism->choice("strategy", models::names_of<models::ParallelStrategy>());
+    parallel.bucket_bytes = value_or(parallelism->quantity("bucket_size", core::Dimension::kBytes),
+                                     parallel.bucket_bytes);
+    parallelism->finish();
+  }
+  parallel.strategy = enum_or(strategy_name, models::ParallelStrategy::kNone);
+
+  const std::optional<models::CheckpointSpec> checkpointing = read_checkpointing(root);
+  const std::optional<models::OnPremisesSpec> on_premises = read_on_premises_section(root, cloud);
+  const std::optional<int> trials = read_trials(root);
+  root.finish();
+
+  // Cross-field checks, each at the key that references the other (STYLE.md C6).
+  if (hardware.spec) {
+    const models::HardwareSpec& hw = *hardware.spec;
+    const int total_gpus = hw.gpus_per_node * hw.nodes;
+    const std::string gpus_text = plural(total_gpus, "GPU") + " (" + std::to_string(hw.gpus_per_node) +
+                                  " per node x " + plural(hw.nodes, "node") + ")";
+    if (training && training_reader) {
+      check_precision(*training_reader, training->precision, hw.gpu);
+    }
+    const bool strategy_written = parallelism && parallelism->has("strategy");
+    if (total_gpus > 1 && !strategy_written) {
+      const std::string problem = gpus_text + " need a parallel strategy";
+      const std::string fix = "; add parallelism.strategy: ddp (or data_parallel on one node)";
+      if (hardware.explicit_gpus_per_node && hw.gpus_per_node > 1) {
+        hardware.reader->error("gpus_per_node", problem, fix);
+      } else if (hardware.explicit_nodes && hw.nodes > 1) {
+        hardware.reader->error("nodes", problem, fix);
+      } else if (cloud.reader) {
+        cloud.reader->error("instance", problem, fix);
+      }
+    } else if (total_gpus > 1 && strategy_name && parallel.strategy == models::ParallelStrategy::kNone) {
+      parallelism->error("strategy", "strategy none trains on one GPU, but the hardware has " + gpus_text,
+                         "; use ddp, or set hardware.gpus_per_node: 1");
+    }
+    if (strategy_name && parallel.strategy == models::ParallelStrategy::kDataParallel && hw.nodes > 1) {
+      parallelism->error("strategy",
+                         "data_parallel runs in one process on one node, but the hardware has " +
+                             plural(hw.nodes, "node"),
+                         "; use ddp");
+    }
+    if (training && training_reader && workload.dataset) {
+      const double global_batch = static_cast<double>(training->batch_size) * training->gradient_accumulation *
+                                  total_gpus;
+      if (global_batch > workload.dataset->samples) {
+        training_reader->error(
+            "batch_size",
+            "global batch " + models::format_architecture_value(global_batch) + " (batch_size " +
+                std::to_string(training->batch_size) + " x gradient_accumulation " +
+                std::to_string(training->gradient_accumulation) + " x " + plural(total_gpus, "GPU") +
+                ") exceeds the dataset's " + models::format_architecture_value(workload.dataset->samples) +
+                " samples",
+            "; lower batch_size or gradient_accumulation, or check workload.dataset.samples");
+      }
+    }
+  }
+
+  if (sink.messages().size() != errors_before || !workload.workload || !workload.dataset ||
+      !workload.duration || !training || !data_loader || !hardware.spec || !checkpointing || !trials ||
+      (cloud.present && !cloud.spec)) {
+    return std::nullopt;
+  }
+  ValidatedJob result;
+  models::JobSpec& job = result.job;
+  job.workload = *workload.workload;
+  job.dataset = *workload.dataset;
+  job.duration = *workload.duration;
+  job.training = *training;
+  job.data_loader = *data_loader;
+  job.hardware = *hardware.spec;
+  job.parallelism = parallel;
+  job.checkpointing = *checkpointing;
+  job.cloud = cloud.spec;
+  job.on_premises = on_premises;
+  job.trials = *trials;
+  result.preemption_source = cloud.preemption_source;
+  result.preemption_trace = cloud.preemption_trace;
+  return result;
+}
+
+}  // namespace gpuplan::config

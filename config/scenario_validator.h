@@ -1,0 +1,41 @@
+#pragma once
+/// \file scenario_validator.h
+/// Validates one variant's YAML tree (the base, or the base with a strategy's and a sweep
+/// point's overrides written in) into a JobSpec: every key of scenario-format.md read
+/// strictly, documented defaults applied, catalog names looked up, cross-field checks
+/// reported at the referencing key (STYLE.md C6). Internal to config/.
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <string>
+
+#include "config/catalogs.h"
+#include "config/scenario.h"
+#include "config/yaml_reader.h"
+#include "core/registry.h"
+#include "models/workload/workload_family.h"
+
+namespace gpuplan::config {
+
+/// What a variant needs besides its tree.
+struct ValidationContext {
+  const Catalogs& catalogs;
+  const core::Registry<models::IWorkloadFamily>& families;
+  std::string scenario_dir;  ///< relative file references (preemption traces) start here
+};
+
+/// A validated variant, without its names (the loader sets strategy and sweep point).
+struct ValidatedJob {
+  models::JobSpec job;
+  PreemptionSource preemption_source = PreemptionSource::kNone;
+  std::string preemption_trace;
+};
+
+/// Validates `root` (the whole scenario mapping; the file-level keys format, name, seed,
+/// strategies, sweep and expected are skipped here). Every error goes to `sink`; the result
+/// is nullopt when there was any.
+std::optional<ValidatedJob> validate_variant(const YAML::Node& root, const ValidationContext& context,
+                                             ErrorSink& sink);
+
+}  // namespace gpuplan::config

@@ -1,0 +1,312 @@
+#include "config/scenario_workload.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "config/scenario_reading.h"
+#include "models/workload/architecture_reader.h"
+
+namespace gpuplan::config {
+namespace {
+
+constexpr double kMaxSamples = 1e15;
+constexpr double kMaxEpochs = 1e6;
+constexpr double kMaxTokens = 1e18;
+constexpr std::int64_t kMaxSequenceLength = 100'000'000;
+
+const models::ArchitectureParameter* find_parameter(
+    const std::vector<models::ArchitectureParameter>& parameters, const std::string& name) {
+  for (const models::ArchitectureParameter& p : parameters) {
+    if (p.name == name) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+/// Reads the architecture keys of an inline model that its family declares, with the
+/// checks of ArchitectureReader, so that every bad key is reported (build() stops at the
+/// first). Cross-parameter consistency is left to build().
+void read_inline_parameters(MapReader& model, const std::vector<models::ArchitectureParameter>& parameters,
+                            models::ArchitectureValues& values) {
+  for (const models::ArchitectureParameter& p : parameters) {
+    if (!model.has(p.name)) {
+      // sequence_length may also come from workload.sequence_length (checked by the caller).
+      if (p.required() && p.name != "sequence_length") {
+        missing_key(model, p.name, "; add " + p.name + ": <value> (" + p.summary + ")");
+      }
+      continue;
+    }
+    const YAML::Node node = model.raw(p.name);
+    if (node.IsNull()) {
+      model.error(p.name, "missing value for '" + p.name + "'",
+                  "; write " + p.name + ": <value> (" + p.summary + ") or remove the key");
+      continue;
+    }
+    if (!node.IsScalar()) {
+      model.error(p.name, "expected " + std::string(p.choices.empty() ? "a number" : "a name") +
+                              " for " + p.name + ", found " + describe_node(node));
+      continue;
+    }
+    const std::string& text = node.Scalar();
+    if (!p.choices.empty()) {
+      try {
+        values[p.name] = models::encode_choice(p, text);
+      } catch (const models::WorkloadError& e) {
+        const auto [problem, fix] = split_problem_fix(e.what());
+        model.error(p.name, problem, fix);
+      }
+      continue;
+    }
+    double value = 0.0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc{} || ptr != end || !std::isfinite(value)) {
+      model.error(p.name, "expected a number for " + p.name + " (" + p.summary + "), found '" + text + "'");
+      continue;
+    }
+    if (p.integer && value != std::floor(value)) {
+      model.error(p.name, p.name + " must be a whole number, got " + text);
+      continue;
+    }
+    if (value < p.min_value) {
+      model.error(p.name, p.name + " must be at least " + models::format_architecture_value(p.min_value) +
+                              ", got " + text);
+      continue;
+    }
+    if (p.max_value && value > *p.max_value) {
+      model.error(p.name, p.name + " must be at most " + models::format_architecture_value(*p.max_value) +
+                              ", got " + text);
+      continue;
+    }
+    values[p.name] = value;
+  }
+}
+
+/// The model of `workload.model` and where its errors go.
+struct ModelInput {
+  const models::IWorkloadFamily* family = nullptr;
+  std::string family_name;
+  models::ArchitectureValues values;
+  std::string catalog_name;                     ///< empty for an inline model
+  std::optional<double> catalog_sequence_length;
+  std::optional<MapReader> inline_reader;       ///< the inline mapping
+};
+
+std::optional<ModelInput> read_model(MapReader& workload, const Catalogs& catalogs,
+                                     const core::Registry<models::IWorkloadFamily>& families) {
+  ErrorSink& sink = workload.sink();
+  const YAML::Node node = workload.raw("model");
+  if (!node.IsDefined()) {
+    missing_key(workload, "model",
+                "; add model: <a catalog name such as resnet50> or an inline "
+                "{family: ..., <architecture keys>}");
+    return std::nullopt;
+  }
+  if (node.IsNull()) {
+    workload.error("model", "missing value for 'model'",
+                   "; write model: <a catalog name such as resnet50> or an inline {family: ...}");
+    return std::nullopt;
+  }
+  ModelInput input;
+  if (node.IsScalar()) {
+    const std::string name = node.Scalar();
+    const ModelEntry* entry = catalogs.models.find(name);
+    if (entry == nullptr) {
+      workload.error("model", "unknown model '" + name + "'",
+                     suggest_names(name, catalogs.models.names(), "models"));
+      return std::nullopt;
+    }
+    input.family = families.find(entry->family);
+    input.family_name = entry->family;
+    if (input.family == nullptr) {
+      workload.error("model", "model '" + name + "' is of family '" + entry->family +
+                                  "', which this build does not know",
+                     suggest_names(entry->family, families.names(), "families"));
+      return std::nullopt;
+    }
+    try {
+      input.values = architecture_values(*entry, *input.family);
+    } catch (const ConfigError& e) {
+      for (const std::string& message : e.messages()) {
+        sink.add_formatted(message);  // a fault of the model catalog, at its position
+      }
+      return std::nullopt;
+    }
+    input.catalog_name = entry->name;
+    input.catalog_sequence_length = entry->default_sequence_length;
+    return input;
+  }
+  if (!node.IsMap()) {
+    workload.error("model", "expected a catalog model name or an inline mapping, found " +
+                                describe_node(node));
+    return std::nullopt;
+  }
+  MapReader model(node, workload.path_of("model"), sink);
+  const std::size_t errors_before = sink.messages().size();
+  const std::optional<std::string> family_name = model.string("family", Requirement::kRequired);
+  if (family_name) {
+    input.family = families.find(*family_name);
+    input.family_name = *family_name;
+    if (input.family == nullptr) {
+      model.error("family", "unknown model family '" + *family_name + "'",
+                  suggest_names(*family_name, families.names(), "families"));
+    }
+  }
+  if (input.family == nullptr) {
+    return std::nullopt;  // without a family, its keys cannot be checked
+  }
+  const std::vector<models::ArchitectureParameter> parameters = input.family->parameters();
+  read_inline_parameters(model, parameters, input.values);
+  for (const models::ArchitectureParameter& p : parameters) {
+    model.declare({p.name});  // so that finish() suggests them for a misspelt key
+  }
+  model.finish();
+  if (sink.messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  input.inline_reader = model;
+  return input;
+}
+
+/// Reports a WorkloadError of build() at the key it is about (STYLE.md C6).
+void report_build_error(const models::WorkloadError& e, MapReader& workload, const ModelInput& input,
+                        bool sequence_from_workload) {
+  const auto [problem, fix] = split_problem_fix(e.what());
+  const std::string& parameter = e.parameter();
+  if (parameter == "sequence_length" && sequence_from_workload) {
+    workload.error("sequence_length", problem, fix);
+    return;
+  }
+  const std::string path = parameter.empty() ? workload.path_of("model")
+                                             : workload.path_of("model") + "." + parameter;
+  if (input.inline_reader && !parameter.empty() && input.inline_reader->has(parameter)) {
+    input.inline_reader->error(parameter, problem, fix);
+    return;
+  }
+  workload.sink().add(problem, workload.mark_of("model"), path, fix);
+}
+
+std::optional<models::Workload> build_workload(MapReader& workload, const Catalogs& catalogs,
+                                               const core::Registry<models::IWorkloadFamily>& families) {
+  const std::optional<std::int64_t> sequence_length =
+      workload.integer("sequence_length", 1, kMaxSequenceLength);
+  std::optional<ModelInput> input = read_model(workload, catalogs, families);
+  if (!input) {
+    return std::nullopt;
+  }
+  const std::vector<models::ArchitectureParameter> parameters = input->family->parameters();
+  const models::ArchitectureParameter* sequence_parameter = find_parameter(parameters, "sequence_length");
+  const std::string model_name = input->catalog_name.empty() ? "the inline model" : input->catalog_name;
+  bool sequence_from_workload = false;
+  if (sequence_parameter != nullptr) {
+    if (workload.has("sequence_length")) {
+      if (input->inline_reader && input->inline_reader->has("sequence_length")) {
+        workload.error("sequence_length", "sequence_length is given twice",
+                       "; the inline model also sets workload.model.sequence_length, keep one");
+        return std::nullopt;
+      }
+      if (!sequence_length) {
+        return std::nullopt;  // malformed; already reported
+      }
+      input->values["sequence_length"] = static_cast<double>(*sequence_length);
+      sequence_from_workload = true;
+    } else if (input->values.count("sequence_length") == 0) {
+      if (input->catalog_sequence_length) {
+        input->values["sequence_length"] = *input->catalog_sequence_length;
+      } else if (sequence_parameter->required()) {
+        missing_key(workload, "sequence_length",
+                    "; " + model_name + " is a sequence model: add sequence_length: <tokens per "
+                    "sample>, e.g. 2048");
+        return std::nullopt;
+      }
+    }
+  } else if (workload.has("sequence_length")) {
+    workload.error("sequence_length",
+                   model_name + " (family " + input->family_name + ") takes no sequence length",
+                   "; remove sequence_length");
+    return std::nullopt;
+  }
+  try {
+    models::Workload result = input->family->build(input->values);
+    if (!input->catalog_name.empty()) {
+      result.name = input->catalog_name;
+    }
+    return result;
+  } catch (const models::WorkloadError& e) {
+    report_build_error(e, workload, *input, sequence_from_workload);
+  }
+  return std::nullopt;
+}
+
+std::optional<models::DatasetSpec> read_dataset(MapReader& dataset) {
+  models::DatasetSpec spec;
+  const std::size_t errors_before = dataset.sink().messages().size();
+  const std::optional<double> samples = whole_number(dataset, "samples", 1, kMaxSamples, Requirement::kRequired);
+  const std::optional<bool> synthetic = dataset.boolean("synthetic");
+  spec.synthetic = value_or(synthetic, false);
+  // Synthetic batches are made on the GPU: size and decode time are then ignored.
+  const Requirement loading = spec.synthetic ? Requirement::kOptional : Requirement::kRequired;
+  const std::optional<double> sample_bytes =
+      dataset.quantity("sample_size", core::Dimension::kBytes, Range::kPositive, loading);
+  const std::optional<double> decode_time_s =
+      dataset.quantity("decode_time", core::Dimension::kSeconds, Range::kNonNegative, loading);
+  const std::optional<std::string> layout =
+      dataset.choice("layout", models::names_of<models::DatasetLayout>());
+  const std::optional<double> eval_samples = whole_number(dataset, "eval_samples", 0, kMaxSamples);
+  dataset.finish();
+  if (dataset.sink().messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  spec.samples = value_or(samples, 0.0);
+  spec.sample_bytes = value_or(sample_bytes, 0.0);
+  spec.decode_time_s = value_or(decode_time_s, 0.0);
+  spec.layout = layout ? *models::from_name<models::DatasetLayout>(*layout) : models::DatasetLayout::kFiles;
+  spec.eval_samples = value_or(eval_samples, 0.0);
+  return spec;
+}
+
+}  // namespace
+
+WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
+                                      const core::Registry<models::IWorkloadFamily>& families) {
+  WorkloadSection section;
+  section.reader = root.map("workload", Requirement::kRequired);
+  if (!section.reader) {
+    return section;
+  }
+  MapReader& workload = *section.reader;
+  ErrorSink& sink = workload.sink();
+  section.workload = build_workload(workload, catalogs, families);
+
+  section.dataset_reader = workload.map("dataset", Requirement::kRequired);
+  if (section.dataset_reader) {
+    section.dataset = read_dataset(*section.dataset_reader);
+  }
+
+  // Exactly one of epochs and tokens.
+  const std::size_t errors_before = sink.messages().size();
+  const std::optional<double> epochs = positive_number(workload, "epochs", kMaxEpochs);
+  const std::optional<double> tokens = whole_number(workload, "tokens", 1, kMaxTokens);
+  const bool has_epochs = workload.has("epochs");
+  const bool has_tokens = workload.has("tokens");
+  if (has_epochs && has_tokens) {
+    workload.error("tokens", "epochs and tokens are both given",
+                   "; keep one: epochs for a number of passes over the dataset, tokens for a "
+                   "language model's token budget");
+  } else if (!has_epochs && !has_tokens) {
+    missing_key(workload, "epochs", "; add epochs: 90, or tokens: 2e12 for a language model");
+  } else if (has_tokens && section.workload && !section.workload->is_language_model) {
+    workload.error("tokens",
+                   "a token budget needs a language model, and " + section.workload->name +
+                       " (family " + section.workload->family + ") is not one",
+                   "; give epochs instead");
+  }
+  if (sink.messages().size() == errors_before && (epochs || tokens)) {
+    section.duration = models::DurationSpec{value_or(epochs, 0.0), value_or(tokens, 0.0)};
+  }
+  workload.finish();
+  return section;
+}
+
+}  // namespace gpuplan::config

@@ -1,0 +1,32 @@
+#pragma once
+/// \file scenario_workload.h
+/// Reads the `workload:` section of one scenario variant: the model (a catalog name or an
+/// inline architecture built by its registered family), sequence length, dataset and the
+/// length of the run (epochs or tokens). Internal to config/; errors go to the sink.
+
+#include <optional>
+
+#include "config/catalogs.h"
+#include "config/yaml_reader.h"
+#include "core/registry.h"
+#include "models/job_spec.h"
+#include "models/workload/workload_family.h"
+
+namespace gpuplan::config {
+
+/// What `workload:` resolved to. Members are nullopt where the input had errors.
+struct WorkloadSection {
+  std::optional<MapReader> reader;          ///< the `workload:` mapping, for cross-field errors
+  std::optional<MapReader> dataset_reader;  ///< the `workload.dataset:` mapping
+  std::optional<models::Workload> workload;
+  std::optional<models::DatasetSpec> dataset;
+  std::optional<models::DurationSpec> duration;
+};
+
+/// Reads `root.workload`. Defaults (scenario-format.md, config/README.md): dataset.layout
+/// files, dataset.eval_samples 0, dataset.synthetic false; sequence_length from the model
+/// catalog when the model is a language model and the scenario gives none.
+WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
+                                      const core::Registry<models::IWorkloadFamily>& families);
+
+}  // namespace gpuplan::config

@@ -1,0 +1,344 @@
+// The scenario loader's errors, one test per kind of mistake. Each message is asserted
+// whole, with file:line:column, key path and fix (STYLE.md T4): they are the specification
+// of what a user sees. Inline YAML (T7); the shipped catalogs.
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "config/scenario_loader.h"
+
+// Lets doctest print message lists when a comparison fails.
+namespace doctest {
+template <>
+struct StringMaker<std::vector<std::string>> {
+  static String convert(const std::vector<std::string>& messages) {
+    std::string out = "{";
+    for (const std::string& m : messages) {
+      out += "\n  \"" + m + "\"";
+    }
+    return (out + "\n}").c_str();
+  }
+};
+}  // namespace doctest
+
+namespace gpuplan::config {
+namespace {
+
+const Catalogs& catalogs() {
+  static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");
+  return loaded;
+}
+
+const core::Registry<models::IWorkloadFamily>& families() {
+  static const core::Registry<models::IWorkloadFamily> registry = [] {
+    core::Registry<models::IWorkloadFamily> r;
+    models::register_builtin_workloads(r);
+    return r;
+  }();
+  return registry;
+}
+
+using Messages = std::vector<std::string>;
+
+/// Every message of the ConfigError that loading `text` as "s.yaml" throws.
+Messages errors_of(const std::string& text) {
+  try {
+    parse_scenario(text, "s.yaml", catalogs(), families());
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find(e.messages().front()) == 0);  // what() joins them
+    return e.messages();
+  }
+  FAIL("the scenario was accepted");
+  return {};
+}
+
+// A valid scenario, so that each test changes one thing. Line numbers matter below.
+const char* const kValid = R"(format: gpuplan/v1
+name: ResNet-50 on ImageNet-1k, one RTX 3090
+seed: 42
+workload:
+  model: resnet50
+  dataset:
+    samples: 1281167
+    sample_size: "110 KiB"
+    decode_time: "6 ms"
+  epochs: 90
+training:
+  batch_size: 32
+hardware:
+  gpu: rtx3090
+  cpu_cores: 8
+  host_memory: "64 GiB"
+  storage: nvme_ssd
+)";
+
+/// `text` with the first occurrence of `from` replaced by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  return text;
+}
+
+/// kValid with the first occurrence of `from` replaced by `to`.
+std::string with(const std::string& from, const std::string& to) { return replaced(kValid, from, to); }
+
+}  // namespace
+
+TEST_SUITE("config.scenario_errors") {
+  TEST_CASE("the base scenario of these tests is valid") {
+    CHECK_NOTHROW(parse_scenario(kValid, "s.yaml", catalogs(), families()));
+  }
+
+  TEST_CASE("YAML syntax error") {
+    CHECK(errors_of(with("  model: resnet50", "  model: [resnet50")) ==
+          Messages{"YAML syntax error: end of sequence flow not found at s.yaml:6:10; check the indentation and "
+                   "quoting there"});
+  }
+
+  TEST_CASE("unknown key, with did-you-mean") {
+    CHECK(errors_of(with("  epochs: 90", "  epochs: 90\n  epoch: 90")) ==
+          Messages{"unknown key 'epoch' at s.yaml:11:3 (workload.epoch); did you mean epochs?"});
+    CHECK(errors_of(std::string(kValid) + "dataloader:\n  num_workers: 4\n") ==
+          Messages{"unknown key 'dataloader' at s.yaml:18:1 (dataloader); did you mean data_loader?"});
+  }
+
+  TEST_CASE("duplicate key") {
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  batch_size: 64")) ==
+          Messages{"duplicate key 'batch_size' at s.yaml:13:3 (training.batch_size); the first one is on line 12, "
+                   "remove one of them"});
+  }
+
+  TEST_CASE("wrong type: a mapping where a number is expected") {
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: {per_gpu: 32}")) ==
+          Messages{"expected a whole number from 1 to 1000000, found a mapping at s.yaml:12:15 "
+                   "(training.batch_size)"});
+  }
+
+  TEST_CASE("missing unit, with the fix") {
+    CHECK(errors_of(with("\"110 KiB\"", "\"110\"")) ==
+          Messages{"a bare number is not a size: found '110' at s.yaml:8:18 (workload.dataset.sample_size); "
+                   "write it with a unit, e.g. \"110 KiB\""});
+  }
+
+  TEST_CASE("bad unit: Gb is neither bits nor bytes") {
+    CHECK(errors_of(std::string(kValid) + "  network: \"2.5 Gb/s\"\n") ==
+          Messages{"bad unit in '2.5 Gb/s': 'Gb' is ambiguous between bits and bytes at s.yaml:18:12 "
+                   "(hardware.network); write 'Gbit' for bits or 'GB' for bytes"});
+  }
+
+  TEST_CASE("out-of-range values") {
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 0")) ==
+          Messages{"out-of-range value 0 at s.yaml:12:15 (training.batch_size); expected a whole number from 1 to "
+                   "1000000"});
+    CHECK(errors_of(with("\"6 ms\"", "\"-4 ms\"")) ==
+          Messages{"out-of-range duration '-4 ms' at s.yaml:9:18 (workload.dataset.decode_time); expected zero or "
+                   "more"});
+  }
+
+  TEST_CASE("unknown catalog names suggest the closest") {
+    CHECK(errors_of(with("gpu: rtx3090", "gpu: a100-80")) ==
+          Messages{"unknown gpu 'a100-80' at s.yaml:14:8 (hardware.gpu); did you mean a100-80gb or "
+                   "a100-80gb-pcie?"});
+    CHECK(errors_of(with("model: resnet50", "model: resnet-50")) ==
+          Messages{"unknown model 'resnet-50' at s.yaml:5:10 (workload.model); did you mean resnet50?"});
+    CHECK(errors_of(with("storage: nvme_ssd", "storage: nvme")) ==
+          Messages{"unknown storage 'nvme' at s.yaml:17:12 (hardware.storage); did you mean nvme_ssd?"});
+    CHECK(errors_of(std::string(kValid) + "cloud: {instance: aws/p4d.24xlarg}\n") ==
+          Messages{"unknown instance 'aws/p4d.24xlarg' at s.yaml:18:19 (cloud.instance); did you mean "
+                   "aws/p4d.24xlarge?"});
+    CHECK(errors_of(std::string(kValid) + "cloud: {instance: p4d.24xlarge}\n") ==
+          Messages{"expected provider/instance_type such as aws/p4d.24xlarge, found 'p4d.24xlarge' at "
+                   "s.yaml:18:19 (cloud.instance); did you mean aws/p4d.24xlarge?"});
+  }
+
+  TEST_CASE("wrong or missing format version") {
+    CHECK(errors_of(with("format: gpuplan/v1", "format: gpuplan/v2\nfuture_key: 1")) ==
+          Messages{"unsupported format 'gpuplan/v2' at s.yaml:1:9 (format); expected gpuplan/v1, the version "
+                   "this gpuplan reads"});
+    CHECK(errors_of(with("format: gpuplan/v1\n", "")) ==
+          Messages{"missing key 'format' at s.yaml:1:1 (format); add format: gpuplan/v1 as the first line"});
+  }
+
+  TEST_CASE("unreadable file") {
+    try {
+      load_scenario("/nonexistent/scenario.yaml", catalogs(), families());
+      FAIL("no error");
+    } catch (const ConfigError& e) {
+      CHECK(e.messages() == Messages{"cannot read file '/nonexistent/scenario.yaml': No such file or directory"});
+    }
+  }
+
+  TEST_CASE("an unknown strategy override path") {
+    CHECK(errors_of(std::string(kValid) +
+                    "strategies:\n  baseline: {}\n  workers_4: { data_loader.num_wrokers: 4 }\n") ==
+          Messages{"unknown key 'data_loader.num_wrokers' at s.yaml:20:16 "
+                   "(strategies.workers_4.data_loader.num_wrokers); did you mean data_loader.num_workers?"});
+  }
+
+  TEST_CASE("an error inside an override points at the override; base errors appear once") {
+    const std::string text = with("  batch_size: 32", "  batch_size: 32\n  optimizer: adamm") +
+                             "strategies:\n"
+                             "  a: {}\n"
+                             "  b: {training.batch_size: 0}\n"
+                             "  c: {training: {precision: fp17}}\n";
+    CHECK(errors_of(text) ==
+          Messages{
+              "unknown value 'adamm', expected one of sgd, sgd_momentum, adam or adamw at s.yaml:13:14 "
+              "(training.optimizer); did you mean adam or adamw?",
+              "out-of-range value 0 at s.yaml:21:28 (strategies.b.training.batch_size); expected a whole number "
+              "from 1 to 1000000",
+              "unknown value 'fp17', expected one of fp32, tf32, fp16_amp, bf16_amp or fp8 at s.yaml:22:29 "
+              "(strategies.c.training.precision); did you mean fp32 or fp8?",
+          });
+  }
+
+  TEST_CASE("a contradiction between hardware.gpu and cloud.instance, at the hardware key") {
+    CHECK(errors_of(std::string(kValid) + "parallelism: {strategy: ddp}\ncloud: {instance: aws/p4d.24xlarge}\n") ==
+          Messages{"gpu 'rtx3090' contradicts cloud.instance aws/p4d.24xlarge, which has 8 x a100-40gb at "
+                   "s.yaml:14:8 (hardware.gpu); remove hardware.gpu (the instance sets it) or choose an instance "
+                   "with rtx3090"});
+    CHECK(errors_of(with("  gpu: rtx3090", "  gpus_per_node: 16") +
+                    "parallelism: {strategy: ddp}\ncloud: {instance: aws/p4d.24xlarge}\n") ==
+          Messages{"gpus_per_node 16 exceeds the 8 GPUs of aws/p4d.24xlarge at s.yaml:14:18 "
+                   "(hardware.gpus_per_node); use at most 8, or remove gpus_per_node (the instance sets it)"});
+  }
+
+  TEST_CASE("precisions the GPU cannot run, at training.precision") {
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  precision: fp8")) ==
+          Messages{"fp8 needs a GPU of compute capability 8.9 or newer, and rtx3090 has 8.6 at s.yaml:13:14 "
+                   "(training.precision); use bf16_amp or fp16_amp"});
+    CHECK(errors_of(replaced(with("  batch_size: 32", "  batch_size: 32\n  precision: bf16_amp"), "rtx3090",
+                             "v100-16gb")) ==
+          Messages{"bf16_amp needs a GPU of compute capability 8.0 or newer, and v100-16gb has 7.0 at "
+                   "s.yaml:13:14 (training.precision); use fp16_amp or fp32"});
+  }
+
+  TEST_CASE("several GPUs need a parallel strategy") {
+    CHECK(errors_of(with("  gpu: rtx3090", "  gpu: rtx3090\n  gpus_per_node: 4")) ==
+          Messages{"4 GPUs (4 per node x 1 node) need a parallel strategy at s.yaml:15:18 "
+                   "(hardware.gpus_per_node); add parallelism.strategy: ddp (or data_parallel on one node)"});
+    CHECK(errors_of(with("  gpu: rtx3090", "  gpu: rtx3090\n  gpus_per_node: 4") +
+                    "parallelism:\n  strategy: none\n") ==
+          Messages{"strategy none trains on one GPU, but the hardware has 4 GPUs (4 per node x 1 node) at "
+                   "s.yaml:20:13 (parallelism.strategy); use ddp, or set hardware.gpus_per_node: 1"});
+  }
+
+  TEST_CASE("epochs and tokens: exactly one") {
+    CHECK(errors_of(with("  epochs: 90", "  epochs: 90\n  tokens: 2e12")) ==
+          Messages{"epochs and tokens are both given at s.yaml:11:11 (workload.tokens); keep one: epochs for a "
+                   "number of passes over the dataset, tokens for a language model's token budget"});
+    CHECK(errors_of(with("  epochs: 90\n", "")) ==
+          Messages{"missing key 'epochs' at s.yaml:5:3 (workload.epochs); add epochs: 90, or tokens: 2e12 for a "
+                   "language model"});
+  }
+
+  TEST_CASE("inline models: unknown family, unknown and inconsistent architecture keys") {
+    CHECK(errors_of(with("model: resnet50", "model: {family: resnett, depth: 50}")) ==
+          Messages{"unknown model family 'resnett' at s.yaml:5:19 (workload.model.family); did you mean resnet?"});
+    CHECK(errors_of(with("model: resnet50", "model: {family: resnet, depht: 50}")) ==
+          Messages{"missing key 'depth' at s.yaml:5:10 (workload.model.depth); add depth: <value> (layers with "
+                   "weights: 18, 34 (basic blocks), 50, 101 or 152 (bottlenecks))",
+                   "unknown key 'depht' at s.yaml:5:27 (workload.model.depht); did you mean depth?"});
+    CHECK(errors_of(with("model: resnet50", "model: {family: resnet, depth: 51}")) ==
+          Messages{"depth 51 is not a ResNet depth at s.yaml:5:34 (workload.model.depth); use one of 18, 34, 50, "
+                   "101, 152 (He et al. 2016, table 1)"});
+  }
+
+  TEST_CASE("a calibration profile is not supported yet") {
+    CHECK(errors_of(with("gpu: rtx3090", "gpu: {profile: catalogs/calibrations/x.json}")) ==
+          Messages{"calibration profiles are not supported yet at s.yaml:14:18 (hardware.gpu.profile); name a "
+                   "catalog GPU such as a100-80gb for now"});
+  }
+
+  TEST_CASE("hardware facts have no defaults") {
+    CHECK(errors_of(with("  cpu_cores: 8\n  host_memory: \"64 GiB\"\n", "")) ==
+          Messages{"missing key 'cpu_cores' at s.yaml:14:3 (hardware.cpu_cores); add cpu_cores: <physical cores "
+                   "per node available to the job>, e.g. 8",
+                   "missing key 'host_memory' at s.yaml:14:3 (hardware.host_memory); add host_memory: \"64 GiB\" "
+                   "(per node)"});
+  }
+
+  TEST_CASE("an error that only some sweep points have names them") {
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  precision: bf16_amp") +
+                    "sweep:\n  hardware.gpu: [rtx3090, v100-16gb]\n  data_loader.num_workers: [0, 4]\n") ==
+          Messages{"[hardware.gpu=v100-16gb] bf16_amp needs a GPU of compute capability 8.0 or newer, and "
+                   "v100-16gb has 7.0 at s.yaml:13:14 (training.precision); use fp16_amp or fp32"});
+  }
+
+  TEST_CASE("cloud: the spot market needs a replacement wait and a spot price; traces must exist") {
+    const std::string cloud = R"(format: gpuplan/v1
+workload: {model: resnet50, dataset: {samples: 1281167, sample_size: "110 KiB", decode_time: "6 ms"}, epochs: 90}
+training: {batch_size: 32}
+cloud:
+  instance: aws/g5.8xlarge
+)";
+    CHECK(errors_of(cloud + "  market: spot\n") ==
+          Messages{"missing key 'replacement_wait' at s.yaml:5:3 (cloud.replacement_wait); add replacement_wait: "
+                   "\"10 min\" (how long a preempted spot node takes to come back; the spot market needs it)"});
+    CHECK(errors_of(replaced(cloud, "aws/g5.8xlarge", "lambda/gpu_1x_a10") +
+                    "  market: spot\n  replacement_wait: \"10 min\"\n") ==
+          Messages{"lambda/gpu_1x_a10 has no spot price in the catalog for region us-east-1 at s.yaml:6:11 "
+                   "(cloud.market); use market: on_demand, or another region or instance"});
+    CHECK(errors_of(cloud + "  market: spot\n  replacement_wait: \"10 min\"\n"
+                            "  preemption_rate: {trace: /nonexistent/trace.json}\n") ==
+          Messages{"cannot read preemption trace '/nonexistent/trace.json': No such file or directory at "
+                   "s.yaml:8:28 (cloud.preemption_rate.trace); paths are relative to the scenario's folder"});
+    CHECK(errors_of(cloud + "hardware: {gpu: rtx3090, cpu_cores: 32, host_memory: \"64 GiB\"}\n"
+                            "on_premises: {purchase_price: \"$1500\", amortization: \"3 years\", "
+                            "electricity: \"$0.15/kWh\"}\n") ==
+          Messages{
+              "gpu 'rtx3090' contradicts cloud.instance aws/g5.8xlarge, which has 1 x a10g at s.yaml:6:17 "
+              "(hardware.gpu); remove hardware.gpu (the instance sets it) or choose an instance with rtx3090",
+              "cpu_cores 32 exceeds the 16 physical cores of aws/g5.8xlarge (32 vCPUs, 2 per core) at s.yaml:6:37 "
+              "(hardware.cpu_cores); use at most 16, or remove cpu_cores (the instance sets it)",
+              "cloud and on_premises are both given at s.yaml:7:14 (on_premises); keep one: cloud prices rented "
+              "instances, on_premises bought hardware"});
+  }
+
+  TEST_CASE("sequence length and token budgets belong to language models") {
+    CHECK(errors_of(with("  epochs: 90", "  epochs: 90\n  sequence_length: 512")) ==
+          Messages{"resnet50 (family resnet) takes no sequence length at s.yaml:11:20 (workload.sequence_length); "
+                   "remove sequence_length"});
+    CHECK(errors_of(with("  epochs: 90", "  tokens: 2e12")) ==
+          Messages{"a token budget needs a language model, and resnet50 (family resnet) is not one at s.yaml:10:11 "
+                   "(workload.tokens); give epochs instead"});
+  }
+
+  TEST_CASE("several errors in one file are reported together, in file order") {
+    const Messages got = errors_of(R"(format: gpuplan/v1
+workload:
+  model: resnet50
+  dataset:
+    samples: 1281167
+    sample_size: "110"
+    decode_time: "6 ms"
+  epochs: 90
+training:
+  batch_size: 0
+  precision: fp16
+hardware:
+  gpu: a100-80
+  cpu_cores: 8
+  host_memory: "64 GiB"
+  storage: nvme_ssd
+strategies:
+  workers: {data_loader.num_wrokers: 4}
+)");
+    REQUIRE(got.size() == 5);
+    CHECK(got[0] ==
+          "a bare number is not a size: found '110' at s.yaml:6:18 (workload.dataset.sample_size); write it with a "
+          "unit, e.g. \"110 KiB\"");
+    CHECK(got[1] == "out-of-range value 0 at s.yaml:10:15 (training.batch_size); expected a whole number from 1 to "
+                    "1000000");
+    CHECK(got[2] == "unknown value 'fp16', expected one of fp32, tf32, fp16_amp, bf16_amp or fp8 at s.yaml:11:14 "
+                    "(training.precision); did you mean fp32, fp16_amp or fp8?");
+    CHECK(got[3] == "unknown gpu 'a100-80' at s.yaml:13:8 (hardware.gpu); did you mean a100-80gb or a100-80gb-pcie?");
+    CHECK(got[4] == "unknown key 'data_loader.num_wrokers' at s.yaml:18:13 "
+                    "(strategies.workers.data_loader.num_wrokers); did you mean data_loader.num_workers?");
+  }
+}
+
+}  // namespace gpuplan::config

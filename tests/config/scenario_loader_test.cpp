@@ -1,0 +1,485 @@
+// The scenario loader on valid input: SI values, documented defaults, catalog expansion,
+// strategies, sweeps, the seed override, the expected block and --print-resolved.
+// Inline YAML (STYLE.md T7); catalogs are the shipped ones.
+
+#include "config/scenario_loader.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "config/overrides.h"
+#include "core/units.h"
+
+namespace gpuplan::config {
+namespace {
+
+const Catalogs& catalogs() {
+  static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");
+  return loaded;
+}
+
+const core::Registry<models::IWorkloadFamily>& families() {
+  static const core::Registry<models::IWorkloadFamily> registry = [] {
+    core::Registry<models::IWorkloadFamily> r;
+    models::register_builtin_workloads(r);
+    return r;
+  }();
+  return registry;
+}
+
+Scenario parse(const std::string& text, const LoadOptions& options = {}) {
+  return parse_scenario(text, "s.yaml", catalogs(), families(), options);
+}
+
+/// The first error message, or "" when the text is valid.
+std::string first_error(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const ConfigError& e) {
+    return e.messages().front();
+  }
+  return "";
+}
+
+const char* const kMinimal = R"(format: gpuplan/v1
+name: ResNet-50 on ImageNet-1k, one RTX 3090
+seed: 42
+workload:
+  model: resnet50
+  dataset:
+    samples: 1281167
+    sample_size: "110 KiB"
+    decode_time: "6 ms"
+  epochs: 90
+training:
+  batch_size: 32
+hardware:
+  gpu: rtx3090
+  cpu_cores: 8
+  host_memory: "64 GiB"
+  storage: nvme_ssd
+)";
+
+}  // namespace
+
+TEST_SUITE("config.scenario_loader") {
+  TEST_CASE("a minimal scenario resolves to SI values with the documented defaults") {
+    const Scenario s = parse(kMinimal);
+    CHECK(s.path == "s.yaml");
+    CHECK(s.name == "ResNet-50 on ImageNet-1k, one RTX 3090");
+    CHECK(s.seed == 42);
+    CHECK_FALSE(s.expected);
+    REQUIRE(s.variants.size() == 1);
+    const Variant& v = s.variants.front();
+    CHECK(v.strategy == "baseline");
+    CHECK(v.sweep_point.empty());
+    const models::JobSpec& job = v.job;
+    CHECK(job.scenario_name == s.name);
+    CHECK(job.seed == 42);
+
+    CHECK(job.workload.name == "resnet50");
+    CHECK(job.workload.family == "resnet");
+    CHECK(job.workload.parameters == 25'557'032.0);  // torchvision's count (resnet_family.h)
+    CHECK_FALSE(job.workload.is_language_model);
+
+    CHECK(job.dataset.samples == 1'281'167.0);
+    CHECK(job.dataset.sample_bytes == core::kibibytes(110));  // 112640 B
+    CHECK(job.dataset.decode_time_s == doctest::Approx(0.006));
+    CHECK(job.dataset.layout == models::DatasetLayout::kFiles);
+    CHECK(job.dataset.eval_samples == 0.0);
+    CHECK_FALSE(job.dataset.synthetic);
+    CHECK(job.duration.epochs == 90.0);
+    CHECK(job.duration.tokens == 0.0);
+
+    CHECK(job.training.batch_size == 32);
+    CHECK(job.training.gradient_accumulation == 1);
+    CHECK(job.training.precision == models::Precision::kFp32);
+    CHECK(job.training.optimizer == models::Optimizer::kSgdMomentum);
+    CHECK_FALSE(job.training.activation_checkpointing);
+    CHECK(job.training.memory_format == models::MemoryFormat::kChannelsFirst);
+    CHECK(job.training.framework_overhead == models::FrameworkOverhead::kEager);
+
+    CHECK(job.data_loader.num_workers == 0);
+    CHECK(job.data_loader.prefetch_factor == 2);
+    CHECK_FALSE(job.data_loader.pin_memory);
+    CHECK_FALSE(job.data_loader.persistent_workers);
+    CHECK(job.data_loader.preprocess_on == models::PreprocessOn::kCpu);
+
+    CHECK(job.hardware.gpu.name == "rtx3090");
+    CHECK(job.hardware.gpu.compute_capability_major == 8);
+    CHECK(job.hardware.gpus_per_node == 1);
+    CHECK(job.hardware.nodes == 1);
+    CHECK(job.hardware.gpu_interconnect == "pcie4");  // the GPU catalog's PCIe generation
+    CHECK(job.hardware.cpu_cores == 8);
+    CHECK(job.hardware.host_memory_bytes == core::gibibytes(64));
+    CHECK(job.hardware.storage.name == "nvme_ssd");
+    CHECK(job.hardware.storage.read_bytes_per_s == core::gigabytes_per_s(7));  // catalogs/storage.yaml
+    CHECK(job.hardware.network_bytes_per_s == 0.0);
+
+    CHECK(job.parallelism.strategy == models::ParallelStrategy::kNone);
+    CHECK(job.parallelism.bucket_bytes == core::mebibytes(25));
+    CHECK_FALSE(job.checkpointing.enabled);
+    CHECK_FALSE(job.cloud);
+    CHECK_FALSE(job.on_premises);
+    CHECK(job.trials == 1);
+    CHECK(v.preemption_source == PreemptionSource::kNone);
+  }
+
+  TEST_CASE("every key written: units are converted to SI") {
+    const Scenario s = parse(R"(format: gpuplan/v1
+name: all keys
+workload:
+  model: resnet50
+  dataset:
+    samples: 1.28e6
+    sample_size: "0.5 MB"
+    layout: shards
+    decode_time: "250 us"
+    eval_samples: 50000
+    synthetic: false
+  epochs: 0.5
+training:
+  batch_size: 64
+  gradient_accumulation: 2
+  precision: bf16_amp
+  optimizer: adamw
+  activation_checkpointing: true
+  memory_format: channels_last
+  framework_overhead: cuda_graphs
+data_loader:
+  num_workers: 6
+  prefetch_factor: 4
+  pin_memory: true
+  persistent_workers: true
+  preprocess_on: gpu
+hardware:
+  gpu: A100-SXM4-80GB
+  gpus_per_node: 4
+  nodes: 2
+  gpu_interconnect: nvlink3
+  cpu_cores: 32
+  host_memory: "512 GiB"
+  storage:
+    read_bandwidth: "2.5 GB/s"
+    random_read_bandwidth: "1 GB/s"
+    write_bandwidth: "1 GB/s"
+    latency: "100 us"
+    queue_depth: 32
+  network: "100 Gbit/s"
+parallelism:
+  strategy: ddp
+  bucket_size: "50 MiB"
+checkpointing:
+  interval: "30 min"
+  async: true
+on_premises:
+  purchase_price: "$150000"
+  amortization: "3 years"
+  electricity: "$0.15/kWh"
+simulation:
+  trials: 200
+)");
+    REQUIRE(s.variants.size() == 1);
+    const models::JobSpec& job = s.variants.front().job;
+    CHECK(s.name == "all keys");
+    CHECK(s.seed == 0);  // documented default
+    CHECK(job.dataset.samples == 1'280'000.0);
+    CHECK(job.dataset.sample_bytes == 500'000.0);
+    CHECK(job.dataset.layout == models::DatasetLayout::kShards);
+    CHECK(job.dataset.decode_time_s == doctest::Approx(core::microseconds(250)));
+    CHECK(job.dataset.eval_samples == 50'000.0);
+    CHECK(job.duration.epochs == 0.5);
+    CHECK(job.training.gradient_accumulation == 2);
+    CHECK(job.training.precision == models::Precision::kBf16Amp);
+    CHECK(job.training.optimizer == models::Optimizer::kAdamW);
+    CHECK(job.training.activation_checkpointing);
+    CHECK(job.training.memory_format == models::MemoryFormat::kChannelsLast);
+    CHECK(job.training.framework_overhead == models::FrameworkOverhead::kCudaGraphs);
+    CHECK(job.data_loader.num_workers == 6);
+    CHECK(job.data_loader.prefetch_factor == 4);
+    CHECK(job.data_loader.pin_memory);
+    CHECK(job.data_loader.persistent_workers);
+    CHECK(job.data_loader.preprocess_on == models::PreprocessOn::kGpu);
+    CHECK(job.hardware.gpu.name == "a100-80gb");  // found by its alias
+    CHECK(job.hardware.gpus_per_node == 4);
+    CHECK(job.hardware.nodes == 2);
+    CHECK(job.hardware.gpu_interconnect == "nvlink3");
+    CHECK(job.hardware.cpu_cores == 32);
+    CHECK(job.hardware.host_memory_bytes == core::gibibytes(512));
+    CHECK(job.hardware.storage.name == "inline");
+    CHECK(job.hardware.storage.read_bytes_per_s == core::gigabytes_per_s(2.5));
+    CHECK(job.hardware.storage.random_read_bytes_per_s == core::gigabytes_per_s(1));
+    CHECK(job.hardware.storage.write_bytes_per_s == core::gigabytes_per_s(1));
+    CHECK(job.hardware.storage.latency_s == doctest::Approx(core::microseconds(100)));
+    CHECK(job.hardware.storage.queue_depth == 32);
+    CHECK(job.hardware.network_bytes_per_s == core::gigabits_per_s(100));  // 12.5 GB/s
+    CHECK(job.parallelism.strategy == models::ParallelStrategy::kDdp);
+    CHECK(job.parallelism.bucket_bytes == core::mebibytes(50));
+    CHECK(job.checkpointing.enabled);
+    CHECK_FALSE(job.checkpointing.automatic);
+    CHECK(job.checkpointing.interval_s == 1800.0);
+    CHECK(job.checkpointing.async);
+    REQUIRE(job.on_premises);
+    CHECK(job.on_premises->purchase_usd == 150'000.0);
+    CHECK(job.on_premises->amortization_s == 3 * core::kSecondsPerYear);
+    CHECK(job.on_premises->electricity_usd_per_j == doctest::Approx(core::usd_per_kwh(0.15)));
+    CHECK(job.trials == 200);
+  }
+
+  TEST_CASE("a cloud instance fills in the hardware") {
+    const Scenario s = parse(R"(format: gpuplan/v1
+workload:
+  model: resnet50
+  dataset: {samples: 1281167, sample_size: "110 KiB", decode_time: "6 ms"}
+  epochs: 90
+training: {batch_size: 256}
+parallelism: {strategy: ddp}
+checkpointing: {interval: auto}
+cloud:
+  instance: aws/p4d.24xlarge
+  region: us-east-1
+  market: spot
+  preemption_rate: "0.05 /h"
+  replacement_wait: "10 min"
+)");
+    CHECK(s.name == "s");  // the file name's stem
+    REQUIRE(s.variants.size() == 1);
+    const Variant& v = s.variants.front();
+    const models::JobSpec& job = v.job;
+    CHECK(job.hardware.gpu.name == "a100-40gb");
+    CHECK(job.hardware.gpus_per_node == 8);
+    CHECK(job.hardware.nodes == 1);
+    CHECK(job.hardware.gpu_interconnect == "nvlink3");
+    CHECK(job.hardware.cpu_cores == 48);  // 96 vCPUs ÷ 2 threads per core
+    CHECK(job.hardware.host_memory_bytes == core::gibibytes(1152));
+    CHECK(job.hardware.storage.name == "nvme_ssd");
+    CHECK(job.hardware.network_bytes_per_s == core::gigabits_per_s(400));
+    CHECK(job.checkpointing.automatic);
+    REQUIRE(job.cloud);
+    CHECK(job.cloud->instance.instance_type == "p4d.24xlarge");
+    CHECK(job.cloud->instance.region == "us-east-1");
+    CHECK(job.cloud->market == models::Market::kSpot);
+    CHECK(job.cloud->preemption_rate_per_s == doctest::Approx(core::per_hour(0.05)));
+    CHECK(job.cloud->replacement_wait_s == 600.0);
+    CHECK(v.preemption_source == PreemptionSource::kRate);
+  }
+
+  TEST_CASE("a language model: catalog sequence length, its override, tokens") {
+    const std::string llm = R"(format: gpuplan/v1
+workload:
+  model: llama2-7b
+  dataset: {samples: 52002, sample_size: "2 KiB", decode_time: "50 us", layout: shards}
+  tokens: 2e9
+training: {batch_size: 1, precision: bf16_amp, optimizer: adamw}
+hardware: {gpu: h100-sxm, cpu_cores: 16, host_memory: "256 GiB", storage: nvme_ssd}
+)";
+    const Scenario catalog_length = parse(llm);
+    const models::JobSpec& job = catalog_length.variants.front().job;
+    CHECK(job.workload.is_language_model);
+    CHECK(job.workload.tokens_per_sample == 4096.0);  // catalogs/models.yaml
+    CHECK(job.duration.tokens == 2e9);
+    CHECK(job.duration.epochs == 0.0);
+    const Scenario shorter =
+        parse(llm + "strategies:\n  s2048: {workload.sequence_length: 2048}\n");
+    CHECK(shorter.variants.front().job.workload.tokens_per_sample == 2048.0);
+  }
+
+  TEST_CASE("an inline model is built by its family") {
+    const Scenario s = parse(R"(format: gpuplan/v1
+workload:
+  model: {family: transformer_decoder, layers: 2, hidden: 256, heads: 4, ffn_hidden: 1024, vocab: 1000,
+          mlp: gelu, bias: true}
+  sequence_length: 128
+  dataset: {samples: 1000, synthetic: true}
+  epochs: 1
+training: {batch_size: 8}
+hardware: {gpu: t4, cpu_cores: 4, host_memory: "16 GiB", storage: nvme_ssd}
+)");
+    const models::JobSpec& job = s.variants.front().job;
+    CHECK(job.workload.name == "inline");
+    CHECK(job.workload.family == "transformer_decoder");
+    CHECK(job.workload.tokens_per_sample == 128.0);
+    CHECK(job.dataset.synthetic);
+    CHECK(job.dataset.sample_bytes == 0.0);  // not needed with synthetic data
+  }
+
+  TEST_CASE("strategies: one variant each, overrides applied to a copy of the base") {
+    const Scenario s = parse(std::string(kMinimal) + R"(data_loader:
+  num_workers: 2
+strategies:
+  baseline: {}
+  workers_4: { data_loader.num_workers: 4 }
+  amp: { training: { precision: fp16_amp } }
+  amp_bs64_workers_4:
+    training.precision: fp16_amp
+    training.batch_size: 64
+    data_loader.num_workers: 4
+  no_loader_settings: { data_loader: ~ }
+)");
+    REQUIRE(s.variants.size() == 5);
+    CHECK(s.variants[0].strategy == "baseline");
+    CHECK(s.variants[0].job.data_loader.num_workers == 2);
+    CHECK(s.variants[0].job.training.precision == models::Precision::kFp32);
+    CHECK(s.variants[1].strategy == "workers_4");
+    CHECK(s.variants[1].job.data_loader.num_workers == 4);
+    CHECK(s.variants[1].job.training.batch_size == 32);
+    CHECK(s.variants[2].strategy == "amp");
+    CHECK(s.variants[2].job.training.precision == models::Precision::kFp16Amp);
+    CHECK(s.variants[2].job.data_loader.num_workers == 2);
+    CHECK(s.variants[3].job.training.precision == models::Precision::kFp16Amp);
+    CHECK(s.variants[3].job.training.batch_size == 64);
+    CHECK(s.variants[3].job.data_loader.num_workers == 4);
+    CHECK(s.variants[4].job.data_loader.num_workers == 0);  // removed: back to the default
+    for (const Variant& v : s.variants) {
+      CHECK(v.sweep_point.empty());
+    }
+  }
+
+  TEST_CASE("a sweep expands to the Cartesian product in the order written, for every strategy") {
+    const Scenario s = parse(R"(format: gpuplan/v1
+workload:
+  model: resnet50
+  dataset: {samples: 1281167, sample_size: "110 KiB", decode_time: "6 ms"}
+  epochs: 90
+training: {batch_size: 64}
+parallelism: {strategy: ddp}
+cloud:
+  instance: aws/p4d.24xlarge
+  preemption_rate: catalog
+  replacement_wait: "10 min"
+strategies:
+  baseline: {}
+  workers_4: {data_loader.num_workers: 4}
+sweep:
+  hardware.gpus_per_node: [1, 2, 8]
+  cloud.market: [on_demand, spot]
+)");
+    REQUIRE(s.variants.size() == 12);
+    const char* const points[] = {
+        "hardware.gpus_per_node=1, cloud.market=on_demand", "hardware.gpus_per_node=1, cloud.market=spot",
+        "hardware.gpus_per_node=2, cloud.market=on_demand", "hardware.gpus_per_node=2, cloud.market=spot",
+        "hardware.gpus_per_node=8, cloud.market=on_demand", "hardware.gpus_per_node=8, cloud.market=spot",
+    };
+    const int gpus[] = {1, 1, 2, 2, 8, 8};
+    for (std::size_t i = 0; i < 12; ++i) {
+      const Variant& v = s.variants[i];
+      CAPTURE(i);
+      CHECK(v.strategy == (i < 6 ? "baseline" : "workers_4"));
+      CHECK(v.sweep_point == points[i % 6]);
+      CHECK(v.job.hardware.gpus_per_node == gpus[i % 6]);
+      const bool spot = i % 2 == 1;
+      CHECK(v.job.cloud->market == (spot ? models::Market::kSpot : models::Market::kOnDemand));
+      CHECK(v.preemption_source == (spot ? PreemptionSource::kCatalog : PreemptionSource::kNone));
+      CHECK(v.job.data_loader.num_workers == (i < 6 ? 0 : 4));
+    }
+  }
+
+  TEST_CASE("a preemption trace is found relative to the scenario's folder") {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gpuplan_scenario_loader_test";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "trace.json") << R"({"metadata": {"gap_seconds": 600}, "data": [1, 1, 0, 1]})";
+    const std::string text = R"(format: gpuplan/v1
+workload: {model: resnet50, dataset: {samples: 1281167, sample_size: "110 KiB", decode_time: "6 ms"}, epochs: 90}
+training: {batch_size: 32}
+cloud:
+  instance: aws/g5.8xlarge
+  market: spot
+  replacement_wait: "5 min"
+  preemption_rate: {trace: trace.json}
+)";
+    const Scenario s = parse_scenario(text, (dir / "s.yaml").string(), catalogs(), families());
+    REQUIRE(s.variants.size() == 1);
+    CHECK(s.variants[0].preemption_source == PreemptionSource::kTrace);
+    CHECK(s.variants[0].preemption_trace == (dir / "trace.json").string());
+    CHECK(s.variants[0].job.hardware.gpu.name == "a10g");
+    std::filesystem::remove_all(dir);
+  }
+
+  TEST_CASE("the seed override replaces the file's seed in every variant") {
+    LoadOptions options;
+    options.seed_override = 7;
+    const Scenario s = parse(std::string(kMinimal) + "strategies: {a: {}, b: {training.batch_size: 16}}\n", options);
+    CHECK(s.seed == 7);
+    REQUIRE(s.variants.size() == 2);
+    CHECK(s.variants[0].job.seed == 7);
+    CHECK(s.variants[1].job.seed == 7);
+  }
+
+  TEST_CASE("the expected block keeps SI values, the text and the position") {
+    const Scenario s = parse(std::string(kMinimal) + R"(expected:
+  source: "DeepLearningExamples README"
+  throughput: "2650 samples/s"
+  peak_memory: "20 GiB"
+  fits: true
+  step_time: "12 ms"
+  mfu: 0.41
+)");
+    REQUIRE(s.expected);
+    CHECK(s.expected->source == "DeepLearningExamples README");
+    REQUIRE(s.expected->values.size() == 5);
+    CHECK(s.expected->values[0].metric == "throughput");
+    CHECK(s.expected->values[0].value == 2650.0);
+    CHECK(s.expected->values[0].text == "2650 samples/s");
+    CHECK(s.expected->values[0].mark.line == 20);
+    CHECK(s.expected->values[0].mark.column == 15);
+    CHECK(s.expected->values[1].value == core::gibibytes(20));
+    CHECK(s.expected->values[2].value == 1.0);
+    CHECK(s.expected->values[3].value == doctest::Approx(0.012));
+    CHECK(s.expected->values[4].metric == "mfu");
+    CHECK(s.expected->values[4].value == 0.41);
+  }
+
+  TEST_CASE("fp16_amp is accepted on a GPU without tensor cores (it runs, slowly)") {
+    std::string text = kMinimal;
+    text.replace(text.find("rtx3090"), 7, "gtx1080ti");
+    CHECK(first_error(text + "strategies: {amp: {training.precision: fp16_amp}}\n").empty());
+  }
+
+  TEST_CASE("print_resolved shows every variant with SI units, the same bytes every time") {
+    const std::string yaml =
+        std::string(kMinimal) + "strategies: {baseline: {}, amp: {training.precision: fp16_amp}}\n";
+    const std::string text = print_resolved(parse(yaml));
+    CHECK(text == print_resolved(parse(yaml)));
+    CHECK(text.find("name: ResNet-50 on ImageNet-1k, one RTX 3090\n") != std::string::npos);
+    CHECK(text.find("  - strategy: baseline\n") != std::string::npos);
+    CHECK(text.find("  - strategy: amp\n") != std::string::npos);
+    CHECK(text.find("      sample_size: 112640 B\n") != std::string::npos);
+    CHECK(text.find("      decode_time: 0.006 s\n") != std::string::npos);
+    CHECK(text.find("      precision: fp16_amp\n") != std::string::npos);
+    CHECK(text.find("      bucket_size: 26214400 B\n") != std::string::npos);
+    CHECK(text.find("        name: rtx3090\n") != std::string::npos);
+    CHECK(text.find("        compute_capability: 8.6\n") != std::string::npos);
+    // The printed text is YAML.
+    CHECK_NOTHROW(YAML::Load(text));
+  }
+
+  TEST_CASE("every overridable path is read by the validator") {
+    // A list is a wrong value for every leaf: each must give an error at the override,
+    // never "unknown key" (which would mean that the validator does not read the key).
+    for (const std::string& path : overridable_paths()) {
+      if (path.find('<') != std::string::npos) {
+        continue;
+      }
+      CAPTURE(path);
+      std::vector<std::string> messages;
+      try {
+        parse(std::string(kMinimal) + "strategies:\n  s: {" + path + ": [1, 2]}\n");
+      } catch (const ConfigError& e) {
+        messages = e.messages();
+      }
+      REQUIRE_FALSE(messages.empty());
+      bool at_override = false;
+      for (const std::string& m : messages) {
+        CHECK(m.find("unknown key") == std::string::npos);
+        at_override = at_override || m.find("(strategies.s." + path) != std::string::npos;
+      }
+      CHECK(at_override);
+    }
+  }
+}
+
+}  // namespace gpuplan::config

@@ -1,0 +1,149 @@
+// Tests of the strict YAML reader (config/yaml_reader.h). Error texts are asserted whole,
+// with file:line:column, because they are the user experience (STYLE.md T4).
+
+#include "config/yaml_reader.h"
+
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/units.h"
+
+// Lets doctest print message lists when a comparison fails.
+namespace doctest {
+template <>
+struct StringMaker<std::vector<std::string>> {
+  static String convert(const std::vector<std::string>& messages) {
+    std::string out = "{";
+    for (const std::string& m : messages) {
+      out += "\n  \"" + m + "\"";
+    }
+    return (out + "\n}").c_str();
+  }
+};
+}  // namespace doctest
+
+namespace gpuplan::config {
+namespace {
+
+/// Parses `text` as "s.yaml", runs `read` on the root mapping and returns every message.
+std::vector<std::string> messages_of(const std::string& text, const std::function<void(MapReader&)>& read) {
+  try {
+    const YAML::Node root = parse_yaml(text, "s.yaml");
+    ErrorSink sink("s.yaml");
+    MapReader reader(root, "", sink);
+    read(reader);
+    return sink.messages();
+  } catch (const ConfigError& e) {
+    return e.messages();
+  }
+}
+
+using Messages = std::vector<std::string>;
+
+}  // namespace
+
+TEST_SUITE("config.yaml_reader") {
+  TEST_CASE("a YAML syntax error names the position and how to look for the cause") {
+    CHECK(messages_of("a: [1, 2\nb: 3\n", [](MapReader&) {}) ==
+          Messages{"YAML syntax error: end of sequence flow not found at s.yaml:2:2; check the "
+                   "indentation and quoting there"});
+  }
+
+  TEST_CASE("duplicate keys are errors at the second one, naming the first one's line") {
+    CHECK(messages_of("a:\n  b: 1\n  b: 2\n", [](MapReader&) {}) ==
+          Messages{"duplicate key 'b' at s.yaml:3:3 (a.b); the first one is on line 2, remove one of them"});
+  }
+
+  TEST_CASE("unknown keys suggest the closest known key") {
+    CHECK(messages_of("batch_size: 1\nbatch_sise: 2\n",
+                      [](MapReader& r) {
+                        r.integer("batch_size", 1, 10);
+                        r.finish();
+                      }) ==
+          Messages{"unknown key 'batch_sise' at s.yaml:2:1 (batch_sise); did you mean batch_size?"});
+    // Nothing close: no suggestion.
+    CHECK(messages_of("batch_size: 1\ncolour: red\n",
+                      [](MapReader& r) {
+                        r.integer("batch_size", 1, 10);
+                        r.finish();
+                      }) == Messages{"unknown key 'colour' at s.yaml:2:1 (colour)"});
+  }
+
+  TEST_CASE("quantities: SI values, and the errors of missing, bad and out-of-range units") {
+    const std::string text =
+        "x:\n"
+        "  ok: \"110 KiB\"\n"
+        "  bare: \"110\"\n"
+        "  rate: \"2.5 Gb/s\"\n"
+        "  t: \"-4 ms\"\n"
+        "  other: \"4 ms\"\n";
+    double ok = 0.0;
+    const Messages got = messages_of(text, [&](MapReader& r) {
+      auto x = r.map("x");
+      REQUIRE(x);
+      ok = x->quantity("ok", core::Dimension::kBytes).value_or(-1.0);
+      CHECK_FALSE(x->quantity("bare", core::Dimension::kBytes));
+      CHECK_FALSE(x->quantity("rate", core::Dimension::kBytesPerSecond));
+      CHECK_FALSE(x->quantity("t", core::Dimension::kSeconds, Range::kNonNegative));
+      CHECK_FALSE(x->quantity("other", core::Dimension::kBytes));
+      x->finish();
+    });
+    CHECK(ok == 112640.0);  // 110 × 1024 B
+    CHECK(got == Messages{
+                     "a bare number is not a size: found '110' at s.yaml:3:9 (x.bare); write it with a unit, "
+                     "e.g. \"110 KiB\"",
+                     "bad unit in '2.5 Gb/s': 'Gb' is ambiguous between bits and bytes at s.yaml:4:9 (x.rate); "
+                     "write 'Gbit' for bits or 'GB' for bytes",
+                     "out-of-range duration '-4 ms' at s.yaml:5:6 (x.t); expected zero or more",
+                     "'4 ms' is a duration, expected a size such as \"110 KiB\" at s.yaml:6:10 (x.other)",
+                 });
+  }
+
+  TEST_CASE("numbers: wrong type, out of range, missing value, missing key") {
+    const Messages got = messages_of("n: 0\nm: {a: 1}\nb: 1\ne:\nt: true\n", [](MapReader& r) {
+      CHECK_FALSE(r.integer("n", 1, 10));
+      CHECK_FALSE(r.integer("m", 1, 10));
+      CHECK_FALSE(r.boolean("b"));
+      CHECK_FALSE(r.number("e", 0, 1));
+      CHECK(r.boolean("t") == true);
+      CHECK_FALSE(r.string("name", Requirement::kRequired));
+      r.finish();
+    });
+    CHECK(got == Messages{
+                     "out-of-range value 0 at s.yaml:1:4 (n); expected a whole number from 1 to 10",
+                     "expected a whole number from 1 to 10, found a mapping at s.yaml:2:4 (m)",
+                     "expected true or false, found '1' at s.yaml:3:4 (b)",
+                     "missing value for 'e' at s.yaml:4:1 (e); write e: a number from 0 to 1 or remove the key",
+                     "missing key 'name' at s.yaml:1:1 (name); add name: a text value",
+                 });
+  }
+
+  TEST_CASE("enumerations list the accepted values and suggest the closest") {
+    CHECK(messages_of("precision: fp17\n",
+                      [](MapReader& r) { r.choice("precision", {"fp32", "fp16_amp", "bf16_amp"}); }) ==
+          Messages{"unknown value 'fp17', expected one of fp32, fp16_amp or bf16_amp at s.yaml:1:12 "
+                   "(precision); did you mean fp32?"});
+  }
+
+  TEST_CASE("a document that is not a mapping") {
+    CHECK(messages_of("", [](MapReader&) {}) ==
+          Messages{"expected a mapping, found nothing at s.yaml:1:1; write the keys of the file indented below it"});
+    CHECK(messages_of("- 1\n", [](MapReader&) {}) ==
+          Messages{"expected a mapping, found a sequence at s.yaml:1:1; write the keys of the file indented "
+                   "below it"});
+  }
+
+  TEST_CASE("an unreadable file names the file and the reason") {
+    try {
+      load_yaml_file("/nonexistent/x.yaml");
+      FAIL("no error");
+    } catch (const ConfigError& e) {
+      CHECK(std::string(e.what()) == "cannot read file '/nonexistent/x.yaml': No such file or directory");
+    }
+  }
+}
+
+}  // namespace gpuplan::config
