@@ -1,0 +1,45 @@
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run_command.h"
+
+using gpuplan::testing::run_gpuplan;
+
+// Accuracy guard: the validation cases (tests/validation/README.md) with the one set of
+// model parameters. The bounds sit just above today's figures (throughput MAPE 17.2 % over
+// 14 cases, peak memory 5.0 % over 4), so a model change that loses accuracy fails here and
+// must say so; one that gains accuracy should tighten them.
+TEST_SUITE("cli.validate") {
+  TEST_CASE("validation MAPE stays within its recorded bounds") {
+    const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["throughput_cases"].get<int>() >= 14);
+    CHECK(j["rows"].size() >= 20);
+    CHECK(j["throughput_mape"].get<double>() <= 0.18);
+    CHECK(j["memory_mape"].get<double>() <= 0.06);
+    CHECK(j["fits_right"].get<int>() >= 1);
+  }
+
+  TEST_CASE("each BERT-large memory row of the published measurements within 10 %") {
+    const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
+    REQUIRE(r.exit_code == 0);
+    int memory_rows = 0;
+    for (const auto& row : nlohmann::json::parse(r.out)["rows"]) {
+      if (row["metric"] == "peak_memory") {
+        ++memory_rows;
+        CAPTURE(row["case"].get<std::string>());
+        CHECK(std::abs(row["relative_error"].get<double>()) <= 0.10);
+      }
+    }
+    CHECK(memory_rows == 4);  // V105-V108
+  }
+
+  TEST_CASE("a folder without cases is an input error") {
+    const auto r = run_gpuplan("validate /tmp/gpuplan-no-such-folder");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("cannot read folder '/tmp/gpuplan-no-such-folder'") != std::string::npos);
+  }
+}
