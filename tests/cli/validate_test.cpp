@@ -27,7 +27,8 @@ TEST_SUITE("cli.validate") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE(r.exit_code == 0);
     int memory_rows = 0;
-    for (const auto& row : nlohmann::json::parse(r.out)["rows"]) {
+    const auto j = nlohmann::json::parse(r.out);
+    for (const auto& row : j["rows"]) {
       if (row["metric"] == "peak_memory") {
         ++memory_rows;
         CAPTURE(row["case"].get<std::string>());
