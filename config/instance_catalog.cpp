@@ -661,15 +661,30 @@ void InstanceCatalog::add_csv_text(const std::string& csv_text, const std::strin
                       "; provider names are lower-case letters, digits, '_' and '-' (aws, gcp, ...)");
   }
   std::set<std::tuple<std::string, std::string, std::string>> taken;
-  for (const auto& row : rows_) {
-    taken.emplace(row.provider + "/" + row.instance_type, row.region, row.zone);
-  }
   CsvImport import(file_name, provider, gpus, storage);
   import.run(csv_text, taken);
   if (!import.errors().empty()) {
     throw ConfigError(import.errors());
   }
-  for (auto& row : import.take_rows()) {
+  // The new file's rows replace earlier files' rows with the same key.
+  std::vector<models::InstanceSpec> added = import.take_rows();
+  std::set<std::tuple<std::string, std::string, std::string>> replaced;
+  for (const auto& row : added) {
+    replaced.emplace(row.provider + "/" + row.instance_type, row.region, row.zone);
+  }
+  std::vector<models::InstanceSpec> kept;
+  for (auto& row : rows_) {
+    if (replaced.count({row.provider + "/" + row.instance_type, row.region, row.zone}) == 0) {
+      kept.push_back(std::move(row));
+    }
+  }
+  rows_.clear();
+  by_name_.clear();
+  for (auto& row : kept) {
+    by_name_[row.provider + "/" + row.instance_type].push_back(rows_.size());
+    rows_.push_back(std::move(row));
+  }
+  for (auto& row : added) {
     by_name_[row.provider + "/" + row.instance_type].push_back(rows_.size());
     rows_.push_back(std::move(row));
   }

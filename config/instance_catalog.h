@@ -55,6 +55,9 @@ class InstanceCatalog {
   /// "lambda", or any lower-case name). Every accelerator must resolve in `gpus`; when
   /// `storage` is given, every Storage value must name one of its classes. Throws ConfigError
   /// with all errors of the file (see the file comment); the catalog is unchanged then.
+  /// A row of a later file replaces an earlier file's row of the same provider, type,
+  /// region and zone, so a newer SkyPilot catalog given with --catalog updates shipped prices
+  /// (within one file, the first of repeated rows is kept).
   void add_csv(const std::string& path, const std::string& provider, const GpuCatalog& gpus,
                const StorageCatalog* storage = nullptr);
   /// As add_csv(), from CSV text; `file_name` is used in messages and notes.

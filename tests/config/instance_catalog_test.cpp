@@ -280,6 +280,25 @@ TEST_SUITE("config.instance_catalog") {
     CHECK(catalog.rows().empty());
   }
 
+  TEST_CASE("a later catalog file replaces the rows it repeats (--catalog updates shipped prices)") {
+    InstanceCatalog catalog;
+    catalog.add_csv(kAwsExcerpt, "aws", shipped_gpus());
+    const std::size_t before = catalog.rows().size();
+    // p3.2xlarge us-east-1 use1-az1 was 3.06 $/h on demand, 0.5197 $/h spot in the excerpt.
+    const std::string newer =
+        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n"
+        "p3.2xlarge,V100,1.0,8.0,61.0,\"{'Gpus': [{'Name': 'V100', 'Manufacturer': 'NVIDIA', 'Count': 1, "
+        "'MemoryInfo': {'SizeInMiB': 16384}}], 'TotalGpuMemoryInMiB': 16384}\",2.50,0.40,us-east-1,use1-az1\n";
+    catalog.add_csv_text(newer, "newer-aws.csv", "aws", shipped_gpus());
+    CHECK(catalog.rows().size() == before);
+    const auto* row = catalog.find("aws/p3.2xlarge", "us-east-1", "use1-az1");
+    REQUIRE(row != nullptr);
+    CHECK(row->price_usd_per_s == doctest::Approx(2.50 / 3600.0));
+    CHECK(row->spot_price_usd_per_s == doctest::Approx(0.40 / 3600.0));
+    // the other zones of p3.2xlarge keep the excerpt's on-demand price
+    CHECK(catalog.find("aws/p3.2xlarge", "us-east-1", "use1-az2")->price_usd_per_s == doctest::Approx(3.06 / 3600.0));
+  }
+
   TEST_CASE("find by region and zone; names sorted and unique") {
     InstanceCatalog catalog;
     catalog.add_csv(kAwsExcerpt, "aws", shipped_gpus());
