@@ -29,7 +29,7 @@ AppContext load_context(const std::string& catalog_dir, const std::vector<std::s
       throw config::ConfigError("cannot tell the provider of catalog '" + path +
                                 "'; name the file after it, e.g. aws-vms.csv, gcp-vms.csv, azure-vms.csv or lambda-vms.csv");
     }
-    context.catalogs.instances.add_csv(path, provider, context.catalogs.gpus);
+    context.catalogs.instances.add_csv(path, provider, context.catalogs.gpus, &context.catalogs.storage);
   }
   models::register_builtin_workloads(context.families);
   return context;
