@@ -676,6 +676,16 @@ void InstanceCatalog::add_csv_text(const std::string& csv_text, const std::strin
   for (auto& row : rows_) {
     if (replaced.count({row.provider + "/" + row.instance_type, row.region, row.zone}) == 0) {
       kept.push_back(std::move(row));
+      continue;
+    }
+    // A plain SkyPilot file has prices but not our hardware columns: keep the earlier row's.
+    for (auto& fresh : added) {
+      if (fresh.provider == row.provider && fresh.instance_type == row.instance_type &&
+          fresh.region == row.region && fresh.zone == row.zone) {
+        if (fresh.interconnect.empty()) fresh.interconnect = row.interconnect;
+        if (fresh.network_bytes_per_s <= 0.0) fresh.network_bytes_per_s = row.network_bytes_per_s;
+        if (fresh.storage.empty()) fresh.storage = row.storage;
+      }
     }
   }
   rows_.clear();

@@ -57,7 +57,8 @@ class InstanceCatalog {
   /// with all errors of the file (see the file comment); the catalog is unchanged then.
   /// A row of a later file replaces an earlier file's row of the same provider, type,
   /// region and zone, so a newer SkyPilot catalog given with --catalog updates shipped prices
-  /// (within one file, the first of repeated rows is kept).
+  /// (within one file, the first of repeated rows is kept); hardware columns the new row lacks
+  /// (Interconnect, Network, Storage: a plain SkyPilot file has none) are kept from the old row.
   void add_csv(const std::string& path, const std::string& provider, const GpuCatalog& gpus,
                const StorageCatalog* storage = nullptr);
   /// As add_csv(), from CSV text; `file_name` is used in messages and notes.

@@ -284,6 +284,8 @@ TEST_SUITE("config.instance_catalog") {
     InstanceCatalog catalog;
     catalog.add_csv(kAwsExcerpt, "aws", shipped_gpus());
     const std::size_t before = catalog.rows().size();
+    const std::string catalog_before_interconnect =
+        catalog.find("aws/p3.2xlarge", "us-east-1", "use1-az1")->interconnect;
     // p3.2xlarge us-east-1 use1-az1 was 3.06 $/h on demand, 0.5197 $/h spot in the excerpt.
     const std::string newer =
         "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n"
@@ -295,6 +297,7 @@ TEST_SUITE("config.instance_catalog") {
     REQUIRE(row != nullptr);
     CHECK(row->price_usd_per_s == doctest::Approx(2.50 / 3600.0));
     CHECK(row->spot_price_usd_per_s == doctest::Approx(0.40 / 3600.0));
+    CHECK(row->interconnect == catalog_before_interconnect);
     // the other zones of p3.2xlarge keep the excerpt's on-demand price
     CHECK(catalog.find("aws/p3.2xlarge", "us-east-1", "use1-az2")->price_usd_per_s == doctest::Approx(3.06 / 3600.0));
   }
