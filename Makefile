@@ -5,7 +5,7 @@ ASAN_BUILD ?= build/asan
 SCENARIO ?= scenarios/dle-resnet50-a100.yaml
 JOBS ?= $(shell nproc)
 
-.PHONY: deps configure build run test asan bench validate update-golden clean
+.PHONY: deps configure build build-cli run test asan bench validate update-golden clean
 
 deps:
 	@scripts/install-deps
@@ -18,13 +18,17 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# `make run` builds only the command line, so a newcomer sees a result quickly.
+build-cli: configure
+	cmake --build $(BUILD) -j $(JOBS) --target gpuplan
+
+run: build-cli
 	$(BUILD)/cli/gpuplan run $(SCENARIO)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE gpu
 
-validate: build
+validate: build-cli
 	$(BUILD)/cli/gpuplan validate tests/validation
 
 update-golden: build
