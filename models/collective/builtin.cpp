@@ -1,0 +1,19 @@
+#include "models/collective/builtin.h"
+
+#include <memory>
+
+#include "models/collective/hierarchical_algorithm.h"
+#include "models/collective/nvls_algorithm.h"
+#include "models/collective/ring_algorithm.h"
+#include "models/collective/tree_algorithm.h"
+
+namespace gpuplan::models {
+
+void register_builtin_collectives(CollectiveRegistry& registry) {
+  registry.add("hierarchical", std::make_unique<HierarchicalAlgorithm>());
+  registry.add("nvls", std::make_unique<NvlsAlgorithm>());
+  registry.add("ring", std::make_unique<RingAlgorithm>());
+  registry.add("tree", std::make_unique<TreeAlgorithm>());
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,16 @@
+#pragma once
+/// \file builtin.h
+/// The registry of collective algorithms (STYLE.md P1) and its built-in entries.
+
+#include "core/registry.h"
+#include "models/collective/collective_algorithm.h"
+
+namespace gpuplan::models {
+
+using CollectiveRegistry = core::Registry<ICollectiveAlgorithm>;
+
+/// Adds "hierarchical", "nvls", "ring" and "tree" to `registry`. Throws std::logic_error when
+/// one of the names is already registered.
+void register_builtin_collectives(CollectiveRegistry& registry);
+
+}  // namespace gpuplan::models
