@@ -7,6 +7,7 @@
 
 namespace gpuplan::models {
 
+/// Collective algorithms by name (STYLE.md P1).
 using CollectiveRegistry = core::Registry<ICollectiveAlgorithm>;
 
 /// Adds "hierarchical", "nvls", "ring" and "tree" to `registry`. Throws std::logic_error when

@@ -16,6 +16,7 @@
 
 namespace gpuplan::models {
 
+/// The collectives modelled (NCCL names them ncclAllReduce, ncclAllGather, ncclReduceScatter).
 enum class Collective { kAllReduce, kAllGather, kReduceScatter };
 
 /// "all_reduce", "all_gather" or "reduce_scatter" (STYLE.md N3).

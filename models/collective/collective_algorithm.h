@@ -16,6 +16,8 @@
 
 namespace gpuplan::models {
 
+/// A collective algorithm (ring, tree, ...): the time of one call per protocol. Stateless;
+/// implementations are immutable and safe to share.
 class ICollectiveAlgorithm {
  public:
   virtual ~ICollectiveAlgorithm() = default;

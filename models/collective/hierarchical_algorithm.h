@@ -17,11 +17,14 @@
 
 namespace gpuplan::models {
 
+/// Registered as "hierarchical"; the model in the file comment above.
 class HierarchicalAlgorithm final : public ICollectiveAlgorithm {
  public:
+  /// One line for `gpuplan list` (STYLE.md P2).
   std::string summary() const override;
   /// All three collectives, any valid topology.
   bool supports(Collective collective, const Topology& topology) const override;
+  /// The formula of the file comment; errors as ICollectiveAlgorithm::time_s.
   double time_s(Collective collective, double payload_bytes, const Topology& topology,
                 Protocol protocol) const override;
 };

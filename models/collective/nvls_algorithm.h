@@ -14,13 +14,16 @@
 
 namespace gpuplan::models {
 
+/// Registered as "nvls"; the model in the file comment above.
 class NvlsAlgorithm final : public ICollectiveAlgorithm {
  public:
+  /// One line for `gpuplan list` (STYLE.md P2).
   std::string summary() const override;
   /// All-reduce on one node whose intra-node link reduces in the switch.
   bool supports(Collective collective, const Topology& topology) const override;
   /// Simple only.
   bool supports_protocol(Protocol protocol) const override;
+  /// The formula of the file comment; errors as ICollectiveAlgorithm::time_s.
   double time_s(Collective collective, double payload_bytes, const Topology& topology,
                 Protocol protocol) const override;
 };

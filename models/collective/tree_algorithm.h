@@ -22,11 +22,14 @@ namespace gpuplan::models {
 /// bandwidth by 0.92 (src/graph/tuning.cc, `busBw * .92` for NCCL_ALGO_TREE).
 inline constexpr double kTreeBandwidthFactor = 0.92;
 
+/// Registered as "tree"; the model in the file comment above.
 class TreeAlgorithm final : public ICollectiveAlgorithm {
  public:
+  /// One line for `gpuplan list` (STYLE.md P2).
   std::string summary() const override;
   /// All-reduce only.
   bool supports(Collective collective, const Topology& topology) const override;
+  /// The formula of the file comment; errors as ICollectiveAlgorithm::time_s.
   double time_s(Collective collective, double payload_bytes, const Topology& topology,
                 Protocol protocol) const override;
 };

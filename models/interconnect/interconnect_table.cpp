@@ -56,7 +56,10 @@ constexpr ProtocolParams kNvlsNvlink4{0.68, core::microseconds(32.0)};
 constexpr double kPcieSwitchEfficiency = 0.80;
 constexpr double kPcieHostBridgeEfficiency = 0.60;
 constexpr double kPcieNoP2pEfficiency = 0.40;
-constexpr double kPcieLowLatencyEfficiency = 0.40;  // ESTIMATE, like NVLink's
+// Low-latency protocol on PCIe: half the Simple efficiency, because NCCL's LL protocol
+// sends a 4-byte flag with every 4 bytes of data (LL128, 8 of 128 bytes, is not enabled on
+// PCIe by NCCL's defaults).
+constexpr double kPcieLowLatencyShareOfSimple = 0.5;
 constexpr double kPcieLowLatencyHopS = core::microseconds(1.0);
 constexpr double kPcieSimpleHopS = core::microseconds(4.0);
 
@@ -75,7 +78,7 @@ LinkSpec make_pcie(const std::string& name, double gigatransfers_per_s, double e
   link.name = name;
   link.kind = LinkKind::kPcie;
   link.bytes_per_s_per_direction = pcie_x16_bytes_per_s(gigatransfers_per_s);
-  link.low_latency = {kPcieLowLatencyEfficiency, kPcieLowLatencyHopS * hop_factor};
+  link.low_latency = {kPcieLowLatencyShareOfSimple * efficiency, kPcieLowLatencyHopS * hop_factor};
   link.simple = {efficiency, kPcieSimpleHopS * hop_factor};
   link.source = "PCI-SIG PCIe base spec (" + path + "; efficiency and latency estimates); " +
                 kNcclTuning;

@@ -12,6 +12,7 @@
 
 namespace gpuplan::models {
 
+/// The placement of the ranks and the links between them (see the file comment).
 struct Topology {
   int gpus_per_node = 1;
   int nodes = 1;

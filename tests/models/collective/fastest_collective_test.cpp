@@ -41,7 +41,8 @@ std::vector<Point> read_h200_csv() {
     std::string payload, busbw;
     std::getline(row, payload, ',');
     std::getline(row, busbw, ',');
-    const std::map<std::string, double> units = {{"KiB", 1024.0}, {"MiB", 1024.0 * 1024}, {"GiB", 1024.0 * 1024 * 1024}};
+    const std::map<std::string, double> units = {
+        {"KiB", 1024.0}, {"MiB", 1024.0 * 1024}, {"GiB", 1024.0 * 1024 * 1024}};
     const double unit = units.at(payload.substr(payload.size() - 3));
     points.push_back({std::stod(payload.substr(0, payload.size() - 3)) * unit, std::stod(busbw) * 1e9});
   }

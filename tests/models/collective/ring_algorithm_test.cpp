@@ -32,6 +32,23 @@ TEST_SUITE("models.collective.ring_algorithm") {
           ring.time_s(Collective::kAllGather, 1e8, t, Protocol::kSimple));
   }
 
+  TEST_CASE("two consumer GPUs with P2P disabled: one 25 MiB DDP bucket, by hand") {
+    Topology t;
+    t.gpus_per_node = 2;
+    t.intra_node = intra_node_link("pcie4_no_p2p");
+    const RingAlgorithm ring;
+    // n = 2: 2 hops; bytes per link 2 x 1/2 x S = S = 26214400 B.
+    // Simple: 28 + 2 x 8 us = 44 us; S / (0.40 x 31.5077e9 = 12.6031e9 B/s) = 2.0800 ms.
+    // Low latency: 28 + 2 x 2 us = 32 us; S / (0.20 x 31.5077e9) = 4.1600 ms: Simple wins.
+    const double s = 25.0 * 1024 * 1024;
+    const double pcie4 = 16.0 * 16 * 128 / 130 / 8 * 1e9;
+    const ProtocolTime best = fastest_protocol(ring, Collective::kAllReduce, s, t);
+    CHECK(best.protocol == Protocol::kSimple);
+    CHECK(best.time_s == doctest::Approx(44e-6 + s / (0.40 * pcie4)));
+    CHECK(ring.time_s(Collective::kAllReduce, s, t, Protocol::kLowLatency) ==
+          doctest::Approx(32e-6 + s / (0.20 * pcie4)));
+  }
+
   TEST_CASE("across nodes the NICs of a node are the slowest link; NCCL's hop count") {
     const Topology t = ib_cluster(2, 8);
     const RingAlgorithm ring;

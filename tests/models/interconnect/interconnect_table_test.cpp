@@ -29,6 +29,8 @@ TEST_SUITE("models.interconnect.interconnect_table") {
     CHECK(effective_bytes_per_s(sw, Protocol::kSimple) > effective_bytes_per_s(hb, Protocol::kSimple));
     CHECK(effective_bytes_per_s(hb, Protocol::kSimple) > effective_bytes_per_s(off, Protocol::kSimple));
     CHECK(off.simple.hop_latency_s == doctest::Approx(2.0 * sw.simple.hop_latency_s));
+    // Low-latency protocol: half the Simple efficiency (LL: a 4-byte flag per 4 bytes of data).
+    CHECK(hb.low_latency.efficiency == doctest::Approx(0.30));
   }
 
   TEST_CASE("NVLink per direction: 25 GB/s per link x 6, 12, 18 links") {
