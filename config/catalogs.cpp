@@ -37,6 +37,13 @@ Catalogs Catalogs::load(const std::string& catalog_dir) {
       collect(e);
     }
   }
+  if (fs::exists(dir / "preemption.yaml", ec)) {
+    try {
+      catalogs.preemption = PreemptionCatalog::load((dir / "preemption.yaml").string());
+    } catch (const ConfigError& e) {
+      collect(e);
+    }
+  }
   if (hardware_ok && fs::is_directory(dir / "instances", ec)) {
     try {
       catalogs.instances =

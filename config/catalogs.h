@@ -8,6 +8,7 @@
 #include "config/gpu_catalog.h"
 #include "config/instance_catalog.h"
 #include "config/model_catalog.h"
+#include "config/preemption_catalog.h"
 #include "config/storage_catalog.h"
 
 namespace gpuplan::config {
@@ -18,6 +19,7 @@ struct Catalogs {
   InstanceCatalog instances;  ///< <dir>/instances/*.csv, provider = file name (optional folder)
   StorageCatalog storage;     ///< <dir>/storage.yaml (required)
   ModelCatalog models;        ///< <dir>/models.yaml (optional file)
+  PreemptionCatalog preemption;  ///< <dir>/preemption.yaml (optional file): spot preemption defaults
 
   /// Loads the catalogs of `catalog_dir`. Instance rows are checked against the GPU and
   /// storage catalogs (every accelerator and Storage value must resolve). Throws ConfigError

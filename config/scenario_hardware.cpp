@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "config/scenario_reading.h"
+#include "config/spot_trace.h"
 #include "core/text_distance.h"
 #include "core/units.h"
 
@@ -76,6 +77,13 @@ std::optional<models::StorageSpec> read_inline_storage(const YAML::Node& node, c
   return spec;
 }
 
+/// "0.13 /h" for a rate per second, for source notes.
+std::string fmt_rate_per_h(double rate_per_s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g /h", rate_per_s * 3600.0);
+  return buf;
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& interconnect_names() {
@@ -111,6 +119,7 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   // typo is caught, used on spot only.
   PreemptionSource source = PreemptionSource::kCatalog;
   double rate_per_s = 0.0;
+  std::optional<models::AvailabilityTrace> trace_data;
   const YAML::Node rate = r.raw("preemption_rate");
   if (rate.IsDefined()) {
     if (rate.IsNull()) {
@@ -136,6 +145,12 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
           trace.error("trace", "cannot read preemption trace '" + resolved.string() + "': " +
                                    std::strerror(errno),
                       "; paths are relative to the scenario's folder");
+        } else if (spot) {
+          try {
+            trace_data = read_spot_trace(resolved.string());
+          } catch (const ConfigError& e) {
+            trace.error("trace", "invalid preemption trace: " + e.messages().front());
+          }
         }
         c.preemption_trace = resolved.string();
         source = PreemptionSource::kTrace;
@@ -170,6 +185,15 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
       c.instance = any;
     }
   }
+  std::optional<PreemptionDefault> catalog_default;
+  if (c.instance != nullptr && spot) {
+    catalog_default = catalogs.preemption.find(c.instance->provider, c.instance->instance_type);
+    if (!catalog_default && source == PreemptionSource::kCatalog && c.instance->spot_price_usd_per_s > 0.0) {
+      r.error("market", "no default spot preemption rate for provider '" + c.instance->provider +
+                            "' in the preemption catalog (catalogs/preemption.yaml)",
+              "; write preemption_rate: \"0.1 /h\" (per node) or {trace: path}, or add the provider to the catalog");
+    }
+  }
   if (c.instance != nullptr && spot && c.instance->spot_price_usd_per_s <= 0.0) {
     r.error("market", c.instance_name + " has no spot price in the catalog for region " + c.instance->region,
             "; use market: on_demand, or another region or instance");
@@ -185,6 +209,18 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   spec.market = market;
   spec.preemption_rate_per_s = spot && source == PreemptionSource::kRate ? rate_per_s : 0.0;
   spec.replacement_wait_s = value_or(wait, 0.0);
+  if (spot) {
+    spec.startup_s = catalog_default ? catalog_default->startup_s : 0.0;
+    if (source == PreemptionSource::kCatalog && catalog_default) {
+      spec.preemption_rate_per_s = catalog_default->rate_per_s;
+      spec.preemption_rate_source = fmt_rate_per_h(catalog_default->rate_per_s) + " per node, " + catalog_default->source;
+    } else if (source == PreemptionSource::kRate) {
+      spec.preemption_rate_source = fmt_rate_per_h(rate_per_s) + " per node, from the scenario";
+    } else if (source == PreemptionSource::kTrace && trace_data) {
+      spec.trace = std::move(trace_data);
+      spec.preemption_rate_source = "replayed from trace " + std::filesystem::path(c.preemption_trace).filename().string();
+    }
+  }
   c.spec = spec;
   c.preemption_source = spot ? source : PreemptionSource::kNone;
   if (!spot) {

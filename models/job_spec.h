@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/gpu/gpu_spec.h"
 #include "models/precision.h"
@@ -98,11 +99,24 @@ struct InstanceSpec {
   std::string retrieved;
 };
 
+/// A replayed spot availability trace (SkyPilot spot-traces JSON, config/spot_trace.h): the
+/// count of instances alive at each probe, `gap_s` apart. Replayed cyclically.
+struct AvailabilityTrace {
+  double gap_s = 0.0;
+  std::vector<int> alive;
+  std::string source;  ///< the file it came from
+};
+
 struct CloudSpec {
   InstanceSpec instance;
   Market market = Market::kOnDemand;
-  double preemption_rate_per_s = 0.0;  ///< spot only; issue "cloud economics" fills this in
+  /// Per node, spot only: from the scenario, or the preemption catalog
+  /// (catalogs/preemption.yaml) for `preemption_rate: catalog`.
+  double preemption_rate_per_s = 0.0;
+  std::string preemption_rate_source;  ///< where the rate comes from (scenario, catalog row + source)
+  std::optional<AvailabilityTrace> trace;  ///< `preemption_rate: {trace: path}`, spot only
   double replacement_wait_s = 0.0;
+  double startup_s = 0.0;  ///< instance boot + container start after a replacement (preemption catalog)
 };
 
 struct OnPremisesSpec {

@@ -63,6 +63,18 @@ struct VariantResult {
   std::string suggestion;              ///< what relieves the bottleneck
   std::vector<std::string> notes;      ///< warnings (e.g. "fp16 without tensor cores")
   bool calibrated = false;
+  // Job level on a cloud market (models/job/cloud_job.h); empty / absent without `cloud`.
+  std::string market;                          ///< on_demand | spot
+  std::optional<double> time_p50_s;            ///< wall time to finish; on-demand: no spread
+  std::optional<double> time_p90_s;
+  std::optional<double> cost_p50_usd;          ///< dollars on the variant's market
+  std::optional<double> cost_p90_usd;
+  std::optional<double> expected_preemptions;  ///< spot: mean over trials
+  std::optional<double> lost_time_share;       ///< spot: share of wall time lost to preemptions, [0, 1]
+  std::optional<double> finished_share;        ///< spot: trials finished within the cap, [0, 1]
+  double checkpoint_interval_s = 0.0;          ///< chosen interval (work seconds); 0 = none
+  std::string checkpoint_interval_reason;      ///< which interval and why
+  int trials = 0;                              ///< Monte Carlo trials run (spot)
 };
 
 /// All rows of one scenario, in the order of its strategies (then sweep points).

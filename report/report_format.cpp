@@ -19,16 +19,21 @@ TextTable comparison_table(const ScenarioResult& result) {
   bool any_tokens = false;
   bool any_cost = false;
   bool any_on_prem = false;
+  bool any_spot = false;  // spot columns only when a variant is on spot
   for (const auto& v : result.variants) {
     any_tokens |= v.throughput_tokens_per_s.has_value();
     any_cost |= v.cost_on_demand_usd.has_value();
     any_on_prem |= v.cost_on_premises_usd.has_value();
+    any_spot |= v.market == "spot";
   }
   std::vector<std::string> header = {"strategy", "samples/s"};
   if (any_tokens) header.push_back("tokens/s");
   for (const char* h : {"step", "GPU util", "MFU", "peak mem", "epoch", "time to train"}) header.push_back(h);
   if (any_cost) header.push_back("on-demand");
   if (any_on_prem) header.push_back("on-prem");
+  if (any_spot) {
+    for (const char* h : {"market", "time p50", "time p90", "$ p50", "$ p90", "preempt.", "lost"}) header.push_back(h);
+  }
   header.push_back("energy");
   header.push_back("bottleneck");
   TextTable table(header);
@@ -44,6 +49,7 @@ TextTable comparison_table(const ScenarioResult& result) {
       row.push_back("-");
       if (any_cost) row.push_back("-");
       if (any_on_prem) row.push_back("-");
+      if (any_spot) row.insert(row.end(), 7, "-");
       row.push_back("-");
       row.push_back(v.bottleneck);
       table.add_row(row);
@@ -59,6 +65,17 @@ TextTable comparison_table(const ScenarioResult& result) {
     row.push_back(human_duration(v.time_to_train_s));
     if (any_cost) row.push_back(v.cost_on_demand_usd ? human_usd(*v.cost_on_demand_usd) : "-");
     if (any_on_prem) row.push_back(v.cost_on_premises_usd ? human_usd(*v.cost_on_premises_usd) : "-");
+    if (any_spot) {
+      const auto dur = [](const std::optional<double>& x) { return x ? human_duration(*x) : std::string("-"); };
+      const auto usd = [](const std::optional<double>& x) { return x ? human_usd(*x) : std::string("-"); };
+      row.push_back(v.market.empty() ? "-" : v.market);
+      row.push_back(dur(v.time_p50_s));
+      row.push_back(dur(v.time_p90_s));
+      row.push_back(usd(v.cost_p50_usd));
+      row.push_back(usd(v.cost_p90_usd));
+      row.push_back(v.expected_preemptions ? fmt::format("{:.1f}", *v.expected_preemptions) : "-");
+      row.push_back(v.lost_time_share ? human_percent(*v.lost_time_share) : "-");
+    }
     row.push_back(fmt::format("{:.1f} kWh", core::to_kwh(v.energy_j)));
     row.push_back(v.bottleneck);
     table.add_row(row);
@@ -122,7 +139,8 @@ std::string render_csv(const ScenarioResult& result) {
       "strategy,throughput_samples_per_s,step_time_s,data_wait_s,h2d_s,gpu_compute_s,optimizer_s,"
       "gpu_utilization,mfu,peak_memory_bytes,memory_capacity_bytes,fits,epoch_time_s,time_to_train_s,"
       "cost_on_demand_usd,energy_kwh,bottleneck,suggestion,throughput_tokens_per_s,host_dispatch_s,"
-      "cost_on_premises_usd,gpus,global_batch_samples,gpu\n";
+      "cost_on_premises_usd,gpus,global_batch_samples,gpu,market,time_p50_s,time_p90_s,cost_p50_usd,"
+      "cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,trials\n";
   for (const VariantResult& v : result.variants) {
     std::vector<std::string> cells = {csv_cell(v.strategy)};
     auto fitted = [&](double x) { return v.fits ? number(x) : std::string(); };
@@ -149,6 +167,17 @@ std::string render_csv(const ScenarioResult& result) {
     cells.push_back(std::to_string(v.gpus));
     cells.push_back(std::to_string(v.global_batch_samples));
     cells.push_back(csv_cell(v.gpu));
+    const auto optional_cell = [&](const std::optional<double>& x) { return v.fits && x ? number(*x) : std::string(); };
+    cells.push_back(csv_cell(v.market));
+    cells.push_back(optional_cell(v.time_p50_s));
+    cells.push_back(optional_cell(v.time_p90_s));
+    cells.push_back(optional_cell(v.cost_p50_usd));
+    cells.push_back(optional_cell(v.cost_p90_usd));
+    cells.push_back(optional_cell(v.expected_preemptions));
+    cells.push_back(optional_cell(v.lost_time_share));
+    cells.push_back(optional_cell(v.finished_share));
+    cells.push_back(v.fits && v.checkpoint_interval_s > 0.0 ? number(v.checkpoint_interval_s) : "");
+    cells.push_back(v.trials > 0 ? std::to_string(v.trials) : "");
     for (std::size_t i = 0; i < cells.size(); ++i) {
       out += (i == 0 ? "" : ",") + cells[i];
     }
@@ -193,6 +222,21 @@ std::string render_json(const ScenarioResult& result) {
       if (v.cost_on_demand_usd) j["cost_on_demand_usd"] = *v.cost_on_demand_usd;
       if (v.cost_on_premises_usd) j["cost_on_premises_usd"] = *v.cost_on_premises_usd;
       j["energy_j"] = v.energy_j;
+      if (!v.market.empty()) {
+        nlohmann::ordered_json job;
+        job["market"] = v.market;
+        if (v.time_p50_s) job["time_p50_s"] = *v.time_p50_s;
+        if (v.time_p90_s) job["time_p90_s"] = *v.time_p90_s;
+        if (v.cost_p50_usd) job["cost_p50_usd"] = *v.cost_p50_usd;
+        if (v.cost_p90_usd) job["cost_p90_usd"] = *v.cost_p90_usd;
+        if (v.expected_preemptions) job["expected_preemptions"] = *v.expected_preemptions;
+        if (v.lost_time_share) job["lost_time_share"] = *v.lost_time_share;
+        if (v.finished_share) job["finished_share"] = *v.finished_share;
+        job["checkpoint_interval_s"] = v.checkpoint_interval_s;
+        job["checkpoint_interval_reason"] = v.checkpoint_interval_reason;
+        if (v.trials > 0) job["trials"] = v.trials;
+        j["job_level"] = job;
+      }
     }
     j["bottleneck"] = v.bottleneck;
     j["suggestion"] = v.suggestion;

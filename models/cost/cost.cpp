@@ -1,6 +1,7 @@
 #include "models/cost/cost.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace gpuplan::models {
 
@@ -18,6 +19,21 @@ double on_demand_cost_usd(const InstanceSpec& instance, int nodes, double wall_s
 double on_premises_cost_usd(const OnPremisesSpec& p, int nodes, double wall_s, double energy_j) {
   const double amortized = p.amortization_s > 0.0 ? p.purchase_usd * nodes * wall_s / p.amortization_s : 0.0;
   return amortized + energy_j * p.electricity_usd_per_j;
+}
+
+}  // namespace gpuplan::models
+
+namespace gpuplan::models {
+
+double spot_cost_usd(const InstanceSpec& instance, int nodes, double wall_s) {
+  if (!(instance.spot_price_usd_per_s > 0.0)) {
+    throw std::invalid_argument(instance.provider + "/" + instance.instance_type + " has no spot price");
+  }
+  return instance.spot_price_usd_per_s * nodes * billed_seconds(wall_s, instance.billing_granularity_s);
+}
+
+double spot_billable_on_demand_seconds(const InstanceSpec& instance, double wall_s) {
+  return std::round(spot_cost_usd(instance, 1, wall_s) / instance.price_usd_per_s);
 }
 
 }  // namespace gpuplan::models

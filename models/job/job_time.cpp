@@ -21,6 +21,13 @@ double checkpoint_bytes(const JobSpec& job) {
   return job.workload.parameters * (4.0 + state);
 }
 
+double step_time_for_throughput(const JobSpec& job, double samples_per_s) {
+  if (!(samples_per_s > 0.0)) {
+    throw std::invalid_argument("step_time_for_throughput: throughput must be positive");
+  }
+  return global_batch_samples(job) / samples_per_s;
+}
+
 JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s) {
   if (!(step_time_s > 0.0)) {
     throw std::invalid_argument("job_times: step time must be positive");

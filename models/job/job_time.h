@@ -26,6 +26,12 @@ double global_batch_samples(const JobSpec& job);
 /// Bytes of one checkpoint: fp32 weights plus optimizer state (SGD momentum 4, Adam 8 B/param).
 double checkpoint_bytes(const JobSpec& job);
 
+/// The step time that gives a measured (pinned) throughput of `samples_per_s`: global batch /
+/// samples_per_s. The job level's way to take a throughput measured on real hardware instead
+/// of the simulated step (tests/config/spot_reality_test.cpp pins ResNet-50 on 8x H100 to
+/// 20,728 images/s). Throws std::invalid_argument for a non-positive rate.
+double step_time_for_throughput(const JobSpec& job, double samples_per_s);
+
 /// Job times from the simulated `step_time_s` and the time of one evaluation batch
 /// (`eval_batch_s`, forward only). Throws std::invalid_argument for a non-positive step time.
 JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s);

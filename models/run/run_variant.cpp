@@ -5,6 +5,7 @@
 #include "models/cost/cost.h"
 #include "models/energy/energy.h"
 #include "models/gpu/op_time.h"
+#include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
 #include "models/run/bottleneck.h"
 #include "models/step/step_plan.h"
@@ -25,6 +26,30 @@ double eval_batch_s(const StepPlan& plan) {
     loader /= plan.loader.workers;
   }
   return std::max({gpu, host, loader});
+}
+
+// Market, p50/p90 of time and dollars, preemptions and the checkpoint interval of a cloud job.
+void fill_cloud_outputs(const JobSpec& job, const JobOutcome& o, VariantResult& r) {
+  const bool spot = job.cloud->market == Market::kSpot;
+  r.market = std::string(name_of(job.cloud->market));
+  r.time_p50_s = o.time_p50_s;
+  r.time_p90_s = o.time_p90_s;
+  r.checkpoint_interval_s = o.checkpoint_interval_s;
+  r.checkpoint_interval_reason = o.checkpoint_interval_reason;
+  if (!o.checkpoint_interval_reason.empty()) r.notes.push_back("checkpoint " + o.checkpoint_interval_reason);
+  for (const std::string& n : o.notes) r.notes.push_back(n);
+  if (spot && o.spot) {
+    r.cost_p50_usd = o.spot->cost_p50_usd;
+    r.cost_p90_usd = o.spot->cost_p90_usd;
+    r.expected_preemptions = o.spot->preemptions_mean;
+    r.lost_time_share = o.spot->lost_time_share;
+    r.finished_share = static_cast<double>(o.spot->finished) / o.spot->trials;
+    r.trials = o.spot->trials;
+    if (!o.preemption_source.empty()) r.notes.push_back("spot preemptions: " + o.preemption_source);
+  } else {
+    r.cost_p50_usd = r.cost_on_demand_usd;
+    r.cost_p90_usd = r.cost_on_demand_usd;
+  }
 }
 
 }  // namespace
@@ -63,12 +88,17 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.gpu_utilization = stats.gpu_busy_s / step_s;
   r.mfu = plan.peak_flop_per_s > 0.0 ? plan.model_flop_per_step / step_s / plan.peak_flop_per_s : 0.0;
 
-  const JobTimes times = job_times(job, step_s, eval_batch_s(plan));
+  const double first_batch_s = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;
+  const JobOutcome job_level = run_job_level(job, step_s, eval_batch_s(plan), first_batch_s);
+  const JobTimes& times = job_level.times;
   r.epoch_time_s = times.epoch_time_s;
   r.time_to_train_s = times.time_to_train_s;
   r.energy_j = training_energy_j(job.hardware, r.gpu_utilization, r.time_to_train_s);
   if (job.cloud) {
     r.cost_on_demand_usd = on_demand_cost_usd(job.cloud->instance, job.hardware.nodes, r.time_to_train_s);
+  }
+  if (job.cloud) {
+    fill_cloud_outputs(job, job_level, r);
   }
   if (job.on_premises) {
     r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes, r.time_to_train_s, r.energy_j);

@@ -1,0 +1,44 @@
+#pragma once
+/// \file cloud_job.h
+/// The job level of a variant: picks the checkpoint interval (as written, or Young/Daly for
+/// `interval: auto`), computes the job times without preemptions (job_times) and, on the
+/// spot market, runs the Monte Carlo trials of the spot process (spot_job.h). An on-demand
+/// run has no spread: its p50 and p90 are the time without preemptions.
+
+#include <optional>
+#include <string>
+
+#include "models/job/job_time.h"
+#include "models/job/spot_job.h"
+#include "models/job_spec.h"
+
+namespace gpuplan::models {
+
+/// Warm-up of the data pipeline after a restart, in steps of the steady step time, on top of
+/// loading the first batch: an assumption (cuDNN autotuning, allocator growth and the first
+/// prefetches of every worker all happen in the first steps), not a measurement.
+inline constexpr double kRestartWarmupSteps = 10.0;
+
+struct JobOutcome {
+  JobTimes times;                      ///< without preemptions, at the chosen interval
+  double checkpoint_interval_s = 0.0;  ///< work seconds between checkpoints; 0 = none
+  std::string checkpoint_interval_reason;  ///< which interval and why (for the report)
+  double time_p50_s = 0.0;             ///< on-demand / no cloud: time_to_train_s
+  double time_p90_s = 0.0;
+  std::optional<SpotSummary> spot;     ///< spot market only
+  double preemption_rate_per_s = 0.0;  ///< per node (spot, Poisson)
+  std::string preemption_source;       ///< where the rate or trace comes from
+  std::vector<std::string> notes;
+};
+
+/// The job level of `job` at `step_time_s` (see file comment). `eval_batch_s` is one
+/// evaluation batch; `first_batch_s` the loader's time for one batch (warm-up). Throws
+/// std::invalid_argument for a non-positive step time.
+JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_batch_s, double first_batch_s);
+
+/// Spot process parameters of `job` for work `work_s` at `interval_s` (exposed for the
+/// planner and tests).
+SpotJobParams spot_params(const JobSpec& job, double work_s, double interval_s, double warmup_s,
+                          double no_preemption_s);
+
+}  // namespace gpuplan::models

@@ -1,0 +1,82 @@
+// cloud.preemption_rate in a scenario: the catalog default with its source, a replayed trace,
+// and errors at file:line:column with the key path.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "config/config_error.h"
+#include "config/scenario_loader.h"
+
+namespace gpuplan::config {
+namespace {
+
+const Catalogs& shipped_catalogs() {
+  static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");
+  return loaded;
+}
+
+const core::Registry<models::IWorkloadFamily>& workload_families() {
+  static const core::Registry<models::IWorkloadFamily> registry = [] {
+    core::Registry<models::IWorkloadFamily> r;
+    models::register_builtin_workloads(r);
+    return r;
+  }();
+  return registry;
+}
+
+std::string spot_scenario(const std::string& rate) {
+  return R"(format: gpuplan/v1
+workload: {model: resnet50, dataset: {samples: 1281167, sample_size: "110 KiB", decode_time: "6 ms"}, epochs: 90}
+training: {batch_size: 32}
+cloud:
+  instance: aws/p3.2xlarge
+  market: spot
+  replacement_wait: "5 min"
+)" + rate;
+}
+
+}  // namespace
+
+TEST_SUITE("config.spot_scenario") {
+  TEST_CASE("preemption_rate: catalog takes the family's rate and start-up, with the source") {
+    const Scenario s = parse_scenario(spot_scenario(""), "s.yaml", shipped_catalogs(), workload_families());
+    REQUIRE(s.variants.size() == 1);
+    const models::CloudSpec& c = *s.variants[0].job.cloud;
+    CHECK(c.preemption_rate_per_s == doctest::Approx(0.31 / 3600.0));
+    CHECK(c.startup_s == 300.0);
+    CHECK(c.preemption_rate_source.find("0.31 /h per node, aws/p3") == 0);
+  }
+
+  TEST_CASE("a written rate is used as written") {
+    const Scenario s = parse_scenario(spot_scenario("  preemption_rate: \"0.05 /h\"\n"), "s.yaml",
+                                      shipped_catalogs(), workload_families());
+    CHECK(s.variants[0].job.cloud->preemption_rate_per_s == doctest::Approx(0.05 / 3600.0));
+    CHECK(s.variants[0].job.cloud->preemption_rate_source == "0.05 /h per node, from the scenario");
+  }
+
+  TEST_CASE("a trace is read into the job; a malformed one is an error at the key") {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gpuplan_spot_scenario_test";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "ok.json") << R"({"metadata": {"gap_seconds": 600}, "data": [1, 1, 0, 1]})";
+    std::ofstream(dir / "bad.json") << R"({"data": [1, 1, 0, 1]})";
+    const Scenario s = parse_scenario(spot_scenario("  preemption_rate: {trace: ok.json}\n"),
+                                      (dir / "s.yaml").string(), shipped_catalogs(), workload_families());
+    REQUIRE(s.variants[0].job.cloud->trace);
+    CHECK(s.variants[0].job.cloud->trace->alive.size() == 4);
+    CHECK(s.variants[0].job.cloud->trace->gap_s == 600.0);
+    try {
+      parse_scenario(spot_scenario("  preemption_rate: {trace: bad.json}\n"), (dir / "s.yaml").string(),
+                     shipped_catalogs(), workload_families());
+      FAIL("expected a ConfigError");
+    } catch (const ConfigError& e) {
+      REQUIRE(e.messages().size() == 1);
+      CHECK(e.messages()[0].find("missing metadata.gap_seconds") != std::string::npos);
+      CHECK(e.messages()[0].find("s.yaml:8:") != std::string::npos);
+      CHECK(e.messages()[0].find("(cloud.preemption_rate.trace)") != std::string::npos);
+    }
+    std::filesystem::remove_all(dir);
+  }
+}
+
+}  // namespace gpuplan::config
