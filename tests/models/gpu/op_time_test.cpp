@@ -130,6 +130,12 @@ TEST_SUITE("models.gpu.op_time") {
     // eager: the per-tensor loop launches 1 op x 128 tensors
     t.framework_overhead = FrameworkOverhead::kEager;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 128);
+    // AMP adds GradScaler's fused unscale: + 8 B/param, + ceil(128/64) = 2 kernels
+    t.precision = Precision::kFp16Amp;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 130);
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(20e9));
+    // the optimizer's eager loop costs a bare aten call per kernel, not model-code dispatch
+    CHECK(optimizer_dispatch_time_s(FrameworkOverhead::kEager, e) == doctest::Approx(10e-6));
   }
 
   TEST_CASE("under AMP, ops autocast keeps in fp32 move 4-byte elements and feed a cast") {
