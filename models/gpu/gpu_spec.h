@@ -4,8 +4,11 @@
 /// sparsity), link bandwidths per direction (STYLE.md 3.3). A zero peak means the GPU has no
 /// fast path for that precision.
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "models/calibration/gpu_calibration.h"
 
 namespace gpuplan::models {
 
@@ -33,6 +36,9 @@ struct GpuSpec {
   std::string source;                  ///< where the figures come from (datasheet URL)
   std::string retrieved;               ///< ISO date the source was read
   bool calibrated = false;             ///< true when built from a calibration profile
+  /// Measured rates of a calibration profile (hardware.gpu: {profile: ...}); when present,
+  /// op_time.cpp uses them instead of peak x GpuEfficiency. Set together with `calibrated`.
+  std::optional<GpuCalibration> calibration;
 
   bool has_tensor_cores_fp16() const { return compute_capability_major >= 7; }
   bool has_tf32_bf16() const { return compute_capability_major >= 8; }

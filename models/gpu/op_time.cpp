@@ -38,6 +38,22 @@ double element_bytes(Precision p) { return activation_element_bytes(p); }
 // Bytes per weight element as kernels read it: AMP reads the 16-bit cast copy.
 double weight_bytes(Precision p) { return is_mixed(p) ? 2.0 : 4.0; }
 
+// Device memory bandwidth: the calibration profile's streaming rate, else datasheet x efficiency.
+double memory_rate(const GpuSpec& gpu, const GpuEfficiency& e) {
+  if (gpu.calibration && gpu.calibration->memory) {
+    return gpu.calibration->memory->rate_per_s;
+  }
+  return gpu.memory_bytes_per_s * e.memory_bandwidth;
+}
+
+// Fixed GPU time per kernel: the profile's measured empty-kernel latency, else the default.
+double kernel_fixed(const GpuSpec& gpu, const GpuEfficiency& e) {
+  if (gpu.calibration && gpu.calibration->launch_latency_s > 0.0) {
+    return gpu.calibration->launch_latency_s;
+  }
+  return e.kernel_fixed_s;
+}
+
 }  // namespace
 
 bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu) {
@@ -60,6 +76,28 @@ double math_peak_flop_per_s(OpClass op_class, Precision precision, const GpuSpec
   return gpu.peak_fp32_flop_per_s;
 }
 
+namespace {
+
+// The measured GEMM line of the math path an op takes (the one math_peak_flop_per_s picks),
+// or nullptr without a profile or when the profile did not measure that path.
+const HockneyLine* calibrated_gemm(OpClass op_class, Precision precision, const GpuSpec& gpu) {
+  if (!gpu.calibration) {
+    return nullptr;
+  }
+  const GpuCalibration& c = *gpu.calibration;
+  if (!uses_tensor_cores(op_class, precision, gpu)) {
+    // Pre-Volta fp16_amp runs the GPU's fp16 path when the profile measured it.
+    const HockneyLine* fp16 = precision == Precision::kFp16Amp ? c.gemm(Precision::kFp16Amp) : nullptr;
+    return fp16 != nullptr ? fp16 : c.gemm(Precision::kFp32);
+  }
+  if (precision == Precision::kFp8 && op_class == OpClass::kConv) {
+    return c.gemm(Precision::kBf16Amp);  // fp8 convs run bf16 (tensor_peak)
+  }
+  return c.gemm(precision);
+}
+
+}  // namespace
+
 OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpec& training,
                const GpuEfficiency& e, bool input_cast) {
   if (batch <= 0.0) {
@@ -69,7 +107,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   const double act_bytes = is_mixed(p) && op.autocast_fp32 ? 4.0 : element_bytes(p);
   const double activation_traffic = (op.input_elements + op.output_elements) * batch * act_bytes;
   const double weight_traffic = op.parameters * weight_bytes(p);
-  const double mem_rate = gpu.memory_bytes_per_s * e.memory_bandwidth;
+  const double mem_rate = memory_rate(gpu, e);
 
   OpWork w;
   w.forward.flop = op.forward_flop * batch;
@@ -86,15 +124,26 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   if (is_math(op.op_class)) {
     const bool tc = uses_tensor_cores(op.op_class, p, gpu);
     double eff = tc ? e.matmul_tensor_core(gpu.compute_capability_major) : e.matmul_cuda_core;
+    double relative = 1.0;  // the op class relative to a GEMM of the same FLOP and path
     if (op.op_class == OpClass::kConv) {
       eff *= tc ? e.conv_tensor_core_relative : e.conv_cuda_core_relative;
+      relative *= tc ? e.conv_tensor_core_relative : e.conv_cuda_core_relative;
       if (tc && training.memory_format == MemoryFormat::kChannelsFirst) {
         eff *= e.channels_first_tensor_core_penalty;
+        relative *= e.channels_first_tensor_core_penalty;
       }
     } else if (op.op_class == OpClass::kAttention) {
       eff *= e.attention_relative_to_matmul;
+      relative *= e.attention_relative_to_matmul;
     }
-    compute_rate = math_peak_flop_per_s(op.op_class, p, gpu) * eff;
+    if (const HockneyLine* measured = calibrated_gemm(op.op_class, p, gpu)) {
+      // Calibrated: the measured GEMM rate at this op's FLOP per kernel (Hockney curve,
+      // gpu_calibration.h) replaces peak x matmul efficiency; the class factors still apply.
+      const double flop_per_kernel = w.forward.flop / std::max(1, op.forward_kernels);
+      compute_rate = measured->rate_at(flop_per_kernel) * relative;
+    } else {
+      compute_rate = math_peak_flop_per_s(op.op_class, p, gpu) * eff;
+    }
     if (is_mixed(p) && op.parameters > 0.0) {
       // autocast casts the fp32 weight to 16 bit once per forward (cached for backward).
       w.forward.kernels += 1;
@@ -121,7 +170,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   auto time_of = [&](const KernelWork& k) {
     const double compute_s = compute_rate > 0.0 ? k.flop / compute_rate : 0.0;
     const double memory_s = k.bytes / mem_rate;
-    return std::max(compute_s, memory_s) + k.kernels * e.kernel_fixed_s;
+    return std::max(compute_s, memory_s) + k.kernels * kernel_fixed(gpu, e);
   };
   w.forward.gpu_time_s = time_of(w.forward);
   w.backward.gpu_time_s = time_of(w.backward);
@@ -158,7 +207,7 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
   k.bytes = parameters * bytes_per_parameter;
   k.flop = 0.0;
   k.kernels = elementwise_ops * chunks;
-  k.gpu_time_s = k.bytes / (gpu.memory_bytes_per_s * e.memory_bandwidth) + k.kernels * e.kernel_fixed_s;
+  k.gpu_time_s = k.bytes / memory_rate(gpu, e) + k.kernels * kernel_fixed(gpu, e);
   return k;
 }
 
@@ -176,6 +225,13 @@ double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficienc
 }
 
 double h2d_bytes_per_s(const GpuSpec& gpu, bool pinned, const GpuEfficiency& e) {
+  if (gpu.calibration) {
+    // Calibrated: the asymptotic rate of the measured H2D line (batches are MB-sized).
+    const std::optional<HockneyLine>& line = pinned ? gpu.calibration->h2d_pinned : gpu.calibration->h2d_pageable;
+    if (line) {
+      return line->rate_per_s;
+    }
+  }
   // Raw per-lane rates after line coding (PCI-SIG): Gen3 8 GT/s 128b/130b = 0.985 GB/s,
   // Gen4 1.969 GB/s, Gen5 3.938 GB/s, Gen6 7.563 GB/s (approx.). Gen1/2 use 8b/10b.
   double per_lane_gb_per_s = 0.985;

@@ -5,6 +5,12 @@
 /// CACM 2009):
 ///   t = max(FLOP / (peak[path] * efficiency[class]), bytes / (memory_bandwidth * efficiency))
 ///       + kernels * kernel_fixed_s
+/// With a calibration profile (GpuSpec::calibration) the measured figures replace the
+/// datasheet ones where measured: peak[path] * matmul efficiency becomes the measured GEMM
+/// rate of the path at the op's FLOP per forward kernel (Hockney curve r(n) = r_inf n /
+/// (n + n_1/2), gpu_calibration.h; conv, attention and layout factors still apply),
+/// memory_bandwidth * efficiency the streaming rate, kernel_fixed_s the empty-kernel latency,
+/// and h2d_bytes_per_s the asymptotic H2D rate.
 /// Backward of conv and matmul is about twice the forward FLOP (grad input + grad weight).
 
 #include "models/gpu/gpu_efficiency.h"
