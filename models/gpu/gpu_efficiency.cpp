@@ -32,6 +32,8 @@ GpuEfficiency GpuEfficiency::defaults() {
   e.eager_backward_dispatch_s = core::microseconds(15.0);
   // torch.compile wrappers launch Triton kernels from C++-like code: a few us.
   e.compiled_dispatch_s = core::microseconds(3.0);
+  // A bare aten op from Python costs ~10 us (He 2022, above).
+  e.eager_optimizer_dispatch_s = core::microseconds(10.0);
   e.eager_autocast_dispatch_factor = 1.5;
   // CUDA graph replay: ~1 us per kernel node amortised.
   e.cuda_graphs_dispatch_s = core::microseconds(1.0);

@@ -43,6 +43,9 @@ struct GpuEfficiency {
   double eager_forward_dispatch_s = 0.0;
   double eager_backward_dispatch_s = 0.0;
   double compiled_dispatch_s = 0.0;
+  /// Host time per kernel of an eager optimizer's per-tensor loop: bare aten calls from
+  /// Python, without model code around them.
+  double eager_optimizer_dispatch_s = 0.0;
   /// Eager dispatch under autocast costs more per kernel: the autocast dispatch key, cast-cache
   /// lookups and the casts' own launches (multiplier on the eager figures).
   double eager_autocast_dispatch_factor = 1.0;

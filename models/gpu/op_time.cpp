@@ -99,12 +99,13 @@ const HockneyLine* calibrated_gemm(OpClass op_class, Precision precision, const 
 }  // namespace
 
 OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpec& training,
-               const GpuEfficiency& e, bool input_cast) {
+               const GpuEfficiency& e, bool input_fp32) {
   if (batch <= 0.0) {
     throw std::invalid_argument("op_work: batch must be positive");
   }
   const Precision p = training.precision;
-  const double act_bytes = is_mixed(p) && op.autocast_fp32 ? 4.0 : element_bytes(p);
+  const double act_bytes =
+      is_mixed(p) && (op.autocast_fp32 || (input_fp32 && !is_math(op.op_class))) ? 4.0 : element_bytes(p);
   const double activation_traffic = (op.input_elements + op.output_elements) * batch * act_bytes;
   const double weight_traffic = op.parameters * weight_bytes(p);
   const double mem_rate = memory_rate(gpu, e);
@@ -149,7 +150,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       w.forward.kernels += 1;
       w.forward.bytes += op.parameters * 6.0;
     }
-    if (is_mixed(p) && input_cast && training.framework_overhead == FrameworkOverhead::kEager) {
+    if (is_mixed(p) && input_fp32 && training.framework_overhead == FrameworkOverhead::kEager) {
       // fp32 -> 16-bit cast of the input: read 4 B, write 2 B per element; backward casts the
       // input gradient back.
       w.forward.kernels += 1;
@@ -196,19 +197,26 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
       elementwise_ops = 6;
       break;
   }
+  const int fused_chunks = std::max(1, static_cast<int>(std::ceil(parameter_tensors / 64.0)));
+  const int chunks = training.framework_overhead == FrameworkOverhead::kEager ? std::max(1, parameter_tensors)
+                                                                              : fused_chunks;
+  int fused_ops = 0;
   if (is_mixed(training.precision)) {
-    bytes_per_parameter += 8.0;  // GradScaler unscale_: read and write fp32 gradients
-    elementwise_ops += 2;        // unscale + non-finite check
+    // GradScaler.unscale_ reads and writes the fp32 gradients with one fused multi-tensor
+    // kernel that also checks for inf/NaN (_amp_foreach_non_finite_check_and_unscale_).
+    bytes_per_parameter += 8.0;
+    fused_ops = 1;
   }
-  const int chunks = training.framework_overhead == FrameworkOverhead::kEager
-                         ? std::max(1, parameter_tensors)
-                         : std::max(1, static_cast<int>(std::ceil(parameter_tensors / 64.0)));
   KernelWork k;
   k.bytes = parameters * bytes_per_parameter;
   k.flop = 0.0;
-  k.kernels = elementwise_ops * chunks;
+  k.kernels = elementwise_ops * chunks + fused_ops * fused_chunks;
   k.gpu_time_s = k.bytes / memory_rate(gpu, e) + k.kernels * kernel_fixed(gpu, e);
   return k;
+}
+
+double optimizer_dispatch_time_s(FrameworkOverhead mode, const GpuEfficiency& e) {
+  return mode == FrameworkOverhead::kEager ? e.eager_optimizer_dispatch_s : dispatch_time_s(mode, false, e);
 }
 
 double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficiency& e, Precision precision) {

@@ -48,11 +48,12 @@ bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu
 /// written at the precision's element size, weights once per kernel; channels_first convs on
 /// tensor cores pay the transpose penalty; `compiled`/`cuda_graphs` do not change the kernels,
 /// but `compiled` fuses memory-bound ops (share `compiled_memory_bound_share` left).
-/// AMP adds one weight-cast kernel per weighted op in forward and, when `input_cast` (the
-/// input comes from an op autocast runs in fp32), one cast of the input to 16 bit; ops that
-/// autocast runs in fp32 (Op::autocast_fp32) move 4-byte elements.
+/// AMP adds one weight-cast kernel per weighted op in forward and, when `input_fp32` (the
+/// input is an fp32 tensor: it comes from an op autocast runs in fp32, or from elementwise ops
+/// on one), one cast of the input to 16 bit for matmuls and convolutions; other ops on an fp32
+/// input, and ops autocast runs in fp32 (Op::autocast_fp32), move 4-byte elements.
 OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpec& training,
-               const GpuEfficiency& efficiency, bool input_cast = false);
+               const GpuEfficiency& efficiency, bool input_fp32 = false);
 
 /// The optimizer step over `parameters` held in `parameter_tensors` tensors: memory-bound.
 /// Eager runs the per-tensor loop (one launch per tensor per elementwise op: torch.optim with
@@ -62,6 +63,11 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
 /// written, g read); AMP adds the GradScaler unscale pass (8 B/param) and its inf check.
 KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpec& gpu,
                           const TrainingSpec& training, const GpuEfficiency& efficiency);
+
+/// Host CPU time to dispatch one kernel of the optimizer step: eager optimizers are plain aten
+/// calls in a Python loop (`eager_optimizer_dispatch_s`, outside autocast); other modes as
+/// `dispatch_time_s`.
+double optimizer_dispatch_time_s(FrameworkOverhead mode, const GpuEfficiency& efficiency);
 
 /// Host CPU time to dispatch one kernel in forward (`backward` false) or backward; eager
 /// dispatch under AMP is scaled by `eager_autocast_dispatch_factor`.
