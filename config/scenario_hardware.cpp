@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "config/calibration_profile.h"
 #include "config/scenario_reading.h"
 #include "config/spot_trace.h"
 #include "core/text_distance.h"
@@ -82,6 +83,42 @@ std::string fmt_rate_per_h(double rate_per_s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g /h", rate_per_s * 3600.0);
   return buf;
+}
+
+/// The catalog GPU of the calibration profile at `path` (relative to the scenario's folder)
+/// with its measured rates, or nullopt after recording why not at `profile`'s key; the
+/// profile's own errors follow, each at the profile file and its JSON key path.
+std::optional<models::GpuSpec> read_gpu_profile(MapReader& profile, const std::string& path,
+                                                const Catalogs& catalogs) {
+  std::filesystem::path resolved(path);
+  if (resolved.is_relative()) {
+    resolved = std::filesystem::path(profile.sink().file()).parent_path() / resolved;
+  }
+  models::CalibrationProfile loaded;
+  try {
+    loaded = load_calibration_profile(resolved.string());
+  } catch (const ConfigError& e) {
+    const std::string& first = e.messages().front();
+    if (e.messages().size() == 1 && first.starts_with("cannot read calibration profile")) {
+      profile.error("profile", first, "; paths are relative to the scenario's folder; write a profile with "
+                                      "gpuplan calibrate");
+    } else {
+      profile.error("profile", "invalid calibration profile '" + resolved.string() + "'",
+                    "; fix the errors reported in it, or write it again with gpuplan calibrate");
+      for (const std::string& message : e.messages()) {
+        profile.sink().add_formatted(message);
+      }
+    }
+    return std::nullopt;
+  }
+  const models::GpuSpec* base = catalogs.gpus.find(loaded.gpu);
+  if (base == nullptr) {
+    profile.error("profile", "calibration profile '" + resolved.string() + "' names gpu '" + loaded.gpu +
+                                 "', which the GPU catalog lacks",
+                  suggest_names(loaded.gpu, catalogs.gpus.names(), "GPUs"));
+    return std::nullopt;
+  }
+  return calibrated_gpu(*base, loaded);
 }
 
 }  // namespace
@@ -277,6 +314,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   // GPU
   const models::GpuSpec* gpu = nullptr;
   const models::GpuSpec* inst_gpu = nullptr;
+  std::optional<models::GpuSpec> profiled_gpu;  // catalog GPU + calibration profile
   if (inst != nullptr) {
     inst_gpu = catalogs.gpus.find(inst->gpu);
     if (inst_gpu == nullptr) {
@@ -296,8 +334,16 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
       const auto path = profile.string("profile", Requirement::kRequired);
       profile.finish();
       if (path) {
-        profile.error("profile", "calibration profiles are not supported yet",
-                      "; name a catalog GPU such as a100-80gb for now");
+        profiled_gpu = read_gpu_profile(profile, *path, catalogs);
+      }
+      if (profiled_gpu) {
+        gpu = &*profiled_gpu;
+        if (inst_gpu != nullptr && inst_gpu->name != gpu->name) {
+          contradiction("gpu", "(a profile of " + gpu->name + ")",
+                        std::to_string(inst->accelerator_count) + " x " + inst_gpu->name,
+                        "; use a profile measured on " + inst_gpu->name + " or choose an instance with " +
+                            gpu->name);
+        }
       }
     } else if (gpu_node.IsScalar()) {
       const std::string& name = gpu_node.Scalar();

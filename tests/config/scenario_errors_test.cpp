@@ -247,10 +247,12 @@ TEST_SUITE("config.scenario_errors") {
                    "101, 152 (He et al. 2016, table 1)"});
   }
 
-  TEST_CASE("a calibration profile is not supported yet") {
+  TEST_CASE("a calibration profile that does not exist") {
+    // More profile errors: tests/config/calibration_profile_test.cpp.
     CHECK(errors_of(with("gpu: rtx3090", "gpu: {profile: catalogs/calibrations/x.json}")) ==
-          Messages{"calibration profiles are not supported yet at s.yaml:14:18 (hardware.gpu.profile); name a "
-                   "catalog GPU such as a100-80gb for now"});
+          Messages{"cannot read calibration profile 'catalogs/calibrations/x.json': No such file or directory at "
+                   "s.yaml:14:18 (hardware.gpu.profile); paths are relative to the scenario's folder; write a "
+                   "profile with gpuplan calibrate"});
   }
 
   TEST_CASE("hardware facts have no defaults") {
