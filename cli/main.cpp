@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/app_context.h"
+#include "cli/calibrate.h"
 #include "cli/output_file.h"
 #include "cli/scenario_runner.h"
 #include "cli/validation.h"
@@ -41,7 +42,8 @@ const char* kTopUsage =
     "\n"
     "Usage:\n"
     "  gpuplan run SCENARIO [--format table|markdown|csv|json] [-o FILE] [--seed N] [--print-resolved]\n"
-    "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE]\n"
+    "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE] [--calibrations DIR]\n"
+    "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
     "  gpuplan list gpus|instances|models|storage\n"
     "  gpuplan --version\n"
     "\n"
@@ -131,7 +133,10 @@ int command_validate(const std::vector<std::string>& args) {
   po::options_description o("gpuplan validate DIR: compare predictions with the published measurements of every case");
   o.add_options()("dir", po::value<std::string>(), "folder of validation scenarios")(
       "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json")(
-      "output,o", po::value<std::string>(), "write to FILE instead of standard output");
+      "output,o", po::value<std::string>(), "write to FILE instead of standard output")(
+      "calibrations", po::value<std::string>(),
+      "folder of calibration profiles (default: <catalogs>/calibrations); cases whose GPU has one "
+      "are also run calibrated");
   o.add(common_options());
   po::positional_options_description p;
   p.add("dir", 1);
@@ -143,9 +148,42 @@ int command_validate(const std::vector<std::string>& args) {
   if (vm.count("dir") == 0U) throw UsageError("gpuplan validate needs a DIR of validation scenarios");
   const std::string format = format_of(vm);
   const cli::AppContext context = context_of(vm);
+  const std::string calibrations = vm.count("calibrations") != 0U
+                                       ? vm["calibrations"].as<std::string>()
+                                       : vm["catalogs"].as<std::string>() + "/calibrations";
   const cli::ValidationSummary summary =
-      cli::validate_directory(vm["dir"].as<std::string>(), context, models::ModelParams{});
+      cli::validate_directory(vm["dir"].as<std::string>(), context, models::ModelParams{}, calibrations);
   emit(cli::render_validation(summary, format), vm);
+  return kExitOk;
+}
+
+int command_calibrate(const std::vector<std::string>& args) {
+  po::options_description o(
+      "gpuplan calibrate: measure this machine's GPU with cuda_probe (or fit a recorded probe file) and write "
+      "a calibration profile");
+  o.add_options()("from", po::value<std::string>(), "fit this cuda_probe JSON instead of running the probe")(
+      "output,o", po::value<std::string>(), "profile to write (default: <catalogs>/calibrations/<gpu>-<date>.json)")(
+      "gpu", po::value<std::string>(), "catalog GPU the probe ran on (default: matched from its GPU name)")(
+      "probe", po::value<std::string>(), "cuda_probe executable (default: beside gpuplan's build tree, or on PATH)");
+  o.add(common_options());
+  const po::variables_map vm = parse(args, o, po::positional_options_description{});
+  if (vm.count("help") != 0U) {
+    std::cout << o << "\nExample: gpuplan calibrate, then name the profile in a scenario:\n"
+                      "  hardware: {gpu: {profile: ../catalogs/calibrations/a100-80gb-2026-11-30.json}, ...}\n";
+    return kExitOk;
+  }
+  const cli::AppContext context = context_of(vm);
+  cli::CalibrateOptions options;
+  options.catalog_dir = vm["catalogs"].as<std::string>();
+  if (vm.count("from") != 0U) options.from = vm["from"].as<std::string>();
+  if (vm.count("output") != 0U) options.output = vm["output"].as<std::string>();
+  if (vm.count("gpu") != 0U) options.gpu = vm["gpu"].as<std::string>();
+  if (vm.count("probe") != 0U) options.probe = vm["probe"].as<std::string>();
+  const cli::CalibrateResult result = cli::calibrate(options, context.catalogs);
+  std::cout << "Calibration of " << result.profile.gpu << " (" << result.profile.provenance.gpu_name << ", "
+            << result.profile.provenance.date << "):\n"
+            << result.summary << "Profile written to " << result.profile_path
+            << "\nName it in a scenario: hardware: {gpu: {profile: <path relative to the scenario>}}\n";
   return kExitOk;
 }
 
@@ -221,7 +259,8 @@ int dispatch(int argc, char** argv) {
   if (command == "run") return command_run(rest);
   if (command == "validate") return command_validate(rest);
   if (command == "list") return command_list(rest);
-  throw UsageError("unknown command '" + command + "'; expected run, validate or list");
+  if (command == "calibrate") return command_calibrate(rest);
+  throw UsageError("unknown command '" + command + "'; expected run, validate, calibrate or list");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/scenario_runner.h"
+#include "config/calibration_profile.h"
 #include "config/config_error.h"
 #include "config/scenario_loader.h"
 #include "core/units.h"
@@ -43,7 +44,7 @@ std::optional<double> predicted_of(const std::string& metric, const models::Vari
 }  // namespace
 
 ValidationSummary validate_directory(const std::string& dir, const AppContext& context,
-                                     const models::ModelParams& params) {
+                                     const models::ModelParams& params, const std::string& calibrations_dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
@@ -56,6 +57,8 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
     }
   }
   std::sort(files.begin(), files.end());
+  const std::vector<config::ProfileFile> profiles =
+      calibrations_dir.empty() ? std::vector<config::ProfileFile>{} : config::find_calibration_profiles(calibrations_dir);
   ValidationSummary summary;
   std::vector<std::string> errors;
   for (const std::string& file : files) {
@@ -71,6 +74,16 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
     }
     const ScenarioRun run = run_scenario(scenario, params);
     const models::VariantResult& v = run.result.variants.front();
+    // The same case with its GPU's measured profile, when there is one.
+    const models::GpuSpec& case_gpu = scenario.variants.front().job.hardware.gpu;
+    const config::ProfileFile* profile = case_gpu.calibrated ? nullptr : config::profile_for_gpu(profiles, case_gpu.name);
+    std::optional<ScenarioRun> calibrated_run;
+    if (profile != nullptr) {
+      config::Scenario calibrated = scenario;
+      calibrated.variants.resize(1);
+      calibrated.variants.front().job.hardware.gpu = config::calibrated_gpu(case_gpu, profile->profile);
+      calibrated_run = run_scenario(calibrated, params);
+    }
     for (const config::ExpectedValue& expected : scenario.expected->values) {
       ValidationRow row;
       row.case_name = fs::path(file).stem().string();
@@ -91,6 +104,19 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
         row.predicted_value = *predicted;
         row.predicted = human_metric(expected.metric, *predicted);
         row.error = (*predicted - expected.value) / expected.value;
+      }
+      if (calibrated_run) {
+        row.calibration_profile = profile->path;
+        const auto c = predicted_of(expected.metric, calibrated_run->result.variants.front());
+        if (expected.metric == "fits") {
+          row.calibrated_value = c.value_or(0.0);
+          row.calibrated_error = (*row.calibrated_value > 0.5) == (expected.value > 0.5) ? 0.0 : 1.0;
+        } else if (c) {
+          row.calibrated_value = *c;
+          row.calibrated_error = (*c - expected.value) / expected.value;
+        } else {
+          row.calibrated_error = -1.0;  // OOM: counts as 100 % error
+        }
       }
       summary.rows.push_back(row);
     }
@@ -115,6 +141,11 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
     const double e = std::abs(r.error);
     all_sum += e;
     ++all;
+    if (r.calibrated_error) {
+      ++summary.calibrated_rows;
+      summary.calibrated_mape += std::abs(*r.calibrated_error);
+      summary.uncalibrated_mape_same_rows += e;
+    }
     if (r.metric == "throughput" || r.metric == "tokens_per_s") {
       throughput_sum += e;
       ++summary.throughput_cases;
@@ -126,6 +157,10 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
   summary.throughput_mape = summary.throughput_cases > 0 ? throughput_sum / summary.throughput_cases : 0.0;
   summary.memory_mape = summary.memory_cases > 0 ? memory_sum / summary.memory_cases : 0.0;
   summary.overall_mape = all > 0 ? all_sum / all : 0.0;
+  if (summary.calibrated_rows > 0) {
+    summary.calibrated_mape /= summary.calibrated_rows;
+    summary.uncalibrated_mape_same_rows /= summary.calibrated_rows;
+  }
   return summary;
 }
 
@@ -134,11 +169,17 @@ std::string render_validation(const ValidationSummary& s, const std::string& for
     if (!r.numeric) return std::string(r.error == 0.0 ? "right" : "WRONG");
     return fmt::format("{:+.1f} %", r.error * 100.0);
   };
+  auto calibrated_text = [](const ValidationRow& r) {
+    if (!r.calibrated_error) return std::string("-");
+    if (!r.numeric) return std::string(*r.calibrated_error == 0.0 ? "right" : "WRONG");
+    return fmt::format("{:+.1f} %", *r.calibrated_error * 100.0);
+  };
   if (format == "csv") {
-    std::string out = "case,metric,predicted,measured,relative_error\n";
+    std::string out = "case,metric,predicted,measured,relative_error,calibrated_relative_error\n";
     for (const auto& r : s.rows) {
       out += r.case_name + "," + r.metric + "," + fmt::format("{:.6g}", r.predicted_value) + "," +
-             fmt::format("{:.6g}", r.measured_value) + "," + fmt::format("{:.6g}", r.error) + "\n";
+             fmt::format("{:.6g}", r.measured_value) + "," + fmt::format("{:.6g}", r.error) + "," +
+             (r.calibrated_error ? fmt::format("{:.6g}", *r.calibrated_error) : std::string()) + "\n";
     }
     return out;
   }
@@ -151,26 +192,40 @@ std::string render_validation(const ValidationSummary& s, const std::string& for
     root["fits_right"] = s.fits_right;
     root["fits_cases"] = s.fits_cases;
     root["overall_mape"] = s.overall_mape;
+    root["calibrated_rows"] = s.calibrated_rows;
+    root["calibrated_mape"] = s.calibrated_mape;
+    root["uncalibrated_mape_same_rows"] = s.uncalibrated_mape_same_rows;
     root["rows"] = nlohmann::ordered_json::array();
     for (const auto& r : s.rows) {
-      root["rows"].push_back({{"case", r.case_name},
-                              {"metric", r.metric},
-                              {"predicted", r.predicted_value},
-                              {"measured", r.measured_value},
-                              {"relative_error", r.error},
-                              {"source", r.source}});
+      nlohmann::ordered_json row = {{"case", r.case_name},
+                                    {"metric", r.metric},
+                                    {"predicted", r.predicted_value},
+                                    {"measured", r.measured_value},
+                                    {"relative_error", r.error},
+                                    {"source", r.source}};
+      row["calibrated_predicted"] = r.calibrated_value ? nlohmann::ordered_json(*r.calibrated_value) : nullptr;
+      row["calibrated_relative_error"] = r.calibrated_error ? nlohmann::ordered_json(*r.calibrated_error) : nullptr;
+      row["calibration_profile"] = r.calibration_profile.empty() ? nlohmann::ordered_json(nullptr)
+                                                                 : nlohmann::ordered_json(r.calibration_profile);
+      root["rows"].push_back(row);
     }
     return root.dump(2) + "\n";
   }
-  report::TextTable table({"case", "metric", "predicted", "measured", "error"});
+  report::TextTable table({"case", "metric", "predicted", "measured", "error", "calibrated error"});
   for (const auto& r : s.rows) {
-    table.add_row({r.case_name, r.metric, r.predicted, r.measured, error_text(r)});
+    table.add_row({r.case_name, r.metric, r.predicted, r.measured, error_text(r), calibrated_text(r)});
   }
   std::string out = format == "markdown" ? table.to_markdown() : table.to_text();
   out += fmt::format("\nthroughput MAPE {:.1f} % over {} cases; peak memory MAPE {:.1f} % over {} cases; "
                      "fits/OOM right {} of {}; all numeric metrics MAPE {:.1f} %\n",
                      s.throughput_mape * 100.0, s.throughput_cases, s.memory_mape * 100.0, s.memory_cases,
                      s.fits_right, s.fits_cases, s.overall_mape * 100.0);
+  out += s.calibrated_rows > 0
+             ? fmt::format("calibrated: MAPE {:.1f} % with the measured profiles vs {:.1f} % without, over the {} "
+                           "numeric rows whose GPU has one\n",
+                           s.calibrated_mape * 100.0, s.uncalibrated_mape_same_rows * 100.0, s.calibrated_rows)
+             : std::string("calibrated error: \"-\" = no measured profile for the case's GPU "
+                           "(gpuplan calibrate writes one)\n");
   return out;
 }
 

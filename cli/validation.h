@@ -4,7 +4,11 @@
 /// each expected metric is compared with the prediction of its first variant. Errors are
 /// (predicted - measured) / measured; the mean absolute percentage error (MAPE) is given per
 /// metric kind and overall (numeric metrics only); `fits` counts as right or wrong.
+/// A case whose GPU has a measured calibration profile (a *.json under the calibrations
+/// folder whose `gpu` is the case's catalog GPU; the newest by date) is run a second time
+/// with the profile, and its row shows both errors; other rows show "-" for the calibrated one.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +27,10 @@ struct ValidationRow {
   double error = 0.0;       ///< relative error (numeric metrics), 0/1 for fits
   bool numeric = true;
   std::string source;
+  /// The same metric predicted with the case GPU's calibration profile, when there is one.
+  std::optional<double> calibrated_value;
+  std::optional<double> calibrated_error;  ///< like `error`, for calibrated_value
+  std::string calibration_profile;         ///< path of the profile used; empty without
 };
 
 struct ValidationSummary {
@@ -34,12 +42,17 @@ struct ValidationSummary {
   int fits_right = 0;
   int fits_cases = 0;
   double overall_mape = 0.0;     ///< over every numeric row
+  int calibrated_rows = 0;       ///< numeric rows that also have a calibrated prediction
+  double calibrated_mape = 0.0;  ///< MAPE of those rows with their profiles
+  double uncalibrated_mape_same_rows = 0.0;  ///< MAPE of the same rows without
 };
 
-/// Runs the validation cases under `dir` (recursively, *.yaml in sorted path order).
-/// Throws config::ConfigError for an invalid case file, or when the folder has no case.
+/// Runs the validation cases under `dir` (recursively, *.yaml in sorted path order), and
+/// again with a calibration profile from `calibrations_dir` for cases whose GPU has one
+/// (empty or absent folder: none). Throws config::ConfigError for an invalid case file or
+/// profile, or when the folder has no case.
 ValidationSummary validate_directory(const std::string& dir, const AppContext& context,
-                                     const models::ModelParams& params);
+                                     const models::ModelParams& params, const std::string& calibrations_dir = "");
 
 /// Renders the summary as table, markdown, csv or json.
 std::string render_validation(const ValidationSummary& summary, const std::string& format);
