@@ -22,6 +22,7 @@
 #include "report/human_units.h"
 #include "report/report_format.h"
 #include "report/text_table.h"
+#include "report/trace_json.h"
 
 namespace po = boost::program_options;
 using namespace gpuplan;
@@ -31,6 +32,8 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitInternal = 1;
 constexpr int kExitInput = 2;
+/// Optimizer steps of each variant that `run --trace` records.
+constexpr int kTraceSteps = 3;
 
 /// A bad command line: printed with a hint to --help, exit code 2.
 struct UsageError : std::runtime_error {
@@ -42,6 +45,7 @@ const char* kTopUsage =
     "\n"
     "Usage:\n"
     "  gpuplan run SCENARIO [--format table|markdown|csv|json] [-o FILE] [--seed N] [--print-resolved]\n"
+    "              [--trace FILE] [--exact]\n"
     "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE] [--calibrations DIR]\n"
     "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
     "  gpuplan list gpus|instances|models|storage\n"
@@ -104,7 +108,11 @@ int command_run(const std::vector<std::string>& args) {
       "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json")(
       "output,o", po::value<std::string>(), "write to FILE instead of standard output")(
       "seed", po::value<std::uint64_t>(), "replace the scenario's seed")(
-      "print-resolved", "print every variant's resolved configuration instead of simulating");
+      "print-resolved", "print every variant's resolved configuration instead of simulating")(
+      "trace", po::value<std::string>(),
+      "write the simulated timeline of the first steps of every variant to FILE (Chrome trace JSON, "
+      "opens in ui.perfetto.dev)")(
+      "exact", "simulate every batch of the job instead of a steady-state window per epoch kind (slow)");
   o.add(common_options());
   po::positional_options_description p;
   p.add("scenario", 1);
@@ -124,7 +132,21 @@ int command_run(const std::vector<std::string>& args) {
     emit(config::print_resolved(scenario), vm);
     return kExitOk;
   }
-  const cli::ScenarioRun run = cli::run_scenario(scenario, models::ModelParams{});
+  models::ModelParams params;
+  params.step.exact = vm.count("exact") != 0U;
+  if (vm.count("trace") != 0U) params.step.trace_steps = kTraceSteps;
+  const cli::ScenarioRun run = cli::run_scenario(scenario, params);
+  if (vm.count("trace") != 0U) {
+    std::vector<report::TraceProcess> processes;
+    for (std::size_t i = 0; i < run.runs.size(); ++i) {
+      processes.push_back({run.result.variants[i].strategy, run.runs[i].trace});
+    }
+    try {
+      cli::write_file_atomically(vm["trace"].as<std::string>(), report::render_chrome_trace(processes));
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+  }
   emit(report::render(run.result, report::format_from_name(format)), vm);
   return kExitOk;
 }

@@ -228,6 +228,20 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                              plural(hw.nodes, "node"),
                          "; use ddp");
     }
+    // A data loader needs a core per training process; with none it could never deliver.
+    if (workload.dataset && !workload.dataset->synthetic && hw.cpu_cores > 0 && hw.cpu_cores < hw.gpus_per_node) {
+      const std::string problem = "cpu_cores " + std::to_string(hw.cpu_cores) + " leaves no CPU core for the data " +
+                                  "loader of each of the " + std::to_string(hw.gpus_per_node) + " GPUs per node";
+      const std::string fix = "; give at least one core per GPU (cpu_cores >= gpus_per_node), or use "
+                              "workload.dataset.synthetic: true";
+      if (hardware.reader && hardware.reader->has("cpu_cores")) {
+        hardware.reader->error("cpu_cores", problem, fix);
+      } else if (hardware.explicit_gpus_per_node) {
+        hardware.reader->error("gpus_per_node", problem, fix);
+      } else if (cloud.reader) {
+        cloud.reader->error("instance", problem, fix);
+      }
+    }
     if (training && training_reader && workload.dataset) {
       const double global_batch = static_cast<double>(training->batch_size) * training->gradient_accumulation *
                                   total_gpus;

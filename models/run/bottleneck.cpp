@@ -8,7 +8,8 @@
 
 namespace gpuplan::models {
 
-Bottleneck find_bottleneck(const JobSpec& job, const StepPlan& plan, const StepBreakdown& s) {
+Bottleneck find_bottleneck(const JobSpec& job, const StepPlan& plan, const StepBreakdown& s,
+                           const LoaderStats& loader) {
   const double gpu = s.gpu_compute_s + s.optimizer_s;
   const std::array<std::pair<double, const char*>, 4> shares = {{
       {gpu, "gpu_compute"},
@@ -25,10 +26,14 @@ Bottleneck find_bottleneck(const JobSpec& job, const StepPlan& plan, const StepB
   const DataLoaderSpec& dl = job.data_loader;
   const int cores = job.hardware.cpu_cores / std::max(1, job.hardware.gpus_per_node);
   if (b.name == "data_loading") {
-    if (plan.loader.batch_storage_s > plan.loader.batch_cpu_s) {
+    const bool measured = loader.batches_measured > 0;
+    const double storage_s = measured ? loader.storage_s : plan.loader.batch_storage_s;
+    const double cpu_s = measured ? loader.cpu_s + loader.pin_s : plan.loader.batch_cpu_s;
+    if (storage_s > cpu_s) {
       b.name = "storage_io";
       b.suggestion = job.dataset.layout == DatasetLayout::kFiles
-                         ? "pack samples into shards (workload.dataset.layout: shards) or use faster storage"
+                         ? "pack samples into shards (workload.dataset.layout: shards) or use faster storage; "
+                           "more workers do not help a saturated device"
                          : "faster storage (hardware.storage) or cache the dataset in host memory";
     } else {
       b.name = "data_loading_cpu";

@@ -1,13 +1,17 @@
 #pragma once
 /// \file bottleneck.h
-/// Names the resource that limits the step from what the simulation measured (the largest
-/// share of the step breakdown), and the change that relieves it.
+/// Names the resource that limits the step from what the simulation measured, and the change
+/// that relieves it: the largest share of the step breakdown (GPU busy, waiting for data, H2D
+/// not overlapped, waiting for host dispatch); a data wait is split between storage_io and
+/// data_loading_cpu by where the loader's readers spent their time (LoaderStats: storage
+/// requests and bandwidth, queueing included, vs decode on contended cores).
 
 #include <string>
 
 #include "models/job_spec.h"
 #include "models/results.h"
 #include "models/step/step_plan.h"
+#include "models/step/step_simulation.h"
 
 namespace gpuplan::models {
 
@@ -16,9 +20,11 @@ struct Bottleneck {
   std::string suggestion;  ///< a change in scenario terms, e.g. "data_loader.num_workers: 4"
 };
 
-/// The bottleneck of a fitting variant. Data waits are split between CPU decode and storage by
-/// the loader's own time shares.
-Bottleneck find_bottleneck(const JobSpec& job, const StepPlan& plan, const StepBreakdown& step);
+/// The bottleneck of a fitting variant from its simulated step breakdown `step` and the
+/// readers' time `loader`; `plan` gives the loader's unloaded shares when no batch was
+/// measured. Throws nothing.
+Bottleneck find_bottleneck(const JobSpec& job, const StepPlan& plan, const StepBreakdown& step,
+                           const LoaderStats& loader);
 
 /// Suggestion for a variant that does not fit in GPU memory.
 std::string oom_suggestion(const JobSpec& job);

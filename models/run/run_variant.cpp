@@ -2,12 +2,15 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "models/cost/cost.h"
 #include "models/energy/energy.h"
 #include "models/gpu/op_time.h"
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
 #include "models/run/bottleneck.h"
+#include "models/step/job_steps.h"
 #include "models/step/step_plan.h"
 
 namespace gpuplan::models {
@@ -23,7 +26,9 @@ double eval_batch_s(const StepPlan& plan) {
   }
   double loader = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;
   if (!plan.loader.synthetic && plan.loader.workers > 0) {
-    loader /= plan.loader.workers;
+    // Workers beyond the cores time-share them (models/step/step_simulation.cpp).
+    const int cores = plan.loader.cpu_cores > 0 ? plan.loader.cpu_cores : plan.loader.workers;
+    loader /= std::min(plan.loader.workers, cores);
   }
   return std::max({gpu, host, loader});
 }
@@ -75,10 +80,14 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
     return run;
   }
 
-  const StepPlan plan = plan_step(job, params.gpu);
-  StepStats stats = simulate_steps(plan, params.step);
+  // Steady state per epoch kind (first epoch from storage, later ones maybe from the page
+  // cache), or every batch with params.step.exact (models/step/job_steps.h).
+  const JobTimes shape = job_times(job, 1.0, 0.0);
+  JobSteps job_steps = simulate_job_steps(job, params.gpu, params.step, shape.steps_per_epoch, shape.epochs);
+  const StepPlan& plan = job_steps.plan;
+  StepStats& stats = job_steps.steady;
   run.trace = std::move(stats.trace);
-  run.events = stats.events;
+  run.events = job_steps.events;
   r.step = stats.breakdown;
   const double step_s = r.step.step_time_s;
   r.throughput_samples_per_s = global_batch_samples(job) / step_s;
@@ -89,7 +98,13 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.mfu = plan.peak_flop_per_s > 0.0 ? plan.model_flop_per_step / step_s / plan.peak_flop_per_s : 0.0;
 
   const double first_batch_s = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;
-  const JobOutcome job_level = run_job_level(job, step_s, eval_batch_s(plan), first_batch_s);
+  // The job level sees the job's mean step: start-up, pipeline fill and page-cache epochs in.
+  const JobOutcome job_level = run_job_level(job, job_steps.job_mean_step_s, eval_batch_s(plan), first_batch_s);
+  if (job_steps.page_cache) {
+    r.notes.push_back(fmt::format("page cache: the dataset fits in host memory; first epoch {:.4g} s of training, "
+                                  "later epochs {:.4g} s",
+                                  job_steps.first_epoch_train_s, job_steps.later_epoch_train_s));
+  }
   const JobTimes& times = job_level.times;
   r.epoch_time_s = times.epoch_time_s;
   r.time_to_train_s = times.time_to_train_s;
@@ -103,7 +118,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   if (job.on_premises) {
     r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes, r.time_to_train_s, r.energy_j);
   }
-  const Bottleneck b = find_bottleneck(job, plan, r.step);
+  const Bottleneck b = find_bottleneck(job, plan, r.step, stats.loader);
   r.bottleneck = b.name;
   r.suggestion = b.suggestion;
   return run;

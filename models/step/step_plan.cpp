@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "models/gpu/op_time.h"
+#include "models/host/host_cpu.h"
+#include "models/storage/storage_model.h"
 
 namespace gpuplan::models {
 namespace {
@@ -26,38 +28,31 @@ LoaderPlan plan_loader(const JobSpec& job) {
     return l;
   }
   const DataLoaderSpec& dl = job.data_loader;
-  const StorageSpec& storage = job.hardware.storage;
-  const double batch = job.training.batch_size;
+  const int batch = job.training.batch_size;
   l.workers = dl.num_workers;
   l.prefetch_batches = std::max(1, dl.num_workers * dl.prefetch_factor);
-  // Storage: one request per sample for `files`, large sequential reads for `shards`;
-  // requests overlap up to the queue depth (Little's law).
-  const bool files = job.dataset.layout == DatasetLayout::kFiles;
-  const double read_rate = files && storage.random_read_bytes_per_s > 0.0 ? storage.random_read_bytes_per_s
-                                                                          : storage.read_bytes_per_s;
-  if (read_rate <= 0.0) {
-    throw std::invalid_argument("storage '" + storage.name + "' has no read bandwidth");
-  }
-  const double per_request_latency_s =
-      files ? storage.latency_s / std::max(1, storage.queue_depth) : 0.0;
-  l.batch_storage_s = batch * (job.dataset.sample_bytes / read_rate + per_request_latency_s);
+  l.seed = job.seed;
+  l.cpu_cores = cores_per_gpu(job.hardware.cpu_cores, job.hardware.gpus_per_node);
+  // Storage: the reader issues its requests one after another; each holds a device slot for
+  // the latency, then the bytes share the device bandwidth (models/storage/storage_model.h).
+  const BatchReads reads = batch_reads(job.hardware.storage, job.dataset, batch);
+  l.read_latency_s = reads.latency_s;
+  l.read_bytes = reads.bytes;
+  l.storage_bytes_per_s = reads.bandwidth_bytes_per_s;
+  l.storage_queue_depth = std::max(1, job.hardware.storage.queue_depth);
+  l.batch_storage_s = reads.latency_s + reads.bytes / reads.bandwidth_bytes_per_s;
+  // CPU: decode + augment per sample, lognormal around the mean; DALI-style GPU decode
+  // leaves the CPU only reading and batching the encoded bytes (models/host/host_cpu.h).
   const bool gpu_decode = dl.preprocess_on == PreprocessOn::kGpu;
-  // DALI-style GPU decode leaves the CPU only file reading and batching; nvJPEG on the GPU
-  // decodes a sample in about a twentieth of a CPU core's time (placeholder until the
-  // input-pipeline issue models it).
-  l.batch_cpu_s = gpu_decode ? 0.0 : batch * job.dataset.decode_time_s;
-  l.gpu_preprocess_s = gpu_decode ? batch * job.dataset.decode_time_s / 20.0 : 0.0;
-  // Workers beyond the free cores time-share them (the main process keeps one core).
-  const int cores = job.hardware.cpu_cores / std::max(1, job.hardware.gpus_per_node);
-  if (cores < 1) {
-    throw std::invalid_argument("no CPU core available to the data loader");
-  }
-  const int worker_cores = std::max(1, cores - 1);
-  const double slowdown = dl.num_workers > worker_cores
-                              ? static_cast<double>(dl.num_workers) / worker_cores
-                              : 1.0;
-  l.batch_cpu_s *= slowdown;
+  l.samples_per_batch = batch;
+  l.sample_cpu_s = job.dataset.decode_time_s * (gpu_decode ? kGpuDecodeCpuShare : 1.0);
+  l.sample_cpu_cv = kDecodeTimeCv;
+  l.batch_cpu_s = batch * l.sample_cpu_s;
+  l.gpu_preprocess_s = gpu_decode ? batch * job.dataset.decode_time_s * kGpuDecodeShare : 0.0;
   l.batch_load_s = l.batch_cpu_s + l.batch_storage_s;
+  if (dl.pin_memory) {
+    l.pin_copy_s = job.workload.input_bytes_per_sample * batch / kPinCopyBytesPerS;
+  }
   return l;
 }
 
@@ -74,8 +69,17 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   const GpuSpec& gpu = job.hardware.gpu;
   int parameter_tensors = 0;
   const auto& ops = job.workload.ops;
-  // An op's input needs an autocast cast when the op before it ran in fp32.
-  auto input_cast = [&](std::size_t i) { return i > 0 && ops[i - 1].autocast_fp32; };
+  // Under autocast, a tensor stays fp32 from an op autocast runs in fp32 through the
+  // elementwise ops that follow it (type promotion), until a matmul or convolution casts it.
+  std::vector<bool> input_fp32(ops.size(), false);
+  bool stream_fp32 = false;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    input_fp32[i] = stream_fp32;
+    const OpClass c = ops[i].op_class;
+    const bool math = c == OpClass::kConv || c == OpClass::kMatmul || c == OpClass::kAttention;
+    stream_fp32 = ops[i].autocast_fp32 || (stream_fp32 && !math && c != OpClass::kEmbedding);
+  }
+  auto input_cast = [&](std::size_t i) { return static_cast<bool>(input_fp32[i]); };
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     const OpWork w = op_work(op, plan.micro_batch, gpu, t, e, input_cast(i));
@@ -104,7 +108,9 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   piece.flop = opt.flop / pieces;
   piece.bytes = opt.bytes / pieces;
   for (int i = 0; i < pieces; ++i) {
-    plan.optimizer.push_back(unit_of("optimizer.step", piece, t, false, e));
+    DispatchUnit u = unit_of("optimizer.step", piece, t, false, e);
+    u.dispatch_s = piece.kernels * optimizer_dispatch_time_s(t.framework_overhead, e);
+    plan.optimizer.push_back(u);
   }
 
   plan.loader = plan_loader(job);

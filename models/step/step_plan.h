@@ -4,6 +4,7 @@
 /// (pure; no sim/ includes). The step simulation (step_simulation.h) plays this plan on the
 /// engine. Units: seconds, bytes.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,18 +22,40 @@ struct DispatchUnit {
   double flop = 0.0;
 };
 
-/// How batches reach the training process (placeholder data loader until the input-pipeline
-/// issue): W workers each prepare whole batches; the main process loads itself when W = 0.
+/// How batches reach the training process, following PyTorch DataLoader semantics (DESIGN.md
+/// "Data loading"): with W workers batch i goes to worker i mod W and each worker keeps up to
+/// prefetch_factor batches in flight; the main process loads itself when W = 0. A reader
+/// (worker or main process) reads a batch's samples from storage, then decodes them on a CPU
+/// core shared with the other threads; with pin_memory the pin-memory thread copies each batch
+/// into page-locked memory. Units: seconds, bytes, B/s.
+///
+/// `samples_per_batch == 0` makes a plan of whole-batch constants (`batch_cpu_s`,
+/// `batch_storage_s`), used by closed-form tests; plan_step() always fills the per-sample
+/// fields.
 struct LoaderPlan {
   bool synthetic = false;          ///< no loading and no H2D at all
   int workers = 0;                 ///< DataLoader num_workers
   int prefetch_batches = 0;        ///< batches in flight: workers x prefetch_factor
-  double batch_load_s = 0.0;       ///< one worker's time for one batch (CPU decode + storage)
-  double batch_cpu_s = 0.0;        ///< CPU part of batch_load_s (decode + augment)
-  double batch_storage_s = 0.0;    ///< storage part of batch_load_s
+  // Whole-batch means (the eval-pass estimate and whole-batch plans use them).
+  double batch_load_s = 0.0;       ///< one reader's mean time for one batch without contention (CPU + storage)
+  double batch_cpu_s = 0.0;        ///< CPU part of batch_load_s (decode + augment), s of one core
+  double batch_storage_s = 0.0;    ///< storage part of batch_load_s, without queueing
   double gpu_preprocess_s = 0.0;   ///< GPU time for decode when preprocess_on: gpu
+  // Per-sample model (plan_step fills these).
+  int samples_per_batch = 0;       ///< samples a reader decodes per batch; 0 = whole-batch constants
+  double sample_cpu_s = 0.0;       ///< mean CPU time per sample on one core
+  double sample_cpu_cv = 0.0;      ///< coefficient of variation of the per-sample CPU time (lognormal)
+  std::uint64_t seed = 0;          ///< scenario seed; each reader draws from its own sim::RandomStream
+  int cpu_cores = 0;               ///< cores shared by workers, main process and pin thread; 0 = no contention
+  // Storage (models/storage/storage_model.h); no reads when `page_cache_hit`.
+  bool page_cache_hit = false;     ///< the dataset is read from the page cache (RAM)
+  double read_latency_s = 0.0;     ///< latency of one batch's requests together, s
+  double read_bytes = 0.0;         ///< bytes of one batch
+  double storage_bytes_per_s = 0.0;  ///< device read bandwidth shared by all readers
+  int storage_queue_depth = 1;     ///< requests the device serves in parallel
+  // Pinned memory.
+  double pin_copy_s = 0.0;         ///< pin-memory thread's CPU time per batch (0 = no pinning)
 };
-
 /// The whole plan of one optimizer step.
 struct StepPlan {
   std::vector<DispatchUnit> forward;    ///< one micro-step's forward units

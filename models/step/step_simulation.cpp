@@ -5,10 +5,13 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 #include "sim/engine.h"
 #include "sim/fifo_server.h"
+#include "sim/random_stream.h"
+#include "sim/shared_bandwidth.h"
 #include "sim/sim_time.h"
 
 namespace gpuplan::models {
@@ -30,6 +33,15 @@ struct MicroStep {
   bool final = false;
 };
 
+/// Per batch, what its reader saw (for the bottleneck and the loader statistics).
+struct BatchRecord {
+  SimTime read_start = 0;   ///< the reader started the batch (storage request submitted)
+  SimTime read_end = 0;     ///< last byte read (= read_start from the page cache)
+  SimTime decode_end = 0;   ///< decode + augment done
+  SimTime ready = 0;        ///< in the main process (after pinning, when pinned)
+  bool done = false;
+};
+
 /// One simulation run of a plan; lives for the duration of simulate_steps().
 class StepProcess {
  public:
@@ -39,11 +51,35 @@ class StepProcess {
         trace_micro_steps_(trace_micro_steps),
         gpu_(engine_, "gpu", 1),
         copy_engine_(engine_, "h2d", 1),
-        workers_(engine_, "data_workers", std::max(1, plan.loader.workers)) {
+        storage_slots_(engine_, "storage", std::max(1, plan.loader.storage_queue_depth)),
+        cpu_(engine_) {
+    const LoaderPlan& l = plan_.loader;
+    readers_.resize(static_cast<std::size_t>(std::max(1, l.workers)));
+    for (std::size_t r = 0; r < readers_.size(); ++r) {
+      const std::string name = l.workers == 0 ? "data_loader.main" : "data_loader.worker " + std::to_string(r);
+      readers_[r].random = std::make_unique<sim::RandomStream>(l.seed, name);
+      readers_[r].track = l.workers == 0 ? "main process" : "worker " + std::to_string(r);
+    }
+    if (!l.synthetic && !l.page_cache_hit && l.storage_bytes_per_s > 0.0 && l.read_bytes > 0.0) {
+      storage_link_ = cpu_.add_resource("storage_bandwidth", l.storage_bytes_per_s);
+      has_storage_link_ = true;
+    }
+    // CPU contention: workers, the main process and the pin-memory thread share `cpu_cores`
+    // cores by processor sharing (a thread gets at most one core): a max-min fair network in
+    // which each thread is a resource of capacity 1 and the cores one of capacity cpu_cores.
+    const int threads = std::max(0, l.workers) + 1 + (l.pin_copy_s > 0.0 && l.workers > 0 ? 1 : 0);
+    contended_ = !l.synthetic && l.cpu_cores > 0 && threads > l.cpu_cores;
+    if (contended_) {
+      cores_ = cpu_.add_resource("cpu", static_cast<double>(l.cpu_cores));
+      for (int t = 0; t < threads; ++t) {
+        thread_resources_.push_back(cpu_.add_resource("thread " + std::to_string(t), 1.0));
+      }
+    }
     engine_.set_trace_hook([this](const sim::TraceEvent& e) { on_trace(e); });
   }
 
-  /// Runs until `micro_steps` micro-steps have started and the engine drains.
+  /// Runs until `micro_steps` micro-steps have started and ended; pending loader events stay
+  /// queued for the next call.
   void run_until(int micro_steps) {
     target_micro_steps_ = micro_steps;
     if (!running_) {
@@ -53,46 +89,196 @@ class StepProcess {
     engine_.run();
   }
 
+  /// Only batches below `batches` are ever loaded (one epoch of the exact mode).
+  void limit_batches(long batches) { batch_limit_ = batches; }
+
   const std::vector<MicroStep>& micro_steps() const { return micro_steps_; }
   const std::vector<Interval>& gpu_busy() const { return gpu_busy_; }
   const std::vector<std::pair<SimTime, SimTime>>& copies() const { return copies_; }
   const std::vector<std::pair<SimTime, HostState>>& host_states() const { return host_states_; }
+  const std::map<long, BatchRecord>& batches() const { return batches_; }
+  SimTime last_end() const { return last_end_; }
   std::uint64_t events() const { return engine_.events_processed(); }
   std::vector<TraceSpan>& trace() { return trace_; }
 
  private:
+  struct Reader {
+    std::deque<long> queue;  ///< batch indices assigned and not started
+    bool busy = false;
+    std::unique_ptr<sim::RandomStream> random;
+    std::string track;
+  };
+
   void set_host(HostState s) {
     if (host_states_.empty() || host_states_.back().second != s) {
       host_states_.emplace_back(engine_.now(), s);
     }
   }
 
+  bool tracing(long batch) const { return batch <= trace_micro_steps_; }
+
+  void add_span(const std::string& track, long batch, SimTime start, SimTime end) {
+    if (tracing(batch)) {
+      trace_.push_back({track, "batch " + std::to_string(batch), sim::to_seconds(start), sim::to_seconds(end)});
+    }
+  }
+
   void on_trace(const sim::TraceEvent& e) {
-    if (e.track == "gpu") {
+    const bool gpu = e.track == "gpu";
+    const bool h2d = e.track == "h2d";
+    if (gpu) {
       gpu_busy_.push_back({e.start, e.end, e.label == "optimizer.step"});
-    } else if (e.track == "h2d") {
+    } else if (h2d) {
       copies_.emplace_back(e.start, e.end);
     }
-    if (static_cast<int>(micro_steps_.size()) <= trace_micro_steps_) {
+    if ((gpu || h2d) && static_cast<int>(micro_steps_.size()) <= trace_micro_steps_) {
       trace_.push_back({std::string(e.track), std::string(e.label), sim::to_seconds(e.start),
                         sim::to_seconds(e.end)});
     }
   }
 
-  // ---- data loader (placeholder until the input-pipeline issue) ----
+  // ---- CPU ----
+  /// Runs `core_s` seconds of one core's work on `thread` (workers 0..W-1, main W, pin W+1).
+  void run_cpu(int thread, double core_s, std::function<void()> done) {
+    if (contended_) {
+      cpu_.start_flow({thread_resources_[static_cast<std::size_t>(thread)], cores_}, core_s, std::move(done));
+    } else {
+      engine_.schedule_in(sim::to_sim_time(core_s), std::move(done));
+    }
+  }
+
+  int main_thread() const { return std::max(0, plan_.loader.workers); }
+
+  // ---- data loader ----
   void issue_batches() {
     if (plan_.loader.synthetic || plan_.loader.workers == 0) {
       return;
     }
-    while (issued_ < consumed_ + plan_.loader.prefetch_batches) {
+    while (issued_ < consumed_ + plan_.loader.prefetch_batches && (batch_limit_ < 0 || issued_ < batch_limit_)) {
       const long index = issued_++;
-      workers_.submit(sim::to_sim_time(plan_.loader.batch_load_s), [this, index] { on_batch_ready(index); },
-                      "batch");
+      const auto worker = static_cast<std::size_t>(index % plan_.loader.workers);
+      readers_[worker].queue.push_back(index);
+      if (!readers_[worker].busy) {
+        start_next(worker);
+      }
     }
   }
 
-  void on_batch_ready(long index) {
-    ready_[index] = true;
+  void start_next(std::size_t reader) {
+    Reader& r = readers_[reader];
+    if (r.queue.empty()) {
+      r.busy = false;
+      return;
+    }
+    r.busy = true;
+    const long index = r.queue.front();
+    r.queue.pop_front();
+    read_batch(reader, index);
+  }
+
+  /// Storage phase of one batch: the reader's requests hold one device slot for their
+  /// latency, then the bytes share the device bandwidth.
+  void read_batch(std::size_t reader, long index) {
+    const LoaderPlan& l = plan_.loader;
+    BatchRecord& rec = batches_[index];
+    rec.read_start = engine_.now();
+    auto after_read = [this, reader, index] {
+      batches_[index].read_end = engine_.now();
+      add_span("storage", index, batches_[index].read_start, engine_.now());
+      decode_batch(reader, index);
+    };
+    if (l.page_cache_hit) {
+      decode_batch(reader, index);
+      return;
+    }
+    if (l.samples_per_batch == 0) {
+      // Whole-batch plan: storage is a constant per reader.
+      if (l.batch_storage_s > 0.0) {
+        engine_.schedule_in(sim::to_sim_time(l.batch_storage_s), after_read);
+      } else {
+        decode_batch(reader, index);
+      }
+      return;
+    }
+    storage_slots_.submit(sim::to_sim_time(l.read_latency_s), [this, after_read] {
+      if (has_storage_link_) {
+        cpu_.start_flow({storage_link_}, plan_.loader.read_bytes, after_read);
+      } else {
+        after_read();
+      }
+    });
+  }
+
+  void decode_batch(std::size_t reader, long index) {
+    const LoaderPlan& l = plan_.loader;
+    BatchRecord& rec = batches_[index];
+    if (rec.read_end < rec.read_start) rec.read_end = engine_.now();
+    double core_s = 0.0;
+    if (l.samples_per_batch > 0) {
+      for (int i = 0; i < l.samples_per_batch; ++i) {
+        core_s += readers_[reader].random->lognormal_with_mean_cv(l.sample_cpu_s, l.sample_cpu_cv);
+      }
+    } else {
+      core_s = std::max(0.0, (l.batch_load_s > 0.0 ? l.batch_load_s : l.batch_cpu_s) - l.batch_storage_s);
+    }
+    const SimTime start = engine_.now();
+    const int thread = l.workers == 0 ? main_thread() : static_cast<int>(reader);
+    run_cpu(thread, core_s, [this, reader, index, start] {
+      batches_[index].decode_end = engine_.now();
+      add_span(readers_[reader].track, index, start, engine_.now());
+      on_decoded(reader, index);
+    });
+  }
+
+  void on_decoded(std::size_t reader, long index) {
+    const LoaderPlan& l = plan_.loader;
+    if (l.workers == 0) {
+      // The main process pins its own batch, then goes on.
+      if (l.pin_copy_s > 0.0) {
+        const SimTime start = engine_.now();
+        run_cpu(main_thread(), l.pin_copy_s, [this, index, start] {
+          add_span("main process", index, start, engine_.now());
+          batch_ready(index);
+        });
+      } else {
+        batch_ready(index);
+      }
+      return;
+    }
+    start_next(reader);
+    if (l.pin_copy_s > 0.0) {
+      pin_queue_.push_back(index);
+      if (!pinning_) pin_next();
+    } else {
+      batch_ready(index);
+    }
+  }
+
+  /// The pin-memory thread copies batches into page-locked memory in arrival order.
+  void pin_next() {
+    if (pin_queue_.empty()) {
+      pinning_ = false;
+      return;
+    }
+    pinning_ = true;
+    const long index = pin_queue_.front();
+    pin_queue_.pop_front();
+    const SimTime start = engine_.now();
+    run_cpu(main_thread() + 1, plan_.loader.pin_copy_s, [this, index, start] {
+      add_span("pin_memory", index, start, engine_.now());
+      batch_ready(index);
+      pin_next();
+    });
+  }
+
+  void batch_ready(long index) {
+    BatchRecord& rec = batches_[index];
+    rec.ready = engine_.now();
+    rec.done = true;
+    if (plan_.loader.workers == 0) {
+      take_batch();
+      return;
+    }
     if (waiting_for_ == index) {
       waiting_for_ = -1;
       take_batch();
@@ -103,7 +289,11 @@ class StepProcess {
   void start_micro_step() {
     const int index = static_cast<int>(micro_steps_.size());
     if (index >= target_micro_steps_) {
+      // Pause here: the loader's pending events stay queued, so the next run_until resumes
+      // at this instant rather than after the engine has drained (which would stretch a step).
       running_ = false;
+      last_end_ = engine_.now();
+      engine_.stop();
       return;
     }
     micro_steps_.push_back({engine_.now(), (index % accumulation_) == accumulation_ - 1});
@@ -114,13 +304,14 @@ class StepProcess {
     if (plan_.loader.workers == 0) {
       // num_workers = 0: the main process loads the batch itself, serially.
       set_host(HostState::kLoading);
-      engine_.schedule_in(sim::to_sim_time(plan_.loader.batch_load_s), [this] { start_copy(); });
+      read_batch(0, consumed_);
       return;
     }
     issue_batches();
     set_host(HostState::kWaitingData);
     const long index_wanted = consumed_;
-    if (ready_[index_wanted]) {
+    const auto it = batches_.find(index_wanted);
+    if (it != batches_.end() && it->second.done) {
       take_batch();
     } else {
       waiting_for_ = index_wanted;
@@ -128,7 +319,7 @@ class StepProcess {
   }
 
   void take_batch() {
-    ready_.erase(consumed_);
+    taken_ = consumed_;
     ++consumed_;
     issue_batches();
     start_copy();
@@ -136,19 +327,21 @@ class StepProcess {
 
   void start_copy() {
     const SimTime copy_time = sim::to_sim_time(plan_.h2d_bytes / plan_.h2d_bytes_per_s);
+    const long batch = taken_;
+    const std::string label = tracing(batch) ? "batch " + std::to_string(batch) + " H2D" : std::string("batch H2D");
     if (plan_.pinned) {
       // Pinned + non_blocking: the copy engine works while the host dispatches; the stream
       // holds kernels behind the copy.
       hold_gpu_ = true;
-      copy_engine_.submit(copy_time, [this] { release_gpu(); }, "batch H2D");
+      copy_engine_.submit(copy_time, [this] { release_gpu(); }, label);
       after_copy();
       return;
     }
     // Pageable: cudaMemcpy from pageable memory is synchronous for the host and ordered in
     // the stream after the previous kernels.
-    when_gpu_idle([this, copy_time] {
+    when_gpu_idle([this, copy_time, label] {
       set_host(HostState::kCopying);
-      copy_engine_.submit(copy_time, [this] { after_copy(); }, "batch H2D (pageable)");
+      copy_engine_.submit(copy_time, [this] { after_copy(); }, label + " (pageable)");
     });
   }
 
@@ -186,7 +379,8 @@ class StepProcess {
     }
     const DispatchUnit& u = (*units)[unit_index_++];
     set_host(HostState::kDispatching);
-    engine_.schedule_in(sim::to_sim_time(u.dispatch_s), [this, &u] {
+    // The main process competes for a core with the workers when they outnumber the cores.
+    run_cpu(main_thread(), u.dispatch_s, [this, &u] {
       submit_gpu(u.label, u.gpu_s);
       dispatch_next();
     });
@@ -244,18 +438,30 @@ class StepProcess {
   sim::Engine engine_;
   sim::FifoServer gpu_;
   sim::FifoServer copy_engine_;
-  sim::FifoServer workers_;
+  sim::FifoServer storage_slots_;
+  sim::BandwidthNetwork cpu_;  ///< cores, threads and the storage bandwidth
+  sim::ResourceId storage_link_;
+  bool has_storage_link_ = false;
+  sim::ResourceId cores_;
+  std::vector<sim::ResourceId> thread_resources_;
+  bool contended_ = false;
+  std::vector<Reader> readers_;
+  std::deque<long> pin_queue_;
+  bool pinning_ = false;
   int target_micro_steps_ = 0;
   bool running_ = false;
+  SimTime last_end_ = 0;
   std::vector<MicroStep> micro_steps_;
   std::vector<Interval> gpu_busy_;
   std::vector<std::pair<SimTime, SimTime>> copies_;
   std::vector<std::pair<SimTime, HostState>> host_states_;
   std::vector<TraceSpan> trace_;
+  std::map<long, BatchRecord> batches_;
   long issued_ = 0;
   long consumed_ = 0;
+  long taken_ = 0;
   long waiting_for_ = -1;
-  std::map<long, bool> ready_;
+  long batch_limit_ = -1;
   std::size_t unit_index_ = 0;
   int phase_ = 0;
   int gpu_outstanding_ = 0;
@@ -386,9 +592,50 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   stats.breakdown.step_time_s = mean.total();
   stats.gpu_busy_s = mean.compute_s + mean.optimizer_s;
   stats.steps_measured = static_cast<int>(per_step.size());
+  // Where the readers' time went over the measured window: batches read and decoded in it.
+  const auto& micro = process.micro_steps();
+  const SimTime window_start = micro[static_cast<std::size_t>(options.warmup_steps * simulated_ga)].start;
+  const SimTime window_end = micro.back().start;
+  int counted = 0;
+  for (const auto& [index, rec] : process.batches()) {
+    if (rec.done && rec.read_start >= window_start && rec.ready <= window_end) {
+      stats.loader.storage_s += sim::to_seconds(rec.read_end - rec.read_start);
+      stats.loader.cpu_s += sim::to_seconds(rec.decode_end - rec.read_end);
+      stats.loader.pin_s += sim::to_seconds(rec.ready - rec.decode_end);
+      ++counted;
+    }
+  }
+  if (counted > 0) {
+    stats.loader.storage_s /= counted;
+    stats.loader.cpu_s /= counted;
+    stats.loader.pin_s /= counted;
+  }
+  stats.loader.batches_measured = counted;
+  // Pipeline fill: how much later the measured window starts than steady steps would have.
+  const double mean_simulated_step_s =
+      sim::to_seconds(window_end - window_start) / std::max(1, steps - options.warmup_steps);
+  stats.fill_s = std::max(0.0, sim::to_seconds(window_start) - options.warmup_steps * mean_simulated_step_s);
   stats.events = process.events();
   stats.trace = std::move(process.trace());
   return stats;
+}
+
+EpochRun simulate_epoch(const StepPlan& plan, long steps, const StepSimOptions& options) {
+  if (plan.forward.empty()) {
+    throw std::invalid_argument("simulate_epoch: the plan has no forward ops");
+  }
+  if (steps < 1) {
+    throw std::invalid_argument("simulate_epoch: an epoch needs at least one step");
+  }
+  const int ga = plan.gradient_accumulation;
+  StepProcess process(plan, ga, options.trace_steps * ga);
+  const long micro_steps = steps * ga;
+  process.limit_batches(micro_steps);
+  process.run_until(static_cast<int>(micro_steps));
+  EpochRun run;
+  run.elapsed_s = sim::to_seconds(process.last_end());
+  run.events = process.events();
+  return run;
 }
 
 }  // namespace gpuplan::models

@@ -27,14 +27,27 @@ struct StepSimOptions {
   int max_steps = 200;
   double relative_precision = 0.005;
   int trace_steps = 0;  ///< record the timeline of the first `trace_steps` steps (0 = none)
+  /// Job level: simulate every batch of every epoch (simulate_epoch) instead of a steady-state
+  /// window per epoch kind (`gpuplan run --exact`). Slow for real datasets; for checking.
+  bool exact = false;
 };
 
 /// A span of simulated work for the trace writer (report/ turns these into Perfetto JSON).
 struct TraceSpan {
-  std::string track;  ///< "host", "gpu", "h2d", "data_workers"
+  std::string track;  ///< "worker N", "main process", "storage", "pin_memory", "h2d", "gpu"
   std::string label;
   double start_s = 0.0;
   double end_s = 0.0;
+};
+
+/// Where the data loader's readers spent their time, mean per batch over the measured
+/// window, seconds. Each phase includes its queueing: storage waits for a device slot and
+/// bandwidth, decode waits for a core when threads outnumber cores.
+struct LoaderStats {
+  double storage_s = 0.0;   ///< from the first request to the last byte (0 from the page cache)
+  double cpu_s = 0.0;       ///< decode + augment, contention included
+  double pin_s = 0.0;       ///< from decoded to in the main process (pin-memory queue and copy)
+  int batches_measured = 0;
 };
 
 /// What the simulation measured, per optimizer step (means over the measured steps).
@@ -44,9 +57,22 @@ struct StepStats {
   int steps_measured = 0;
   std::uint64_t events = 0;       ///< engine events processed
   std::vector<TraceSpan> trace;   ///< first `trace_steps` steps, if asked
+  LoaderStats loader;             ///< the readers' time per batch (zeros for synthetic data)
+  double fill_s = 0.0;            ///< pipeline fill: time from the start until steps run at the steady pace, s
+};
+
+/// One epoch simulated batch by batch from an empty pipeline (the exact mode).
+struct EpochRun {
+  double elapsed_s = 0.0;         ///< from the first request to the end of the last step
+  std::uint64_t events = 0;
 };
 
 /// Simulates `plan` to steady state. Throws std::invalid_argument for an empty plan.
 StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options = {});
+
+/// Simulates one epoch of `steps` optimizer steps from an empty pipeline, every batch (no
+/// steady-state shortcut, the full gradient accumulation). Throws std::invalid_argument for an
+/// empty plan or `steps < 1`.
+EpochRun simulate_epoch(const StepPlan& plan, long steps, const StepSimOptions& options = {});
 
 }  // namespace gpuplan::models

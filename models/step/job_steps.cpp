@@ -1,0 +1,76 @@
+#include "models/step/job_steps.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "models/host/host_cpu.h"
+#include "models/storage/storage_model.h"
+
+namespace gpuplan::models {
+
+JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options,
+                            double steps_per_epoch, double epochs) {
+  if (!(steps_per_epoch >= 1.0) || !(epochs > 0.0)) {
+    throw std::invalid_argument("simulate_job_steps: the job needs at least one step and a positive epoch count");
+  }
+  JobSteps out;
+  const StepPlan cold = plan_step(job, efficiency);
+  StepPlan warm = cold;
+  out.page_cache = !cold.loader.synthetic && epochs > 1.0 &&
+                   dataset_fits_page_cache(job.dataset, job.hardware.host_memory_bytes);
+  warm.loader.page_cache_hit = out.page_cache;
+  out.startup_s = cold.loader.synthetic ? 0.0 : job.data_loader.num_workers * kWorkerStartupS;
+  const double later_startup_s = job.data_loader.persistent_workers ? 0.0 : out.startup_s;
+  const double later_epochs = std::max(0.0, epochs - 1.0);
+  const double first_share = std::min(1.0, epochs);  // a fractional single epoch
+
+  if (options.exact) {
+    const long steps = static_cast<long>(steps_per_epoch);
+    StepSimOptions quiet = options;
+    quiet.trace_steps = 0;
+    const EpochRun first = simulate_epoch(cold, steps, quiet);
+    out.first_epoch_train_s = out.startup_s + first.elapsed_s;
+    out.events += first.events;
+    out.later_epoch_train_s = out.first_epoch_train_s;
+    // Every later epoch is simulated on its own (they differ only in their random draws).
+    double later_total_s = 0.0;
+    const int whole_later = static_cast<int>(std::ceil(later_epochs));
+    for (int e = 0; e < whole_later; ++e) {
+      StepPlan plan = warm;
+      plan.loader.seed = warm.loader.seed + static_cast<std::uint64_t>(e) + 1;
+      const EpochRun run = simulate_epoch(plan, steps, quiet);
+      const double share = std::min(1.0, later_epochs - e);
+      later_total_s += share * (later_startup_s + run.elapsed_s);
+      out.events += run.events;
+    }
+    if (whole_later > 0) out.later_epoch_train_s = later_total_s / later_epochs;
+    out.plan = out.page_cache ? warm : cold;
+    out.steady = simulate_steps(out.plan, options);
+    out.events += out.steady.events;
+    out.job_mean_step_s =
+        (first_share * out.first_epoch_train_s + later_total_s) / (epochs * steps_per_epoch);
+    return out;
+  }
+
+  StepStats first = simulate_steps(cold, options);
+  out.events += first.events;
+  out.first_epoch_train_s = out.startup_s + first.fill_s + steps_per_epoch * first.breakdown.step_time_s;
+  if (out.page_cache) {
+    StepSimOptions quiet = options;
+    quiet.trace_steps = 0;
+    out.steady = simulate_steps(warm, quiet);
+    out.events += out.steady.events;
+    out.steady.trace = std::move(first.trace);  // the trace shows the first steps of the job
+    out.plan = warm;
+  } else {
+    out.steady = std::move(first);
+    out.plan = cold;
+  }
+  out.later_epoch_train_s = later_startup_s + out.steady.fill_s + steps_per_epoch * out.steady.breakdown.step_time_s;
+  out.job_mean_step_s = (first_share * out.first_epoch_train_s + later_epochs * out.later_epoch_train_s) /
+                        (epochs * steps_per_epoch);
+  return out;
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,38 @@
+#pragma once
+/// \file job_steps.h
+/// From the step simulation to the training time of a whole job ("epoch-level reuse"): an
+/// epoch is start-up + pipeline fill + steps x steady step time, simulated once per epoch kind
+/// (the first epoch reads storage; later ones read the page cache when the dataset fits in
+/// it, models/storage/storage_model.h), instead of simulating every batch. With
+/// StepSimOptions::exact every batch of every epoch is simulated instead (simulate_epoch).
+/// Start-up: kWorkerStartupS per worker (models/host/host_cpu.h), every epoch unless
+/// persistent_workers, once otherwise.
+
+#include <cstdint>
+
+#include "models/gpu/gpu_efficiency.h"
+#include "models/job_spec.h"
+#include "models/step/step_plan.h"
+#include "models/step/step_simulation.h"
+
+namespace gpuplan::models {
+
+/// The step simulation of a job over its epochs. Seconds.
+struct JobSteps {
+  StepStats steady;              ///< the steady state of the epochs that dominate (later epochs when they differ)
+  StepPlan plan;                 ///< the plan of those epochs
+  double first_epoch_train_s = 0.0;  ///< training part of the first epoch (start-up, fill and steps)
+  double later_epoch_train_s = 0.0;  ///< training part of each later epoch
+  double job_mean_step_s = 0.0;  ///< training time of the job / steps of the job (start-up, fill, cache included)
+  bool page_cache = false;       ///< later epochs read from the page cache
+  double startup_s = 0.0;        ///< worker start-up at an epoch that starts workers
+  std::uint64_t events = 0;      ///< engine events over all simulations
+};
+
+/// Training steps of the job: `steps_per_epoch` optimizer steps per epoch, `epochs` epochs
+/// (fractional for a token budget). Throws std::invalid_argument for an empty plan, no
+/// steps, or a job that cannot run (plan_step).
+JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options,
+                            double steps_per_epoch, double epochs);
+
+}  // namespace gpuplan::models
