@@ -23,15 +23,17 @@
 #include <string>
 #include <vector>
 
+#include "core/units.h"
 #include "probe_results.h"
 
 namespace cuda_probe {
 namespace {
 
 constexpr int kExitNoGpu = 3;  // gpuplan calibrate turns this into "no NVIDIA GPU found"
-constexpr double kKiB = 1024.0;
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+// Binary sizes from the one place that holds scale factors (STYLE.md U2).
+using gpuplan::core::gibibytes;
+using gpuplan::core::kibibytes;
+using gpuplan::core::mebibytes;
 
 [[noreturn]] void fail(const char* what, const char* file, int line, const std::string& detail) {
   std::fprintf(stderr, "cuda_probe: %s failed at %s:%d: %s\n", what, file, line, detail.c_str());
@@ -100,9 +102,11 @@ __global__ void small_kernel(float* out) {
   if (threadIdx.x == 0) out[blockIdx.x] += 1.0f;
 }
 
+constexpr int kFillBlocks = 4 * 256;  // grid-stride: enough blocks to fill every SM
+
 template <class T>
 void fill(T* data, size_t n, unsigned seed) {
-  fill_kernel<T><<<1024, 256>>>(data, n, seed);
+  fill_kernel<T><<<kFillBlocks, 256>>>(data, n, seed);
   CUDA_CHECK(cudaGetLastError());
 }
 
@@ -221,7 +225,7 @@ RawSeries gemm_fp8_series(int cc, const std::vector<int>& sizes, const Options& 
   CUDA_CHECK(cudaMemcpy(scale, &one, sizeof one, cudaMemcpyHostToDevice));
   fill(a, elems, 3);
   fill(b, elems, 4);
-  const size_t workspace_bytes = 32u << 20;
+  const size_t workspace_bytes = static_cast<size_t>(mebibytes(32));
   void* workspace;
   CUDA_CHECK(cudaMalloc(&workspace, workspace_bytes));
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -321,7 +325,7 @@ void host_copies(const std::vector<double>& sizes, const Options& o, cudaStream_
   for (const double bytes : sizes) {
     const size_t b = static_cast<size_t>(bytes);
     // Small copies are cheap: more repeats where the spread matters most.
-    const int repeats = bytes <= 1.0 * kMiB ? 5 * o.repeats : o.repeats;
+    const int repeats = bytes <= mebibytes(1) ? 5 * o.repeats : o.repeats;
     auto h2d = [&](void* host) {
       return [&, host] { CUDA_CHECK(cudaMemcpyAsync(device, host, b, cudaMemcpyHostToDevice, stream)); };
     };
@@ -345,11 +349,12 @@ void launches(const Options& o, cudaStream_t stream, RawResults& r) {
   };
   r.launch_latency = time_events(one, stream, 10 * o.warmup, 20 * o.repeats);
   float* out;
-  CUDA_CHECK(cudaMalloc(&out, 1024 * sizeof(float)));
-  CUDA_CHECK(cudaMemset(out, 0, 1024 * sizeof(float)));
+  constexpr int kSmallBlocks = 8;  // one float per block
+  CUDA_CHECK(cudaMalloc(&out, kSmallBlocks * sizeof(float)));
+  CUDA_CHECK(cudaMemset(out, 0, kSmallBlocks * sizeof(float)));
   constexpr int kBurst = 1000;
   auto burst = [&] {
-    for (int i = 0; i < kBurst; ++i) small_kernel<<<8, 32, 0, stream>>>(out);
+    for (int i = 0; i < kBurst; ++i) small_kernel<<<kSmallBlocks, 32, 0, stream>>>(out);
     CUDA_CHECK(cudaGetLastError());
   };
   r.small_kernel_dispatch = time_events(burst, stream, o.warmup, o.repeats, kBurst);
@@ -583,11 +588,11 @@ int main(int argc, char** argv) {
     gemm_sizes.push_back(4096);
     gemm_sizes.push_back(8192);
   }
-  const double device_max = std::min(o.quick ? 64.0 * kMiB : 1.0 * kGiB, quarter / 2.0);
-  const double host_max = std::min(o.quick ? 64.0 * kMiB : 1.0 * kGiB, quarter);
-  const std::vector<double> device_sizes = geometric(1.0 * kMiB, device_max, 4.0);
-  const std::vector<double> host_sizes = geometric(4.0 * kKiB, host_max, 4.0);
-  const std::vector<double> multi_sizes = geometric(1.0 * kMiB, o.quick ? 16.0 * kMiB : 256.0 * kMiB, 4.0);
+  const double device_max = std::min(o.quick ? mebibytes(64) : gibibytes(1), quarter / 2.0);
+  const double host_max = std::min(o.quick ? mebibytes(64) : gibibytes(1), quarter);
+  const std::vector<double> device_sizes = geometric(mebibytes(1), device_max, 4.0);
+  const std::vector<double> host_sizes = geometric(kibibytes(4), host_max, 4.0);
+  const std::vector<double> multi_sizes = geometric(mebibytes(1), o.quick ? mebibytes(16) : mebibytes(256), 4.0);
 
   cudaStream_t stream;
   CUDA_CHECK(cudaStreamCreate(&stream));
