@@ -14,6 +14,7 @@
 #include "cli/app_context.h"
 #include "cli/calibrate.h"
 #include "cli/output_file.h"
+#include "cli/plan_command.h"
 #include "cli/scenario_runner.h"
 #include "cli/validation.h"
 #include "config/config_error.h"
@@ -48,6 +49,7 @@ const char* kTopUsage =
     "              [--trace FILE] [--exact]\n"
     "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE] [--calibrations DIR]\n"
     "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
+    "  gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--format ...] [-o FILE]\n"
     "  gpuplan list gpus|instances|models|storage\n"
     "  gpuplan --version\n"
     "\n"
@@ -281,6 +283,13 @@ int dispatch(int argc, char** argv) {
   if (command == "run") return command_run(rest);
   if (command == "validate") return command_validate(rest);
   if (command == "list") return command_list(rest);
+  if (command == "plan") {
+    try {
+      return cli::plan_main(rest);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
   if (command == "calibrate") return command_calibrate(rest);
   throw UsageError("unknown command '" + command + "'; expected run, validate, calibrate or list");
 }

@@ -67,6 +67,10 @@ class TraceIndex {
   std::vector<std::int64_t> next_positive_;
 };
 
+/// One trial. At most one event of the process is pending besides the cap: the next of
+/// (what the job is doing ends, the next preemption), so nothing stale clutters the queue.
+/// Runs of blocking checkpoint cycles that end before the next preemption are taken in one
+/// event (fast-forward): the state after them is exactly the state after the cycles.
 class Trial {
  public:
   Trial(const SpotJobParams& p, std::uint64_t seed, std::uint64_t trial) : p_(p) {
@@ -77,6 +81,9 @@ class Trial {
       for (int i = 0; i < p.nodes; ++i) {
         streams_.emplace_back(seed + trial, "spot/node/" + std::to_string(i));
       }
+    }
+    if (p.checkpoint_interval_s > 0.0) {
+      last_checkpoint_k_ = static_cast<std::int64_t>(std::ceil(p.work_s / p.checkpoint_interval_s)) - 1;
     }
   }
 
@@ -98,15 +105,36 @@ class Trial {
   }
 
  private:
+  enum class Next { kBeginWork, kReach, kCheckpointDone, kRecover, kPreempt, kFastForward };
+
   double now() const { return sim::to_seconds(engine_.now()); }
 
-  template <typename F>
-  void at(double t, F f) {
-    if (!(t < p_.cap_s)) return;  // beyond the cap: the cap event stops the trial first
+  /// Schedules `what` at `t`, or the pending preemption instead when it comes first (ties go
+  /// to the preemption). Nothing is scheduled at or beyond the cap.
+  void next(double t, Next what, double arg = 0.0) {
+    if (preemption_armed_ && next_preemption_s_ <= t) {
+      t = next_preemption_s_;
+      what = Next::kPreempt;
+    }
+    ++generation_;
+    if (!(t < p_.cap_s)) return;
+    pending_ = what;
+    pending_arg_ = arg;
     const std::uint64_t g = generation_;
-    engine_.schedule_at(sim::to_sim_time(t), [this, g, f] {
-      if (g == generation_) f();
+    engine_.schedule_at(sim::to_sim_time(t), [this, g] {
+      if (g == generation_) dispatch();
     });
+  }
+
+  void dispatch() {
+    switch (pending_) {
+      case Next::kBeginWork: begin_work(); break;
+      case Next::kReach: reach(pending_arg_); break;
+      case Next::kCheckpointDone: checkpoint_done(); break;
+      case Next::kRecover: recover(); break;
+      case Next::kPreempt: preempt(); break;
+      case Next::kFastForward: fast_forwarded(static_cast<std::int64_t>(pending_arg_)); break;
+    }
   }
 
   void close_period(double t) {
@@ -121,7 +149,8 @@ class Trial {
     billed_nodes_ = nodes;
   }
 
-  void schedule_preemption() {
+  /// Draws (Poisson) or looks up (trace) the next preemption after now and arms it.
+  void arm_preemption() {
     double t = kInf;
     if (trace_) {
       t = trace_->next_drop_after(now());
@@ -131,29 +160,56 @@ class Trial {
       for (sim::RandomStream& s : streams_) first = std::min(first, s.exponential(mean));
       t = now() + first;
     }
-    if (t < kInf) at(t, [this] { preempt(); });
+    next_preemption_s_ = t;
+    preemption_armed_ = t < kInf;
   }
 
   void up(double recovery_s) {
-    ++generation_;
     begin_period(p_.nodes);
-    schedule_preemption();
+    arm_preemption();
     if (recovery_s > 0.0) {
-      at(now() + recovery_s, [this] { begin_work(); });
+      next(now() + recovery_s, Next::kBeginWork);
     } else {
       begin_work();
     }
   }
 
   void begin_work() {
+    const double interval = p_.checkpoint_interval_s;
+    if (interval > 0.0 && p_.checkpoint_background_s == 0.0 && pos_k_ < last_checkpoint_k_) {
+      // Whole cycles (interval of work + blocking write) that end strictly before the next
+      // preemption (or all remaining ones when none is armed).
+      const double cycle = interval + p_.checkpoint_blocking_s;
+      std::int64_t cycles = last_checkpoint_k_ - pos_k_;
+      if (preemption_armed_) {
+        const double fit = std::ceil((next_preemption_s_ - now()) / cycle) - 1.0;
+        cycles = std::min<std::int64_t>(cycles, fit > 0.0 ? static_cast<std::int64_t>(fit) : 0);
+      }
+      if (cycles >= 2) {
+        working_ = true;
+        segment_start_s_ = now();
+        segment_start_pos_ = pos_;
+        next(now() + static_cast<double>(cycles) * cycle, Next::kFastForward, static_cast<double>(cycles));
+        return;
+      }
+    }
     double target = p_.work_s;
-    if (p_.checkpoint_interval_s > 0.0) {
-      target = std::min(target, static_cast<double>(pos_k_ + 1) * p_.checkpoint_interval_s);
+    if (interval > 0.0) {
+      target = std::min(target, static_cast<double>(pos_k_ + 1) * interval);
     }
     working_ = true;
     segment_start_s_ = now();
     segment_start_pos_ = pos_;
-    at(now() + (target - pos_), [this, target] { reach(target); });
+    next(now() + (target - pos_), Next::kReach, target);
+  }
+
+  void fast_forwarded(std::int64_t cycles) {
+    working_ = false;
+    pos_k_ += cycles;
+    pos_ = static_cast<double>(pos_k_) * p_.checkpoint_interval_s;
+    last_ckpt_ = pos_;
+    last_k_ = pos_k_;
+    begin_work();
   }
 
   void reach(double target) {
@@ -167,29 +223,48 @@ class Trial {
       return;
     }
     ++pos_k_;
-    const double done = now() + p_.checkpoint_blocking_s;
-    at(done, [this] {
-      if (p_.checkpoint_background_s > 0.0) {
-        pending_.push_back({pos_, pos_k_, now() + p_.checkpoint_background_s});
-      } else {
-        last_ckpt_ = pos_;
-        last_k_ = pos_k_;
-      }
-      begin_work();
-    });
+    if (p_.checkpoint_blocking_s > 0.0) {
+      next(now() + p_.checkpoint_blocking_s, Next::kCheckpointDone);
+    } else {
+      checkpoint_done();
+    }
+  }
+
+  void checkpoint_done() {
+    if (p_.checkpoint_background_s > 0.0) {
+      pending_checkpoints_.push_back({pos_, pos_k_, now() + p_.checkpoint_background_s});
+    } else {
+      last_ckpt_ = pos_;
+      last_k_ = pos_k_;
+    }
+    begin_work();
   }
 
   void preempt() {
-    ++generation_;
+    preemption_armed_ = false;
     ++out_.preemptions;
-    const double reached = working_ ? segment_start_pos_ + (now() - segment_start_s_) : pos_;
-    for (const Pending& c : pending_) {
+    // Work done so far: inside a plain segment, linear in time; inside a fast-forward, the
+    // whole cycles done count (their checkpoints completed), the rest of the work is lost.
+    double reached = pos_;
+    if (working_) {
+      reached = segment_start_pos_ + (now() - segment_start_s_);
+      if (pending_ == Next::kFastForward) {
+        const double cycle = p_.checkpoint_interval_s + p_.checkpoint_blocking_s;
+        const auto done = static_cast<std::int64_t>(std::floor((now() - segment_start_s_) / cycle));
+        const double into = now() - segment_start_s_ - static_cast<double>(done) * cycle;
+        pos_k_ += done;
+        last_k_ = pos_k_;
+        last_ckpt_ = static_cast<double>(pos_k_) * p_.checkpoint_interval_s;
+        reached = last_ckpt_ + std::min(into, p_.checkpoint_interval_s);
+      }
+    }
+    for (const PendingCheckpoint& c : pending_checkpoints_) {
       if (c.done_s <= now() && c.pos > last_ckpt_) {
         last_ckpt_ = c.pos;
         last_k_ = c.k;
       }
     }
-    pending_.clear();
+    pending_checkpoints_.clear();
     out_.lost_work_s += std::max(0.0, reached - last_ckpt_);
     pos_ = last_ckpt_;
     pos_k_ = last_k_;
@@ -199,14 +274,19 @@ class Trial {
       return;
     }
     begin_period(std::max(0, p_.nodes - 1));
-    if (trace_) schedule_preemption();  // a further drop while waiting preempts again
-    at(now() + p_.replacement_wait_s, [this] { recover(); });
+    if (trace_) arm_preemption();  // a further drop while waiting preempts again
+    next(now() + p_.replacement_wait_s, Next::kRecover);
   }
 
   void wait_for_capacity() {
     begin_period(0);
+    preemption_armed_ = false;
     const double t = trace_->next_capacity_after(now());
-    if (t < kInf) at(t, [this] { recover(); });
+    if (t < kInf) {
+      next(t, Next::kRecover);
+    } else {
+      ++generation_;
+    }
   }
 
   void recover() {
@@ -214,7 +294,7 @@ class Trial {
     up(p_.startup_s + restore + p_.warmup_s);
   }
 
-  struct Pending {
+  struct PendingCheckpoint {
     double pos;
     std::int64_t k;
     double done_s;
@@ -225,6 +305,11 @@ class Trial {
   std::vector<sim::RandomStream> streams_;
   std::optional<TraceIndex> trace_;
   std::uint64_t generation_ = 0;
+  Next pending_ = Next::kBeginWork;
+  double pending_arg_ = 0.0;
+  bool preemption_armed_ = false;
+  double next_preemption_s_ = kInf;
+  std::int64_t last_checkpoint_k_ = 0;  ///< index of the last checkpoint before the end of the work
   double pos_ = 0.0;
   std::int64_t pos_k_ = 0;
   double last_ckpt_ = 0.0;
@@ -232,7 +317,7 @@ class Trial {
   bool working_ = false;
   double segment_start_s_ = 0.0;
   double segment_start_pos_ = 0.0;
-  std::vector<Pending> pending_;
+  std::vector<PendingCheckpoint> pending_checkpoints_;
   double period_start_s_ = 0.0;
   int billed_nodes_ = 0;
   SpotTrial out_;

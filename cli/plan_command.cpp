@@ -1,0 +1,167 @@
+#include "cli/plan_command.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+
+#include "cli/app_context.h"
+#include "cli/output_file.h"
+#include "cli/plan.h"
+#include "config/scenario_loader.h"
+#include "core/unit_parse.h"
+
+#ifdef GPUPLAN_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace gpuplan::cli {
+
+const char* const kPlanUsage =
+    "gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp]\n"
+    "             [--format table|markdown|csv|json] [-o FILE] [--threads N] [--catalogs DIR] [--catalog FILE]\n"
+    "  Searches instance types and node counts of the catalogs, markets (on-demand, spot per zone) and the\n"
+    "  scenario's strategies; prints the cheapest plans that meet the deadline at p90 and the Pareto front\n"
+    "  of p90 time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n";
+
+namespace {
+
+struct Args {
+  std::string scenario;
+  std::string deadline;
+  std::string budget;
+  std::string providers;
+  std::string format = "table";
+  std::string output;
+  std::string catalogs = default_catalog_dir();
+  std::vector<std::string> extra_catalogs;
+  unsigned threads = 0;
+  bool help = false;
+};
+
+Args parse_args(const std::vector<std::string>& args) {
+  Args a;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& k = args[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw std::invalid_argument("option " + k + " needs a value");
+      return args[++i];
+    };
+    if (k == "--help" || k == "-h") a.help = true;
+    else if (k == "--deadline") a.deadline = value();
+    else if (k == "--budget") a.budget = value();
+    else if (k == "--providers") a.providers = value();
+    else if (k == "--format") a.format = value();
+    else if (k == "-o" || k == "--output") a.output = value();
+    else if (k == "--catalogs") a.catalogs = value();
+    else if (k == "--catalog") a.extra_catalogs.push_back(value());
+    else if (k == "--threads") {
+      const std::string v = value();
+      try {
+        a.threads = static_cast<unsigned>(std::stoul(v));
+      } catch (const std::exception&) {
+        throw std::invalid_argument("--threads expects a count, found '" + v + "'");
+      }
+    } else if (!k.empty() && k[0] == '-') throw std::invalid_argument("unknown option '" + k + "' of gpuplan plan");
+    else if (a.scenario.empty()) a.scenario = k;
+    else throw std::invalid_argument("gpuplan plan takes one SCENARIO, found a second: '" + k + "'");
+  }
+  return a;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t s = 0;
+  while (s <= text.size() && !text.empty()) {
+    const std::size_t e = text.find(',', s);
+    std::string item = text.substr(s, e == std::string::npos ? std::string::npos : e - s);
+    if (!item.empty()) out.push_back(item);
+    if (e == std::string::npos) break;
+    s = e + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int plan_main(const std::vector<std::string>& args) {
+  const Args a = parse_args(args);
+  if (a.help) {
+    std::cout << kPlanUsage << "\nExample: gpuplan plan scenarios/capacity-plan-llm-finetune.yaml --deadline 48h\n";
+    return 0;
+  }
+  if (a.scenario.empty()) throw std::invalid_argument("gpuplan plan needs a SCENARIO file");
+  if (a.deadline.empty()) throw std::invalid_argument("gpuplan plan needs --deadline, e.g. --deadline 72h");
+  if (a.format != "table" && a.format != "markdown" && a.format != "csv" && a.format != "json") {
+    throw std::invalid_argument("unknown --format '" + a.format + "'; expected table, markdown, csv or json");
+  }
+  PlanOptions options;
+  try {
+    options.deadline_s = core::parse_quantity(a.deadline, core::Dimension::kSeconds);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("--deadline '" + a.deadline + "': " + e.what() + "; write a duration such as 72h or \"3 d\"");
+  }
+  if (!a.budget.empty()) {
+    try {
+      options.budget_usd = core::parse_quantity(a.budget, core::Dimension::kUsd);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("--budget '" + a.budget + "': " + e.what() + "; write dollars such as \"$5000\"");
+    }
+  }
+  options.providers = split_commas(a.providers);
+  options.threads = a.threads;
+
+  int rank = 0;
+  int ranks = 1;
+#ifdef GPUPLAN_HAVE_MPI
+  const bool under_mpi = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr;
+  if (under_mpi) {
+    MPI_Init(nullptr, nullptr);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  }
+#endif
+  if (rank == 0 && isatty(fileno(stderr)) != 0) {
+    options.progress = [](std::size_t done, std::size_t total) {
+      std::fprintf(stderr, "\rplan: %zu/%zu", done, total);
+      if (done == total) std::fprintf(stderr, "\n");
+      std::fflush(stderr);
+    };
+  }
+  const AppContext context = load_context(a.catalogs, a.extra_catalogs);
+  const config::Scenario scenario = config::load_scenario(a.scenario, context.catalogs, context.families);
+  const Planner planner(scenario, context.catalogs, options);
+  std::vector<PlanPoint> points = planner.evaluate(static_cast<std::size_t>(rank), static_cast<std::size_t>(ranks));
+#ifdef GPUPLAN_HAVE_MPI
+  if (under_mpi) {
+    const std::string mine = serialize_points(points);
+    int length = static_cast<int>(mine.size());
+    std::vector<int> lengths(static_cast<std::size_t>(ranks));
+    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<int> displs(static_cast<std::size_t>(ranks), 0);
+    int total = 0;
+    for (int r = 0; r < ranks; ++r) {
+      displs[static_cast<std::size_t>(r)] = total;
+      total += lengths[static_cast<std::size_t>(r)];
+    }
+    std::string all(rank == 0 ? static_cast<std::size_t>(total) : 0U, '\0');
+    MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR, 0,
+                MPI_COMM_WORLD);
+    if (rank == 0) points = deserialize_points(all);
+    MPI_Finalize();
+    if (rank != 0) return 0;
+  }
+#endif
+  const PlanResult result = planner.finish(std::move(points));
+  const std::string text = render_plan(result, a.format);
+  if (!a.output.empty()) {
+    write_file_atomically(a.output, text);
+  } else {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,120 @@
+// gpuplan plan: the same bytes whatever the thread count or the split across ranks, a
+// correct Pareto front, the deadline and budget flags, the notes, and a golden plan CSV.
+#include "cli/plan.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "cli/app_context.h"
+#include "config/scenario_loader.h"
+#include "run_command.h"
+
+using namespace gpuplan;
+
+namespace {
+const cli::AppContext& context() {
+  static const cli::AppContext c = cli::load_context(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs", {});
+  return c;
+}
+const config::Scenario& scenario() {
+  static const config::Scenario s = config::load_scenario(
+      std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/capacity-plan-llm-finetune.yaml", context().catalogs,
+      context().families);
+  return s;
+}
+cli::PlanOptions gcp_options(unsigned threads) {
+  cli::PlanOptions o;
+  o.deadline_s = 48 * 3600.0;
+  o.budget_usd = 60.0;
+  o.providers = {"gcp"};
+  o.threads = threads;
+  return o;
+}
+}  // namespace
+
+TEST_SUITE("cli.plan") {
+  TEST_CASE("1 thread, 2 threads and a split into 3 ranks give byte-identical plans") {
+    const cli::Planner one(scenario(), context().catalogs, gcp_options(1));
+    const cli::Planner two(scenario(), context().catalogs, gcp_options(2));
+    const std::string a = cli::render_plan(one.finish(one.evaluate()), "csv");
+    const std::string b = cli::render_plan(two.finish(two.evaluate()), "csv");
+    CHECK(a == b);
+    std::vector<cli::PlanPoint> gathered;
+    for (std::size_t rank = 0; rank < 3; ++rank) {
+      const auto part = cli::deserialize_points(cli::serialize_points(two.evaluate(rank, 3)));
+      gathered.insert(gathered.end(), part.begin(), part.end());
+    }
+    CHECK(cli::render_plan(two.finish(gathered), "csv") == a);
+    CHECK(gathered.size() == one.size());
+  }
+
+  TEST_CASE("flags: deadline and budget at p90; no Pareto point is dominated; the placeholder is noted") {
+    const cli::Planner planner(scenario(), context().catalogs, gcp_options(2));
+    const cli::PlanResult r = planner.finish(planner.evaluate());
+    int pareto = 0;
+    for (const cli::PlanPoint& p : r.points) {
+      if (!p.fits) {
+        CHECK_FALSE(p.meets_deadline);
+        continue;
+      }
+      CHECK(p.meets_deadline == (p.time_p90_s <= 48 * 3600.0));
+      CHECK(p.within_budget == (p.cost_p90_usd <= 60.0));
+      CHECK(p.time_p90_s >= p.time_p50_s);
+      if (p.market == "on_demand") CHECK(p.time_p50_s == p.time_p90_s);  // no spread on-demand
+      if (!p.pareto) continue;
+      ++pareto;
+      for (const cli::PlanPoint& q : r.points) {
+        const bool dominates = q.fits && q.time_p90_s <= p.time_p90_s && q.cost_p90_usd <= p.cost_p90_usd &&
+                               (q.time_p90_s < p.time_p90_s || q.cost_p90_usd < p.cost_p90_usd);
+        CHECK_FALSE(dominates);
+      }
+    }
+    CHECK(pareto >= 1);
+    // Sorted by p90 dollars among fitting points.
+    double last = 0.0;
+    for (const cli::PlanPoint& p : r.points) {
+      if (!p.fits) break;
+      CHECK(p.cost_p90_usd >= last);
+      last = p.cost_p90_usd;
+    }
+    REQUIRE_FALSE(r.notes.empty());
+    CHECK(r.notes[0].find("placeholder scaling factor") != std::string::npos);
+    const std::string table = cli::render_plan(r, "table");
+    CHECK(table.find("Pareto front") != std::string::npos);
+    CHECK(table.find("multi-GPU placeholder") != std::string::npos);
+  }
+
+  TEST_CASE("command line: bad deadline and unknown provider are usage errors (exit 2)") {
+    const std::string s = std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/capacity-plan-llm-finetune.yaml";
+    const auto bad = testing::run_gpuplan("plan " + s + " --deadline soon");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("--deadline 'soon'") != std::string::npos);
+    const auto none = testing::run_gpuplan("plan " + s + " --deadline 48h --providers nowhere");
+    CHECK(none.exit_code == 2);
+    CHECK(testing::run_gpuplan("plan " + s).exit_code == 2);
+  }
+}
+
+TEST_SUITE("cli.golden") {
+  TEST_CASE("the shipped capacity plan (48 h, AWS, GCP, Lambda) matches its golden CSV, same bytes twice") {
+    namespace fs = std::filesystem;
+    const fs::path source = GPUPLAN_SOURCE_DIR;
+    const std::string args = "plan " + (source / "scenarios" / "capacity-plan-llm-finetune.yaml").string() +
+                             " --deadline 48h --providers aws,gcp,lambda --format csv";
+    const auto first = testing::run_gpuplan(args + " --threads 1");
+    const auto second = testing::run_gpuplan(args + " --threads 2");
+    REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+    CHECK(first.out == second.out);
+    const fs::path golden = source / "tests" / "golden" / "capacity-plan-llm-finetune.plan-48h.csv";
+    if (std::getenv("GPUPLAN_UPDATE_GOLDEN") != nullptr) {
+      std::ofstream(golden, std::ios::binary) << first.out;
+      return;
+    }
+    REQUIRE_MESSAGE(fs::exists(golden), "missing golden file; run make update-golden");
+    CHECK(first.out == testing::slurp(golden.string()));
+  }
+}
