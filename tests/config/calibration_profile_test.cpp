@@ -183,8 +183,8 @@ TEST_SUITE("config.calibration_profile") {
   }
 
   TEST_CASE("a scenario naming a profile gets the catalog GPU with measured rates, and runs calibrated") {
-    const Scenario s = parse_scenario(scenario_text("{profile: profiles/a100-80gb-2026-01-01.json}"),
-                                      kFixtures + "/s.yaml", catalogs(), families());
+    // resnet50-a100-profile.yaml is tests/validation/V002 with hardware.gpu: {profile: ...}.
+    const Scenario s = load_scenario(kFixtures + "/resnet50-a100-profile.yaml", catalogs(), families());
     REQUIRE(s.variants.size() == 1);
     const models::GpuSpec& gpu = s.variants.front().job.hardware.gpu;
     CHECK(gpu.name == "a100-80gb");
@@ -197,7 +197,8 @@ TEST_SUITE("config.calibration_profile") {
     CHECK(run.result.calibrated);
     CHECK(run.result.throughput_samples_per_s > 0.0);
 
-    const Scenario plain = parse_scenario(scenario_text("a100-80gb"), kFixtures + "/s.yaml", catalogs(), families());
+    const Scenario plain = load_scenario(std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation/V002-resnet50-a100-amp.yaml",
+                                         catalogs(), families());
     const models::VariantRun uncalibrated =
         models::run_variant(plain.variants.front().job, "baseline", models::ModelParams{});
     CHECK_FALSE(uncalibrated.result.calibrated);
