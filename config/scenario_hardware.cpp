@@ -78,13 +78,6 @@ std::optional<models::StorageSpec> read_inline_storage(const YAML::Node& node, c
   return spec;
 }
 
-/// "0.13 /h" for a rate per second, for source notes.
-std::string fmt_rate_per_h(double rate_per_s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g /h", rate_per_s * 3600.0);
-  return buf;
-}
-
 /// The catalog GPU of the calibration profile at `path` (relative to the scenario's folder)
 /// with its measured rates, or nullopt after recording why not at `profile`'s key; the
 /// profile's own errors follow, each at the profile file and its JSON key path.
@@ -119,6 +112,13 @@ std::optional<models::GpuSpec> read_gpu_profile(MapReader& profile, const std::s
     return std::nullopt;
   }
   return calibrated_gpu(*base, loaded);
+}
+
+/// "0.13 /h" for a rate per second, for source notes.
+std::string fmt_rate_per_h(double rate_per_s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g /h", rate_per_s * core::kSecondsPerHour);
+  return buf;
 }
 
 }  // namespace
