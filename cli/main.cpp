@@ -291,7 +291,7 @@ int dispatch(int argc, char** argv) {
     }
   }
   if (command == "calibrate") return command_calibrate(rest);
-  throw UsageError("unknown command '" + command + "'; expected run, validate, calibrate or list");
+  throw UsageError("unknown command '" + command + "'; expected run, validate, calibrate, plan or list");
 }
 
 }  // namespace
