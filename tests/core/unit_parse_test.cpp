@@ -1,5 +1,77 @@
 #include "core/unit_parse.h"
+
 #include <doctest/doctest.h>
+
+#include <string>
+
+#include "core/units.h"
+
+using gpuplan::core::Dimension;
+using gpuplan::core::parse_quantity;
+using gpuplan::core::UnitError;
+
 TEST_SUITE("core.unit_parse") {
-TEST_CASE("smoke") { CHECK(gpuplan::core::parse_quantity("110 KiB", gpuplan::core::Dimension::kBytes) == doctest::Approx(112640)); }
+  TEST_CASE("sizes: decimal and binary prefixes mean what they say") {
+    CHECK(parse_quantity("110 KiB", Dimension::kBytes) == doctest::Approx(110.0 * 1024));
+    CHECK(parse_quantity("110 kB", Dimension::kBytes) == doctest::Approx(110e3));
+    CHECK(parse_quantity("64 GiB", Dimension::kBytes) == doctest::Approx(64.0 * 1024 * 1024 * 1024));
+    CHECK(parse_quantity("80 GB", Dimension::kBytes) == doctest::Approx(80e9));
+    CHECK(parse_quantity("25MiB", Dimension::kBytes) == doctest::Approx(25.0 * 1024 * 1024));
+    CHECK(parse_quantity("1.5e3 B", Dimension::kBytes) == doctest::Approx(1500));
+  }
+
+  TEST_CASE("durations, rates, FLOP, money, power, energy, throughput") {
+    CHECK(parse_quantity("4 ms", Dimension::kSeconds) == doctest::Approx(0.004));
+    CHECK(parse_quantity("30 min", Dimension::kSeconds) == doctest::Approx(1800));
+    CHECK(parse_quantity("3 years", Dimension::kSeconds) == doctest::Approx(3 * 365.25 * 86400));
+    CHECK(parse_quantity("2.5 GB/s", Dimension::kBytesPerSecond) == doctest::Approx(2.5e9));
+    // 100 Gbit/s = 100e9 / 8 B/s
+    CHECK(parse_quantity("100 Gbit/s", Dimension::kBytesPerSecond) == doctest::Approx(12.5e9));
+    CHECK(parse_quantity("312 TFLOP/s", Dimension::kFlopPerSecond) == doctest::Approx(312e12));
+    CHECK(parse_quantity("2.4 EFLOP", Dimension::kFlop) == doctest::Approx(2.4e18));
+    CHECK(parse_quantity("$1500", Dimension::kUsd) == doctest::Approx(1500));
+    CHECK(parse_quantity("1500 USD", Dimension::kUsd) == doctest::Approx(1500));
+    // $3.06/h = 3.06 / 3600 USD/s
+    CHECK(parse_quantity("$3.06/h", Dimension::kUsdPerSecond) == doctest::Approx(3.06 / 3600));
+    // $0.15/kWh = 0.15 / 3.6e6 USD/J
+    CHECK(parse_quantity("$0.15/kWh", Dimension::kUsdPerJoule) == doctest::Approx(0.15 / 3.6e6));
+    CHECK(parse_quantity("0.05 /h", Dimension::kPerSecond) == doctest::Approx(0.05 / 3600));
+    CHECK(parse_quantity("700 W", Dimension::kWatts) == doctest::Approx(700));
+    CHECK(parse_quantity("3 kWh", Dimension::kJoules) == doctest::Approx(3 * 3.6e6));
+    CHECK(parse_quantity("2650 samples/s", Dimension::kSamplesPerSecond) == doctest::Approx(2650));
+    CHECK(parse_quantity("317 sequences/s", Dimension::kSamplesPerSecond) == doctest::Approx(317));
+  }
+
+  TEST_CASE("a bare number names the dimension and gives an example with a unit") {
+    CHECK_THROWS_WITH_AS(parse_quantity("110", Dimension::kBytes),
+                         "a bare number is not a size: found '110'; write it with a unit, e.g. \"110 KiB\"",
+                         UnitError);
+  }
+
+  TEST_CASE("ambiguous units are refused with the fix") {
+    CHECK_THROWS_WITH_AS(parse_quantity("2.5 Gb/s", Dimension::kBytesPerSecond),
+                         "bad unit in '2.5 Gb/s': 'Gb' is ambiguous between bits and bytes; write 'Gbit' for bits or "
+                         "'GB' for bytes",
+                         UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("64 KB", Dimension::kBytes),
+                         "bad unit in '64 KB': 'KB' is ambiguous; write 'kB' (1000 B) or 'KiB' (1024 B)", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("312 TFLOPS", Dimension::kFlopPerSecond),
+                         "bad unit in '312 TFLOPS': 'TFLOPS' is ambiguous between a count and a rate; write "
+                         "'TFLOP/s' for a rate",
+                         UnitError);
+  }
+
+  TEST_CASE("a unit of another dimension, an unknown unit, no number") {
+    CHECK_THROWS_WITH_AS(parse_quantity("4 ms", Dimension::kBytes),
+                         "'4 ms' is a duration, expected a size such as \"110 KiB\"", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("4 parsecs", Dimension::kSeconds),
+                         "unknown unit 'parsecs' in '4 parsecs'; expected a duration such as \"4 ms\"", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("fast", Dimension::kBytesPerSecond),
+                         "expected a bandwidth such as \"2.5 GB/s\" or \"100 Gbit/s\", found 'fast' (no number)",
+                         UnitError);
+  }
+
+  TEST_CASE("signs are left to the caller, which knows the key's range") {
+    CHECK(parse_quantity("-4 ms", Dimension::kSeconds) == doctest::Approx(-0.004));
+  }
 }
