@@ -16,13 +16,6 @@ using core::Dimension;
 
 constexpr std::string_view kFormat = "gpuplan/v1";
 
-std::string fold(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 bool is_catalog_name(std::string_view name) {
   if (name.empty() || name.front() == '-' || name.back() == '-') {
     return false;
@@ -355,39 +348,24 @@ GpuCatalog GpuCatalog::from_specs(std::vector<models::GpuSpec> specs) {
 }
 
 void GpuCatalog::build_index() {
-  by_name_.clear();
-  by_folded_.clear();
+  index_.clear();
   for (std::size_t i = 0; i < specs_.size(); ++i) {
-    by_name_.emplace(specs_[i].name, i);
-    by_folded_.emplace(fold(specs_[i].name), i);
+    index_.add_name(specs_[i].name, i);
     for (const auto& alias : specs_[i].aliases) {
-      by_folded_.emplace(fold(alias), i);
+      index_.add_alias(alias, i);
     }
   }
 }
 
 const models::GpuSpec* GpuCatalog::find(std::string_view name_or_alias) const {
-  if (auto it = by_name_.find(std::string(name_or_alias)); it != by_name_.end()) {
-    return &specs_[it->second];
-  }
-  if (auto it = by_folded_.find(fold(name_or_alias)); it != by_folded_.end()) {
-    return &specs_[it->second];
-  }
-  return nullptr;
+  const auto i = index_.find(name_or_alias);
+  return i ? &specs_[*i] : nullptr;
 }
 
 std::vector<std::string> GpuCatalog::suggestions(std::string_view unknown_name) const {
   return core::closest(unknown_name, names());
 }
 
-std::vector<std::string> GpuCatalog::names() const {
-  std::vector<std::string> out;
-  out.reserve(specs_.size());
-  for (const auto& spec : specs_) {
-    out.push_back(spec.name);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<std::string> GpuCatalog::names() const { return index_.sorted_names(); }
 
 }  // namespace gpuplan::config

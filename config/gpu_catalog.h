@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "config/name_index.h"
 #include "models/gpu/gpu_spec.h"
 
 namespace gpuplan::config {
@@ -54,8 +55,7 @@ class GpuCatalog {
   void build_index();
 
   std::vector<models::GpuSpec> specs_;
-  std::unordered_map<std::string, std::size_t> by_name_;    // exact catalog name
-  std::unordered_map<std::string, std::size_t> by_folded_;  // lower-cased names and aliases
+  NameIndex index_;  // names (and aliases) to positions in file order
 };
 
 }  // namespace gpuplan::config

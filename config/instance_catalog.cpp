@@ -20,6 +20,7 @@
 
 #include "config/config_error.h"
 #include "config/gpu_catalog.h"
+#include "config/name_index.h"
 #include "config/storage_catalog.h"
 #include "config/yaml_reader.h"
 #include "core/text_distance.h"
@@ -73,13 +74,6 @@ struct RawRow {
   std::string type, accelerator, count, vcpus, memory, gpu_info, price, spot, region, zone,
       interconnect, network, storage, billing, source, retrieved;
 };
-
-std::string fold(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool is_iso_date(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') {

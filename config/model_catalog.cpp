@@ -16,13 +16,6 @@ constexpr std::string_view kFormat = "gpuplan/v1";
 const std::vector<std::string> kEntryKeys = {"family", "sequence_length", "summary", "source",
                                              "retrieved"};
 
-std::string fold(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 bool is_model_name(std::string_view name) {
   if (name.empty() || !std::isalnum(static_cast<unsigned char>(name.front()))) {
     return false;
@@ -157,35 +150,21 @@ ModelCatalog ModelCatalog::parse(const std::string& yaml_text, const std::string
   }
   sink.throw_if_any();
   for (std::size_t i = 0; i < catalog.entries_.size(); ++i) {
-    catalog.by_name_.emplace(catalog.entries_[i].name, i);
-    catalog.by_folded_.emplace(fold(catalog.entries_[i].name), i);
+    catalog.index_.add_name(catalog.entries_[i].name, i);
   }
   return catalog;
 }
 
 const ModelEntry* ModelCatalog::find(std::string_view name) const {
-  if (auto it = by_name_.find(std::string(name)); it != by_name_.end()) {
-    return &entries_[it->second];
-  }
-  if (auto it = by_folded_.find(fold(name)); it != by_folded_.end()) {
-    return &entries_[it->second];
-  }
-  return nullptr;
+  const auto i = index_.find(name);
+  return i ? &entries_[*i] : nullptr;
 }
 
 std::vector<std::string> ModelCatalog::suggestions(std::string_view unknown_name) const {
   return core::closest(unknown_name, names());
 }
 
-std::vector<std::string> ModelCatalog::names() const {
-  std::vector<std::string> out;
-  out.reserve(entries_.size());
-  for (const auto& entry : entries_) {
-    out.push_back(entry.name);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<std::string> ModelCatalog::names() const { return index_.sorted_names(); }
 
 models::ArchitectureValues architecture_values(const ModelEntry& entry,
                                                const models::IWorkloadFamily& family) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "config/config_error.h"
+#include "config/name_index.h"
 #include "models/workload/workload_family.h"
 
 namespace gpuplan::config {
@@ -64,8 +65,7 @@ class ModelCatalog {
 
  private:
   std::vector<ModelEntry> entries_;
-  std::unordered_map<std::string, std::size_t> by_name_;
-  std::unordered_map<std::string, std::size_t> by_folded_;
+  NameIndex index_;  // names to positions in file order
 };
 
 /// The entry's architecture values ready for family.build(): `values` plus every choice

@@ -16,13 +16,6 @@ using core::Dimension;
 
 constexpr std::string_view kFormat = "gpuplan/v1";
 
-std::string fold(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 bool is_snake_case(std::string_view name) {
   if (name.empty() || !(name.front() >= 'a' && name.front() <= 'z')) {
     return false;
@@ -165,22 +158,15 @@ StorageCatalog StorageCatalog::from_specs(std::vector<models::StorageSpec> specs
 }
 
 void StorageCatalog::build_index() {
-  by_name_.clear();
-  by_folded_.clear();
+  index_.clear();
   for (std::size_t i = 0; i < specs_.size(); ++i) {
-    by_name_.emplace(specs_[i].name, i);
-    by_folded_.emplace(fold(specs_[i].name), i);
+    index_.add_name(specs_[i].name, i);
   }
 }
 
 const models::StorageSpec* StorageCatalog::find(std::string_view name) const {
-  if (auto it = by_name_.find(std::string(name)); it != by_name_.end()) {
-    return &specs_[it->second];
-  }
-  if (auto it = by_folded_.find(fold(name)); it != by_folded_.end()) {
-    return &specs_[it->second];
-  }
-  return nullptr;
+  const auto i = index_.find(name);
+  return i ? &specs_[*i] : nullptr;
 }
 
 const std::string& StorageCatalog::summary(std::string_view name) const {
@@ -196,14 +182,6 @@ std::vector<std::string> StorageCatalog::suggestions(std::string_view unknown_na
   return core::closest(unknown_name, names());
 }
 
-std::vector<std::string> StorageCatalog::names() const {
-  std::vector<std::string> out;
-  out.reserve(specs_.size());
-  for (const auto& spec : specs_) {
-    out.push_back(spec.name);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<std::string> StorageCatalog::names() const { return index_.sorted_names(); }
 
 }  // namespace gpuplan::config

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "config/name_index.h"
 #include "models/job_spec.h"
 
 namespace gpuplan::config {
@@ -51,8 +52,7 @@ class StorageCatalog {
 
   std::vector<models::StorageSpec> specs_;
   std::vector<std::string> summaries_;  // parallel to specs_
-  std::unordered_map<std::string, std::size_t> by_name_;
-  std::unordered_map<std::string, std::size_t> by_folded_;
+  NameIndex index_;  // names to positions in file order
 };
 
 }  // namespace gpuplan::config
