@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "config/catalog_file.h"
 #include "config/yaml_reader.h"
 #include "core/text_distance.h"
 
@@ -14,7 +15,6 @@ namespace {
 
 using core::Dimension;
 
-constexpr std::string_view kFormat = "gpuplan/v1";
 
 bool is_catalog_name(std::string_view name) {
   if (name.empty() || name.front() == '-' || name.back() == '-') {
@@ -43,15 +43,6 @@ bool is_iso_date(std::string_view text) {
   const int month = (text[5] - '0') * 10 + (text[6] - '0');
   const int day = (text[8] - '0') * 10 + (text[9] - '0');
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
-}
-
-void read_format(MapReader& top) {
-  if (auto format = top.string("format", Requirement::kRequired)) {
-    if (*format != kFormat) {
-      top.error("format", "unsupported format '" + *format + "'",
-                "; this version of gpuplan reads format: " + std::string(kFormat));
-    }
-  }
 }
 
 /// "8.6" -> {8, 6}; nullopt unless it is <major>.<minor> with one-digit minor.
@@ -281,34 +272,19 @@ GpuCatalog GpuCatalog::load(const std::string& path) { return parse(read_text_fi
 GpuCatalog GpuCatalog::parse(const std::string& yaml_text, const std::string& file_name) {
   const YAML::Node root = parse_yaml(yaml_text, file_name);
   ErrorSink sink(file_name);
-  MapReader top(root, "", sink);
-  read_format(top);
-  const YAML::Node gpus = top.raw("gpus");
-  if (top.valid() && !top.has("gpus")) {
-    top.error("gpus", "missing key 'gpus'", "; add gpus: with one entry per GPU");
-  }
-  top.finish();
-
   GpuCatalog catalog;
   std::vector<std::pair<std::string, YAML::Mark>> names;
   std::vector<std::vector<AliasSite>> alias_sites;
-  if (gpus.IsDefined() && !gpus.IsNull()) {
-    if (!gpus.IsMap()) {
-      sink.add("expected a mapping of GPU names, found " + describe_node(gpus), gpus.Mark(), "gpus",
-               "; write gpus: with one indented entry per GPU name");
-    } else {
-      for (auto it = gpus.begin(); it != gpus.end(); ++it) {
-        const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
-        std::vector<AliasSite> sites;
-        auto spec = read_gpu(name, it->second, it->first.Mark(), sink, sites);
-        names.emplace_back(name, it->first.Mark());
-        alias_sites.push_back(std::move(sites));
-        if (spec) {
-          catalog.specs_.push_back(std::move(*spec));
-        }
-      }
-    }
-  }
+  read_catalog_entries(root, sink, {"gpus", "GPU", "GPU name"},
+                       [&](const std::string& name, const YAML::Node& value, const YAML::Mark& key_mark) {
+                         std::vector<AliasSite> sites;
+                         auto spec = read_gpu(name, value, key_mark, sink, sites);
+                         names.emplace_back(name, key_mark);
+                         alias_sites.push_back(std::move(sites));
+                         if (spec) {
+                           catalog.specs_.push_back(std::move(*spec));
+                         }
+                       });
   check_alias_collisions(names, alias_sites, sink);
   sink.throw_if_any();
   catalog.build_index();

@@ -6,13 +6,13 @@
 #include <cmath>
 #include <utility>
 
+#include "config/catalog_file.h"
 #include "config/yaml_reader.h"
 #include "core/text_distance.h"
 
 namespace gpuplan::config {
 namespace {
 
-constexpr std::string_view kFormat = "gpuplan/v1";
 const std::vector<std::string> kEntryKeys = {"family", "sequence_length", "summary", "source",
                                              "retrieved"};
 
@@ -121,33 +121,13 @@ ModelCatalog ModelCatalog::load(const std::string& path) { return parse(read_tex
 ModelCatalog ModelCatalog::parse(const std::string& yaml_text, const std::string& file_name) {
   const YAML::Node root = parse_yaml(yaml_text, file_name);
   ErrorSink sink(file_name);
-  MapReader top(root, "", sink);
-  if (auto format = top.string("format", Requirement::kRequired)) {
-    if (*format != kFormat) {
-      top.error("format", "unsupported format '" + *format + "'",
-                "; this version of gpuplan reads format: " + std::string(kFormat));
-    }
-  }
-  const YAML::Node models_node = top.raw("models");
-  if (top.valid() && !top.has("models")) {
-    top.error("models", "missing key 'models'", "; add models: with one entry per model");
-  }
-  top.finish();
-
   ModelCatalog catalog;
-  if (models_node.IsDefined() && !models_node.IsNull()) {
-    if (!models_node.IsMap()) {
-      sink.add("expected a mapping of model names, found " + describe_node(models_node),
-               models_node.Mark(), "models", "; write models: with one indented entry per model");
-    } else {
-      for (auto it = models_node.begin(); it != models_node.end(); ++it) {
-        const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
-        if (auto entry = read_entry(name, it->second, it->first.Mark(), sink)) {
-          catalog.entries_.push_back(std::move(*entry));
-        }
-      }
-    }
-  }
+  read_catalog_entries(root, sink, {"models", "model", "model"},
+                       [&](const std::string& name, const YAML::Node& value, const YAML::Mark& key_mark) {
+                         if (auto entry = read_entry(name, value, key_mark, sink)) {
+                           catalog.entries_.push_back(std::move(*entry));
+                         }
+                       });
   sink.throw_if_any();
   for (std::size_t i = 0; i < catalog.entries_.size(); ++i) {
     catalog.index_.add_name(catalog.entries_[i].name, i);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "config/catalog_file.h"
 #include "config/yaml_reader.h"
 #include "core/text_distance.h"
 
@@ -14,7 +15,6 @@ namespace {
 
 using core::Dimension;
 
-constexpr std::string_view kFormat = "gpuplan/v1";
 
 bool is_snake_case(std::string_view name) {
   if (name.empty() || !(name.front() >= 'a' && name.front() <= 'z')) {
@@ -100,34 +100,14 @@ StorageCatalog StorageCatalog::load(const std::string& path) {
 StorageCatalog StorageCatalog::parse(const std::string& yaml_text, const std::string& file_name) {
   const YAML::Node root = parse_yaml(yaml_text, file_name);
   ErrorSink sink(file_name);
-  MapReader top(root, "", sink);
-  if (auto format = top.string("format", Requirement::kRequired)) {
-    if (*format != kFormat) {
-      top.error("format", "unsupported format '" + *format + "'",
-                "; this version of gpuplan reads format: " + std::string(kFormat));
-    }
-  }
-  const YAML::Node classes = top.raw("storage");
-  if (top.valid() && !top.has("storage")) {
-    top.error("storage", "missing key 'storage'", "; add storage: with one entry per storage class");
-  }
-  top.finish();
-
   StorageCatalog catalog;
-  if (classes.IsDefined() && !classes.IsNull()) {
-    if (!classes.IsMap()) {
-      sink.add("expected a mapping of storage class names, found " + describe_node(classes),
-               classes.Mark(), "storage", "; write storage: with one indented entry per class");
-    } else {
-      for (auto it = classes.begin(); it != classes.end(); ++it) {
-        const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
-        if (auto entry = read_entry(name, it->second, it->first.Mark(), sink)) {
-          catalog.specs_.push_back(std::move(entry->spec));
-          catalog.summaries_.push_back(std::move(entry->summary));
-        }
-      }
-    }
-  }
+  read_catalog_entries(root, sink, {"storage", "storage class", "class"},
+                       [&](const std::string& name, const YAML::Node& value, const YAML::Mark& key_mark) {
+                         if (auto entry = read_entry(name, value, key_mark, sink)) {
+                           catalog.specs_.push_back(std::move(entry->spec));
+                           catalog.summaries_.push_back(std::move(entry->summary));
+                         }
+                       });
   sink.throw_if_any();
   catalog.build_index();
   return catalog;
