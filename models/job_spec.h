@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/gpu/gpu_spec.h"
+#include "models/interconnect/topology.h"
 #include "models/precision.h"
 #include "models/workload/workload.h"
 
@@ -59,11 +60,19 @@ struct HardwareSpec {
   GpuSpec gpu;
   int gpus_per_node = 1;
   int nodes = 1;
-  std::string gpu_interconnect = "pcie4";  ///< pcie3 | pcie4 | pcie5 | nvlink2 | nvlink3 | nvlink4 ...
+  std::string gpu_interconnect = "pcie4";  ///< as written: pcie4, nvlink3, pcie4_no_p2p, ... (interconnect_table.h)
   int cpu_cores = 0;                       ///< per node, available to the job
   double host_memory_bytes = 0.0;          ///< per node
   StorageSpec storage;
-  double network_bytes_per_s = 0.0;        ///< between nodes; 0 when single-node
+  double network_bytes_per_s = 0.0;        ///< between nodes, all NICs of a node together; 0 when unknown
+  /// GPUs whose host-to-device copies share one PCIe x16 uplink to the CPU (a PCIe switch):
+  /// 2 on HGX/DGX A100 and H100 boards (NVIDIA DGX A100 User Guide, system topology), 1 when
+  /// every GPU has its own x16 root port (workstations, most cloud VMs with 1-4 GPUs).
+  int gpus_per_pcie_switch = 1;
+  /// The links the collectives run over, built by config/ from gpu_interconnect, the GPU's
+  /// NVLink bandwidth and the network (models/interconnect/topology.h). gpus_per_node and
+  /// nodes equal the fields above.
+  Topology topology;
 };
 
 struct ParallelismSpec {
