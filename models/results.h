@@ -18,9 +18,10 @@ struct MemoryBreakdown {
   double workspace_bytes = 0.0;
   double cuda_context_bytes = 0.0;
   double allocator_slack_bytes = 0.0;
+  double data_parallel_bytes = 0.0;    ///< DDP gradient buckets, or DataParallel's extras on GPU 0
   double total_bytes() const {
     return weights_bytes + gradients_bytes + optimizer_state_bytes + activations_bytes +
-           workspace_bytes + cuda_context_bytes + allocator_slack_bytes;
+           workspace_bytes + cuda_context_bytes + allocator_slack_bytes + data_parallel_bytes;
   }
 };
 
@@ -44,6 +45,12 @@ struct VariantResult {
   std::string gpu;                     ///< GPU catalog name
   int gpus = 1;
   int global_batch_samples = 0;
+  std::string parallelism;             ///< none | data_parallel | ddp
+  /// Throughput / (GPUs x throughput of one GPU of the same kind alone on the node, same
+  /// per-GPU batch); absent on one GPU.
+  std::optional<double> scaling_efficiency;
+  std::optional<double> single_gpu_throughput_samples_per_s;
+  std::string collective;              ///< DDP: NCCL algorithm/protocol of the largest bucket
   bool fits = true;
   MemoryBreakdown memory;
   double peak_memory_bytes = 0.0;

@@ -16,4 +16,13 @@ void register_builtin_collectives(CollectiveRegistry& registry) {
   registry.add("tree", std::make_unique<TreeAlgorithm>());
 }
 
+const CollectiveRegistry& builtin_collective_registry() {
+  static const CollectiveRegistry registry = [] {
+    CollectiveRegistry r;
+    register_builtin_collectives(r);
+    return r;
+  }();
+  return registry;
+}
+
 }  // namespace gpuplan::models

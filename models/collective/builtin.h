@@ -14,4 +14,8 @@ using CollectiveRegistry = core::Registry<ICollectiveAlgorithm>;
 /// one of the names is already registered.
 void register_builtin_collectives(CollectiveRegistry& registry);
 
+/// A registry holding the built-in algorithms, built once (thread-safe static
+/// initialisation) and shared read-only by every step plan.
+const CollectiveRegistry& builtin_collective_registry();
+
 }  // namespace gpuplan::models

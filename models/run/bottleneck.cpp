@@ -8,14 +8,36 @@
 
 namespace gpuplan::models {
 
+std::string communication_suggestion(const JobSpec& job, const StepPlan& plan) {
+  const HardwareSpec& hw = job.hardware;
+  if (job.parallelism.strategy == ParallelStrategy::kDataParallel) {
+    return "parallelism.strategy: ddp (one process per GPU: no replication, scatter and gather every step)";
+  }
+  if (job.training.gradient_accumulation < 4) {
+    return "training.gradient_accumulation: " + std::to_string(4 * job.training.gradient_accumulation) +
+           " (DDP all-reduces once per optimizer step, under no_sync)";
+  }
+  if (hw.nodes > 1) {
+    return "a faster network between nodes (InfiniBand/EFA class), or fewer nodes";
+  }
+  if (hw.topology.intra_node.kind != LinkKind::kNvlink) {
+    return "an instance with NVLink between its GPUs, or fewer GPUs";
+  }
+  if (plan.comm.buckets.size() > 8 && job.parallelism.bucket_bytes < 100.0 * 1024 * 1024) {
+    return "parallelism.bucket_size: \"100 MiB\" (fewer, larger all-reduces)";
+  }
+  return "fewer GPUs, or a larger training.batch_size per GPU";
+}
+
 Bottleneck find_bottleneck(const JobSpec& job, const StepPlan& plan, const StepBreakdown& s,
                            const LoaderStats& loader) {
   const double gpu = s.gpu_compute_s + s.optimizer_s;
-  const std::array<std::pair<double, const char*>, 4> shares = {{
+  const std::array<std::pair<double, const char*>, 5> shares = {{
       {gpu, "gpu_compute"},
       {s.data_wait_s, "data_loading"},
       {s.h2d_s, "h2d_copy"},
       {s.host_dispatch_wait_s, "host_dispatch"},
+      {s.communication_exposed_s, "communication"},
   }};
   const auto* top = &shares[0];
   for (const auto& x : shares) {
@@ -49,6 +71,8 @@ Bottleneck find_bottleneck(const JobSpec& job, const StepPlan& plan, const StepB
   } else if (b.name == "h2d_copy") {
     b.suggestion = dl.pin_memory ? "copy uint8 images and normalise on the GPU, or a faster PCIe link"
                                  : "data_loader.pin_memory: true";
+  } else if (b.name == "communication") {
+    b.suggestion = communication_suggestion(job, plan);
   } else if (b.name == "host_dispatch") {
     b.suggestion = "training.batch_size larger, or training.framework_overhead: cuda_graphs";
   } else {

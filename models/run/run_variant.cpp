@@ -9,6 +9,7 @@
 #include "models/gpu/op_time.h"
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
+#include "models/memory/parallel_memory.h"
 #include "models/run/bottleneck.h"
 #include "models/step/job_steps.h"
 #include "models/step/step_plan.h"
@@ -57,6 +58,21 @@ void fill_cloud_outputs(const JobSpec& job, const JobOutcome& o, VariantResult& 
   }
 }
 
+// Steady-state samples/s of one GPU of the same kind alone on the node (all its CPU cores,
+// storage and PCIe uplink), same per-GPU batch: the denominator of scaling efficiency.
+double single_gpu_throughput(const JobSpec& job, const ModelParams& params) {
+  JobSpec one = job;
+  one.hardware.gpus_per_node = 1;
+  one.hardware.nodes = 1;
+  one.hardware.gpus_per_pcie_switch = 1;
+  one.hardware.topology = Topology{};
+  one.parallelism.strategy = ParallelStrategy::kNone;
+  StepSimOptions options = params.step;
+  options.trace_steps = 0;
+  const StepStats stats = simulate_steps(plan_step(one, params.gpu), options);
+  return global_batch_samples(one) / stats.breakdown.step_time_s;
+}
+
 }  // namespace
 
 VariantRun run_variant(const JobSpec& job, const std::string& strategy, const ModelParams& params) {
@@ -67,7 +83,9 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   r.global_batch_samples = static_cast<int>(global_batch_samples(job));
   r.calibrated = job.hardware.gpu.calibrated;
+  r.parallelism = std::string(name_of(job.parallelism.strategy));
   r.memory = training_memory(job.workload, job.training, params.memory);
+  r.memory.data_parallel_bytes = data_parallel_memory_bytes(job);
   r.peak_memory_bytes = r.memory.total_bytes();
   r.memory_capacity_bytes = job.hardware.gpu.memory_bytes;
   r.fits = r.peak_memory_bytes <= r.memory_capacity_bytes;
@@ -117,6 +135,12 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   }
   if (job.on_premises) {
     r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes, r.time_to_train_s, r.energy_j);
+  }
+  if (r.gpus > 1) {
+    const double single = single_gpu_throughput(job, params);
+    r.single_gpu_throughput_samples_per_s = single;
+    r.scaling_efficiency = r.throughput_samples_per_s / (r.gpus * single);
+    r.collective = plan.comm.algorithm;
   }
   const Bottleneck b = find_bottleneck(job, plan, r.step, stats.loader);
   r.bottleneck = b.name;

@@ -6,10 +6,16 @@
 
 #include "models/gpu/op_time.h"
 #include "models/host/host_cpu.h"
+#include "models/memory/parallel_memory.h"
+#include "models/step/data_parallel_plan.h"
 #include "models/storage/storage_model.h"
 
 namespace gpuplan::models {
 namespace {
+
+/// Parameter gradients are fp32 in every precision mode gpuplan models (AMP keeps fp32
+/// parameters and gradients: PyTorch AMP docs), so DDP all-reduces 4 bytes per parameter.
+constexpr double kGradientBytesPerParameter = 4.0;
 
 DispatchUnit unit_of(const std::string& label, const KernelWork& work, const TrainingSpec& t,
                      bool backward, const GpuEfficiency& e) {
@@ -21,6 +27,23 @@ DispatchUnit unit_of(const std::string& label, const KernelWork& work, const Tra
   return u;
 }
 
+bool data_parallel(const JobSpec& job) {
+  return job.parallelism.strategy == ParallelStrategy::kDataParallel && job.hardware.gpus_per_node > 1;
+}
+
+bool ddp(const JobSpec& job) {
+  return job.parallelism.strategy == ParallelStrategy::kDdp && job.hardware.gpus_per_node * job.hardware.nodes > 1;
+}
+
+/// Training processes on a node, each with its own DataLoader: one per GPU with DDP, one in
+/// all with DataParallel.
+int loaders_per_node(const JobSpec& job) { return data_parallel(job) ? 1 : job.hardware.gpus_per_node; }
+
+/// Samples one loader produces per micro-step: the per-GPU batch, or DataParallel's whole batch.
+int loader_batch(const JobSpec& job) {
+  return job.training.batch_size * (data_parallel(job) ? job.hardware.gpus_per_node : 1);
+}
+
 LoaderPlan plan_loader(const JobSpec& job) {
   LoaderPlan l;
   l.synthetic = job.dataset.synthetic;
@@ -28,18 +51,21 @@ LoaderPlan plan_loader(const JobSpec& job) {
     return l;
   }
   const DataLoaderSpec& dl = job.data_loader;
-  const int batch = job.training.batch_size;
+  const int batch = loader_batch(job);
+  const int loaders = loaders_per_node(job);
   l.workers = dl.num_workers;
   l.prefetch_batches = std::max(1, dl.num_workers * dl.prefetch_factor);
   l.seed = job.seed;
-  l.cpu_cores = cores_per_gpu(job.hardware.cpu_cores, job.hardware.gpus_per_node);
+  // The loaders of a node's GPUs run alike, so each gets an even share of the node's cores,
+  // storage bandwidth and queue depth (identical ranks are simulated once).
+  l.cpu_cores = cores_per_gpu(job.hardware.cpu_cores, loaders);
   // Storage: the reader issues its requests one after another; each holds a device slot for
   // the latency, then the bytes share the device bandwidth (models/storage/storage_model.h).
   const BatchReads reads = batch_reads(job.hardware.storage, job.dataset, batch);
   l.read_latency_s = reads.latency_s;
   l.read_bytes = reads.bytes;
-  l.storage_bytes_per_s = reads.bandwidth_bytes_per_s;
-  l.storage_queue_depth = std::max(1, job.hardware.storage.queue_depth);
+  l.storage_bytes_per_s = reads.bandwidth_bytes_per_s / loaders;
+  l.storage_queue_depth = std::max(1, job.hardware.storage.queue_depth / loaders);
   l.batch_storage_s = reads.latency_s + reads.bytes / reads.bandwidth_bytes_per_s;
   // CPU: decode + augment per sample, lognormal around the mean; DALI-style GPU decode
   // leaves the CPU only reading and batching the encoded bytes (models/host/host_cpu.h).
@@ -96,7 +122,9 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
     if (t.activation_checkpointing) {
       plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
     }
-    plan.backward.push_back(unit_of(ops[r].name + " bwd", w.backward, t, true, e));
+    DispatchUnit bwd = unit_of(ops[r].name + " bwd", w.backward, t, true, e);
+    bwd.grad_bytes = ops[r].parameters * kGradientBytesPerParameter;
+    plan.backward.push_back(bwd);
   }
   // The optimizer's kernels are dispatched one after another while the GPU runs the earlier
   // ones: split into units of at most 64 kernels so dispatch and execution overlap.
@@ -115,9 +143,21 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
 
   plan.loader = plan_loader(job);
   if (!plan.loader.synthetic) {
-    plan.h2d_bytes = job.workload.input_bytes_per_sample * plan.micro_batch;
+    // DataParallel copies the whole batch to GPU 0; DDP's ranks copy their own batch at about
+    // the same moment, so GPUs behind one PCIe switch share its x16 uplink.
+    plan.h2d_bytes = job.workload.input_bytes_per_sample * loader_batch(job);
     plan.pinned = job.data_loader.pin_memory;
-    plan.h2d_bytes_per_s = h2d_bytes_per_s(gpu, plan.pinned, e);
+    const int sharing = data_parallel(job) ? 1 : std::max(1, job.hardware.gpus_per_pcie_switch);
+    plan.h2d_bytes_per_s = h2d_bytes_per_s(gpu, plan.pinned, e) / sharing;
+  }
+  if (ddp(job)) {
+    plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, job.hardware.topology);
+  } else if (data_parallel(job)) {
+    // The model's outputs are what the loss reads (the logits); DataParallel gathers them.
+    const double output_bytes_per_sample = model_output_elements_per_sample(job.workload) * 4.0;
+    const DataParallelCosts dp = data_parallel_costs(job, std::max(1, parameter_tensors), output_bytes_per_sample,
+                                                     gpu.memory_bytes_per_s * e.memory_bandwidth);
+    apply_data_parallel(dp, plan);
   }
   plan.model_flop_per_step =
       job.workload.training_flop_per_sample() * plan.micro_batch * plan.gradient_accumulation;

@@ -10,6 +10,7 @@
 
 #include "models/gpu/gpu_efficiency.h"
 #include "models/job_spec.h"
+#include "models/step/comm_plan.h"
 
 namespace gpuplan::models {
 
@@ -20,6 +21,8 @@ struct DispatchUnit {
   double dispatch_s = 0.0;
   double gpu_s = 0.0;
   double flop = 0.0;
+  double grad_bytes = 0.0;     ///< backward: parameter-gradient bytes this unit produces (DDP buckets)
+  bool communication = false;  ///< GPU time moving data between GPUs (DataParallel), not math
 };
 
 /// How batches reach the training process, following PyTorch DataLoader semantics (DESIGN.md
@@ -69,9 +72,13 @@ struct StepPlan {
   bool pinned = false;
   double model_flop_per_step = 0.0;     ///< model FLOP of one optimizer step (MFU numerator)
   double peak_flop_per_s = 0.0;         ///< dense peak of the precision's matmul path (MFU denominator)
+  CommPlan comm;                        ///< data parallelism: DDP buckets, or DataParallel's kind
 };
 
-/// Builds the plan of `job` on one GPU. Throws std::invalid_argument when the job cannot run
+/// Builds the plan of one rank of `job`: with several GPUs, the rank gets its share of the
+/// node (CPU cores, storage bandwidth and queue depth split evenly among the node's GPUs, the
+/// PCIe uplink split among the GPUs behind one switch), and DDP's buckets or DataParallel's
+/// extra work on GPU 0 (comm_plan.h, data_parallel_plan.h). Throws std::invalid_argument when the job cannot run
 /// (zero batch, no CPU core for a loader that needs one).
 StepPlan plan_step(const JobSpec& job, const GpuEfficiency& efficiency);
 

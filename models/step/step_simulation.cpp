@@ -22,11 +22,28 @@ using sim::SimTime;
 /// What the host (the training process's main thread) is doing.
 enum class HostState { kWaitingData, kLoading, kCopying, kDispatching, kSyncing };
 
+/// What a GPU-busy interval was doing.
+enum class BusyKind { kCompute, kOptimizer, kCommunication };
+
 struct Interval {
   SimTime start;
   SimTime end;
-  bool optimizer;
+  BusyKind kind;
 };
+
+/// Length of [a, b) covered by `intervals` (sorted by start, not overlapping), ns.
+SimTime covered(const std::vector<std::pair<SimTime, SimTime>>& intervals, SimTime a, SimTime b) {
+  if (b <= a || intervals.empty()) return 0;
+  auto it = std::upper_bound(intervals.begin(), intervals.end(), a,
+                             [](SimTime t, const auto& iv) { return t < iv.second; });
+  SimTime total = 0;
+  for (; it != intervals.end() && it->first < b; ++it) {
+    const SimTime s = std::max(it->first, a);
+    const SimTime e = std::min(it->second, b);
+    if (e > s) total += e - s;
+  }
+  return total;
+}
 
 struct MicroStep {
   SimTime start = 0;
@@ -51,6 +68,7 @@ class StepProcess {
         trace_micro_steps_(trace_micro_steps),
         gpu_(engine_, "gpu", 1),
         copy_engine_(engine_, "h2d", 1),
+        comm_(engine_, "nccl", 1),
         storage_slots_(engine_, "storage", std::max(1, plan.loader.storage_queue_depth)),
         cpu_(engine_) {
     const LoaderPlan& l = plan_.loader;
@@ -75,6 +93,10 @@ class StepProcess {
         thread_resources_.push_back(cpu_.add_resource("thread " + std::to_string(t), 1.0));
       }
     }
+    bucket_at_unit_.assign(plan_.backward.size(), -1);
+    for (std::size_t b = 0; b < plan_.comm.buckets.size(); ++b) {
+      bucket_at_unit_[plan_.comm.buckets[b].ready_after_unit] = static_cast<int>(b);
+    }
     engine_.set_trace_hook([this](const sim::TraceEvent& e) { on_trace(e); });
   }
 
@@ -95,6 +117,7 @@ class StepProcess {
   const std::vector<MicroStep>& micro_steps() const { return micro_steps_; }
   const std::vector<Interval>& gpu_busy() const { return gpu_busy_; }
   const std::vector<std::pair<SimTime, SimTime>>& copies() const { return copies_; }
+  const std::vector<std::pair<SimTime, SimTime>>& comm_busy() const { return comm_busy_; }
   const std::vector<std::pair<SimTime, HostState>>& host_states() const { return host_states_; }
   const std::map<long, BatchRecord>& batches() const { return batches_; }
   SimTime last_end() const { return last_end_; }
@@ -126,12 +149,19 @@ class StepProcess {
   void on_trace(const sim::TraceEvent& e) {
     const bool gpu = e.track == "gpu";
     const bool h2d = e.track == "h2d";
+    const bool nccl = e.track == "nccl";
     if (gpu) {
-      gpu_busy_.push_back({e.start, e.end, e.label == "optimizer.step"});
+      // DataParallel's transfer units are labelled "data_parallel.*" (data_parallel_plan.cpp).
+      const BusyKind kind = e.label == "optimizer.step"           ? BusyKind::kOptimizer
+                            : e.label.starts_with("data_parallel.") ? BusyKind::kCommunication
+                                                                    : BusyKind::kCompute;
+      gpu_busy_.push_back({e.start, e.end, kind});
     } else if (h2d) {
       copies_.emplace_back(e.start, e.end);
+    } else if (nccl) {
+      comm_busy_.emplace_back(e.start, e.end);
     }
-    if ((gpu || h2d) && static_cast<int>(micro_steps_.size()) <= trace_micro_steps_) {
+    if ((gpu || h2d || nccl) && static_cast<int>(micro_steps_.size()) <= trace_micro_steps_) {
       trace_.push_back({std::string(e.track), std::string(e.label), sim::to_seconds(e.start),
                         sim::to_seconds(e.end)});
     }
@@ -297,6 +327,7 @@ class StepProcess {
       return;
     }
     micro_steps_.push_back({engine_.now(), (index % accumulation_) == accumulation_ - 1});
+    if (micro_steps_.back().final) buckets_done_ = 0;
     if (plan_.loader.synthetic) {
       after_copy();
       return;
@@ -332,7 +363,7 @@ class StepProcess {
     if (plan_.pinned) {
       // Pinned + non_blocking: the copy engine works while the host dispatches; the stream
       // holds kernels behind the copy.
-      hold_gpu_ = true;
+      ++holds_;
       copy_engine_.submit(copy_time, [this] { release_gpu(); }, label);
       after_copy();
       return;
@@ -377,13 +408,39 @@ class StepProcess {
       end_micro_step();
       return;
     }
-    const DispatchUnit& u = (*units)[unit_index_++];
+    if (phase_ == 2 && unit_index_ == 0 && buckets_done_ < plan_.comm.buckets.size()) {
+      // DDP: the optimizer's kernels wait (on the GPU) for every bucket's all-reduce.
+      ++holds_;
+      optimizer_held_ = true;
+    }
+    const std::size_t index = unit_index_++;
+    const DispatchUnit& u = (*units)[index];
+    const int bucket = phase_ == 1 && micro_steps_.back().final ? bucket_at_unit_[index] : -1;
     set_host(HostState::kDispatching);
     // The main process competes for a core with the workers when they outnumber the cores.
-    run_cpu(main_thread(), u.dispatch_s, [this, &u] {
-      submit_gpu(u.label, u.gpu_s);
+    run_cpu(main_thread(), u.dispatch_s, [this, &u, bucket] {
+      if (bucket >= 0) {
+        submit_gpu(u.label, u.gpu_s, [this, bucket] { start_all_reduce(static_cast<std::size_t>(bucket)); });
+      } else {
+        submit_gpu(u.label, u.gpu_s);
+      }
       dispatch_next();
     });
+  }
+
+  /// A bucket is full once the backward unit that completes it has run on the GPU; its
+  /// all-reduce queues on NCCL's stream.
+  void start_all_reduce(std::size_t bucket) {
+    const GradientBucket& b = plan_.comm.buckets[bucket];
+    const std::string label = "all_reduce bucket " + std::to_string(bucket) + " (" +
+                              std::to_string(static_cast<long long>(b.bytes / 1024)) + " KiB)";
+    comm_.submit(sim::to_sim_time(b.all_reduce_s), [this] {
+      ++buckets_done_;
+      if (buckets_done_ == plan_.comm.buckets.size() && optimizer_held_) {
+        optimizer_held_ = false;
+        release_gpu();
+      }
+    }, label);
   }
 
   void end_micro_step() {
@@ -393,21 +450,33 @@ class StepProcess {
   }
 
   // ---- GPU stream ----
-  void submit_gpu(const std::string& label, double gpu_s) {
-    if (hold_gpu_) {
-      held_.push_back({label, gpu_s});
+  struct HeldKernel {
+    std::string label;
+    double gpu_s;
+    std::function<void()> on_done;
+  };
+
+  void submit_gpu(const std::string& label, double gpu_s, std::function<void()> on_done = {}) {
+    if (holds_ > 0) {
+      held_.push_back({label, gpu_s, std::move(on_done)});
       return;
     }
     ++gpu_outstanding_;
-    gpu_.submit(sim::to_sim_time(gpu_s), [this] { on_gpu_done(); }, label);
+    gpu_.submit(sim::to_sim_time(gpu_s), [this, done = std::move(on_done)] {
+      if (done) done();
+      on_gpu_done();
+    }, label);
   }
 
+  /// One hold on the stream (a pinned copy in flight, or DDP's optimizer waiting for the
+  /// all-reduces) ends; when none is left the held kernels go to the GPU in order.
   void release_gpu() {
-    hold_gpu_ = false;
-    std::deque<std::pair<std::string, double>> held;
+    --holds_;
+    if (holds_ > 0) return;
+    std::deque<HeldKernel> held;
     held.swap(held_);
-    for (const auto& [label, gpu_s] : held) {
-      submit_gpu(label, gpu_s);
+    for (HeldKernel& k : held) {
+      submit_gpu(k.label, k.gpu_s, std::move(k.on_done));
     }
     check_idle();
   }
@@ -423,7 +492,7 @@ class StepProcess {
   }
 
   void check_idle() {
-    if (gpu_outstanding_ == 0 && !hold_gpu_ && held_.empty() && !idle_waiters_.empty()) {
+    if (gpu_outstanding_ == 0 && holds_ == 0 && held_.empty() && !idle_waiters_.empty()) {
       auto waiters = std::move(idle_waiters_);
       idle_waiters_.clear();
       for (auto& w : waiters) {
@@ -438,6 +507,7 @@ class StepProcess {
   sim::Engine engine_;
   sim::FifoServer gpu_;
   sim::FifoServer copy_engine_;
+  sim::FifoServer comm_;  ///< NCCL's stream: DDP bucket all-reduces, one at a time
   sim::FifoServer storage_slots_;
   sim::BandwidthNetwork cpu_;  ///< cores, threads and the storage bandwidth
   sim::ResourceId storage_link_;
@@ -454,6 +524,10 @@ class StepProcess {
   std::vector<MicroStep> micro_steps_;
   std::vector<Interval> gpu_busy_;
   std::vector<std::pair<SimTime, SimTime>> copies_;
+  std::vector<std::pair<SimTime, SimTime>> comm_busy_;
+  std::vector<int> bucket_at_unit_;  ///< per backward unit: the bucket it completes, or -1
+  std::size_t buckets_done_ = 0;     ///< all-reduces finished in the current optimizer step
+  bool optimizer_held_ = false;
   std::vector<std::pair<SimTime, HostState>> host_states_;
   std::vector<TraceSpan> trace_;
   std::map<long, BatchRecord> batches_;
@@ -465,8 +539,8 @@ class StepProcess {
   std::size_t unit_index_ = 0;
   int phase_ = 0;
   int gpu_outstanding_ = 0;
-  bool hold_gpu_ = false;
-  std::deque<std::pair<std::string, double>> held_;
+  int holds_ = 0;  ///< reasons the stream holds new kernels back (release_gpu)
+  std::deque<HeldKernel> held_;
   std::vector<std::function<void()>> idle_waiters_;
 };
 
@@ -477,18 +551,28 @@ struct Attribution {
   double data_wait_s = 0.0;
   double h2d_s = 0.0;
   double dispatch_s = 0.0;
-  double total() const { return compute_s + optimizer_s + data_wait_s + h2d_s + dispatch_s; }
+  double comm_s = 0.0;  ///< communication not hidden, and the slowdown of compute beside it
+  double total() const { return compute_s + optimizer_s + data_wait_s + h2d_s + dispatch_s + comm_s; }
 };
 
-Attribution attribute(const StepProcess& p, SimTime a, SimTime b) {
+Attribution attribute(const StepProcess& p, SimTime a, SimTime b, double slowdown) {
   Attribution out;
-  // GPU busy parts.
+  const auto& comm = p.comm_busy();
+  // GPU busy parts; compute beside a running all-reduce is slowed by the plan's share.
   std::vector<std::pair<SimTime, SimTime>> busy;
   for (const Interval& iv : p.gpu_busy()) {
     const SimTime s = std::max(iv.start, a);
     const SimTime e = std::min(iv.end, b);
     if (e > s) {
-      (iv.optimizer ? out.optimizer_s : out.compute_s) += sim::to_seconds(e - s);
+      const double span = sim::to_seconds(e - s);
+      switch (iv.kind) {
+        case BusyKind::kCompute:
+          out.compute_s += span;
+          out.comm_s += slowdown * sim::to_seconds(covered(comm, s, e));
+          break;
+        case BusyKind::kOptimizer: out.optimizer_s += span; break;
+        case BusyKind::kCommunication: out.comm_s += span; break;
+      }
       busy.emplace_back(s, e);
     }
   }
@@ -510,7 +594,10 @@ Attribution attribute(const StepProcess& p, SimTime a, SimTime b) {
     SimTime t = gs;
     while (t < ge) {
       const SimTime next = (it != states.end() && it->first < ge) ? it->first : ge;
-      const double span = sim::to_seconds(next - t);
+      // The GPU idles while an all-reduce it must wait for runs: exposed communication.
+      const SimTime in_comm = covered(comm, t, next);
+      out.comm_s += sim::to_seconds(in_comm);
+      const double span = sim::to_seconds(next - t - in_comm);
       bool copying = false;
       for (const auto& [cs, ce] : p.copies()) {
         if (cs < next && ce > t) {
@@ -541,6 +628,7 @@ void add(Attribution& into, const Attribution& x, double weight) {
   into.data_wait_s += weight * x.data_wait_s;
   into.h2d_s += weight * x.h2d_s;
   into.dispatch_s += weight * x.dispatch_s;
+  into.comm_s += weight * x.comm_s;
 }
 
 }  // namespace
@@ -564,7 +652,8 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
       Attribution step;
       for (int m = 0; m < simulated_ga; ++m) {
         const int i = s * simulated_ga + m;
-        const Attribution a = attribute(process, micro[i].start, micro[i + 1].start);
+        const Attribution a =
+            attribute(process, micro[i].start, micro[i + 1].start, plan.comm.overlap_compute_slowdown);
         add(step, a, micro[i].final ? 1.0 : nonfinal_weight);
       }
       per_step.push_back(step);
@@ -589,6 +678,7 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   stats.breakdown.data_wait_s = mean.data_wait_s;
   stats.breakdown.h2d_s = mean.h2d_s;
   stats.breakdown.host_dispatch_wait_s = mean.dispatch_s;
+  stats.breakdown.communication_exposed_s = mean.comm_s;
   stats.breakdown.step_time_s = mean.total();
   stats.gpu_busy_s = mean.compute_s + mean.optimizer_s;
   stats.steps_measured = static_cast<int>(per_step.size());

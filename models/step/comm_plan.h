@@ -1,0 +1,65 @@
+#pragma once
+/// \file comm_plan.h
+/// What data parallelism adds to one rank's step (pure; the step simulation plays it):
+/// DDP's gradient buckets and the time of each bucket's all-reduce on the job's topology.
+/// Units: bytes, seconds.
+///
+/// DDP (PyTorch DistributedDataParallel, torch/csrc/distributed/c10d/reducer.cpp and the DDP
+/// notes of the PyTorch docs): parameters are assigned to buckets in reverse registration
+/// order, which is about the order backward produces their gradients; the first bucket is
+/// capped at 1 MiB and the others at `bucket_cap_mb` (default 25 MiB); a bucket is closed
+/// once it reaches its cap (the tensor that crosses the cap stays in it). A bucket's
+/// all-reduce starts once backward has produced all its gradients and runs on NCCL's own
+/// stream, overlapping the rest of backward; the optimizer waits for every bucket. Under
+/// `no_sync` (gradient accumulation) the all-reduces run on the last micro-step only.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/units.h"
+#include "models/interconnect/topology.h"
+#include "models/precision.h"
+
+namespace gpuplan::models {
+
+struct DispatchUnit;
+
+/// Size cap of DDP's first bucket: torch.distributed `_DEFAULT_FIRST_BUCKET_BYTES` = 1 MiB
+/// (torch/distributed/constants.py), so the first all-reduce starts early in backward.
+inline constexpr double kDdpFirstBucketBytes = core::mebibytes(1.0);
+
+/// Share by which compute kernels slow down while an NCCL kernel runs beside them: NCCL's
+/// ring kernels occupy one thread block per channel (8-32 of the GPU's SMs) and take memory
+/// bandwidth for the reduction. 0.10 is an estimate (NCCL docs, NCCL_MIN/MAX_NCHANNELS;
+/// Megatron-LM reports of 5-15 % slower overlapped GEMMs), the same for every scenario.
+inline constexpr double kCommOverlapComputeSlowdown = 0.10;
+
+/// One DDP gradient bucket.
+struct GradientBucket {
+  std::size_t ready_after_unit = 0;  ///< index into StepPlan::backward whose completion fills it
+  double bytes = 0.0;                ///< gradient bytes all-reduced
+  double all_reduce_s = 0.0;         ///< time of its all-reduce on the job's topology
+};
+
+/// The communication of one rank's step.
+struct CommPlan {
+  ParallelStrategy strategy = ParallelStrategy::kNone;
+  int ranks = 1;
+  std::vector<GradientBucket> buckets;  ///< DDP only; all-reduced on the last micro-step
+  std::string algorithm;                ///< NCCL algorithm/protocol of the largest bucket, e.g. "ring/simple"
+  /// Compute kernels overlapping a running all-reduce take this much longer (share of the
+  /// overlapped time; kCommOverlapComputeSlowdown for DDP, 0 otherwise).
+  double overlap_compute_slowdown = 0.0;
+  /// Sum of the buckets' all-reduce times, seconds.
+  double all_reduce_s() const;
+};
+
+/// DDP buckets over `backward` (its units' grad_bytes, in the order backward runs them), cut
+/// at kDdpFirstBucketBytes then `bucket_bytes`, each priced with the fastest built-in
+/// collective on `topology`. Throws std::invalid_argument unless bucket_bytes > 0 and the
+/// topology is valid with more than one rank.
+CommPlan plan_ddp_communication(const std::vector<DispatchUnit>& backward, double bucket_bytes,
+                                const Topology& topology);
+
+}  // namespace gpuplan::models
