@@ -20,15 +20,24 @@ TextTable comparison_table(const ScenarioResult& result) {
   bool any_cost = false;
   bool any_on_prem = false;
   bool any_spot = false;  // spot columns only when a variant is on spot
+  bool any_multi = false; // GPU count, exposed communication and scaling only with several GPUs
   for (const auto& v : result.variants) {
+    any_multi |= v.gpus > 1;
     any_tokens |= v.throughput_tokens_per_s.has_value();
     any_cost |= v.cost_on_demand_usd.has_value();
     any_on_prem |= v.cost_on_premises_usd.has_value();
     any_spot |= v.market == "spot";
   }
-  std::vector<std::string> header = {"strategy", "samples/s"};
+  std::vector<std::string> header = {"strategy"};
+  if (any_multi) header.push_back("GPUs");
+  header.push_back("samples/s");
   if (any_tokens) header.push_back("tokens/s");
-  for (const char* h : {"step", "GPU util", "MFU", "peak mem", "epoch", "time to train"}) header.push_back(h);
+  header.push_back("step");
+  if (any_multi) {
+    header.push_back("comm");
+    header.push_back("scaling");
+  }
+  for (const char* h : {"GPU util", "MFU", "peak mem", "epoch", "time to train"}) header.push_back(h);
   if (any_cost) header.push_back("on-demand");
   if (any_on_prem) header.push_back("on-prem");
   if (any_spot) {
@@ -39,11 +48,12 @@ TextTable comparison_table(const ScenarioResult& result) {
   TextTable table(header);
   for (const VariantResult& v : result.variants) {
     std::vector<std::string> row = {v.strategy};
+    if (any_multi) row.push_back(std::to_string(v.gpus));
     const std::string mem = human_bytes(v.peak_memory_bytes) + " / " + human_bytes(v.memory_capacity_bytes);
     if (!v.fits) {
       row.push_back("OOM");
       if (any_tokens) row.push_back("-");
-      for (int i = 0; i < 3; ++i) row.push_back("-");
+      for (int i = 0; i < (any_multi ? 5 : 3); ++i) row.push_back("-");
       row.push_back(mem + " OOM");
       row.push_back("-");
       row.push_back("-");
@@ -58,6 +68,10 @@ TextTable comparison_table(const ScenarioResult& result) {
     row.push_back(human_rate(v.throughput_samples_per_s));
     if (any_tokens) row.push_back(v.throughput_tokens_per_s ? human_rate(*v.throughput_tokens_per_s) : "-");
     row.push_back(human_duration(v.step.step_time_s));
+    if (any_multi) {
+      row.push_back(v.gpus > 1 ? human_duration(v.step.communication_exposed_s) : "-");
+      row.push_back(v.scaling_efficiency ? human_percent(*v.scaling_efficiency) : "-");
+    }
     row.push_back(human_percent(v.gpu_utilization));
     row.push_back(human_percent(v.mfu));
     row.push_back(mem);
@@ -101,6 +115,12 @@ std::string notes(const ScenarioResult& result, bool markdown) {
       "Times are simulated. GPU util = share of time a kernel runs (nvidia-smi); MFU = model "
       "FLOP/s / dense peak of the precision. GB = 10^9 B. ");
   out += calibrated ? "Calibrated GPU profile.\n" : "GPU figures from the datasheet catalog (uncalibrated).\n";
+  bool any_multi = false;
+  for (const auto& v : result.variants) any_multi |= v.gpus > 1;
+  if (any_multi) {
+    out += "comm = communication per step not hidden behind compute; scaling = samples/s / (GPUs x samples/s "
+           "of one such GPU alone on the node, same per-GPU batch).\n";
+  }
   return out;
 }
 
@@ -140,7 +160,8 @@ std::string render_csv(const ScenarioResult& result) {
       "gpu_utilization,mfu,peak_memory_bytes,memory_capacity_bytes,fits,epoch_time_s,time_to_train_s,"
       "cost_on_demand_usd,energy_kwh,bottleneck,suggestion,throughput_tokens_per_s,host_dispatch_s,"
       "cost_on_premises_usd,gpus,global_batch_samples,gpu,market,time_p50_s,time_p90_s,cost_p50_usd,"
-      "cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,trials\n";
+      "cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,trials,"
+      "communication_exposed_s,scaling_efficiency,parallelism,collective\n";
   for (const VariantResult& v : result.variants) {
     std::vector<std::string> cells = {csv_cell(v.strategy)};
     auto fitted = [&](double x) { return v.fits ? number(x) : std::string(); };
@@ -178,6 +199,10 @@ std::string render_csv(const ScenarioResult& result) {
     cells.push_back(optional_cell(v.finished_share));
     cells.push_back(v.fits && v.checkpoint_interval_s > 0.0 ? number(v.checkpoint_interval_s) : "");
     cells.push_back(v.trials > 0 ? std::to_string(v.trials) : "");
+    cells.push_back(fitted(v.step.communication_exposed_s));
+    cells.push_back(optional_cell(v.scaling_efficiency));
+    cells.push_back(csv_cell(v.parallelism));
+    cells.push_back(csv_cell(v.collective));
     for (std::size_t i = 0; i < cells.size(); ++i) {
       out += (i == 0 ? "" : ",") + cells[i];
     }
@@ -197,6 +222,7 @@ std::string render_json(const ScenarioResult& result) {
     j["gpu"] = v.gpu;
     j["gpus"] = v.gpus;
     j["global_batch_samples"] = v.global_batch_samples;
+    j["parallelism"] = v.parallelism;
     j["fits"] = v.fits;
     j["peak_memory_bytes"] = v.peak_memory_bytes;
     j["memory_capacity_bytes"] = v.memory_capacity_bytes;
@@ -204,7 +230,7 @@ std::string render_json(const ScenarioResult& result) {
         {"weights", v.memory.weights_bytes},          {"gradients", v.memory.gradients_bytes},
         {"optimizer_state", v.memory.optimizer_state_bytes}, {"activations", v.memory.activations_bytes},
         {"workspace", v.memory.workspace_bytes},      {"cuda_context", v.memory.cuda_context_bytes},
-        {"allocator_slack", v.memory.allocator_slack_bytes}};
+        {"allocator_slack", v.memory.allocator_slack_bytes}, {"data_parallel", v.memory.data_parallel_bytes}};
     if (v.fits) {
       j["throughput_samples_per_s"] = v.throughput_samples_per_s;
       if (v.throughput_tokens_per_s) j["throughput_tokens_per_s"] = *v.throughput_tokens_per_s;
@@ -215,6 +241,9 @@ std::string render_json(const ScenarioResult& result) {
                                {"h2d", v.step.h2d_s},
                                {"host_dispatch", v.step.host_dispatch_wait_s},
                                {"communication_exposed", v.step.communication_exposed_s}};
+      if (v.scaling_efficiency) j["scaling_efficiency"] = *v.scaling_efficiency;
+      if (v.single_gpu_throughput_samples_per_s) j["single_gpu_throughput_samples_per_s"] = *v.single_gpu_throughput_samples_per_s;
+      if (!v.collective.empty()) j["collective"] = v.collective;
       j["gpu_utilization"] = v.gpu_utilization;
       j["mfu"] = v.mfu;
       j["epoch_time_s"] = v.epoch_time_s;
