@@ -15,6 +15,8 @@
 #include "cli/scenario_runner.h"
 #include "config/scenario_loader.h"
 #include "report/report_format.h"
+#include "models/interconnect/interconnect_table.h"
+#include "models/run/run_variant.h"
 #include "sim/engine.h"
 
 using namespace gpuplan;
@@ -63,6 +65,36 @@ void bench_scenarios() {
   }
 }
 
+// Data-parallel scale: the 8-GPU AMP row of dle-resnet50-8xa100.yaml on 1, 8 and 128 nodes
+// (8, 64 and 1,024 GPUs) joined by 8 x 200 Gbit/s InfiniBand NICs per node. Identical ranks are
+// simulated once, so the cost should stay flat (each run also simulates one GPU alone for the
+// scaling efficiency).
+void bench_data_parallel_scale() {
+  const cli::AppContext context = cli::load_context(cli::default_catalog_dir(), {});
+  const config::Scenario s = config::load_scenario(std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/dle-resnet50-8xa100.yaml",
+                                                   context.catalogs, context.families);
+  const auto it = std::find_if(s.variants.begin(), s.variants.end(),
+                               [](const config::Variant& v) { return v.job.hardware.gpus_per_node == 8; });
+  if (it == s.variants.end()) return;
+  for (int nodes : {1, 8, 128}) {
+    models::JobSpec job = it->job;
+    job.cloud.reset();
+    job.hardware.nodes = nodes;
+    job.hardware.topology.nodes = nodes;
+    job.hardware.topology.inter_node =
+        models::network_link(models::NetworkKind::kInfiniband, core::gigabits_per_s(200),
+                             models::default_message_latency_s(models::NetworkKind::kInfiniband));
+    job.hardware.topology.nics_per_node = 8;
+    const auto start = Clock::now();
+    const models::VariantRun run = models::run_variant(job, "scale", models::ModelParams{});
+    const double wall = seconds_since(start);
+    fmt::print("data parallel {:5} GPUs: {:9.0f} img/s, scaling {:5.1f} %, exposed comm {:.2f} ms/step, "
+               "{:8} events, {:.3f} s wall\n",
+               nodes * 8, run.result.throughput_samples_per_s, 100.0 * run.result.scaling_efficiency.value_or(1.0),
+               run.result.step.communication_exposed_s * 1e3, run.events, wall);
+  }
+}
+
 }  // namespace
 
 void bench_plan_sweep();  // bench/plan_bench.cpp
@@ -74,6 +106,7 @@ int main(int argc, char** argv) {
   }
   bench_engine();
   bench_scenarios();
+  bench_data_parallel_scale();
   bench_plan_sweep();
   return 0;
 }

@@ -91,6 +91,7 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
       row.measured = expected.text;
       row.measured_value = expected.value;
       row.source = scenario.expected->source;
+      row.gpus = v.gpus;
       const auto predicted = predicted_of(expected.metric, v);
       if (expected.metric == "fits") {
         row.numeric = false;
@@ -149,12 +150,21 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
     if (r.metric == "throughput" || r.metric == "tokens_per_s") {
       throughput_sum += e;
       ++summary.throughput_cases;
+      if (r.gpus > 1) {
+        summary.multi_gpu_throughput_mape += e;
+        ++summary.multi_gpu_throughput_cases;
+      } else {
+        summary.single_gpu_throughput_mape += e;
+        ++summary.single_gpu_throughput_cases;
+      }
     } else if (r.metric == "peak_memory") {
       memory_sum += e;
       ++summary.memory_cases;
     }
   }
   summary.throughput_mape = summary.throughput_cases > 0 ? throughput_sum / summary.throughput_cases : 0.0;
+  if (summary.single_gpu_throughput_cases > 0) summary.single_gpu_throughput_mape /= summary.single_gpu_throughput_cases;
+  if (summary.multi_gpu_throughput_cases > 0) summary.multi_gpu_throughput_mape /= summary.multi_gpu_throughput_cases;
   summary.memory_mape = summary.memory_cases > 0 ? memory_sum / summary.memory_cases : 0.0;
   summary.overall_mape = all > 0 ? all_sum / all : 0.0;
   if (summary.calibrated_rows > 0) {
@@ -187,6 +197,10 @@ std::string render_validation(const ValidationSummary& s, const std::string& for
     nlohmann::ordered_json root;
     root["throughput_mape"] = s.throughput_mape;
     root["throughput_cases"] = s.throughput_cases;
+    root["single_gpu_throughput_mape"] = s.single_gpu_throughput_mape;
+    root["single_gpu_throughput_cases"] = s.single_gpu_throughput_cases;
+    root["multi_gpu_throughput_mape"] = s.multi_gpu_throughput_mape;
+    root["multi_gpu_throughput_cases"] = s.multi_gpu_throughput_cases;
     root["memory_mape"] = s.memory_mape;
     root["memory_cases"] = s.memory_cases;
     root["fits_right"] = s.fits_right;
@@ -199,6 +213,7 @@ std::string render_validation(const ValidationSummary& s, const std::string& for
     for (const auto& r : s.rows) {
       nlohmann::ordered_json row = {{"case", r.case_name},
                                     {"metric", r.metric},
+                                    {"gpus", r.gpus},
                                     {"predicted", r.predicted_value},
                                     {"measured", r.measured_value},
                                     {"relative_error", r.error},
@@ -211,15 +226,19 @@ std::string render_validation(const ValidationSummary& s, const std::string& for
     }
     return root.dump(2) + "\n";
   }
-  report::TextTable table({"case", "metric", "predicted", "measured", "error", "calibrated error"});
+  report::TextTable table({"case", "GPUs", "metric", "predicted", "measured", "error", "calibrated error"});
   for (const auto& r : s.rows) {
-    table.add_row({r.case_name, r.metric, r.predicted, r.measured, error_text(r), calibrated_text(r)});
+    table.add_row({r.case_name, std::to_string(r.gpus), r.metric, r.predicted, r.measured, error_text(r),
+                   calibrated_text(r)});
   }
   std::string out = format == "markdown" ? table.to_markdown() : table.to_text();
   out += fmt::format("\nthroughput MAPE {:.1f} % over {} cases; peak memory MAPE {:.1f} % over {} cases; "
                      "fits/OOM right {} of {}; all numeric metrics MAPE {:.1f} %\n",
                      s.throughput_mape * 100.0, s.throughput_cases, s.memory_mape * 100.0, s.memory_cases,
                      s.fits_right, s.fits_cases, s.overall_mape * 100.0);
+  out += fmt::format("throughput MAPE on one GPU {:.1f} % over {} cases; on several GPUs {:.1f} % over {} cases\n",
+                     s.single_gpu_throughput_mape * 100.0, s.single_gpu_throughput_cases,
+                     s.multi_gpu_throughput_mape * 100.0, s.multi_gpu_throughput_cases);
   out += s.calibrated_rows > 0
              ? fmt::format("calibrated: MAPE {:.1f} % with the measured profiles vs {:.1f} % without, over the {} "
                            "numeric rows whose GPU has one\n",

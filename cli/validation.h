@@ -27,6 +27,7 @@ struct ValidationRow {
   double error = 0.0;       ///< relative error (numeric metrics), 0/1 for fits
   bool numeric = true;
   std::string source;
+  int gpus = 1;             ///< GPUs of the case (single- and multi-GPU MAPEs are reported apart)
   /// The same metric predicted with the case GPU's calibration profile, when there is one.
   std::optional<double> calibrated_value;
   std::optional<double> calibrated_error;  ///< like `error`, for calibrated_value
@@ -37,6 +38,10 @@ struct ValidationSummary {
   std::vector<ValidationRow> rows;
   double throughput_mape = 0.0;  ///< over throughput and tokens_per_s rows
   int throughput_cases = 0;
+  double single_gpu_throughput_mape = 0.0;  ///< throughput rows of one-GPU cases
+  int single_gpu_throughput_cases = 0;
+  double multi_gpu_throughput_mape = 0.0;   ///< throughput rows of cases with several GPUs
+  int multi_gpu_throughput_cases = 0;
   double memory_mape = 0.0;      ///< over peak_memory rows
   int memory_cases = 0;
   int fits_right = 0;

@@ -49,13 +49,15 @@ constexpr ProtocolParams kNvlsNvlink4{0.68, core::microseconds(32.0)};
 // through a switch 0.80 (TLP/DLLP overhead with a 256 B max payload leaves ~87 % of the raw
 // rate, PCI Express Base Spec; NCCL loses a few % more); through the CPU root complex 0.60
 // (host bridges forward peer writes slower than switches; NCCL's topology marks such paths
-// PHB/SYS and ranks them below PIX/PXB); P2P disabled 0.40 (NCCL_P2P_DISABLE=1: the SHM
-// transport copies through pinned host memory, every byte crosses PCIe twice).
+// PHB/SYS and ranks them below PIX/PXB); P2P disabled 0.25 (NCCL_P2P_DISABLE=1: the SHM
+// transport copies through pinned host memory, every byte crosses PCIe twice and the CPU
+// handles the bidirectional traffic poorly): MEASURED, NVIDIA/nccl issue #384, all-reduce
+// busbw 3.9 GB/s on 2 GPUs over PCIe Gen3 x16 with SHM, 3.9 / 15.75 = 0.25.
 // Hop latencies: ESTIMATES of the order of NCCL's hwLat[PCI] row: 1 us low-latency, 4 us
 // Simple; staged through host memory twice that.
 constexpr double kPcieSwitchEfficiency = 0.80;
 constexpr double kPcieHostBridgeEfficiency = 0.60;
-constexpr double kPcieNoP2pEfficiency = 0.40;
+constexpr double kPcieNoP2pEfficiency = 0.25;
 // Low-latency protocol on PCIe: half the Simple efficiency, because NCCL's LL protocol
 // sends a 4-byte flag with every 4 bytes of data (LL128, 8 of 128 bytes, is not enabled on
 // PCIe by NCCL's defaults).
@@ -65,10 +67,13 @@ constexpr double kPcieSimpleHopS = core::microseconds(4.0);
 
 // Network Simple efficiency, share of NIC line rate. RDMA-class transports: 0.914, FITTED on
 // nccl-tests-allreduce-2x8xH100.txt (algbw 180.7 GB/s at 8 GiB over 8 x 25 GB/s NICs after
-// the latency term). Kernel TCP sockets: 0.70, an ESTIMATE (host bounce buffers and
-// per-byte CPU copies in NCCL's socket transport).
+// the latency term). Kernel TCP sockets: 0.90, an ESTIMATE: TCP/IP headers leave 94.9 % of
+// a 1500-byte-MTU Ethernet link as goodput, and NCCL's socket transport (several sockets
+// and threads per peer, NCCL_NSOCKS_PERTHREAD/NCCL_SOCKET_NTHREADS) keeps a 10-25 Gbit/s
+// link saturated, less a few % for its proxy round trips. (At 100 Gbit/s and more the host
+// copies may cap it lower; no measurement in ../shared/data says how much.)
 constexpr double kRdmaSimpleEfficiency = 0.914;
-constexpr double kSocketSimpleEfficiency = 0.70;
+constexpr double kSocketSimpleEfficiency = 0.90;
 
 constexpr const char* kNcclTuning = "NCCL src/graph/tuning.cc hwLat/baseLat (structure)";
 

@@ -24,12 +24,12 @@
 /// |--------------------|-----------|-----------------|------------------|-----------------|
 /// | pcieN_switch       | 15.75/31.5/63.0 GB/s | 0.80, 4 us | 0.40, 1 us    | -               |
 /// | pcieN_host_bridge  | same      | 0.60, 4 us      | 0.30, 1 us       | -               |
-/// | pcieN_no_p2p       | same      | 0.40, 8 us      | 0.20, 2 us       | -               |
+/// | pcieN_no_p2p       | same      | 0.25, 8 us      | 0.125, 2 us      | -               |
 /// | nvlink2_*          | 150 GB/s  | 0.693, 1.3 us   | 0.5, 1.9 us      | -               |
 /// | nvlink3_*          | 300 GB/s  | 0.693, 1.3 us   | 0.5, 1.9 us      | -               |
 /// | nvlink4_direct     | 450 GB/s  | 0.817, 1.3 us   | 0.5, 1.9 us      | -               |
 /// | nvlink4_nvswitch   | 450 GB/s  | 0.817, 1.3 us   | 0.5, 1.9 us      | 0.68, 32 us     |
-/// | network (per NIC)  | given     | 0.914 RDMA / 0.70 TCP, 8.75 x msg | 0.10, msg | -     |
+/// | network (per NIC)  | given     | 0.914 RDMA / 0.90 TCP, 8.75 x msg | 0.10, msg | -     |
 /// Message latency defaults: ethernet 25 us, infiniband 2 us, gpudirect_tcpxo 48 us. Plus,
 /// in models/collective/: kCollectiveBaseLatencyS = 28 us per call, tree bandwidth x 0.92.
 

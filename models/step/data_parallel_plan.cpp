@@ -22,6 +22,7 @@ DataParallelCosts data_parallel_costs(const JobSpec& job, int parameter_tensors,
   const double micro = job.training.batch_size;
   DataParallelCosts c;
   c.dispatch_ranks = hw.gpus_per_node;
+  c.dispatch_factor = 1.0 + kDataParallelGilShareOfDispatch * (n - 1);
   // Broadcast: pipelined through the GPUs, so about one copy's time on GPU 0's link.
   c.replicate_s = hop_s * (n - 1) + params_bytes / link_bytes_per_s;
   c.replicate_host_s = kDataParallelReplicateHostSPerTensor * parameter_tensors * n;
@@ -49,7 +50,7 @@ DispatchUnit transfer_unit(const char* label, double host_s, double gpu_s) {
 
 void apply_data_parallel(const DataParallelCosts& c, StepPlan& plan) {
   for (DispatchUnit& u : plan.forward) {
-    u.dispatch_s *= c.dispatch_ranks;
+    u.dispatch_s *= c.dispatch_factor;
   }
   std::vector<DispatchUnit> forward;
   forward.reserve(plan.forward.size() + 3);

@@ -4,8 +4,8 @@
 /// it). One process drives every GPU (torch/nn/parallel/data_parallel.py): each forward
 /// replicates the module from GPU 0 (a broadcast of the parameters plus Python work per
 /// parameter tensor and replica), scatters the input batch from GPU 0, runs the replicas in
-/// one thread per GPU that contend for the GIL (so the host dispatch of the forward is paid
-/// once per GPU), and gathers the outputs on GPU 0. Backward sums every replica's gradients
+/// one thread per GPU that contend for the GIL (the Python part of the forward's host dispatch
+/// is paid once per GPU), and gathers the outputs on GPU 0. Backward sums every replica's gradients
 /// into GPU 0 (ReduceAddCoalesced: peer copies into GPU 0, then additions) before the
 /// optimizer, which runs on GPU 0 alone. GPU 0 is the slowest rank; its timeline is the step.
 /// Units: bytes, seconds.
@@ -20,6 +20,13 @@ namespace gpuplan::models {
 /// overhead over DDP about 25-35 % on 4 V100s for a 150 M-parameter model (R24).
 inline constexpr double kDataParallelReplicateHostSPerTensor = core::microseconds(10.0);
 
+/// Share of an eager op's host dispatch spent in Python holding the GIL. DataParallel runs the
+/// replicas' forwards in one thread per GPU; PyTorch's generated bindings release the GIL
+/// around the C++ dispatcher and the kernel launch (torch/csrc/autograd/generated/
+/// python_torch_functions.cpp: pybind11::gil_scoped_release), so only this share serialises
+/// across the threads. 0.5 is an estimate.
+inline constexpr double kDataParallelGilShareOfDispatch = 0.5;
+
 /// What DataParallel adds to GPU 0's step.
 struct DataParallelCosts {
   double replicate_s = 0.0;       ///< GPU: broadcast of the fp32 parameters from GPU 0
@@ -28,6 +35,8 @@ struct DataParallelCosts {
   double gather_s = 0.0;          ///< GPU: outputs (logits) of the others into GPU 0
   double reduce_grads_s = 0.0;    ///< GPU: gradient copies into GPU 0 plus their sum
   int dispatch_ranks = 1;         ///< replicas whose forward the one host dispatches
+  /// Forward host dispatch relative to one GPU: 1 + kDataParallelGilShareOfDispatch x (n - 1).
+  double dispatch_factor = 1.0;
 };
 
 /// DataParallel's costs for `job` (gpus_per_node ranks on its intra-node link), with
@@ -38,7 +47,7 @@ DataParallelCosts data_parallel_costs(const JobSpec& job, int parameter_tensors,
                                       double memory_bytes_per_s);
 
 /// Adds `costs` to `plan`: replicate and scatter units before the forward, the forward's
-/// dispatch multiplied by the replicas, a gather unit after it, and the gradient reduction
+/// dispatch multiplied by `dispatch_factor` (the GIL), a gather unit after it, and the gradient reduction
 /// after backward (every micro-step: DataParallel has no no_sync).
 void apply_data_parallel(const DataParallelCosts& costs, StepPlan& plan);
 

@@ -38,15 +38,15 @@ TEST_SUITE("models.collective.ring_algorithm") {
     t.intra_node = intra_node_link("pcie4_no_p2p");
     const RingAlgorithm ring;
     // n = 2: 2 hops; bytes per link 2 x 1/2 x S = S = 26214400 B.
-    // Simple: 28 + 2 x 8 us = 44 us; S / (0.40 x 31.5077e9 = 12.6031e9 B/s) = 2.0800 ms.
-    // Low latency: 28 + 2 x 2 us = 32 us; S / (0.20 x 31.5077e9) = 4.1600 ms: Simple wins.
+    // Simple: 28 + 2 x 8 us = 44 us; S / (0.25 x 31.5077e9 = 7.8769e9 B/s) = 3.3280 ms.
+    // Low latency: 28 + 2 x 2 us = 32 us; S / (0.125 x 31.5077e9) = 6.6560 ms: Simple wins.
     const double s = 25.0 * 1024 * 1024;
     const double pcie4 = 16.0 * 16 * 128 / 130 / 8 * 1e9;
     const ProtocolTime best = fastest_protocol(ring, Collective::kAllReduce, s, t);
     CHECK(best.protocol == Protocol::kSimple);
-    CHECK(best.time_s == doctest::Approx(44e-6 + s / (0.40 * pcie4)));
+    CHECK(best.time_s == doctest::Approx(44e-6 + s / (0.25 * pcie4)));
     CHECK(ring.time_s(Collective::kAllReduce, s, t, Protocol::kLowLatency) ==
-          doctest::Approx(32e-6 + s / (0.20 * pcie4)));
+          doctest::Approx(32e-6 + s / (0.125 * pcie4)));
   }
 
   TEST_CASE("across nodes the NICs of a node are the slowest link; NCCL's hop count") {

@@ -143,11 +143,12 @@ TEST_SUITE("models.step.data_parallel") {
     apply_data_parallel(c, p);
     REQUIRE(p.forward.size() == 4);
     CHECK(p.forward[0].label == "data_parallel.replicate");
-    CHECK(p.forward[2].dispatch_s == doctest::Approx(2e-3));  // one host, two replicas
+    CHECK(c.dispatch_factor == doctest::Approx(1.5));
+    CHECK(p.forward[2].dispatch_s == doctest::Approx(1.5e-3));  // one host, two replicas, half under the GIL
     CHECK(p.backward.back().label == "data_parallel.reduce_grads");
     const StepStats s = simulate_steps(p);
     const double transfers = c.replicate_s + c.scatter_s + c.gather_s + c.reduce_grads_s;
-    // host: replicate 4 ms, then fwd dispatch 2 ms; the GPU waits 4 ms for replicate()'s
+    // host: replicate 4 ms, then fwd dispatch 1.5 ms; the GPU waits 4 ms for replicate()'s
     // host work, then runs everything back to back.
     CHECK(s.breakdown.communication_exposed_s == doctest::Approx(transfers));
     CHECK(s.breakdown.step_time_s == doctest::Approx(c.replicate_host_s + transfers + 17e-3).epsilon(1e-3));
