@@ -363,8 +363,8 @@ class StepProcess {
     if (plan_.pinned) {
       // Pinned + non_blocking: the copy engine works while the host dispatches; the stream
       // holds kernels behind the copy.
-      ++holds_;
-      copy_engine_.submit(copy_time, [this] { release_gpu(); }, label);
+      copy_hold_ = true;
+      copy_engine_.submit(copy_time, [this] { release_copy_hold(); }, label);
       after_copy();
       return;
     }
@@ -410,7 +410,6 @@ class StepProcess {
     }
     if (phase_ == 2 && unit_index_ == 0 && buckets_done_ < plan_.comm.buckets.size()) {
       // DDP: the optimizer's kernels wait (on the GPU) for every bucket's all-reduce.
-      ++holds_;
       optimizer_held_ = true;
     }
     const std::size_t index = unit_index_++;
@@ -437,8 +436,7 @@ class StepProcess {
     comm_.submit(sim::to_sim_time(b.all_reduce_s), [this] {
       ++buckets_done_;
       if (buckets_done_ == plan_.comm.buckets.size() && optimizer_held_) {
-        optimizer_held_ = false;
-        release_gpu();
+        release_optimizer_hold();
       }
     }, label);
   }
@@ -456,11 +454,19 @@ class StepProcess {
     std::function<void()> on_done;
   };
 
+  /// Kernels the host submits go to the GPU stream, unless the stream is held: behind DDP's
+  /// all-reduces (the optimizer), or behind a pinned copy in flight (everything).
   void submit_gpu(const std::string& label, double gpu_s, std::function<void()> on_done = {}) {
-    if (holds_ > 0) {
+    if (optimizer_held_) {
+      held_for_comm_.push_back({label, gpu_s, std::move(on_done)});
+    } else if (copy_hold_) {
       held_.push_back({label, gpu_s, std::move(on_done)});
-      return;
+    } else {
+      launch(label, gpu_s, std::move(on_done));
     }
+  }
+
+  void launch(const std::string& label, double gpu_s, std::function<void()> on_done) {
     ++gpu_outstanding_;
     gpu_.submit(sim::to_sim_time(gpu_s), [this, done = std::move(on_done)] {
       if (done) done();
@@ -468,13 +474,23 @@ class StepProcess {
     }, label);
   }
 
-  /// One hold on the stream (a pinned copy in flight, or DDP's optimizer waiting for the
-  /// all-reduces) ends; when none is left the held kernels go to the GPU in order.
-  void release_gpu() {
-    --holds_;
-    if (holds_ > 0) return;
+  /// The pinned copy is done: the kernels queued behind it go to the GPU in order (they were
+  /// submitted before any optimizer hold).
+  void release_copy_hold() {
+    copy_hold_ = false;
     std::deque<HeldKernel> held;
     held.swap(held_);
+    for (HeldKernel& k : held) {
+      launch(k.label, k.gpu_s, std::move(k.on_done));
+    }
+    check_idle();
+  }
+
+  /// Every all-reduce is done: the optimizer's kernels follow (behind a copy still in flight).
+  void release_optimizer_hold() {
+    optimizer_held_ = false;
+    std::deque<HeldKernel> held;
+    held.swap(held_for_comm_);
     for (HeldKernel& k : held) {
       submit_gpu(k.label, k.gpu_s, std::move(k.on_done));
     }
@@ -492,7 +508,8 @@ class StepProcess {
   }
 
   void check_idle() {
-    if (gpu_outstanding_ == 0 && holds_ == 0 && held_.empty() && !idle_waiters_.empty()) {
+    if (gpu_outstanding_ == 0 && !copy_hold_ && !optimizer_held_ && held_.empty() && held_for_comm_.empty() &&
+        !idle_waiters_.empty()) {
       auto waiters = std::move(idle_waiters_);
       idle_waiters_.clear();
       for (auto& w : waiters) {
@@ -539,8 +556,9 @@ class StepProcess {
   std::size_t unit_index_ = 0;
   int phase_ = 0;
   int gpu_outstanding_ = 0;
-  int holds_ = 0;  ///< reasons the stream holds new kernels back (release_gpu)
-  std::deque<HeldKernel> held_;
+  bool copy_hold_ = false;              ///< a pinned H2D copy is in flight: kernels wait behind it
+  std::deque<HeldKernel> held_;         ///< kernels behind the copy
+  std::deque<HeldKernel> held_for_comm_;  ///< the optimizer's kernels behind DDP's all-reduces
   std::vector<std::function<void()>> idle_waiters_;
 };
 

@@ -77,6 +77,24 @@ TEST_SUITE("models.step.data_parallel") {
     CHECK(s.breakdown.communication_exposed_s == doctest::Approx(3e-3));
   }
 
+  TEST_CASE("DDP with a pinned copy in flight: the optimizer's hold does not hold back backward") {
+    // The host dispatches the whole step while the batch's pinned H2D (1 ms) is in flight;
+    // the kernels behind the copy must still run, then the optimizer behind the all-reduces.
+    StepPlan p = ddp_plan(0.0);
+    p.loader.synthetic = false;
+    p.loader.workers = 2;
+    p.loader.prefetch_batches = 4;
+    p.loader.batch_load_s = 1e-3;
+    p.loader.batch_cpu_s = 1e-3;
+    p.pinned = true;
+    p.h2d_bytes = 1e9;
+    p.h2d_bytes_per_s = 1e12;  // 1 ms
+    const StepStats s = simulate_steps(p);
+    // Each step: copy 1 ms (GPU idle), then the 20 ms DDP timeline of the synthetic case.
+    CHECK(s.breakdown.step_time_s == doctest::Approx(21e-3).epsilon(0.01));
+    CHECK(s.breakdown.communication_exposed_s == doctest::Approx(3e-3).epsilon(0.01));
+  }
+
   TEST_CASE("DDP: all-reduces that finish during backward cost nothing") {
     StepPlan p = ddp_plan(0.0);
     p.comm.buckets = {{0, kMiB, 1e-3}, {1, 25 * kMiB, 1e-3}};
