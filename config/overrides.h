@@ -9,8 +9,9 @@
 /// - A strategy body maps dotted paths (`data_loader.num_workers: 4`) or nested mappings
 ///   (`data_loader: {num_workers: 4}`, merged key by key) to values.
 /// - A mapping given to a key that takes one (`workload.model`, `hardware.gpu`,
-///   `hardware.storage`, `cloud.preemption_rate`) replaces that whole value; a dotted path
-///   into it (`hardware.storage.latency`) changes one key of a mapping the base already has.
+///   `hardware.storage`, `hardware.network`, `cloud.preemption_rate`) replaces that whole
+///   value; a dotted path into it (`hardware.storage.latency`, `hardware.network.nics`)
+///   changes one key of a mapping the base already has.
 /// - `~` (null) removes the key, restoring its default.
 /// - A path may not be set twice in one strategy, nor by a strategy and the sweep (the
 ///   sweep would silently win).

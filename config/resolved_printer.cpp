@@ -60,6 +60,25 @@ void emit_storage(YAML::Emitter& out, const models::StorageSpec& s) {
   out << YAML::EndMap;
 }
 
+/// The links the collectives run over: the intra-node link and its per-direction bandwidth,
+/// and with several nodes the network's transport, per-NIC bandwidth, latency and NICs.
+void emit_topology(YAML::Emitter& out, const models::Topology& t) {
+  out << YAML::BeginMap;
+  out << YAML::Key << "intra_node" << YAML::Value << t.intra_node.name;
+  out << YAML::Key << "intra_node_bandwidth_per_direction" << YAML::Value
+      << with_unit(t.intra_node.bytes_per_s_per_direction, "B/s");
+  if (t.nodes > 1 && t.inter_node) {
+    out << YAML::Key << "network" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "transport" << YAML::Value << t.inter_node->name;
+    out << YAML::Key << "bandwidth_per_nic" << YAML::Value << with_unit(t.inter_node->bytes_per_s_per_direction, "B/s");
+    // models::network_link: the low-latency protocol's hop latency is the message latency.
+    out << YAML::Key << "latency" << YAML::Value << with_unit(t.inter_node->low_latency.hop_latency_s, "s");
+    out << YAML::Key << "nics" << YAML::Value << t.nics_per_node;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+}
+
 void emit_workload(YAML::Emitter& out, const models::JobSpec& job) {
   const models::Workload& w = job.workload;
   const models::DatasetSpec& d = job.dataset;
@@ -130,6 +149,9 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "storage" << YAML::Value;
   emit_storage(out, hw.storage);
   out << YAML::Key << "network" << YAML::Value << with_unit(hw.network_bytes_per_s, "B/s");
+  out << YAML::Key << "gpus_per_pcie_switch" << YAML::Value << hw.gpus_per_pcie_switch;
+  out << YAML::Key << "topology" << YAML::Value;
+  emit_topology(out, hw.topology);
   out << YAML::EndMap;
 
   out << YAML::Key << "parallelism" << YAML::Value << YAML::BeginMap;

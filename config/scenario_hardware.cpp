@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "config/calibration_profile.h"
+#include "config/hardware_topology.h"
 #include "config/scenario_reading.h"
 #include "config/spot_trace.h"
 #include "core/text_distance.h"
@@ -114,6 +115,76 @@ std::optional<models::GpuSpec> read_gpu_profile(MapReader& profile, const std::s
   return calibrated_gpu(*base, loaded);
 }
 
+constexpr std::int64_t kMaxNicsPerNode = 64;
+
+/// The network transports a scenario may name (models::NetworkKind), in enum order.
+constexpr models::NetworkKind kNetworkKinds[] = {models::NetworkKind::kEthernet, models::NetworkKind::kInfiniband,
+                                                 models::NetworkKind::kGpuDirectTcpxo};
+
+/// `hardware.network` as written: a bandwidth quantity (one Ethernet NIC at the default
+/// message latency) or {bandwidth (per NIC, required), transport (ethernet), latency (the
+/// transport's models::default_message_latency_s), nics (1)}. nullopt after recording the
+/// errors at hardware.network or its keys.
+std::optional<NetworkChoice> read_network(MapReader& hardware, const YAML::Node& node) {
+  ErrorSink& sink = hardware.sink();
+  if (node.IsNull()) {
+    hardware.error("network", "missing value for 'network'",
+                   "; write network: \"100 Gbit/s\" or {bandwidth: \"200 Gbit/s\", transport: infiniband, nics: 8}");
+    return std::nullopt;
+  }
+  NetworkChoice network;
+  if (node.IsScalar()) {
+    const std::optional<double> bandwidth = hardware.quantity("network", core::Dimension::kBytesPerSecond);
+    if (!bandwidth) {
+      return std::nullopt;
+    }
+    network.kind = models::NetworkKind::kEthernet;
+    network.nic_bytes_per_s = *bandwidth;
+    network.message_latency_s = models::default_message_latency_s(network.kind);
+    return network;
+  }
+  if (!node.IsMap()) {
+    hardware.error("network", "expected a bandwidth such as \"100 Gbit/s\" or {bandwidth, transport, latency, nics}, "
+                              "found " + describe_node(node));
+    return std::nullopt;
+  }
+  const std::size_t errors_before = sink.messages().size();
+  MapReader n(node, hardware.path_of("network"), sink, node.Mark());
+  const auto bandwidth =
+      n.quantity("bandwidth", core::Dimension::kBytesPerSecond, Range::kPositive, Requirement::kRequired);
+  std::vector<std::string_view> transports;
+  for (const models::NetworkKind kind : kNetworkKinds) {
+    transports.emplace_back(models::network_kind_name(kind));
+  }
+  // RoCE and AWS EFA are RDMA transports too: NCCL prices them like InfiniBand (NetworkKind).
+  const YAML::Node transport_node = n.raw("transport");
+  std::optional<std::string> transport;
+  if (transport_node.IsScalar() &&
+      (transport_node.Scalar() == "roce" || transport_node.Scalar() == "efa" || transport_node.Scalar() == "rdma")) {
+    n.error("transport", "unknown value '" + transport_node.Scalar() + "', expected one of ethernet, infiniband or "
+                         "gpudirect_tcpxo",
+            "; " + transport_node.Scalar() + " is RDMA-class: write transport: infiniband");
+  } else {
+    transport = n.choice("transport", transports);
+  }
+  const auto latency = n.quantity("latency", core::Dimension::kSeconds, Range::kNonNegative);
+  const auto nics = n.integer("nics", 1, kMaxNicsPerNode);
+  n.finish();
+  if (sink.messages().size() != errors_before) {
+    return std::nullopt;
+  }
+  network.kind = models::NetworkKind::kEthernet;
+  for (const models::NetworkKind kind : kNetworkKinds) {
+    if (transport && *transport == models::network_kind_name(kind)) {
+      network.kind = kind;
+    }
+  }
+  network.nic_bytes_per_s = *bandwidth;
+  network.message_latency_s = latency ? *latency : models::default_message_latency_s(network.kind);
+  network.nics = static_cast<int>(value_or(nics, 1));
+  return network;
+}
+
 /// "0.13 /h" for a rate per second, for source notes.
 std::string fmt_rate_per_h(double rate_per_s) {
   char buf[32];
@@ -124,9 +195,10 @@ std::string fmt_rate_per_h(double rate_per_s) {
 }  // namespace
 
 const std::vector<std::string_view>& interconnect_names() {
-  static const std::vector<std::string_view> names = {"pcie3",   "pcie4",   "pcie5",
-                                                      "nvlink1", "nvlink2", "nvlink3",
-                                                      "nvlink4", "nvlink5"};
+  // Built once from the interconnect table (immutable afterwards); the views point into
+  // `storage`, which lives as long as the program.
+  static const std::vector<std::string> storage = interconnect_choices();
+  static const std::vector<std::string_view> names(storage.begin(), storage.end());
   return names;
 }
 
@@ -392,17 +464,33 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   h.explicit_nodes = h.reader && h.reader->has("nodes");
   spec.nodes = static_cast<int>(value_or(nodes, 1));
 
-  // GPU interconnect: the instance's, else the GPU's own PCIe generation.
+  // GPU interconnect: the instance's, else the GPU's own PCIe generation. A bare name
+  // (pcie4, nvlink3) or a table name of models/interconnect/interconnect_table.h
+  // (pcie4_switch, nvlink3_direct, ...); nvlink1 and nvlink5 are refused with the reason.
   std::optional<std::string> interconnect;
   if (h.reader) {
-    interconnect = h.reader->choice("gpu_interconnect", interconnect_names());
+    const YAML::Node written = h.reader->raw("gpu_interconnect");
+    const std::string unsupported =
+        written.IsScalar() ? unsupported_interconnect_reason(written.Scalar()) : std::string();
+    if (!unsupported.empty()) {
+      h.reader->error("gpu_interconnect", "unsupported gpu_interconnect '" + written.Scalar() + "': " + unsupported,
+                      "; use nvlink2, nvlink3 or nvlink4 (or a table name such as nvlink4_nvswitch), "
+                      "or a PCIe link such as pcie5");
+    } else {
+      interconnect = h.reader->choice("gpu_interconnect", interconnect_names());
+    }
   }
   const bool inst_knows_interconnect = inst != nullptr && !inst->interconnect.empty();
   if (interconnect) {
     spec.gpu_interconnect = *interconnect;
-    if (inst_knows_interconnect && inst->interconnect != *interconnect) {
+    if (inst_knows_interconnect && !interconnect_agrees(*interconnect, inst->interconnect)) {
+      // The catalog records the bus and its generation only, so naming the wiring of the
+      // same generation (nvlink3_direct for nvlink3, pcie4_no_p2p for pcie4) is allowed.
       contradiction("gpu_interconnect", *interconnect, inst->interconnect,
-                    "; remove gpu_interconnect (the instance sets it)");
+                    "; remove gpu_interconnect (the instance sets it), or name a wiring of " +
+                        inst->interconnect + " such as " +
+                        (inst->interconnect.starts_with("nvlink") ? inst->interconnect + "_direct"
+                                                                  : inst->interconnect + "_no_p2p"));
     } else if (gpu != nullptr && interconnect->starts_with("nvlink") &&
                gpu->nvlink_bytes_per_s_per_direction <= 0.0) {
       h.reader->error("gpu_interconnect", gpu->name + " has no NVLink",
@@ -419,6 +507,22 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
       missing("gpu_interconnect", "; add gpu_interconnect: pcie4 (the GPU catalog gives no PCIe generation for " +
                                       gpu->name + ")");
     }
+  }
+
+  // GPUs per PCIe switch: checked against gpus_per_node here, defaulted once the link is
+  // known (default_gpus_per_pcie_switch).
+  std::optional<std::int64_t> gpus_per_pcie_switch;
+  if (h.reader) {
+    gpus_per_pcie_switch = h.reader->integer("gpus_per_pcie_switch", 1, kMaxGpusPerNode);
+  }
+  const std::int64_t per_switch_written = gpus_per_pcie_switch.value_or(0);
+  const bool gpus_per_node_valid = gpus_per_node.has_value() || !h.explicit_gpus_per_node;
+  if (gpus_per_node_valid && per_switch_written > spec.gpus_per_node) {
+    h.reader->error("gpus_per_pcie_switch",
+                    "gpus_per_pcie_switch " + std::to_string(per_switch_written) + " exceeds gpus_per_node " +
+                        std::to_string(spec.gpus_per_node),
+                    "; use at most " + std::to_string(spec.gpus_per_node) +
+                        " (GPUs of one node that share a PCIe switch), or remove gpus_per_pcie_switch");
   }
 
   // CPU cores: an instance's vCPUs are hardware threads, two per physical core.
@@ -505,27 +609,37 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
                        "latency, queue_depth}");
   }
 
-  // Network between nodes: needed only with several nodes.
-  std::optional<double> network;
-  if (h.reader) {
-    network = h.reader->quantity("network", core::Dimension::kBytesPerSecond);
+  // Network between nodes: needed only with several nodes. A bandwidth (one Ethernet NIC)
+  // or {bandwidth (per NIC), transport, latency, nics}; else the instance's (instance_network).
+  std::optional<NetworkChoice> network;
+  const YAML::Node network_node = h.reader ? h.reader->raw("network") : YAML::Node(YAML::NodeType::Undefined);
+  if (network_node.IsDefined()) {
+    network = read_network(*h.reader, network_node);
   }
   const bool inst_knows_network = inst != nullptr && inst->network_bytes_per_s > 0.0;
   if (network) {
-    spec.network_bytes_per_s = *network;
-    if (inst_knows_network && *network > inst->network_bytes_per_s) {
+    if (inst_knows_network && network->node_bytes_per_s() > inst->network_bytes_per_s) {
+      const std::string written = network_node.IsScalar()
+                                      ? network_node.Scalar()
+                                      : format_gbit_per_s(network->node_bytes_per_s()) + " (" +
+                                            std::to_string(network->nics) + " x " +
+                                            format_gbit_per_s(network->nic_bytes_per_s) + ")";
       h.reader->error("network",
-                      "network " + h.reader->raw("network").Scalar() + " exceeds the " +
-                          format_gbit_per_s(inst->network_bytes_per_s) + " of " + inst_name,
-                      "; remove network (the instance sets it)");
+                      "network " + written + " exceeds the " + format_gbit_per_s(inst->network_bytes_per_s) +
+                          " of " + inst_name,
+                      "; remove network (the instance sets it), or give at most " +
+                          format_gbit_per_s(inst->network_bytes_per_s) + " per node in all");
     }
-  } else if (!(h.reader && h.reader->has("network"))) {
+  } else if (!network_node.IsDefined()) {
     if (inst_knows_network) {
-      spec.network_bytes_per_s = inst->network_bytes_per_s;
+      network = instance_network(inst->network_bytes_per_s);
     } else if (spec.nodes > 1) {
       missing("network", "; add network: \"100 Gbit/s\" (bandwidth between nodes, needed with " +
                              std::to_string(spec.nodes) + " nodes)");
     }
+  }
+  if (network) {
+    spec.network_bytes_per_s = network->node_bytes_per_s();
   }
   if (h.reader) {
     h.reader->finish();
@@ -534,6 +648,24 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
     return h;
   }
   spec.gpu = *gpu;
+  // The links the collectives run over. Every input was checked above, so a failure here
+  // means the rules disagree with models::validate_topology: reported, never a crash.
+  try {
+    const models::LinkSpec intra_node = intra_node_link_for(spec.gpu_interconnect, spec.gpu);
+    spec.gpus_per_pcie_switch = per_switch_written > 0
+                                    ? static_cast<int>(per_switch_written)
+                                    : default_gpus_per_pcie_switch(intra_node, spec.gpus_per_node);
+    spec.topology = make_topology(spec.gpus_per_node, spec.nodes, intra_node, network ? &*network : nullptr);
+  } catch (const std::invalid_argument& e) {
+    const std::string problem = std::string("cannot build the topology of the collectives: ") + e.what();
+    const std::string fix = "; check gpus_per_node, nodes, gpu_interconnect and network";
+    if (root.has("hardware")) {
+      root.error("hardware", problem, fix);
+    } else {
+      sink.add(problem, cloud.reader->mark_of("instance"), "hardware", fix);
+    }
+    return h;
+  }
   h.spec = spec;
   return h;
 }

@@ -5,6 +5,10 @@
 /// interconnect, network, local storage); an explicit hardware key that contradicts the
 /// instance is an error at that key (STYLE.md C6). Hardware facts have no defaults (C8):
 /// what neither the scenario nor the instance gives is an error. Internal to config/.
+///
+/// It also builds HardwareSpec::topology (the links the collectives run over) and
+/// gpus_per_pcie_switch with the rules of config/hardware_topology.h; the accepted forms of
+/// gpu_interconnect, network and gpus_per_pcie_switch are in docs/scenario-hardware.md.
 
 #include <optional>
 #include <string>
@@ -40,14 +44,16 @@ struct HardwareSection {
 CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs,
                                 const std::string& scenario_dir);
 
-/// Reads `root.hardware`, completed by the instance of `cloud`.
+/// Reads `root.hardware`, completed by the instance of `cloud`. On success `spec` holds the
+/// validated topology (models::validate_topology passed); errors are recorded in root's sink.
 HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud,
                                       const Catalogs& catalogs);
 
 /// Reads `root.on_premises` (an error when `cloud` is also given).
 std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, const CloudSection& cloud);
 
-/// The accepted values of hardware.gpu_interconnect.
+/// The accepted values of hardware.gpu_interconnect: interconnect_choices() of
+/// config/hardware_topology.h (bare aliases, then the interconnect table's names).
 const std::vector<std::string_view>& interconnect_names();
 
 }  // namespace gpuplan::config

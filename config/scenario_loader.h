@@ -35,9 +35,12 @@
 /// | data_loader.preprocess_on | cpu | |
 /// | hardware.gpus_per_node / nodes | the instance's GPU count, else 1 / 1 | |
 /// | hardware.gpu_interconnect | the instance's, else pcie<N> from the GPU catalog's PCIe generation | |
+/// | hardware.gpus_per_pcie_switch | 2 on an NVSwitch board (nvlink3, nvlink4, *_nvswitch) with >= 2 GPUs per node, else 1 | DGX/HGX A100 and H100 put 2 GPUs behind each PCIe switch |
 /// | hardware.cpu_cores | the instance's vCPUs / 2 (2 hardware threads per physical core) | |
 /// | hardware.host_memory, storage, network | the instance's | |
 /// | hardware.network | 0 with one node (unused) | |
+/// | hardware.network (instance) | the instance's Network column as ONE NIC; infiniband from 400 Gbit/s, else ethernet | instances of 400 Gbit/s and more have an RDMA fabric (EFA, InfiniBand, GPUDirect) |
+/// | hardware.network.transport / latency / nics | ethernet / the transport's default message latency / 1 | models::default_message_latency_s |
 /// | parallelism.strategy | none with one GPU in total; with more it must be written | no silent choice of ddp |
 /// | parallelism.bucket_size | 25 MiB | DDP bucket_cap_mb=25 |
 /// | checkpointing | none without the section; with it, interval is required, async false | |
@@ -58,7 +61,8 @@
 /// - data_loader.prefetch_factor is accepted with num_workers 0 and then ignored (PyTorch
 ///   2.x would refuse it there).
 /// - With cloud.instance, an explicit hardware key must agree with the instance (C6):
-///   gpu and gpu_interconnect equal to the instance's; gpus_per_node, cpu_cores,
+///   gpu and gpu_interconnect equal to the instance's (gpu_interconnect may name a wiring
+///   of the instance's bus generation: nvlink3_direct, pcie4_no_p2p); gpus_per_node, cpu_cores,
 ///   host_memory and network at most the instance's (a job may use part of it). An
 ///   explicit storage is allowed: datasets often live on network storage, not the local disk.
 /// - precision tf32 / bf16_amp need compute capability 8.0, fp8 needs 8.9; fp16_amp runs
@@ -69,6 +73,8 @@
 ///   workload.dataset.samples.
 /// - cloud.preemption_rate and replacement_wait are read on every market (typos are errors)
 ///   and used on spot only. cloud and on_premises are exclusive.
+/// - hardware.gpus_per_pcie_switch is at most gpus_per_node. gpu_interconnect nvlink1 and
+///   nvlink5 are refused (no table row: config/hardware_topology.h says why).
 /// - hardware.gpu: {profile: path} is refused for now ("calibration profiles are not
 ///   supported yet").
 /// - Override semantics (strategies, sweep): config/overrides.h.

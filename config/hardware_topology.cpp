@@ -1,0 +1,87 @@
+#include "config/hardware_topology.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpuplan::config {
+namespace {
+
+/// The bare names of interconnect_table.h's alias list, in the order users read them.
+constexpr std::string_view kAliases[] = {"pcie3", "pcie4", "pcie5", "nvlink2", "nvlink3", "nvlink4"};
+
+/// "pcie4" for "pcie4", "pcie4_switch" or "pcie4_no_p2p": the bus and its generation.
+std::string_view bus_generation(std::string_view name) { return name.substr(0, name.find('_')); }
+
+bool is_choice(const std::string& name) {
+  const std::vector<std::string> names = interconnect_choices();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
+std::vector<std::string> interconnect_choices() {
+  std::vector<std::string> names(std::begin(kAliases), std::end(kAliases));
+  for (const std::string& name : models::intra_node_link_names()) {
+    names.push_back(name);
+  }
+  return names;
+}
+
+std::string unsupported_interconnect_reason(std::string_view name) {
+  if (name == "nvlink1") {
+    return "NVLink 1 (P100 SXM2) is not in the interconnect table: no GPU of the catalog has it "
+           "(p100 is the PCIe card) and no all-reduce measurement calibrates it";
+  }
+  if (name == "nvlink5") {
+    return "NVLink 5 (Blackwell, 900 GB/s per direction per GPU) is not in the interconnect table: "
+           "the GPU catalog has no Blackwell GPU and no all-reduce measurement calibrates it";
+  }
+  return "";
+}
+
+models::LinkSpec intra_node_link_for(const std::string& name, const models::GpuSpec& gpu) {
+  models::LinkSpec link = models::intra_node_link(name);
+  if (link.kind == models::LinkKind::kNvlink && gpu.nvlink_bytes_per_s_per_direction > 0.0) {
+    link = models::with_bandwidth(std::move(link), gpu.nvlink_bytes_per_s_per_direction);
+  }
+  return link;
+}
+
+bool interconnect_agrees(const std::string& written, const std::string& instance_has) {
+  return is_choice(written) && is_choice(instance_has) &&
+         bus_generation(written) == bus_generation(instance_has);
+}
+
+int default_gpus_per_pcie_switch(const models::LinkSpec& intra_node, int gpus_per_node) {
+  return intra_node.name.ends_with("_nvswitch") && gpus_per_node >= 2 ? 2 : 1;
+}
+
+NetworkChoice instance_network(double node_bytes_per_s) {
+  if (!(node_bytes_per_s > 0.0)) {
+    throw std::invalid_argument("instance network: the node's bandwidth must be > 0");
+  }
+  NetworkChoice network;
+  network.kind = node_bytes_per_s >= kRdmaClassNodeBytesPerS ? models::NetworkKind::kInfiniband
+                                                             : models::NetworkKind::kEthernet;
+  network.nic_bytes_per_s = node_bytes_per_s;
+  network.message_latency_s = models::default_message_latency_s(network.kind);
+  network.nics = 1;
+  return network;
+}
+
+models::Topology make_topology(int gpus_per_node, int nodes, const models::LinkSpec& intra_node,
+                               const NetworkChoice* network) {
+  models::Topology topology;
+  topology.gpus_per_node = gpus_per_node;
+  topology.nodes = nodes;
+  topology.intra_node = intra_node;
+  if (network != nullptr) {
+    topology.inter_node =
+        models::network_link(network->kind, network->nic_bytes_per_s, network->message_latency_s);
+    topology.nics_per_node = network->nics;
+  }
+  models::validate_topology(topology);
+  return topology;
+}
+
+}  // namespace gpuplan::config
