@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "cli/scenario_runner.h"
+#include "config/hardware_topology.h"
 #include "models/cost/cost.h"
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
@@ -76,8 +77,24 @@ models::JobSpec on_instance(const models::JobSpec& base, const models::InstanceS
   if (!row.storage.empty()) {
     if (const models::StorageSpec* s = catalogs.storage.find(row.storage)) j.hardware.storage = *s;
   }
-  if (!row.interconnect.empty()) j.hardware.gpu_interconnect = row.interconnect;
+  if (!row.interconnect.empty()) {
+    j.hardware.gpu_interconnect = row.interconnect;
+  } else {
+    j.hardware.gpu_interconnect = "pcie" + std::to_string(j.hardware.gpu.pcie_generation);
+  }
   j.hardware.network_bytes_per_s = nodes > 1 ? row.network_bytes_per_s : 0.0;
+  // The instance's links, by the same rules as a scenario's `cloud.instance`
+  // (config/hardware_topology.h); all its GPUs train with DDP (DataParallel cannot span nodes).
+  const models::LinkSpec link = config::intra_node_link_for(j.hardware.gpu_interconnect, j.hardware.gpu);
+  j.hardware.gpus_per_pcie_switch = config::default_gpus_per_pcie_switch(link, gpus_per_node);
+  std::optional<config::NetworkChoice> network;
+  if (nodes > 1) network = config::instance_network(row.network_bytes_per_s);
+  j.hardware.topology = config::make_topology(gpus_per_node, nodes, link, network ? &*network : nullptr);
+  if (gpus_per_node * nodes > 1 &&
+      (j.parallelism.strategy == models::ParallelStrategy::kNone ||
+       (nodes > 1 && j.parallelism.strategy == models::ParallelStrategy::kDataParallel))) {
+    j.parallelism.strategy = models::ParallelStrategy::kDdp;
+  }
   return j;
 }
 
@@ -112,9 +129,13 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
   for (std::size_t v = 0; v < scenario.variants.size(); ++v) {
     for (const std::string& type : type_order) {
       const std::vector<const models::InstanceSpec*>& rows = by_type[type];
-      const std::size_t key = step_keys_.size();
-      step_keys_.emplace_back(v, rows.front());
       for (int nodes : kPlanNodeCounts) {
+        if (nodes > 1 && !(rows.front()->network_bytes_per_s > 0.0)) {
+          if (v == 0) ++no_network_types_;  // the catalog gives no network: one node only
+          continue;
+        }
+        const std::size_t key = step_keys_.size();
+        step_keys_.push_back({v, rows.front(), nodes});
         std::vector<std::string> regions;
         for (const models::InstanceSpec* row : rows) {
           if (std::find(regions.begin(), regions.end(), row->region) == regions.end()) {
@@ -131,8 +152,8 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
 }
 
 Planner::StepResult Planner::step_result(std::size_t key) const {
-  const auto& [v, row] = step_keys_[key];
-  models::JobSpec one = on_instance(scenario_.variants[v].job, *row, 1, 1, catalogs_);
+  const auto& [v, row, nodes] = step_keys_[key];
+  models::JobSpec one = on_instance(scenario_.variants[v].job, *row, row->accelerator_count, nodes, catalogs_);
   one.checkpointing.enabled = false;
   one.cloud.reset();
   one.on_premises.reset();
@@ -140,7 +161,7 @@ Planner::StepResult Planner::step_result(std::size_t key) const {
   const models::VariantRun run = models::run_variant(one, "plan", models::ModelParams{});
   StepResult s;
   s.fits = run.result.fits;
-  s.time_1gpu_s = run.result.time_to_train_s;
+  s.time_s = run.result.time_to_train_s;
   return s;
 }
 
@@ -156,7 +177,7 @@ PlanPoint Planner::evaluate_one(const PlanTask& task, const StepResult& step) co
   p.market = std::string(models::name_of(task.market));
   p.nodes = task.nodes;
   p.gpus = row.accelerator_count * task.nodes;
-  p.fits = step.fits && step.time_1gpu_s > 0.0;
+  p.fits = step.fits && step.time_s > 0.0;
   if (!p.fits) return p;
   models::JobSpec job = on_instance(variant.job, row, row.accelerator_count, task.nodes, catalogs_);
   models::CloudSpec cloud;
@@ -177,8 +198,7 @@ PlanPoint Planner::evaluate_one(const PlanTask& task, const StepResult& step) co
     }
   }
   job.cloud = cloud;
-  const double efficiency = p.gpus > 1 ? kPlaceholderMultiGpuScaling : 1.0;
-  const double time_s = step.time_1gpu_s / (p.gpus * efficiency);
+  const double time_s = step.time_s;
   const models::JobTimes shape = models::job_times(job, 1.0, 0.0);
   const double steps = shape.steps_per_epoch * shape.epochs;
   if (task.market == models::Market::kSpot && time_s > options_.deadline_s) {
@@ -262,10 +282,13 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
     unfinished += p.fits && p.finished_share < 1.0 ? 1 : 0;
   }
   r.points = std::move(points);
-  r.notes.push_back(fmt::format(
-      "multi-GPU placeholder: one GPU of each instance is simulated; N GPUs = N x its throughput x {} "
-      "(a placeholder scaling factor until the multi-GPU model lands), for N > 1",
-      kPlaceholderMultiGpuScaling));
+  r.notes.push_back(
+      "every GPU of each instance is simulated: DDP over the instance's interconnect and, with 2 nodes, its "
+      "network (catalog columns; >= 400 Gbit/s counts as an RDMA fabric), identical ranks simulated once");
+  if (no_network_types_ > 0) {
+    r.notes.push_back(fmt::format("{} instance types give no network in the catalog: planned on one node only",
+                                  no_network_types_));
+  }
   r.notes.push_back(fmt::format("{} plans evaluated: {} strategies x instance types x {{1, 2}} nodes x markets "
                                 "(on-demand per region, spot per zone at the zone's spot price)",
                                 r.points.size(), scenario_.variants.size()));

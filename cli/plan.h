@@ -7,9 +7,10 @@
 /// it runs the job level (Monte Carlo on spot) and reports the cheapest plans that finish
 /// by the deadline at p90 and the Pareto front of p90 time against p90 dollars.
 ///
-/// Multi-GPU placeholder: until the multi-GPU issue lands, one GPU of the instance is
-/// simulated at the step level and N GPUs are taken as N x its throughput x
-/// kPlaceholderMultiGpuScaling (for N > 1). Every output says so in its notes.
+/// Every GPU of the instance trains: the step level simulates one rank of a DDP job over the
+/// instance's interconnect and (with 2 nodes) its network, from the catalog columns by the
+/// rules of config/hardware_topology.h; identical ranks are simulated once. Instance types
+/// whose catalog row gives no network are planned on one node only.
 ///
 /// Points are evaluated on `threads` threads (each point writes its own slot, so the output
 /// is identical for any thread count), or split across MPI ranks (cli/plan_mpi.h).
@@ -24,11 +25,6 @@
 #include "config/scenario.h"
 
 namespace gpuplan::cli {
-
-/// Placeholder parallel efficiency of N GPUs (N > 1) relative to N x one GPU: 0.9, the
-/// order of DDP scaling efficiency NVIDIA reports for ResNet-50 on 8x A100 (DeepLearningExamples
-/// README: 8-GPU AMP throughput ~ 7.2-7.6x one GPU). Not a model: the multi-GPU issue replaces it.
-inline constexpr double kPlaceholderMultiGpuScaling = 0.9;
 
 /// Node counts the planner tries for every instance type.
 inline const std::vector<int> kPlanNodeCounts = {1, 2};
@@ -72,7 +68,7 @@ struct PlanPoint {
 /// One unit of work: a point to evaluate (its step-level input is shared by many points).
 struct PlanTask {
   std::size_t variant = 0;
-  std::size_t step_key = 0;    ///< index of the (variant, instance type) single-GPU simulation
+  std::size_t step_key = 0;    ///< index of the (variant, instance type, nodes) simulation
   const models::InstanceSpec* row = nullptr;
   models::Market market = models::Market::kOnDemand;
   int nodes = 1;
@@ -107,7 +103,7 @@ class Planner {
  private:
   struct StepResult {
     bool fits = true;
-    double time_1gpu_s = 0.0;  ///< time to train on one GPU of the type, no checkpoints
+    double time_s = 0.0;  ///< time to train on all GPUs of the instance x nodes, no checkpoints
   };
   StepResult step_result(std::size_t key) const;
   PlanPoint evaluate_one(const PlanTask& task, const StepResult& step) const;
@@ -116,7 +112,13 @@ class Planner {
   const config::Catalogs& catalogs_;
   PlanOptions options_;
   std::vector<PlanTask> tasks_;
-  std::vector<std::pair<std::size_t, const models::InstanceSpec*>> step_keys_;  ///< (variant, representative row)
+  struct StepKey {
+    std::size_t variant = 0;
+    const models::InstanceSpec* row = nullptr;  ///< representative row of the instance type
+    int nodes = 1;
+  };
+  std::vector<StepKey> step_keys_;
+  int no_network_types_ = 0;  ///< instance types planned on one node only (no network in the catalog)
 };
 
 /// Renders a plan: table (cheapest 10 meeting the deadline, then the Pareto front), markdown,

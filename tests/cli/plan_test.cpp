@@ -52,7 +52,7 @@ TEST_SUITE("cli.plan") {
     CHECK(gathered.size() == one.size());
   }
 
-  TEST_CASE("flags: deadline and budget at p90; no Pareto point is dominated; the placeholder is noted") {
+  TEST_CASE("flags: deadline and budget at p90; no Pareto point is dominated; the multi-GPU model is noted") {
     const cli::Planner planner(scenario(), context().catalogs, gcp_options(2));
     const cli::PlanResult r = planner.finish(planner.evaluate());
     int pareto = 0;
@@ -82,10 +82,36 @@ TEST_SUITE("cli.plan") {
       last = p.cost_p90_usd;
     }
     REQUIRE_FALSE(r.notes.empty());
-    CHECK(r.notes[0].find("placeholder scaling factor") != std::string::npos);
+    CHECK(r.notes[0].find("every GPU of each instance is simulated: DDP") != std::string::npos);
     const std::string table = cli::render_plan(r, "table");
     CHECK(table.find("Pareto front") != std::string::npos);
-    CHECK(table.find("multi-GPU placeholder") != std::string::npos);
+    CHECK(table.find("every GPU of each instance is simulated") != std::string::npos);
+  }
+
+  TEST_CASE("two nodes of an 8-GPU instance train faster than one, but not twice as fast for free") {
+    // ResNet-50 fits on every A100 instance; a full 7B fine-tune does not fit with DDP's buckets.
+    const config::Scenario resnet = config::load_scenario(
+        std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/dle-resnet50-a100.yaml", context().catalogs, context().families);
+    const cli::Planner planner(resnet, context().catalogs, gcp_options(2));
+    const cli::PlanResult r = planner.finish(planner.evaluate());
+    const auto find = [&](int nodes) -> const cli::PlanPoint* {
+      for (const cli::PlanPoint& p : r.points) {
+        if (p.instance == "gcp/a2-ultragpu-8g" && p.market == "on_demand" && p.nodes == nodes && p.fits &&
+            p.strategy == "tf32") {
+          return &p;
+        }
+      }
+      return nullptr;
+    };
+    const cli::PlanPoint* one = find(1);
+    const cli::PlanPoint* two = find(2);
+    REQUIRE(one != nullptr);
+    REQUIRE(two != nullptr);
+    CHECK(two->gpus == 16);
+    CHECK(two->time_p50_s < one->time_p50_s);
+    // 100 Gbit/s Ethernet between the two nodes costs something: less than 2x.
+    CHECK(two->time_p50_s > 0.5 * one->time_p50_s);
+    CHECK(two->time_p50_s < 0.7 * one->time_p50_s);
   }
 
   TEST_CASE("command line: bad deadline and unknown provider are usage errors (exit 2)") {
