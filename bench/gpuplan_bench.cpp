@@ -104,6 +104,10 @@ int main(int argc, char** argv) {
     bench_plan_sweep();
     return 0;
   }
+  if (argc > 1 && std::string(argv[1]) == "scale") {  // only the data-parallel scale figures
+    bench_data_parallel_scale();
+    return 0;
+  }
   bench_engine();
   bench_scenarios();
   bench_data_parallel_scale();
