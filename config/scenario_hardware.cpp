@@ -486,11 +486,19 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
     if (inst_knows_interconnect && !interconnect_agrees(*interconnect, inst->interconnect)) {
       // The catalog records the bus and its generation only, so naming the wiring of the
       // same generation (nvlink3_direct for nvlink3, pcie4_no_p2p for pcie4) is allowed.
+      std::vector<std::string> wirings;
+      for (const std::string& name : models::intra_node_link_names()) {
+        if (interconnect_agrees(name, inst->interconnect)) {
+          wirings.push_back(name);
+        }
+      }
+      std::string listed;
+      for (std::size_t i = 0; i < wirings.size(); ++i) {
+        listed += (i == 0 ? "" : (i + 1 == wirings.size() ? " or " : ", ")) + wirings[i];
+      }
       contradiction("gpu_interconnect", *interconnect, inst->interconnect,
-                    "; remove gpu_interconnect (the instance sets it), or name a wiring of " +
-                        inst->interconnect + " such as " +
-                        (inst->interconnect.starts_with("nvlink") ? inst->interconnect + "_direct"
-                                                                  : inst->interconnect + "_no_p2p"));
+                    "; remove gpu_interconnect (the instance sets it), or name a wiring of " + inst->interconnect +
+                        ": " + listed);
     } else if (gpu != nullptr && interconnect->starts_with("nvlink") &&
                gpu->nvlink_bytes_per_s_per_direction <= 0.0) {
       h.reader->error("gpu_interconnect", gpu->name + " has no NVLink",

@@ -338,7 +338,7 @@ sweep:
     CHECK(errors_of(p4d("  gpu_interconnect: pcie4_switch\n")) ==
           Messages{"gpu_interconnect pcie4_switch contradicts cloud.instance aws/p4d.24xlarge, which has nvlink3 at "
                    "s.yaml:12:21 (hardware.gpu_interconnect); remove gpu_interconnect (the instance sets it), or "
-                   "name a wiring of nvlink3 such as nvlink3_direct"});
+                   "name a wiring of nvlink3: nvlink3_direct or nvlink3_nvswitch"});
   }
 
   TEST_CASE("network: missing unit, bad unit, out of range") {
