@@ -67,7 +67,6 @@ constexpr double kMaxPlausibleUsdPerGpuHour = 100.0;
 /// 24 GiB L4 and A10G) and GCP lists 24576 MiB for the same L4.
 constexpr double kMemoryTolerance = 0.15;
 
-
 struct RawRow {
   unsigned line = 0;
   std::string type, accelerator, count, vcpus, memory, gpu_info, price, spot, region, zone,

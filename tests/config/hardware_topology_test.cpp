@@ -36,8 +36,8 @@ TEST_SUITE("config.hardware_topology") {
     REQUIRE(names.size() == 6 + models::intra_node_link_names().size());
     CHECK(std::vector<std::string>(names.begin(), names.begin() + 6) ==
           std::vector<std::string>{"pcie3", "pcie4", "pcie5", "nvlink2", "nvlink3", "nvlink4"});
-    for (const char* name : {"pcie4_switch", "pcie4_host_bridge", "pcie4_no_p2p", "pcie5_switch",
-                             "nvlink2_direct", "nvlink3_nvswitch", "nvlink4_direct", "nvlink4_nvswitch"}) {
+    for (const char* name : {"pcie4_switch", "pcie4_host_bridge", "pcie4_no_p2p", "pcie5_switch", "nvlink2_direct",
+                             "nvlink3_nvswitch", "nvlink4_direct", "nvlink4_nvswitch"}) {
       CAPTURE(name);
       CHECK(accepted(name));
     }
@@ -55,7 +55,8 @@ TEST_SUITE("config.hardware_topology") {
     const models::LinkSpec a100 = intra_node_link_for("nvlink3", gpu_with_nvlink(core::gigabytes_per_s(300)));
     CHECK(a100.name == "nvlink3_nvswitch");
     CHECK(a100.bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(300)));
-    const models::LinkSpec bridge = intra_node_link_for("nvlink3_direct", gpu_with_nvlink(core::gigabytes_per_s(56.25)));
+    const models::LinkSpec bridge =
+        intra_node_link_for("nvlink3_direct", gpu_with_nvlink(core::gigabytes_per_s(56.25)));
     CHECK(bridge.name == "nvlink3_direct");
     CHECK(bridge.bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(56.25)));
     // Efficiencies stay the table's: 208 / 300 (V086).
@@ -85,7 +86,7 @@ TEST_SUITE("config.hardware_topology") {
     const models::LinkSpec nvswitch = models::intra_node_link("nvlink4_nvswitch");
     CHECK(default_gpus_per_pcie_switch(nvswitch, 8) == 2);
     CHECK(default_gpus_per_pcie_switch(nvswitch, 2) == 2);
-    CHECK(default_gpus_per_pcie_switch(nvswitch, 1) == 1);  // either side of the threshold
+    CHECK(default_gpus_per_pcie_switch(nvswitch, 1) == 1);                            // either side of the threshold
     CHECK(default_gpus_per_pcie_switch(models::intra_node_link("nvlink3"), 8) == 2);  // alias of *_nvswitch
     CHECK(default_gpus_per_pcie_switch(models::intra_node_link("nvlink2"), 8) == 1);  // nvlink2_direct
     CHECK(default_gpus_per_pcie_switch(models::intra_node_link("nvlink4_direct"), 8) == 1);

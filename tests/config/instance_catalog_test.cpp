@@ -244,9 +244,9 @@ TEST_SUITE("config.instance_catalog") {
     CHECK(row->storage == "nvme_ssd");
     // A table name of models/interconnect/interconnect_table.h says the wiring too.
     InstanceCatalog wired;
-    wired.add_csv_text(csv.substr(0, csv.find('\n') + 1) +
-                           "box.2,A100,2,24,170,7.3,r1,pcie4_switch,,nvme_ssd,1 min,a,2026-11-29\n",
-                       "wired.csv", "onprem", shipped_gpus(), &storage);
+    wired.add_csv_text(
+        csv.substr(0, csv.find('\n') + 1) + "box.2,A100,2,24,170,7.3,r1,pcie4_switch,,nvme_ssd,1 min,a,2026-11-29\n",
+        "wired.csv", "onprem", shipped_gpus(), &storage);
     REQUIRE(wired.find("onprem/box.2") != nullptr);
     CHECK(wired.find("onprem/box.2")->interconnect == "pcie4_switch");
     CHECK(row->billing_granularity_s == core::minutes(1));

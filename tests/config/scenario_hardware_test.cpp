@@ -160,10 +160,10 @@ hardware: {gpu: rtx3090, cpu_cores: 8, host_memory: "64 GiB", storage: nvme_ssd}
     const models::Topology& t = hw.topology;
     CHECK(t.gpus_per_node == 8);
     CHECK(t.nodes == 2);
-    CHECK(t.intra_node.name == "nvlink3_nvswitch");  // the catalog's nvlink3
+    CHECK(t.intra_node.name == "nvlink3_nvswitch");                           // the catalog's nvlink3
     CHECK(t.intra_node.bytes_per_s_per_direction == doctest::Approx(300e9));  // a100-40gb
     REQUIRE(t.inter_node);
-    CHECK(t.inter_node->name == "infiniband");  // 400 Gbit/s >= the RDMA-class threshold
+    CHECK(t.inter_node->name == "infiniband");                                // 400 Gbit/s >= the RDMA-class threshold
     CHECK(t.inter_node->bytes_per_s_per_direction == doctest::Approx(50e9));  // 400 / 8
     CHECK(t.inter_node->low_latency.hop_latency_s == doctest::Approx(2e-6));  // InfiniBand default
     CHECK(t.nics_per_node == 1);
@@ -206,13 +206,16 @@ hardware: {gpu: rtx3090, cpu_cores: 8, host_memory: "64 GiB", storage: nvme_ssd}
     CHECK(scalar.inter_node->low_latency.hop_latency_s == doctest::Approx(25e-6));
     CHECK(scalar.inter_node->simple.efficiency == doctest::Approx(0.70));  // sockets
     CHECK(scalar.nics_per_node == 1);
-    const models::Topology map = hardware_of(parse(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\"}\n"))).topology;
+    const models::Topology map =
+        hardware_of(parse(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\"}\n"))).topology;
     REQUIRE(map.inter_node);
     CHECK(map.inter_node->name == "ethernet");
     CHECK(map.inter_node->low_latency.hop_latency_s == doctest::Approx(25e-6));
     CHECK(map.nics_per_node == 1);
-    const models::Topology tcpxo = hardware_of(parse(node(
-        "  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", transport: gpudirect_tcpxo, nics: 8}\n"))).topology;
+    const models::Topology tcpxo =
+        hardware_of(
+            parse(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", transport: gpudirect_tcpxo, nics: 8}\n")))
+            .topology;
     REQUIRE(tcpxo.inter_node);
     CHECK(tcpxo.inter_node->name == "gpudirect_tcpxo");
     CHECK(tcpxo.inter_node->low_latency.hop_latency_s == doctest::Approx(48e-6));  // fitted default
@@ -236,7 +239,8 @@ hardware: {gpu: rtx3090, cpu_cores: 8, host_memory: "64 GiB", storage: nvme_ssd}
 
   TEST_CASE("gpus_per_pcie_switch as written") {
     CHECK(hardware_of(parse(node("  gpus_per_pcie_switch: 4\n"))).gpus_per_pcie_switch == 4);
-    CHECK(hardware_of(parse(node("  gpu_interconnect: nvlink3\n  gpus_per_pcie_switch: 1\n"))).gpus_per_pcie_switch == 1);
+    CHECK(hardware_of(parse(node("  gpu_interconnect: nvlink3\n  gpus_per_pcie_switch: 1\n"))).gpus_per_pcie_switch ==
+          1);
   }
 
   TEST_CASE("sweeps and strategies rebuild the topology of every variant") {
@@ -311,7 +315,8 @@ sweep:
 
   TEST_CASE("gpu_interconnect of the wrong type") {
     CHECK(errors_of(node("  gpu_interconnect: {name: nvlink3}\n")) ==
-          Messages{"expected one of " + kInterconnects + ", found a mapping at s.yaml:14:21 (hardware.gpu_interconnect)"});
+          Messages{"expected one of " + kInterconnects +
+                   ", found a mapping at s.yaml:14:21 (hardware.gpu_interconnect)"});
   }
 
   TEST_CASE("nvlink1 and nvlink5 are refused with the reason") {
@@ -330,8 +335,7 @@ sweep:
   TEST_CASE("an NVLink table name on a GPU without NVLink") {
     std::string text = node("  gpu_interconnect: nvlink4_nvswitch\n");
     text.replace(text.find("a100-80gb"), 9, "rtx4090");
-    CHECK(errors_of(text) ==
-          Messages{"rtx4090 has no NVLink at s.yaml:14:21 (hardware.gpu_interconnect); use pcie4"});
+    CHECK(errors_of(text) == Messages{"rtx4090 has no NVLink at s.yaml:14:21 (hardware.gpu_interconnect); use pcie4"});
   }
 
   TEST_CASE("gpu_interconnect of another bus or generation than the instance's") {
@@ -419,8 +423,9 @@ sweep:
     CHECK(errors_of(node("  gpus_per_pcie_switch: 0\n")) ==
           Messages{"out-of-range value 0 at s.yaml:14:25 (hardware.gpus_per_pcie_switch); expected a whole number "
                    "from 1 to 64"});
-    CHECK(errors_of(node("  gpus_per_pcie_switch: two\n")) ==
-          Messages{"expected a whole number from 1 to 64, found 'two' at s.yaml:14:25 (hardware.gpus_per_pcie_switch)"});
+    CHECK(
+        errors_of(node("  gpus_per_pcie_switch: two\n")) ==
+        Messages{"expected a whole number from 1 to 64, found 'two' at s.yaml:14:25 (hardware.gpus_per_pcie_switch)"});
   }
 
   TEST_CASE("gpus_per_pcie_switch checked against every swept gpus_per_node") {
@@ -431,8 +436,8 @@ sweep:
   }
 
   TEST_CASE("a bad gpus_per_node is reported once, not again by gpus_per_pcie_switch") {
-    CHECK(errors_of(node("  gpus_per_pcie_switch: 2\n").replace(std::string(kNode).find("gpus_per_node: 8"), 16,
-                                                                  "gpus_per_node: 0")) ==
+    CHECK(errors_of(node("  gpus_per_pcie_switch: 2\n")
+                        .replace(std::string(kNode).find("gpus_per_node: 8"), 16, "gpus_per_node: 0")) ==
           Messages{"out-of-range value 0 at s.yaml:13:18 (hardware.gpus_per_node); expected a whole number from 1 "
                    "to 64"});
   }
