@@ -48,8 +48,7 @@ models::LinkSpec intra_node_link_for(const std::string& name, const models::GpuS
 }
 
 bool interconnect_agrees(const std::string& written, const std::string& instance_has) {
-  return is_choice(written) && is_choice(instance_has) &&
-         bus_generation(written) == bus_generation(instance_has);
+  return is_choice(written) && is_choice(instance_has) && bus_generation(written) == bus_generation(instance_has);
 }
 
 int default_gpus_per_pcie_switch(const models::LinkSpec& intra_node, int gpus_per_node) {
@@ -61,8 +60,8 @@ NetworkChoice instance_network(double node_bytes_per_s) {
     throw std::invalid_argument("instance network: the node's bandwidth must be > 0");
   }
   NetworkChoice network;
-  network.kind = node_bytes_per_s >= kRdmaClassNodeBytesPerS ? models::NetworkKind::kInfiniband
-                                                             : models::NetworkKind::kEthernet;
+  network.kind =
+      node_bytes_per_s >= kRdmaClassNodeBytesPerS ? models::NetworkKind::kInfiniband : models::NetworkKind::kEthernet;
   network.nic_bytes_per_s = node_bytes_per_s;
   network.message_latency_s = models::default_message_latency_s(network.kind);
   network.nics = 1;
@@ -76,8 +75,7 @@ models::Topology make_topology(int gpus_per_node, int nodes, const models::LinkS
   topology.nodes = nodes;
   topology.intra_node = intra_node;
   if (network != nullptr) {
-    topology.inter_node =
-        models::network_link(network->kind, network->nic_bytes_per_s, network->message_latency_s);
+    topology.inter_node = models::network_link(network->kind, network->nic_bytes_per_s, network->message_latency_s);
     topology.nics_per_node = network->nics;
   }
   models::validate_topology(topology);

@@ -62,8 +62,8 @@ bool interconnect_agrees(const std::string& written, const std::string& instance
 /// none: 2 on an NVSwitch board (the link's name ends in "_nvswitch", which the nvlink3 and
 /// nvlink4 aliases resolve to) with at least 2 GPUs per node, since HGX/DGX A100 and H100
 /// boards put two GPUs behind each PCIe switch (NVIDIA DGX A100 User Guide, system topology;
-/// see HardwareSpec::gpus_per_pcie_switch in models/job_spec.h); otherwise 1 (each GPU on its own x16 root port: workstations, most
-/// cloud VMs with 1-4 GPUs).
+/// see HardwareSpec::gpus_per_pcie_switch in models/job_spec.h); otherwise 1 (each GPU on its own x16 root port:
+/// workstations, most cloud VMs with 1-4 GPUs).
 int default_gpus_per_pcie_switch(const models::LinkSpec& intra_node, int gpus_per_node);
 
 /// The network an instance catalog row's `Network` column implies when the scenario gives

@@ -20,6 +20,7 @@
 
 #include "config/config_error.h"
 #include "config/gpu_catalog.h"
+#include "config/hardware_topology.h"
 #include "config/name_index.h"
 #include "config/storage_catalog.h"
 #include "config/yaml_reader.h"
@@ -65,9 +66,6 @@ constexpr double kMaxPlausibleUsdPerGpuHour = 100.0;
 /// fraction: ECC-enabled GDDR parts expose ~7 % less than marketed (AWS: 22888 MiB for the
 /// 24 GiB L4 and A10G) and GCP lists 24576 MiB for the same L4.
 constexpr double kMemoryTolerance = 0.15;
-
-constexpr std::string_view kInterconnects[] = {"pcie3",   "pcie4",   "pcie5",
-                                               "nvlink2", "nvlink3", "nvlink4"};
 
 struct RawRow {
   unsigned line = 0;
@@ -557,15 +555,18 @@ class CsvImport {
 
   void read_our_columns(const RawRow& row, models::InstanceSpec& spec) {
     if (!row.interconnect.empty()) {
-      const bool known = std::find(std::begin(kInterconnects), std::end(kInterconnects),
-                                   row.interconnect) != std::end(kInterconnects);
+      // The names a scenario's gpu_interconnect accepts (config/hardware_topology.h): the
+      // bare generations the shipped rows use, or a table name that says the wiring.
+      const std::vector<std::string> names = interconnect_choices();
+      const bool known = std::find(names.begin(), names.end(), row.interconnect) != names.end();
       if (known) {
         spec.interconnect = row.interconnect;
       } else {
-        std::vector<std::string> names(std::begin(kInterconnects), std::end(kInterconnects));
-        error(row.line, kInterconnect,
-              "unknown interconnect '" + row.interconnect +
-                  "', expected one of pcie3, pcie4, pcie5, nvlink2, nvlink3 or nvlink4",
+        std::string listed;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          listed += (i == 0 ? "" : (i + 1 == names.size() ? " or " : ", ")) + names[i];
+        }
+        error(row.line, kInterconnect, "unknown interconnect '" + row.interconnect + "', expected one of " + listed,
               core::did_you_mean(core::closest(row.interconnect, names)));
       }
     }

@@ -7,8 +7,9 @@
 /// Columns, in any order (unknown columns are ignored):
 ///   required: InstanceType, AcceleratorName, AcceleratorCount, vCPUs, MemoryGiB, Price, Region
 ///   optional SkyPilot: GpuInfo, SpotPrice, AvailabilityZone
-///   optional ours: Interconnect (pcie3 | pcie4 | pcie5 | nvlink2 | nvlink3 | nvlink4),
-///     Network ("100 Gbit/s"), Storage (a storage class), BillingGranularity ("1 s", "1 min",
+///   optional ours: Interconnect (pcie3 | pcie4 | pcie5 | nvlink2 | nvlink3 | nvlink4, or a
+///     table name such as pcie4_switch: config/hardware_topology.h interconnect_choices()),
+///     Network ("100 Gbit/s", the node's total), Storage (a storage class), BillingGranularity ("1 s", "1 min",
 ///     "1 h"), source, retrieved (YYYY-MM-DD).
 /// Units: vCPUs is a count, MemoryGiB is GiB (its unit is in its name). Price and SpotPrice are
 /// plain numbers in USD per hour: this is the one documented exception to "every value has a

@@ -144,8 +144,10 @@ std::optional<NetworkChoice> read_network(MapReader& hardware, const YAML::Node&
     return network;
   }
   if (!node.IsMap()) {
-    hardware.error("network", "expected a bandwidth such as \"100 Gbit/s\" or {bandwidth, transport, latency, nics}, "
-                              "found " + describe_node(node));
+    const std::string found = describe_node(node);
+    hardware.error(
+        "network",
+        "expected a bandwidth such as \"100 Gbit/s\" or {bandwidth, transport, latency, nics}, found " + found);
     return std::nullopt;
   }
   const std::size_t errors_before = sink.messages().size();
@@ -161,8 +163,8 @@ std::optional<NetworkChoice> read_network(MapReader& hardware, const YAML::Node&
   std::optional<std::string> transport;
   if (transport_node.IsScalar() &&
       (transport_node.Scalar() == "roce" || transport_node.Scalar() == "efa" || transport_node.Scalar() == "rdma")) {
-    n.error("transport", "unknown value '" + transport_node.Scalar() + "', expected one of ethernet, infiniband or "
-                         "gpudirect_tcpxo",
+    n.error("transport",
+            "unknown value '" + transport_node.Scalar() + "', expected one of ethernet, infiniband or gpudirect_tcpxo",
             "; " + transport_node.Scalar() + " is RDMA-class: write transport: infiniband");
   } else {
     transport = n.choice("transport", transports);
@@ -486,13 +488,20 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
     if (inst_knows_interconnect && !interconnect_agrees(*interconnect, inst->interconnect)) {
       // The catalog records the bus and its generation only, so naming the wiring of the
       // same generation (nvlink3_direct for nvlink3, pcie4_no_p2p for pcie4) is allowed.
+      std::vector<std::string> wirings;
+      for (const std::string& name : models::intra_node_link_names()) {
+        if (interconnect_agrees(name, inst->interconnect)) {
+          wirings.push_back(name);
+        }
+      }
+      std::string listed;
+      for (std::size_t i = 0; i < wirings.size(); ++i) {
+        listed += (i == 0 ? "" : (i + 1 == wirings.size() ? " or " : ", ")) + wirings[i];
+      }
       contradiction("gpu_interconnect", *interconnect, inst->interconnect,
-                    "; remove gpu_interconnect (the instance sets it), or name a wiring of " +
-                        inst->interconnect + " such as " +
-                        (inst->interconnect.starts_with("nvlink") ? inst->interconnect + "_direct"
-                                                                  : inst->interconnect + "_no_p2p"));
-    } else if (gpu != nullptr && interconnect->starts_with("nvlink") &&
-               gpu->nvlink_bytes_per_s_per_direction <= 0.0) {
+                    "; remove gpu_interconnect (the instance sets it), or name a wiring of " + inst->interconnect +
+                        ": " + listed);
+    } else if (gpu != nullptr && interconnect->starts_with("nvlink") && gpu->nvlink_bytes_per_s_per_direction <= 0.0) {
       h.reader->error("gpu_interconnect", gpu->name + " has no NVLink",
                       gpu->pcie_generation > 0
                           ? "; use pcie" + std::to_string(gpu->pcie_generation)
@@ -619,16 +628,15 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   const bool inst_knows_network = inst != nullptr && inst->network_bytes_per_s > 0.0;
   if (network) {
     if (inst_knows_network && network->node_bytes_per_s() > inst->network_bytes_per_s) {
-      const std::string written = network_node.IsScalar()
-                                      ? network_node.Scalar()
-                                      : format_gbit_per_s(network->node_bytes_per_s()) + " (" +
-                                            std::to_string(network->nics) + " x " +
-                                            format_gbit_per_s(network->nic_bytes_per_s) + ")";
-      h.reader->error("network",
-                      "network " + written + " exceeds the " + format_gbit_per_s(inst->network_bytes_per_s) +
-                          " of " + inst_name,
-                      "; remove network (the instance sets it), or give at most " +
-                          format_gbit_per_s(inst->network_bytes_per_s) + " per node in all");
+      const std::string written = network_node.IsScalar() ? network_node.Scalar()
+                                                          : format_gbit_per_s(network->node_bytes_per_s()) + " (" +
+                                                                std::to_string(network->nics) + " x " +
+                                                                format_gbit_per_s(network->nic_bytes_per_s) + ")";
+      h.reader->error(
+          "network",
+          "network " + written + " exceeds the " + format_gbit_per_s(inst->network_bytes_per_s) + " of " + inst_name,
+          "; remove network (the instance sets it), or give at most " + format_gbit_per_s(inst->network_bytes_per_s) +
+              " per node in all");
     }
   } else if (!network_node.IsDefined()) {
     if (inst_knows_network) {
@@ -652,9 +660,8 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   // means the rules disagree with models::validate_topology: reported, never a crash.
   try {
     const models::LinkSpec intra_node = intra_node_link_for(spec.gpu_interconnect, spec.gpu);
-    spec.gpus_per_pcie_switch = per_switch_written > 0
-                                    ? static_cast<int>(per_switch_written)
-                                    : default_gpus_per_pcie_switch(intra_node, spec.gpus_per_node);
+    spec.gpus_per_pcie_switch = per_switch_written > 0 ? static_cast<int>(per_switch_written)
+                                                       : default_gpus_per_pcie_switch(intra_node, spec.gpus_per_node);
     spec.topology = make_topology(spec.gpus_per_node, spec.nodes, intra_node, network ? &*network : nullptr);
   } catch (const std::invalid_argument& e) {
     const std::string problem = std::string("cannot build the topology of the collectives: ") + e.what();

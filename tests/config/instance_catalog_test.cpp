@@ -242,6 +242,13 @@ TEST_SUITE("config.instance_catalog") {
     CHECK(row->interconnect == "nvlink3");
     CHECK(row->network_bytes_per_s == doctest::Approx(core::gigabits_per_s(400)));  // = 50 GB/s
     CHECK(row->storage == "nvme_ssd");
+    // A table name of models/interconnect/interconnect_table.h says the wiring too.
+    InstanceCatalog wired;
+    wired.add_csv_text(
+        csv.substr(0, csv.find('\n') + 1) + "box.2,A100,2,24,170,7.3,r1,pcie4_switch,,nvme_ssd,1 min,a,2026-11-29\n",
+        "wired.csv", "onprem", shipped_gpus(), &storage);
+    REQUIRE(wired.find("onprem/box.2") != nullptr);
+    CHECK(wired.find("onprem/box.2")->interconnect == "pcie4_switch");
     CHECK(row->billing_granularity_s == core::minutes(1));
     CHECK(row->source == "a, b");
     CHECK(row->retrieved == "2026-11-29");
@@ -252,8 +259,11 @@ TEST_SUITE("config.instance_catalog") {
                     "Interconnect,Network,Storage\n") +
         "box.8,A100,8,96,1152,32.7726,r1,nvlink,100,nvme_sd\n";
     CHECK(error_of([&] { InstanceCatalog().add_csv_text(bad, "bad.csv", "onprem", shipped_gpus(), &storage); }) ==
-          "unknown interconnect 'nvlink', expected one of pcie3, pcie4, pcie5, nvlink2, nvlink3 or "
-          "nvlink4 at bad.csv:2 (Interconnect); did you mean nvlink2, nvlink3 or nvlink4?\n"
+          "unknown interconnect 'nvlink', expected one of pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, "
+          "nvlink2_direct, nvlink2_nvswitch, nvlink3_direct, nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, "
+          "pcie3_host_bridge, pcie3_no_p2p, pcie3_switch, pcie4_host_bridge, pcie4_no_p2p, pcie4_switch, "
+          "pcie5_host_bridge, pcie5_no_p2p or pcie5_switch at bad.csv:2 (Interconnect); did you mean nvlink2, "
+          "nvlink3 or nvlink4?\n"
           "a bare number is not a bandwidth: found '100' at bad.csv:2 (Network); write it with a unit, "
           "e.g. \"2.5 GB/s\" or \"100 Gbit/s\"\n"
           "unknown storage class 'nvme_sd' at bad.csv:2 (Storage); did you mean nvme_ssd?");
