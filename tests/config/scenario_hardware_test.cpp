@@ -128,7 +128,7 @@ TEST_SUITE("config.scenario_hardware") {
     CHECK(hw.topology.intra_node.name == "pcie4_no_p2p");
     // 16 GT/s x 16 lanes x 128/130 / 8 bit/B = 31.51 GB/s per direction.
     CHECK(hw.topology.intra_node.bytes_per_s_per_direction == doctest::Approx(31.5077e9).epsilon(1e-5));
-    CHECK(hw.topology.intra_node.simple.efficiency == doctest::Approx(0.40));
+    CHECK(hw.topology.intra_node.simple.efficiency == doctest::Approx(0.25));
     CHECK(hw.gpus_per_pcie_switch == 1);
   }
 
@@ -204,7 +204,7 @@ hardware: {gpu: rtx3090, cpu_cores: 8, host_memory: "64 GiB", storage: nvme_ssd}
     CHECK(scalar.inter_node->name == "ethernet");
     CHECK(scalar.inter_node->bytes_per_s_per_direction == doctest::Approx(12.5e9));
     CHECK(scalar.inter_node->low_latency.hop_latency_s == doctest::Approx(25e-6));
-    CHECK(scalar.inter_node->simple.efficiency == doctest::Approx(0.70));  // sockets
+    CHECK(scalar.inter_node->simple.efficiency == doctest::Approx(0.90));  // sockets
     CHECK(scalar.nics_per_node == 1);
     const models::Topology map =
         hardware_of(parse(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\"}\n"))).topology;
