@@ -61,6 +61,33 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(w.backward.gpu_time_s == doctest::Approx(4.0e-3 + 3e-6));
   }
 
+  TEST_CASE("compiled: memory-bound ops keep the default share or their own") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    TrainingSpec t = training(Precision::kFp32);
+    t.framework_overhead = FrameworkOverhead::kCompiled;
+    Op op = elementwise(1e8);
+    // default share 0.5: 3.2e9 B / 4 samples... here 1 sample: 8e8 B * 0.5 = 4e8 B, 1 kernel
+    const OpWork shared = op_work(op, 1, testing::ampere_like(), t, e);
+    CHECK(shared.forward.bytes == doctest::Approx(4e8));
+    CHECK(shared.forward.kernels == 1);
+    // folded into the softmax kernel: no traffic, no kernel of its own; only its nominal
+    // arithmetic remains: 1e8 FLOP / (20e12 * 0.88) = 5.682e-6 s, no fixed kernel cost
+    op.compiled_traffic_share = 0.0;
+    const OpWork folded = op_work(op, 1, testing::ampere_like(), t, e);
+    CHECK(folded.forward.bytes == 0.0);
+    CHECK(folded.forward.kernels == 0);
+    CHECK(folded.backward.kernels == 0);
+    CHECK(folded.forward.gpu_time_s == doctest::Approx(1e8 / (20e12 * 0.88)).scale(0));
+    // the fused softmax keeps its read and write: 8e8 B / 1.6e12 B/s = 5e-4 s; + 3e-6
+    op.compiled_traffic_share = 1.0;
+    const OpWork kept = op_work(op, 1, testing::ampere_like(), t, e);
+    CHECK(kept.forward.bytes == doctest::Approx(8e8));
+    CHECK(kept.forward.gpu_time_s == doctest::Approx(5e-4 + 3e-6).scale(0));
+    // eager ignores the share
+    const OpWork eager = op_work(op, 1, testing::ampere_like(), training(Precision::kFp32), e);
+    CHECK(eager.forward.bytes == doctest::Approx(8e8));
+  }
+
   TEST_CASE("the roofline switches from memory- to compute-bound at the ridge point") {
     const GpuEfficiency e = GpuEfficiency::defaults();
     const GpuSpec g = testing::ampere_like();
