@@ -133,6 +133,9 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
         eff *= e.channels_first_tensor_core_penalty;
         relative *= e.channels_first_tensor_core_penalty;
       }
+    } else if (op.op_class == OpClass::kMatmul) {
+      eff *= e.matmul_relative_to_gemm;
+      relative *= e.matmul_relative_to_gemm;
     } else if (op.op_class == OpClass::kAttention) {
       eff *= e.attention_relative_to_matmul;
       relative *= e.attention_relative_to_matmul;
