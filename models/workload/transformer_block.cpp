@@ -64,8 +64,13 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
         elementwise_op(prefix + "attn.alibi", scores, 1.0, kAddFlopPerElement, 0.0)));
   }
   if (shape.causal_mask || shape.padding_mask) {
-    ops.push_back(fused_into_softmax(
-        elementwise_op(prefix + "attn.mask", scores, 1.0, kMaskFlopPerElement, 0.0)));
+    Op mask = fused_into_softmax(elementwise_op(prefix + "attn.mask", scores, 1.0, kMaskFlopPerElement, 0.0));
+    // The encoders' extended attention mask is built in the parameters' dtype (HF
+    // get_extended_attention_mask(..., dtype=self.dtype); DLE BertModel casts it to the word
+    // embedding's dtype): fp32 under autocast, so adding it promotes the 16-bit scores to
+    // fp32 (PyTorch type promotion), and the chain stays fp32 into the softmax.
+    mask.autocast_fp32 = shape.padding_mask;
+    ops.push_back(mask);
   }
   Op softmax = softmax_op(prefix + "attn.softmax", scores);
   softmax.compiled_traffic_share = kFusedSoftmaxKeeps;

@@ -143,6 +143,36 @@ TEST_SUITE("models.workload.transformer_encoder_family") {
     CHECK(binned.parameters == full.parameters);
   }
 
+  TEST_CASE("the padding-mask add promotes the scores to fp32 under autocast; the chain fuses when compiled") {
+    // HF get_extended_attention_mask builds the mask in the parameters' dtype (fp32 under
+    // autocast): scores + mask is fp32. Under a fusing compiler scale, mask and dropout fold
+    // into the softmax kernel (share 0), which keeps its traffic (share 1).
+    const Workload bert = build_catalog_model("bert-base", {{"sequence_length", 128}});
+    const Workload gpt2 = build_catalog_model("gpt2");
+    for (const Op& op : bert.ops) {
+      if (op.name == "encoder.layer.0.attn.mask") {
+        CHECK(op.autocast_fp32);
+        CHECK(op.compiled_traffic_share == 0.0);
+      }
+      if (op.name == "encoder.layer.0.attn.scale" || op.name == "encoder.layer.0.attn.dropout") {
+        CHECK(op.compiled_traffic_share == 0.0);
+      }
+      if (op.name == "encoder.layer.0.attn.softmax") {
+        CHECK(op.compiled_traffic_share == 1.0);
+      }
+    }
+    CHECK(sum_over(bert, "encoder.layer.0.attn.mask", [](const Op& op) { return 1.0; }) == 1.0);
+    // GPT-2's causal mask (torch.where with a value of the scores' dtype) stays 16-bit.
+    bool found = false;
+    for (const Op& op : gpt2.ops) {
+      if (op.name.find("attn.mask") != std::string::npos) {
+        CHECK_FALSE(op.autocast_fp32);
+        found = true;
+      }
+    }
+    CHECK(found);
+  }
+
   TEST_CASE("inputs, tokens and flags of a language model") {
     const Workload workload = build_catalog_model("bert-base", {{"sequence_length", 128}});
     // input_ids, token_type_ids, attention_mask, labels: 4·8 B·128 + next_sentence_label 8 B
