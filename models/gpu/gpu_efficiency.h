@@ -32,6 +32,12 @@ struct GpuEfficiency {
   /// tensor cores far below GEMM peaks, while FP32 CUDA-core convolutions come close to SGEMM.
   double conv_tensor_core_relative = 0.0;
   double conv_cuda_core_relative = 0.0;
+  /// Linear layers of a training step (nn.Linear forward, grad-input and grad-weight GEMMs)
+  /// relative to the large-GEMM figures above: those are the best shape a sweep finds,
+  /// while a model's linears have one dimension at the width (1024-4096), transposed
+  /// operands in backward and the bias as an extra pass (addmm copies the bias into the
+  /// output, then reads it back with beta = 1; its gradient is a reduction over the rows).
+  double matmul_relative_to_gemm = 1.0;
   /// Batched attention matmuls (QK^T, PV per head: small k = head_dim) relative to a GEMM.
   double attention_relative_to_matmul = 0.0;
   /// Achieved fraction of datasheet memory bandwidth for streaming kernels (STREAM-like copy

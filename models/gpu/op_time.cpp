@@ -133,6 +133,9 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
         eff *= e.channels_first_tensor_core_penalty;
         relative *= e.channels_first_tensor_core_penalty;
       }
+    } else if (op.op_class == OpClass::kMatmul) {
+      eff *= e.matmul_relative_to_gemm;
+      relative *= e.matmul_relative_to_gemm;
     } else if (op.op_class == OpClass::kAttention) {
       eff *= e.attention_relative_to_matmul;
       relative *= e.attention_relative_to_matmul;
@@ -161,11 +164,12 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   } else {
     compute_rate = gpu.peak_fp32_flop_per_s * e.matmul_cuda_core;
     if (training.framework_overhead == FrameworkOverhead::kCompiled) {
-      w.forward.bytes *= e.compiled_memory_bound_share;
-      w.backward.bytes *= e.compiled_memory_bound_share;
-      w.forward.kernels = static_cast<int>(std::ceil(w.forward.kernels * e.compiled_memory_bound_share));
-      w.backward.kernels =
-          static_cast<int>(std::ceil(w.backward.kernels * e.compiled_memory_bound_share));
+      const double share =
+          op.compiled_traffic_share >= 0.0 ? op.compiled_traffic_share : e.compiled_memory_bound_share;
+      w.forward.bytes *= share;
+      w.backward.bytes *= share;
+      w.forward.kernels = static_cast<int>(std::ceil(w.forward.kernels * share));
+      w.backward.kernels = static_cast<int>(std::ceil(w.backward.kernels * share));
     }
   }
   auto time_of = [&](const KernelWork& k) {

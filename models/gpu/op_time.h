@@ -8,7 +8,8 @@
 /// With a calibration profile (GpuSpec::calibration) the measured figures replace the
 /// datasheet ones where measured: peak[path] * matmul efficiency becomes the measured GEMM
 /// rate of the path at the op's FLOP per forward kernel (Hockney curve r(n) = r_inf n /
-/// (n + n_1/2), gpu_calibration.h; conv, attention and layout factors still apply),
+/// (n + n_1/2), gpu_calibration.h; linear-layer, conv, attention and layout factors still
+/// apply),
 /// memory_bandwidth * efficiency the streaming rate, kernel_fixed_s the empty-kernel latency,
 /// and h2d_bytes_per_s the asymptotic H2D rate.
 /// Backward of conv and matmul is about twice the forward FLOP (grad input + grad weight).
@@ -46,8 +47,11 @@ bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu
 
 /// Forward and backward work of `op` for `batch` samples. Bytes: activations read and
 /// written at the precision's element size, weights once per kernel; channels_first convs on
-/// tensor cores pay the transpose penalty; `compiled`/`cuda_graphs` do not change the kernels,
-/// but `compiled` fuses memory-bound ops (share `compiled_memory_bound_share` left).
+/// tensor cores pay the transpose penalty; linear layers (OpClass::kMatmul) run at
+/// `matmul_relative_to_gemm` of the GEMM figure, attention matmuls at
+/// `attention_relative_to_matmul`; `compiled`/`cuda_graphs` do not change the kernels, but
+/// `compiled` fuses memory-bound ops: the op's own Op::compiled_traffic_share of its traffic
+/// and kernels is left where it sets one, else `compiled_memory_bound_share`.
 /// AMP adds one weight-cast kernel per weighted op in forward and, when `input_fp32` (the
 /// input is an fp32 tensor: it comes from an op autocast runs in fp32, or from elementwise ops
 /// on one), one cast of the input to 16 bit for matmuls and convolutions; other ops on an fp32

@@ -6,6 +6,16 @@ namespace gpuplan::models {
 
 namespace {
 constexpr double kFlopPerMac = 2.0;
+/// Under a fusing compiler the attention-score chain is one kernel per direction
+/// (Op::compiled_traffic_share): pointwise ops on the scores cost nothing of their own, the
+/// softmax keeps its read of the scores and write of the probabilities.
+constexpr double kFusedIntoSoftmax = 0.0;
+constexpr double kFusedSoftmaxKeeps = 1.0;
+
+Op fused_into_softmax(Op op) {
+  op.compiled_traffic_share = kFusedIntoSoftmax;
+  return op;
+}
 }  // namespace
 
 void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
@@ -47,16 +57,26 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
       .backward_flop_ratio = 2.0,
       .forward_kernels = 1,
   });
-  ops.push_back(elementwise_op(prefix + "attn.scale", scores, 1.0, kScaleFlopPerElement, 0.0));
+  ops.push_back(fused_into_softmax(
+      elementwise_op(prefix + "attn.scale", scores, 1.0, kScaleFlopPerElement, 0.0)));
   if (shape.alibi) {
-    ops.push_back(elementwise_op(prefix + "attn.alibi", scores, 1.0, kAddFlopPerElement, 0.0));
+    ops.push_back(fused_into_softmax(
+        elementwise_op(prefix + "attn.alibi", scores, 1.0, kAddFlopPerElement, 0.0)));
   }
   if (shape.causal_mask || shape.padding_mask) {
-    ops.push_back(elementwise_op(prefix + "attn.mask", scores, 1.0, kMaskFlopPerElement, 0.0));
+    Op mask = fused_into_softmax(elementwise_op(prefix + "attn.mask", scores, 1.0, kMaskFlopPerElement, 0.0));
+    // The encoders' extended attention mask is built in the parameters' dtype (HF
+    // get_extended_attention_mask(..., dtype=self.dtype); DLE BertModel casts it to the word
+    // embedding's dtype): fp32 under autocast, so adding it promotes the 16-bit scores to
+    // fp32 (PyTorch type promotion), and the chain stays fp32 into the softmax.
+    mask.autocast_fp32 = shape.padding_mask;
+    ops.push_back(mask);
   }
-  ops.push_back(softmax_op(prefix + "attn.softmax", scores));
+  Op softmax = softmax_op(prefix + "attn.softmax", scores);
+  softmax.compiled_traffic_share = kFusedSoftmaxKeeps;
+  ops.push_back(softmax);
   if (shape.dropout) {
-    ops.push_back(dropout_op(prefix + "attn.dropout", scores));
+    ops.push_back(fused_into_softmax(dropout_op(prefix + "attn.dropout", scores)));
   }
   // PV per head: a·s·s·(h/a) MACs; saves V (s·h) and the probabilities, unless they are
   // the softmax output that softmax already saved (no dropout in between).

@@ -1,5 +1,7 @@
 #include "models/workload/transformer_encoder_family.h"
 
+#include <algorithm>
+
 #include "models/workload/architecture_reader.h"
 #include "models/workload/layer_ops.h"
 #include "models/workload/transformer_block.h"
@@ -7,17 +9,46 @@
 namespace gpuplan::models {
 
 namespace {
-/// input_ids, token_type_ids, attention_mask and labels: four int64 tensors per token.
-constexpr double kInputBytesPerToken = 4.0 * 8.0;
-/// next_sentence_label: one int64 per sample.
-constexpr double kInputBytesPerSequence = 8.0;
+/// One int64 id per token or per sequence.
+constexpr double kInt64Bytes = 8.0;
+/// input_ids, token_type_ids and attention_mask: three int64 tensors per token.
+constexpr double kEncoderInputsPerToken = 3.0;
 /// Next-sentence prediction: is-next or not (Devlin et al. 2019, sec. 3.1).
 constexpr double kNextSentenceClasses = 2.0;
+/// SQuAD span prediction: a start and an end logit per token (Devlin et al. 2019, sec. 4.2;
+/// HF BertForQuestionAnswering qa_outputs = Linear(hidden, 2)).
+constexpr double kSpanLogitsPerToken = 2.0;
+
+/// The head choices, in the order of the `head` parameter's choices.
+enum class EncoderHead { kPretraining, kPretrainingMasked, kQuestionAnswering, kSequenceClassification };
+
+/// Pooler on the first token (dense + tanh). Its input is a view of the last layer's
+/// output: the all-token MLM transform saves that tensor anyway; with the other heads the
+/// view keeps its s·h elements alive, under 0.1 % of BERT's activations, not counted.
+void append_pooler(std::vector<Op>& ops, double h) {
+  ops.push_back(linear_op("pooler.dense", 1.0, h, h, true, false));
+  ops.push_back(elementwise_op("pooler.tanh", h, 1.0, kTanhFlopPerElement, h));
+}
+
+/// The masked-LM head over `rows` positions: transform (dense + GELU + layer norm), the
+/// decoder tied to embeddings.word (only its bias is new), cross-entropy over the vocabulary.
+void append_masked_lm(std::vector<Op>& ops, double rows, double h, double vocab) {
+  const double rh = rows * h;
+  ops.push_back(linear_op("mlm.transform.dense", rows, h, h, true, true));
+  ops.push_back(elementwise_op("mlm.transform.gelu", rh, 1.0, kGeluFlopPerElement, rh));
+  ops.push_back(norm_op("mlm.transform.norm", rows, h, NormKind::kLayerNorm, true));
+  Op decoder = linear_op("mlm.decoder", rows, h, vocab, true, true);
+  decoder.parameters = vocab;
+  ops.push_back(decoder);
+  ops.push_back(cross_entropy_op("mlm.loss", rows, vocab));
+}
+
 }  // namespace
 
 std::string TransformerEncoderFamily::summary() const {
-  return "BERT-style encoder pretraining as HF BertForPreTraining runs it eagerly: post-norm "
-         "layers with dropout, unfused attention, masked-LM (tied decoder) and NSP heads";
+  return "BERT-style encoder as HF BertForPreTraining runs it eagerly: post-norm layers with "
+         "dropout, unfused attention; masked-LM (tied decoder) and NSP heads, or a SQuAD span "
+         "or sequence-classification head";
 }
 
 std::vector<ArchitectureParameter> TransformerEncoderFamily::parameters() const {
@@ -31,26 +62,40 @@ std::vector<ArchitectureParameter> TransformerEncoderFamily::parameters() const 
       count_with_default("max_positions",
                          "rows of the learned position table; at least sequence_length", 512),
       count_with_default("type_vocab", "token types (segments)", 2),
+      choice_parameter("head",
+                       "what runs after the encoder: pretraining (MLM on every position + NSP, HF "
+                       "BertForPreTraining), pretraining_masked (MLM only on max_predictions "
+                       "gathered positions + NSP, NVIDIA DeepLearningExamples), "
+                       "question_answering (SQuAD start/end logits), sequence_classification "
+                       "(pooler + classifier)",
+                       {"pretraining", "pretraining_masked", "question_answering",
+                        "sequence_classification"},
+                       0),
+      count_defaulting_to("max_predictions",
+                          "masked positions per sequence the pretraining_masked head predicts "
+                          "(max_predictions_per_seq); at most sequence_length",
+                          "sequence_length"),
+      count_with_default("labels", "classes of the sequence_classification head", 2),
+      count_defaulting_to("mean_padded_length",
+                          "tokens per sample the GPU computes on average when the loader pads "
+                          "each batch only to its longest sequence (dynamic padding, length "
+                          "binning); sequence_length stays the longest batch, which sets the "
+                          "memory peak",
+                          "sequence_length"),
   };
 }
 
-Workload TransformerEncoderFamily::build(const ArchitectureValues& values) const {
-  const ArchitectureReader reader("transformer_encoder", parameters(), values);
+namespace {
+
+// The op table for sequences of `s` tokens (the ops of one sample of a batch padded to s);
+// sets `label_bytes_per_sample` for the head.
+std::vector<Op> encoder_ops(const ArchitectureReader& reader, double s, double& label_bytes_per_sample) {
   const long long layers = reader.count("layers");
-  const long long hidden = reader.count("hidden");
-  const long long heads = reader.count("heads");
-  const long long sequence_length = reader.count("sequence_length");
-  check_heads_divide_hidden(hidden, heads);
-  check_sequence_fits_positions(sequence_length, reader.count("max_positions"));
-  const double s = static_cast<double>(sequence_length);
-  const double h = static_cast<double>(hidden);
+  const double h = reader.value("hidden");
+  const double heads = reader.value("heads");
   const double sh = s * h;
   const double vocab = reader.value("vocab");
-
-  Workload workload;
-  workload.name = "inline";
-  workload.family = "transformer_encoder";
-  std::vector<Op>& ops = workload.ops;
+  std::vector<Op> ops;
   ops.push_back(embedding_op("embeddings.word", s, h, vocab));
   ops.push_back(embedding_op("embeddings.token_type", s, h, reader.value("type_vocab")));
   ops.push_back(embedding_op("embeddings.position", s, h, reader.value("max_positions")));
@@ -64,7 +109,7 @@ Workload TransformerEncoderFamily::build(const ArchitectureValues& values) const
   TransformerBlockShape shape;
   shape.tokens = s;
   shape.hidden = h;
-  shape.heads = static_cast<double>(heads);
+  shape.heads = heads;
   shape.kv_heads = shape.heads;
   shape.ffn_hidden = reader.value("ffn_hidden");
   shape.mlp = MlpKind::kGelu;
@@ -78,29 +123,99 @@ Workload TransformerEncoderFamily::build(const ArchitectureValues& values) const
     append_transformer_block(ops, "encoder.layer." + std::to_string(layer) + ".", shape);
   }
 
-  // Pooler on the first token: its input is a view of the last layer's output, which the
-  // MLM transform saves anyway.
-  ops.push_back(linear_op("pooler.dense", 1.0, h, h, true, false));
-  ops.push_back(elementwise_op("pooler.tanh", h, 1.0, kTanhFlopPerElement, h));
-  // The classifier's input is the tanh output, already saved by tanh.
-  ops.push_back(linear_op("nsp.classifier", 1.0, h, kNextSentenceClasses, true, false));
-  ops.push_back(cross_entropy_op("nsp.loss", 1.0, kNextSentenceClasses));
+  const auto head = static_cast<EncoderHead>(reader.choice("head"));
+  // At most the tokens of the batch (a short bin has fewer masked positions).
+  const double max_predictions = std::min(reader.value("max_predictions"), s);
+  // Labels and targets per sample, int64: MLM labels per token + next_sentence_label;
+  // start and end positions; one class label.
+  switch (head) {
+    case EncoderHead::kPretraining:
+    case EncoderHead::kPretrainingMasked: {
+      append_pooler(ops, h);
+      // The classifier's input is the tanh output, already saved by tanh.
+      ops.push_back(linear_op("nsp.classifier", 1.0, h, kNextSentenceClasses, true, false));
+      ops.push_back(cross_entropy_op("nsp.loss", 1.0, kNextSentenceClasses));
+      double rows = s;
+      if (head == EncoderHead::kPretrainingMasked) {
+        // DLE BertLMPredictionHead with sequence_output_is_dense: hidden[labels != 0]
+        // gathers the masked rows (nonzero + index: 2 kernels; backward scatters into
+        // zeros), so the transform, decoder and loss see max_predictions rows, not s.
+        rows = max_predictions;
+        ops.push_back(elementwise_op("mlm.gather", rows * h, 1.0, 0.0, 0.0, 2));
+      }
+      append_masked_lm(ops, rows, h, vocab);
+      label_bytes_per_sample = (s + 1.0) * kInt64Bytes;
+      break;
+    }
+    case EncoderHead::kQuestionAnswering:
+      // qa_outputs over every token; its input (the last layer's output) is saved by it.
+      ops.push_back(linear_op("qa.outputs", s, h, kSpanLogitsPerToken, true, true));
+      // split into start and end logits (views), then one cross-entropy over the s
+      // positions for each.
+      ops.push_back(cross_entropy_op("qa.start_loss", 1.0, s));
+      ops.push_back(cross_entropy_op("qa.end_loss", 1.0, s));
+      label_bytes_per_sample = 2.0 * kInt64Bytes;
+      break;
+    case EncoderHead::kSequenceClassification: {
+      append_pooler(ops, h);
+      ops.push_back(dropout_op("classifier.dropout", h));
+      const double classes = reader.value("labels");
+      // Its input is the dropout output (the mask alone is saved by dropout).
+      ops.push_back(linear_op("classifier", 1.0, h, classes, true, true));
+      ops.push_back(cross_entropy_op("classifier.loss", 1.0, classes));
+      label_bytes_per_sample = kInt64Bytes;
+      break;
+    }
+  }
 
-  ops.push_back(linear_op("mlm.transform.dense", s, h, h, true, true));
-  ops.push_back(elementwise_op("mlm.transform.gelu", sh, 1.0, kGeluFlopPerElement, sh));
-  ops.push_back(norm_op("mlm.transform.norm", s, h, NormKind::kLayerNorm, true));
-  // Tied to embeddings.word: only the bias (one per token of the vocabulary) is new.
-  Op decoder = linear_op("mlm.decoder", s, h, vocab, true, true);
-  decoder.parameters = vocab;
-  ops.push_back(decoder);
-  ops.push_back(cross_entropy_op("mlm.loss", s, vocab));
+  return ops;
+}
 
-  for (const Op& op : ops) {
+}  // namespace
+
+Workload TransformerEncoderFamily::build(const ArchitectureValues& values) const {
+  const ArchitectureReader reader("transformer_encoder", parameters(), values);
+  const long long hidden = reader.count("hidden");
+  const long long sequence_length = reader.count("sequence_length");
+  check_heads_divide_hidden(hidden, reader.count("heads"));
+  check_sequence_fits_positions(sequence_length, reader.count("max_positions"));
+  const double s = static_cast<double>(sequence_length);
+  const double max_predictions = reader.value("max_predictions");
+  if (max_predictions > s) {
+    throw WorkloadError("max_predictions",
+                        "max_predictions " + format_architecture_value(max_predictions) +
+                            " exceeds sequence_length " + std::to_string(sequence_length) +
+                            " (a sequence cannot have more masked positions than tokens); use "
+                            "max_predictions at most " + std::to_string(sequence_length));
+  }
+  const double mean_padded = reader.value("mean_padded_length");
+  if (mean_padded > s) {
+    throw WorkloadError("mean_padded_length",
+                        "mean_padded_length " + format_architecture_value(mean_padded) +
+                            " exceeds sequence_length " + std::to_string(sequence_length) +
+                            " (batches are padded to at most sequence_length); use "
+                            "mean_padded_length at most " + std::to_string(sequence_length));
+  }
+
+  Workload workload;
+  workload.name = "inline";
+  workload.family = "transformer_encoder";
+  double label_bytes_per_sample = 0.0;
+  workload.ops = encoder_ops(reader, mean_padded, label_bytes_per_sample);
+  if (mean_padded < s) {
+    // Work at the mean padded length, memory at the longest batch: the peak is set by a
+    // batch padded to sequence_length (same ops, same order).
+    const std::vector<Op> longest = encoder_ops(reader, s, label_bytes_per_sample);
+    for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+      workload.ops[i].saved_elements = longest[i].saved_elements;
+    }
+  }
+  for (const Op& op : workload.ops) {
     workload.parameters += op.parameters;
   }
   workload.tokens_per_sample = s;
   workload.is_language_model = true;
-  workload.input_bytes_per_sample = s * kInputBytesPerToken + kInputBytesPerSequence;
+  workload.input_bytes_per_sample = s * kEncoderInputsPerToken * kInt64Bytes + label_bytes_per_sample;
   return workload;
 }
 

@@ -69,6 +69,13 @@ struct Op {
   /// HF RMSNorm upcasts itself): its activations are 4 B even in mixed precision (PyTorch
   /// "Automatic Mixed Precision" docs, "CUDA Ops that can autocast to float32").
   bool autocast_fp32 = false;
+  /// Under a fusing compiler (framework_overhead: compiled), the share of this memory-bound
+  /// op's traffic and kernels left; negative: GpuEfficiency::compiled_memory_bound_share.
+  /// The attention-score chain is one fused kernel per direction there (apex/Megatron
+  /// fused scale-mask-softmax, NVFuser/Inductor softmax fusions): the scale, mask, bias and
+  /// dropout on the a·s² scores are 0 (folded into the softmax kernel) and the softmax
+  /// keeps its whole read and write (1).
+  double compiled_traffic_share = -1.0;
 };
 
 /// A model as an op table plus the facts the job level needs.

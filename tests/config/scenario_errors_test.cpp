@@ -247,6 +247,20 @@ TEST_SUITE("config.scenario_errors") {
                    "101, 152 (He et al. 2016, table 1)"});
   }
 
+  TEST_CASE("inline encoder: an unknown head and more masked positions than tokens") {
+    const std::string encoder =
+        "model: {family: transformer_encoder, layers: 2, hidden: 64, heads: 4, ffn_hidden: 256, "
+        "vocab: 1000, sequence_length: 128, ";
+    CHECK(errors_of(with("model: resnet50", encoder + "head: pretraining_maskd}")) ==
+          Messages{"unknown head 'pretraining_maskd' at s.yaml:5:131 (workload.model.head); expected one of "
+                   "pretraining, pretraining_masked, question_answering, sequence_classification"});
+    CHECK(errors_of(with("model: resnet50",
+                         encoder + "head: pretraining_masked, max_predictions: 200}")) ==
+          Messages{"max_predictions 200 exceeds sequence_length 128 (a sequence cannot have more masked "
+                   "positions than tokens) at s.yaml:5:168 (workload.model.max_predictions); use "
+                   "max_predictions at most 128"});
+  }
+
   TEST_CASE("a calibration profile that does not exist") {
     // More profile errors: tests/config/calibration_profile_test.cpp.
     CHECK(errors_of(with("gpu: rtx3090", "gpu: {profile: catalogs/calibrations/x.json}")) ==

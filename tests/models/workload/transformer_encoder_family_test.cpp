@@ -90,6 +90,89 @@ TEST_SUITE("models.workload.transformer_encoder_family") {
                    [](const Op& op) { return static_cast<double>(op.forward_kernels); }) == 20.0);
   }
 
+  TEST_CASE("head: the masked-LM head on max_predictions gathered rows (DLE dense output)") {
+    // bert-large at s = 128 with 20 masked positions: the transform and decoder run on 20
+    // rows instead of 128; decoder forward 2·20·1024·30522 + 20·30522 (bias) FLOP.
+    const double head = testing::choice("transformer_encoder", "head", "pretraining_masked");
+    const Workload all = build_catalog_model("bert-large", {{"sequence_length", 128}});
+    const Workload masked = build_catalog_model(
+        "bert-large", {{"sequence_length", 128}, {"head", head}, {"max_predictions", 20}});
+    auto decoder_flop = [](const Workload& w) {
+      return sum_over(w, "mlm.decoder", [](const Op& op) { return op.forward_flop; });
+    };
+    CHECK(decoder_flop(all) == 2.0 * 128 * 1024 * 30522 + 128 * 30522.0);
+    CHECK(decoder_flop(masked) == 2.0 * 20 * 1024 * 30522 + 20 * 30522.0);
+    // The gather of 20·1024 elements, two kernels (nonzero, index); same parameters.
+    CHECK(sum_over(masked, "mlm.gather", [](const Op& op) { return op.output_elements; }) ==
+          20.0 * 1024);
+    CHECK(masked.parameters == all.parameters);
+    // MLM loss saves the log-softmax of 20 rows of 30522 logits.
+    CHECK(sum_over(masked, "mlm.loss", [](const Op& op) { return op.saved_elements; }) ==
+          20.0 * 30522);
+  }
+
+  TEST_CASE("head: SQuAD span head and sequence classifier") {
+    const Workload qa = build_catalog_model(
+        "bert-large", {{"sequence_length", 384},
+                       {"head", testing::choice("transformer_encoder", "head", "question_answering")}});
+    // BertModel without pooler 335,141,888 − 1,049,600 + qa_outputs 1024·2 + 2 = 334,094,338
+    CHECK(qa.parameters == 334'094'338.0);
+    CHECK(sum_over(qa, "qa.outputs", [](const Op& op) { return op.forward_flop; }) ==
+          2.0 * 384 * 1024 * 2 + 384 * 2.0);
+    // ids, types, mask: 3·8 B per token; start and end positions 16 B.
+    CHECK(qa.input_bytes_per_sample == 3.0 * 8.0 * 384 + 16.0);
+    CHECK(sum_over(qa, "mlm.", [](const Op&) { return 1.0; }) == 0.0);
+
+    const Workload cls = build_catalog_model(
+        "bert-large",
+        {{"head", testing::choice("transformer_encoder", "head", "sequence_classification")}});
+    // BertModel 335,141,888 + classifier 1024·2 + 2 = 335,143,938
+    CHECK(cls.parameters == 335'143'938.0);
+    CHECK(cls.input_bytes_per_sample == 3.0 * 8.0 * 512 + 8.0);
+  }
+
+  TEST_CASE("mean_padded_length: work at the mean padded length, saved activations at the longest") {
+    const Workload full = build_catalog_model("bert-large");
+    const Workload binned = build_catalog_model("bert-large", {{"mean_padded_length", 288}});
+    // QKᵀ forward 2·s²·h: 2·288²·1024 instead of 2·512²·1024.
+    CHECK(sum_over(binned, "encoder.layer.0.attn.scores", [](const Op& op) { return op.forward_flop; }) ==
+          2.0 * 288 * 288 * 1024);
+    // The memory peak is a batch padded to 512: 17·s·h + 2.5·a·s² per layer as without binning.
+    CHECK(binned.saved_elements_per_sample() == full.saved_elements_per_sample());
+    CHECK(binned.tokens_per_sample == 512.0);
+    CHECK(binned.parameters == full.parameters);
+  }
+
+  TEST_CASE("the padding-mask add promotes the scores to fp32 under autocast; the chain fuses when compiled") {
+    // HF get_extended_attention_mask builds the mask in the parameters' dtype (fp32 under
+    // autocast): scores + mask is fp32. Under a fusing compiler scale, mask and dropout fold
+    // into the softmax kernel (share 0), which keeps its traffic (share 1).
+    const Workload bert = build_catalog_model("bert-base", {{"sequence_length", 128}});
+    const Workload gpt2 = build_catalog_model("gpt2");
+    for (const Op& op : bert.ops) {
+      if (op.name == "encoder.layer.0.attn.mask") {
+        CHECK(op.autocast_fp32);
+        CHECK(op.compiled_traffic_share == 0.0);
+      }
+      if (op.name == "encoder.layer.0.attn.scale" || op.name == "encoder.layer.0.attn.dropout") {
+        CHECK(op.compiled_traffic_share == 0.0);
+      }
+      if (op.name == "encoder.layer.0.attn.softmax") {
+        CHECK(op.compiled_traffic_share == 1.0);
+      }
+    }
+    CHECK(sum_over(bert, "encoder.layer.0.attn.mask", [](const Op&) { return 1.0; }) == 1.0);
+    // GPT-2's causal mask (torch.where with a value of the scores' dtype) stays 16-bit.
+    bool found = false;
+    for (const Op& op : gpt2.ops) {
+      if (op.name.find("attn.mask") != std::string::npos) {
+        CHECK_FALSE(op.autocast_fp32);
+        found = true;
+      }
+    }
+    CHECK(found);
+  }
+
   TEST_CASE("inputs, tokens and flags of a language model") {
     const Workload workload = build_catalog_model("bert-base", {{"sequence_length", 128}});
     // input_ids, token_type_ids, attention_mask, labels: 4·8 B·128 + next_sentence_label 8 B
@@ -132,6 +215,29 @@ TEST_SUITE("models.workload.transformer_encoder_family") {
       CHECK(std::string(error.what()) ==
             "missing parameter 'sequence_length' of transformer_encoder (tokens per sample); add "
             "'sequence_length: <value>' to the model");
+    }
+    values = testing::catalog_model("bert-base").values;
+    values["sequence_length"] = 128;
+    values["max_predictions"] = 200;
+    try {
+      testing::build("transformer_encoder", values);
+      FAIL("no error");
+    } catch (const WorkloadError& error) {
+      CHECK(error.parameter() == "max_predictions");
+      CHECK(std::string(error.what()) ==
+            "max_predictions 200 exceeds sequence_length 128 (a sequence cannot have more masked "
+            "positions than tokens); use max_predictions at most 128");
+    }
+    values.erase("max_predictions");
+    values["mean_padded_length"] = 300;
+    try {
+      testing::build("transformer_encoder", values);
+      FAIL("no error");
+    } catch (const WorkloadError& error) {
+      CHECK(error.parameter() == "mean_padded_length");
+      CHECK(std::string(error.what()) ==
+            "mean_padded_length 300 exceeds sequence_length 128 (batches are padded to at most "
+            "sequence_length); use mean_padded_length at most 128");
     }
   }
 
