@@ -159,6 +159,9 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
                                                      gpu.memory_bytes_per_s * e.memory_bandwidth);
     apply_data_parallel(dp, plan);
   }
+  // fp16 needs a loss scaler (bf16 does not); a CUDA-graph step is captured without it.
+  plan.host_sync_before_optimizer =
+      t.precision == Precision::kFp16Amp && t.framework_overhead != FrameworkOverhead::kCudaGraphs;
   plan.model_flop_per_step =
       job.workload.training_flop_per_sample() * plan.micro_batch * plan.gradient_accumulation;
   plan.peak_flop_per_s = math_peak_flop_per_s(OpClass::kMatmul, t.precision, gpu);

@@ -73,6 +73,10 @@ struct StepPlan {
   double model_flop_per_step = 0.0;     ///< model FLOP of one optimizer step (MFU numerator)
   double peak_flop_per_s = 0.0;         ///< dense peak of the precision's matmul path (MFU denominator)
   CommPlan comm;                        ///< data parallelism: DDP buckets, or DataParallel's kind
+  /// The host waits for the GPU before it dispatches the optimizer: fp16 AMP's GradScaler
+  /// reads found_inf with .item() before optimizer.step (torch/amp/grad_scaler.py,
+  /// GradScaler._maybe_opt_step), so the optimizer's dispatch cannot overlap backward.
+  bool host_sync_before_optimizer = false;
 };
 
 /// Builds the plan of one rank of `job`: with several GPUs, the rank gets its share of the

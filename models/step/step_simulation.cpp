@@ -408,6 +408,17 @@ class StepProcess {
       end_micro_step();
       return;
     }
+    if (phase_ == 2 && unit_index_ == 0 && plan_.host_sync_before_optimizer && !optimizer_synced_) {
+      // GradScaler reads found_inf on the host: the host waits for backward (and, through
+      // the default stream, for DDP's all-reduces) before it dispatches the optimizer.
+      set_host(HostState::kSyncing);
+      when_step_synced([this] {
+        optimizer_synced_ = true;
+        dispatch_next();
+      });
+      return;
+    }
+    optimizer_synced_ = false;
     if (phase_ == 2 && unit_index_ == 0 && buckets_done_ < plan_.comm.buckets.size()) {
       // DDP: the optimizer's kernels wait (on the GPU) for every bucket's all-reduce.
       optimizer_held_ = true;
@@ -437,6 +448,11 @@ class StepProcess {
       ++buckets_done_;
       if (buckets_done_ == plan_.comm.buckets.size() && optimizer_held_) {
         release_optimizer_hold();
+      }
+      if (buckets_done_ == plan_.comm.buckets.size() && !comm_waiters_.empty()) {
+        auto waiters = std::move(comm_waiters_);
+        comm_waiters_.clear();
+        for (auto& w : waiters) when_gpu_idle(std::move(w));
       }
     }, label);
   }
@@ -502,6 +518,15 @@ class StepProcess {
     check_idle();
   }
 
+  /// `callback` once the GPU is idle and every all-reduce of this step is done.
+  void when_step_synced(std::function<void()> callback) {
+    if (buckets_done_ < plan_.comm.buckets.size()) {
+      comm_waiters_.push_back(std::move(callback));
+    } else {
+      when_gpu_idle(std::move(callback));
+    }
+  }
+
   void when_gpu_idle(std::function<void()> callback) {
     idle_waiters_.push_back(std::move(callback));
     check_idle();
@@ -545,6 +570,8 @@ class StepProcess {
   std::vector<int> bucket_at_unit_;  ///< per backward unit: the bucket it completes, or -1
   std::size_t buckets_done_ = 0;     ///< all-reduces finished in the current optimizer step
   bool optimizer_held_ = false;
+  bool optimizer_synced_ = false;  ///< the host has passed GradScaler's sync of this step
+  std::vector<std::function<void()>> comm_waiters_;  ///< host waits for the last all-reduce
   std::vector<std::pair<SimTime, HostState>> host_states_;
   std::vector<TraceSpan> trace_;
   std::map<long, BatchRecord> batches_;

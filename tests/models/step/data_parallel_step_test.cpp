@@ -95,6 +95,21 @@ TEST_SUITE("models.step.data_parallel") {
     CHECK(s.breakdown.communication_exposed_s == doctest::Approx(3e-3).epsilon(0.01));
   }
 
+  TEST_CASE("fp16 GradScaler: the host dispatches the optimizer only after backward and the all-reduces") {
+    StepPlan p = ddp_plan(0.0);
+    p.optimizer[0].dispatch_s = 1e-3;
+    const StepStats overlapped = simulate_steps(p);
+    // Without the sync the optimizer is dispatched at 0 ms and waits on the GPU: 20 ms.
+    CHECK(overlapped.breakdown.step_time_s == doctest::Approx(20e-3));
+    p.host_sync_before_optimizer = true;
+    const StepStats synced = simulate_steps(p);
+    // With it the host waits until the last all-reduce ends (18 ms), dispatches 1 ms, then the
+    // optimizer runs 19-21 ms.
+    CHECK(synced.breakdown.step_time_s == doctest::Approx(21e-3));
+    CHECK(synced.breakdown.host_dispatch_wait_s == doctest::Approx(1e-3));
+    CHECK(synced.breakdown.communication_exposed_s == doctest::Approx(3e-3));
+  }
+
   TEST_CASE("DDP: all-reduces that finish during backward cost nothing") {
     StepPlan p = ddp_plan(0.0);
     p.comm.buckets = {{0, kMiB, 1e-3}, {1, 25 * kMiB, 1e-3}};
