@@ -4,6 +4,7 @@
 // its make_fixtures.py; the constants below are its LINES).
 
 #include "config/calibration_profile.h"
+#include "config_fixture.h"
 
 #include <doctest/doctest.h>
 
@@ -19,38 +20,14 @@
 #include "models/run/run_variant.h"
 #include "models/workload/workload_family.h"
 
-namespace doctest {
-template <>
-struct StringMaker<std::vector<std::string>> {
-  static String convert(const std::vector<std::string>& messages) {
-    std::string out = "{";
-    for (const std::string& m : messages) out += "\n  \"" + m + "\"";
-    return (out + "\n}").c_str();
-  }
-};
-}  // namespace doctest
-
 namespace gpuplan::config {
 namespace {
 
-using Messages = std::vector<std::string>;
+using namespace testing;
+
 
 const std::string kFixtures = std::string(GPUPLAN_SOURCE_DIR) + "/tests/fixtures/calibration";
 const std::string kProfile = kFixtures + "/profiles/a100-80gb-2026-01-01.json";
-
-const Catalogs& catalogs() {
-  static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");
-  return loaded;
-}
-
-const core::Registry<models::IWorkloadFamily>& families() {
-  static const core::Registry<models::IWorkloadFamily> registry = [] {
-    core::Registry<models::IWorkloadFamily> r;
-    models::register_builtin_workloads(r);
-    return r;
-  }();
-  return registry;
-}
 
 /// A temporary folder of files, removed at the end of the test.
 struct TempDir {
@@ -109,7 +86,7 @@ hardware:
 
 Messages errors_of_scenario(const std::string& text, const std::string& file) {
   try {
-    parse_scenario(text, file, catalogs(), families());
+    parse_scenario(text, file, shipped_catalogs(), builtin_families());
   } catch (const ConfigError& e) {
     return e.messages();
   }
@@ -184,11 +161,11 @@ TEST_SUITE("config.calibration_profile") {
 
   TEST_CASE("a scenario naming a profile gets the catalog GPU with measured rates, and runs calibrated") {
     // resnet50-a100-profile.yaml is tests/validation/V002 with hardware.gpu: {profile: ...}.
-    const Scenario s = load_scenario(kFixtures + "/resnet50-a100-profile.yaml", catalogs(), families());
+    const Scenario s = load_scenario(kFixtures + "/resnet50-a100-profile.yaml", shipped_catalogs(), builtin_families());
     REQUIRE(s.variants.size() == 1);
     const models::GpuSpec& gpu = s.variants.front().job.hardware.gpu;
     CHECK(gpu.name == "a100-80gb");
-    CHECK(gpu.memory_bytes == catalogs().gpus.find("a100-80gb")->memory_bytes);  // datasheet facts stay
+    CHECK(gpu.memory_bytes == shipped_catalogs().gpus.find("a100-80gb")->memory_bytes);  // datasheet facts stay
     CHECK(gpu.calibrated);
     REQUIRE(gpu.calibration);
     CHECK(gpu.calibration->gemm_fp16->rate_per_s == 275e12);
@@ -198,7 +175,7 @@ TEST_SUITE("config.calibration_profile") {
     CHECK(run.result.throughput_samples_per_s > 0.0);
 
     const Scenario plain = load_scenario(std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation/V002-resnet50-a100-amp.yaml",
-                                         catalogs(), families());
+                                         shipped_catalogs(), builtin_families());
     const models::VariantRun uncalibrated =
         models::run_variant(plain.variants.front().job, "baseline", models::ModelParams{});
     CHECK_FALSE(uncalibrated.result.calibrated);

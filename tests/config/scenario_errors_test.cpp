@@ -8,51 +8,14 @@
 #include <vector>
 
 #include "config/scenario_loader.h"
-
-// Lets doctest print message lists when a comparison fails.
-namespace doctest {
-template <>
-struct StringMaker<std::vector<std::string>> {
-  static String convert(const std::vector<std::string>& messages) {
-    std::string out = "{";
-    for (const std::string& m : messages) {
-      out += "\n  \"" + m + "\"";
-    }
-    return (out + "\n}").c_str();
-  }
-};
-}  // namespace doctest
+#include "config_fixture.h"
 
 namespace gpuplan::config {
 namespace {
 
-const Catalogs& catalogs() {
-  static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");
-  return loaded;
-}
+using namespace testing;
 
-const core::Registry<models::IWorkloadFamily>& families() {
-  static const core::Registry<models::IWorkloadFamily> registry = [] {
-    core::Registry<models::IWorkloadFamily> r;
-    models::register_builtin_workloads(r);
-    return r;
-  }();
-  return registry;
-}
-
-using Messages = std::vector<std::string>;
-
-/// Every message of the ConfigError that loading `text` as "s.yaml" throws.
-Messages errors_of(const std::string& text) {
-  try {
-    parse_scenario(text, "s.yaml", catalogs(), families());
-  } catch (const ConfigError& e) {
-    CHECK(std::string(e.what()).find(e.messages().front()) == 0);  // what() joins them
-    return e.messages();
-  }
-  FAIL("the scenario was accepted");
-  return {};
-}
+Messages errors_of(const std::string& text) { return scenario_errors(text); }
 
 // A valid scenario, so that each test changes one thing. Line numbers matter below.
 const char* const kValid = R"(format: gpuplan/v1
@@ -89,7 +52,7 @@ std::string with(const std::string& from, const std::string& to) { return replac
 
 TEST_SUITE("config.scenario_errors") {
   TEST_CASE("the base scenario of these tests is valid") {
-    CHECK_NOTHROW(parse_scenario(kValid, "s.yaml", catalogs(), families()));
+    CHECK_NOTHROW(parse_scenario(kValid, "s.yaml", shipped_catalogs(), builtin_families()));
   }
 
   TEST_CASE("YAML syntax error") {
@@ -164,7 +127,7 @@ TEST_SUITE("config.scenario_errors") {
 
   TEST_CASE("unreadable file") {
     try {
-      load_scenario("/nonexistent/scenario.yaml", catalogs(), families());
+      load_scenario("/nonexistent/scenario.yaml", shipped_catalogs(), builtin_families());
       FAIL("no error");
     } catch (const ConfigError& e) {
       CHECK(e.messages() == Messages{"cannot read file '/nonexistent/scenario.yaml': No such file or directory"});

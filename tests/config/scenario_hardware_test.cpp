@@ -9,53 +9,16 @@
 #include <vector>
 
 #include "config/scenario_loader.h"
+#include "config_fixture.h"
 #include "core/units.h"
-
-// Lets doctest print message lists when a comparison fails.
-namespace doctest {
-template <>
-struct StringMaker<std::vector<std::string>> {
-  static String convert(const std::vector<std::string>& messages) {
-    std::string out = "{";
-    for (const std::string& m : messages) {
-      out += "\n  \"" + m + "\"";
-    }
-    return (out + "\n}").c_str();
-  }
-};
-}  // namespace doctest
 
 namespace gpuplan::config {
 namespace {
 
-const Catalogs& catalogs() {
-  static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");
-  return loaded;
-}
+using namespace testing;
 
-const core::Registry<models::IWorkloadFamily>& families() {
-  static const core::Registry<models::IWorkloadFamily> registry = [] {
-    core::Registry<models::IWorkloadFamily> r;
-    models::register_builtin_workloads(r);
-    return r;
-  }();
-  return registry;
-}
-
-using Messages = std::vector<std::string>;
-
-Scenario parse(const std::string& text) { return parse_scenario(text, "s.yaml", catalogs(), families()); }
-
-/// Every message of the ConfigError that loading `text` as "s.yaml" throws.
-Messages errors_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const ConfigError& e) {
-    return e.messages();
-  }
-  FAIL("the scenario was accepted");
-  return {};
-}
+Scenario parse(const std::string& text) { return parse_text(text); }
+Messages errors_of(const std::string& text) { return scenario_errors(text); }
 
 // 8 x a100-80gb in one node; the hardware keys of each test are appended from line 14 on.
 const char* const kNode = R"(format: gpuplan/v1

@@ -3,6 +3,7 @@
 // Inline YAML (STYLE.md T7); catalogs are the shipped ones.
 
 #include "config/scenario_loader.h"
+#include "config_fixture.h"
 
 #include <doctest/doctest.h>
 
@@ -17,22 +18,10 @@
 namespace gpuplan::config {
 namespace {
 
-const Catalogs& catalogs() {
-  static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");
-  return loaded;
-}
-
-const core::Registry<models::IWorkloadFamily>& families() {
-  static const core::Registry<models::IWorkloadFamily> registry = [] {
-    core::Registry<models::IWorkloadFamily> r;
-    models::register_builtin_workloads(r);
-    return r;
-  }();
-  return registry;
-}
+using namespace testing;
 
 Scenario parse(const std::string& text, const LoadOptions& options = {}) {
-  return parse_scenario(text, "s.yaml", catalogs(), families(), options);
+  return parse_scenario(text, "s.yaml", shipped_catalogs(), builtin_families(), options);
 }
 
 /// The first error message, or "" when the text is valid.
@@ -391,7 +380,7 @@ cloud:
   replacement_wait: "5 min"
   preemption_rate: {trace: trace.json}
 )";
-    const Scenario s = parse_scenario(text, (dir / "s.yaml").string(), catalogs(), families());
+    const Scenario s = parse_scenario(text, (dir / "s.yaml").string(), shipped_catalogs(), builtin_families());
     REQUIRE(s.variants.size() == 1);
     CHECK(s.variants[0].preemption_source == PreemptionSource::kTrace);
     CHECK(s.variants[0].preemption_trace == (dir / "trace.json").string());

@@ -7,23 +7,12 @@
 
 #include "config/config_error.h"
 #include "config/scenario_loader.h"
+#include "config_fixture.h"
 
 namespace gpuplan::config {
 namespace {
 
-const Catalogs& shipped_catalogs() {
-  static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");
-  return loaded;
-}
-
-const core::Registry<models::IWorkloadFamily>& workload_families() {
-  static const core::Registry<models::IWorkloadFamily> registry = [] {
-    core::Registry<models::IWorkloadFamily> r;
-    models::register_builtin_workloads(r);
-    return r;
-  }();
-  return registry;
-}
+using namespace testing;
 
 std::string spot_scenario(const std::string& rate) {
   return R"(format: gpuplan/v1
@@ -40,7 +29,7 @@ cloud:
 
 TEST_SUITE("config.spot_scenario") {
   TEST_CASE("preemption_rate: catalog takes the family's rate and start-up, with the source") {
-    const Scenario s = parse_scenario(spot_scenario(""), "s.yaml", shipped_catalogs(), workload_families());
+    const Scenario s = parse_scenario(spot_scenario(""), "s.yaml", shipped_catalogs(), builtin_families());
     REQUIRE(s.variants.size() == 1);
     const models::CloudSpec& c = *s.variants[0].job.cloud;
     CHECK(c.preemption_rate_per_s == doctest::Approx(0.31 / 3600.0));
@@ -50,7 +39,7 @@ TEST_SUITE("config.spot_scenario") {
 
   TEST_CASE("a written rate is used as written") {
     const Scenario s = parse_scenario(spot_scenario("  preemption_rate: \"0.05 /h\"\n"), "s.yaml",
-                                      shipped_catalogs(), workload_families());
+                                      shipped_catalogs(), builtin_families());
     CHECK(s.variants[0].job.cloud->preemption_rate_per_s == doctest::Approx(0.05 / 3600.0));
     CHECK(s.variants[0].job.cloud->preemption_rate_source == "0.05 /h per node, from the scenario");
   }
@@ -61,13 +50,13 @@ TEST_SUITE("config.spot_scenario") {
     std::ofstream(dir / "ok.json") << R"({"metadata": {"gap_seconds": 600}, "data": [1, 1, 0, 1]})";
     std::ofstream(dir / "bad.json") << R"({"data": [1, 1, 0, 1]})";
     const Scenario s = parse_scenario(spot_scenario("  preemption_rate: {trace: ok.json}\n"),
-                                      (dir / "s.yaml").string(), shipped_catalogs(), workload_families());
+                                      (dir / "s.yaml").string(), shipped_catalogs(), builtin_families());
     REQUIRE(s.variants[0].job.cloud->trace);
     CHECK(s.variants[0].job.cloud->trace->alive.size() == 4);
     CHECK(s.variants[0].job.cloud->trace->gap_s == 600.0);
     try {
       parse_scenario(spot_scenario("  preemption_rate: {trace: bad.json}\n"), (dir / "s.yaml").string(),
-                     shipped_catalogs(), workload_families());
+                     shipped_catalogs(), builtin_families());
       FAIL("expected a ConfigError");
     } catch (const ConfigError& e) {
       REQUIRE(e.messages().size() == 1);

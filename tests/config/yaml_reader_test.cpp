@@ -2,6 +2,7 @@
 // with file:line:column, because they are the user experience (STYLE.md T4).
 
 #include "config/yaml_reader.h"
+#include "config_fixture.h"
 
 #include <doctest/doctest.h>
 
@@ -11,22 +12,10 @@
 
 #include "core/units.h"
 
-// Lets doctest print message lists when a comparison fails.
-namespace doctest {
-template <>
-struct StringMaker<std::vector<std::string>> {
-  static String convert(const std::vector<std::string>& messages) {
-    std::string out = "{";
-    for (const std::string& m : messages) {
-      out += "\n  \"" + m + "\"";
-    }
-    return (out + "\n}").c_str();
-  }
-};
-}  // namespace doctest
-
 namespace gpuplan::config {
 namespace {
+
+using namespace testing;
 
 /// Parses `text` as "s.yaml", runs `read` on the root mapping and returns every message.
 std::vector<std::string> messages_of(const std::string& text, const std::function<void(MapReader&)>& read) {
@@ -41,7 +30,6 @@ std::vector<std::string> messages_of(const std::string& text, const std::functio
   }
 }
 
-using Messages = std::vector<std::string>;
 
 }  // namespace
 

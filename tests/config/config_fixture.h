@@ -1,0 +1,65 @@
+#pragma once
+/// \file config_fixture.h
+/// What the config tests share: the shipped catalogs and workload families loaded once, the
+/// error messages of a scenario that does not load, and a doctest printer for message lists.
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "config/scenario_loader.h"
+
+// Lets doctest print message lists when a comparison fails.
+namespace doctest {
+template <>
+struct StringMaker<std::vector<std::string>> {
+  static String convert(const std::vector<std::string>& messages) {
+    std::string out = "{";
+    for (const std::string& m : messages) {
+      out += "\n  \"" + m + "\"";
+    }
+    return (out + "\n}").c_str();
+  }
+};
+}  // namespace doctest
+
+namespace gpuplan::config::testing {
+
+using Messages = std::vector<std::string>;
+
+/// catalogs/ of the source tree, loaded once.
+inline const Catalogs& shipped_catalogs() {
+  static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");
+  return loaded;
+}
+
+/// The built-in workload families, registered once.
+inline const core::Registry<models::IWorkloadFamily>& builtin_families() {
+  static const core::Registry<models::IWorkloadFamily> registry = [] {
+    core::Registry<models::IWorkloadFamily> r;
+    models::register_builtin_workloads(r);
+    return r;
+  }();
+  return registry;
+}
+
+/// Parses `text` as the scenario file "s.yaml" against the shipped catalogs.
+inline Scenario parse_text(const std::string& text) {
+  return parse_scenario(text, "s.yaml", shipped_catalogs(), builtin_families());
+}
+
+/// Every message of the ConfigError that loading `text` as "s.yaml" throws; fails the test
+/// (and returns none) when the scenario is accepted. what() joins the messages.
+inline Messages scenario_errors(const std::string& text) {
+  try {
+    parse_text(text);
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()).find(e.messages().front()) == 0);
+    return e.messages();
+  }
+  FAIL("the scenario was accepted");
+  return {};
+}
+
+}  // namespace gpuplan::config::testing
