@@ -1,5 +1,7 @@
 #include "config/hardware_topology.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -39,8 +41,64 @@ std::string unsupported_interconnect_reason(std::string_view name) {
   return "";
 }
 
+int nvlink_generation(const models::GpuSpec& gpu) {
+  if (!(gpu.nvlink_bytes_per_s_per_direction > 0.0)) return 0;
+  switch (gpu.compute_capability_major) {
+    case 6: return 1;
+    case 7: return 2;
+    case 8: return 3;
+    case 9: return 4;
+    case 10: return 5;
+    default: return 0;
+  }
+}
+
+InterconnectProblem interconnect_problem(const std::string& name, const models::GpuSpec& gpu, int gpus_per_node) {
+  const std::string bus(bus_generation(name));
+  const bool nvlink = bus.starts_with("nvlink");
+  const int generation = std::atoi(bus.c_str() + (nvlink ? 6 : 4));
+  if (nvlink) {
+    const int own = nvlink_generation(gpu);
+    if (own == 0) return {};  // no NVLink at all: the caller's message
+    const std::string own_name = "nvlink" + std::to_string(own);
+    if (generation != own) {
+      return {gpu.name + " has NVLink " + std::to_string(own) + ", not NVLink " + std::to_string(generation),
+              "; use " + own_name + " (or a wiring of it such as " + own_name +
+                  (gpu.form_factor == "pcie" ? "_direct)" : "_nvswitch)")};
+    }
+    if (gpu.form_factor == "pcie") {
+      if (name.ends_with("_nvswitch")) {
+        return {gpu.name + " cards are joined by an NVLink bridge, not an NVSwitch",
+                "; use " + own_name + "_direct (the bridge), or pcie" + std::to_string(gpu.pcie_generation)};
+      }
+      if (gpus_per_node > 2) {
+        return {"an NVLink bridge joins two " + gpu.name + " cards, not " + std::to_string(gpus_per_node),
+                "; use gpus_per_node: 2 with " + own_name + ", or pcie" + std::to_string(gpu.pcie_generation) +
+                    " for " + std::to_string(gpus_per_node) + " cards"};
+      }
+    }
+    return {};
+  }
+  if (gpu.pcie_generation > 0 && generation > gpu.pcie_generation) {
+    const std::string own = "pcie" + std::to_string(gpu.pcie_generation);
+    return {gpu.name + " is a PCIe " + std::to_string(gpu.pcie_generation) + ".0 device: its links run at that "
+                "generation, not PCIe " + std::to_string(generation) + ".0",
+            "; use " + own + (name.find('_') != std::string::npos ? name.substr(name.find('_')) : std::string())};
+  }
+  return {};
+}
+
+std::string default_interconnect(const models::GpuSpec& gpu) {
+  const int nvlink = nvlink_generation(gpu);
+  if (gpu.form_factor == "sxm" && nvlink >= 2 && nvlink <= 4) return "nvlink" + std::to_string(nvlink);
+  if (gpu.pcie_generation > 0) return "pcie" + std::to_string(gpu.pcie_generation);
+  return "";
+}
+
 models::LinkSpec intra_node_link_for(const std::string& name, const models::GpuSpec& gpu) {
-  models::LinkSpec link = models::intra_node_link(name);
+  // A bare NVLink alias on a PCIe card is the bridge between two cards.
+  const bool bridge = gpu.form_factor == "pcie" && name.starts_with("nvlink") && name.find('_') == std::string::npos;
+  models::LinkSpec link = models::intra_node_link(bridge ? name + "_direct" : name);
   if (link.kind == models::LinkKind::kNvlink && gpu.nvlink_bytes_per_s_per_direction > 0.0) {
     link = models::with_bandwidth(std::move(link), gpu.nvlink_bytes_per_s_per_direction);
   }

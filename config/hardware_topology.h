@@ -47,10 +47,34 @@ std::string unsupported_interconnect_reason(std::string_view name);
 
 /// The intra-node link called `name` (interconnect_choices()), for `gpu`: the table's link,
 /// with its raw bandwidth replaced by the GPU catalog's per-direction NVLink figure when the
-/// link is NVLink and the GPU gives one (e.g. nvlink3 on a100-80gb: nvlink3_nvswitch at
+/// link is NVLink and the GPU gives one; on a PCIe card a bare NVLink alias means the bridge
+/// (nvlink3 -> nvlink3_direct), not an NVSwitch (e.g. nvlink3 on a100-80gb: nvlink3_nvswitch at
 /// 300 GB/s); PCIe links keep the table's figure of their generation. Throws
 /// std::invalid_argument for an unknown name.
 models::LinkSpec intra_node_link_for(const std::string& name, const models::GpuSpec& gpu);
+
+/// The NVLink generation of `gpu`: 2 for compute capability 7.x (V100, TITAN RTX), 3 for 8.x
+/// (A100, RTX 3090, RTX A6000), 4 for 9.x (H100, H200), 5 for 10.x (NVIDIA NVLink
+/// generations per architecture: Volta 2, Ampere 3, Hopper 4, Blackwell 5); 0 when the GPU
+/// catalog gives no NVLink bandwidth.
+int nvlink_generation(const models::GpuSpec& gpu);
+
+/// Why `gpu` with `gpus_per_node` GPUs cannot be wired as `name` (an interconnect_choices()
+/// name), as {problem, fix}; both empty when it can. Refused: an NVLink generation other than
+/// the GPU's; a PCIe generation above the GPU's (the link runs at the card's own); on a PCIe
+/// card (NVLink by a bridge joining two cards) an NVSwitch, or NVLink with more than two GPUs
+/// per node. A GPU without NVLink is the caller's check.
+struct InterconnectProblem {
+  std::string problem;
+  std::string fix;
+};
+InterconnectProblem interconnect_problem(const std::string& name, const models::GpuSpec& gpu, int gpus_per_node);
+
+/// The interconnect a scenario without gpu_interconnect (and without an instance) gets: an
+/// SXM GPU with NVLink sits on an NVLink board (nvlink2 = DGX-1 style mesh, nvlink3/4 = HGX
+/// with NVSwitch), anything else on its own PCIe generation ("pcie4"). Empty when the catalog
+/// gives no PCIe generation and no NVLink.
+std::string default_interconnect(const models::GpuSpec& gpu);
 
 /// Whether `written` (a scenario's gpu_interconnect) agrees with `instance_has` (an instance
 /// catalog's Interconnect column, a bare name): same resolved link, or the same bus and

@@ -121,6 +121,23 @@ constexpr std::int64_t kMaxNicsPerNode = 64;
 constexpr models::NetworkKind kNetworkKinds[] = {models::NetworkKind::kEthernet, models::NetworkKind::kInfiniband,
                                                  models::NetworkKind::kGpuDirectTcpxo};
 
+/// Slowest network a scenario may give, per NIC: 1 Mbit/s. Below it one all-reduce of a
+/// model's gradients would run for years of simulated time (past the engine's ~292-year
+/// integer-nanosecond range) and no training job is planned on such a link.
+constexpr double kMinNetworkBytesPerS = core::gigabits_per_s(0.001);
+/// Longest per-message network latency a scenario may give: 1 s (intercontinental links are
+/// ~0.1 s; more is a unit mistake).
+constexpr double kMaxNetworkLatencyS = 1.0;
+
+/// Records an error at `key` of `reader` when `bytes_per_s` is below kMinNetworkBytesPerS;
+/// true when it is in range.
+bool network_bandwidth_in_range(MapReader& reader, const std::string& key, double bytes_per_s) {
+  if (bytes_per_s >= kMinNetworkBytesPerS) return true;
+  reader.error(key, "out-of-range bandwidth '" + reader.raw(key).Scalar() + "'",
+               "; expected at least 1 Mbit/s per NIC, e.g. \"10 Gbit/s\"");
+  return false;
+}
+
 /// `hardware.network` as written: a bandwidth quantity (one Ethernet NIC at the default
 /// message latency) or {bandwidth (per NIC, required), transport (ethernet), latency (the
 /// transport's models::default_message_latency_s), nics (1)}. nullopt after recording the
@@ -135,7 +152,7 @@ std::optional<NetworkChoice> read_network(MapReader& hardware, const YAML::Node&
   NetworkChoice network;
   if (node.IsScalar()) {
     const std::optional<double> bandwidth = hardware.quantity("network", core::Dimension::kBytesPerSecond);
-    if (!bandwidth) {
+    if (!bandwidth || !network_bandwidth_in_range(hardware, "network", *bandwidth)) {
       return std::nullopt;
     }
     network.kind = models::NetworkKind::kEthernet;
@@ -171,6 +188,11 @@ std::optional<NetworkChoice> read_network(MapReader& hardware, const YAML::Node&
   }
   const auto latency = n.quantity("latency", core::Dimension::kSeconds, Range::kNonNegative);
   const auto nics = n.integer("nics", 1, kMaxNicsPerNode);
+  if (bandwidth) network_bandwidth_in_range(n, "bandwidth", *bandwidth);
+  if (latency && *latency > kMaxNetworkLatencyS) {
+    n.error("latency", "out-of-range duration '" + n.raw("latency").Scalar() + "'",
+            "; expected at most 1 s per message, e.g. \"25 us\" (Ethernet) or \"2 us\" (InfiniBand)");
+  }
   n.finish();
   if (sink.messages().size() != errors_before) {
     return std::nullopt;
@@ -506,12 +528,18 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
                       gpu->pcie_generation > 0
                           ? "; use pcie" + std::to_string(gpu->pcie_generation)
                           : "; use a PCIe generation such as pcie4");
+    } else if (gpu != nullptr && !inst_knows_interconnect) {
+      const InterconnectProblem wrong = interconnect_problem(*interconnect, *gpu, spec.gpus_per_node);
+      if (!wrong.problem.empty()) {
+        h.reader->error("gpu_interconnect", wrong.problem, wrong.fix);
+      }
     }
   } else if (!(h.reader && h.reader->has("gpu_interconnect"))) {
     if (inst_knows_interconnect) {
       spec.gpu_interconnect = inst->interconnect;
-    } else if (gpu != nullptr && gpu->pcie_generation > 0) {
-      spec.gpu_interconnect = "pcie" + std::to_string(gpu->pcie_generation);
+    } else if (gpu != nullptr && !default_interconnect(*gpu).empty()) {
+      // An SXM GPU sits on its NVLink board; a PCIe card on its own PCIe generation.
+      spec.gpu_interconnect = default_interconnect(*gpu);
     } else if (gpu != nullptr) {
       missing("gpu_interconnect", "; add gpu_interconnect: pcie4 (the GPU catalog gives no PCIe generation for " +
                                       gpu->name + ")");

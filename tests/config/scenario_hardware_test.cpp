@@ -95,11 +95,25 @@ TEST_SUITE("config.scenario_hardware") {
     CHECK(hw.gpus_per_pcie_switch == 1);
   }
 
-  TEST_CASE("the bare PCIe alias and the GPU's own generation resolve to the host bridge") {
-    // No gpu_interconnect: a100-80gb's PCIe generation 4 -> pcie4 -> pcie4_host_bridge.
-    const models::HardwareSpec hw = hardware_of(parse(node("")));
-    CHECK(hw.gpu_interconnect == "pcie4");
-    CHECK(hw.topology.intra_node.name == "pcie4_host_bridge");
+  TEST_CASE("without gpu_interconnect an SXM GPU sits on its NVLink board, a PCIe card on its PCIe generation") {
+    // a100-80gb is SXM4 with NVLink 3 -> nvlink3 -> nvlink3_nvswitch (HGX A100).
+    const models::HardwareSpec sxm = hardware_of(parse(node("")));
+    CHECK(sxm.gpu_interconnect == "nvlink3");
+    CHECK(sxm.topology.intra_node.name == "nvlink3_nvswitch");
+    CHECK(sxm.gpus_per_pcie_switch == 2);
+    // The bare PCIe alias resolves to the host bridge.
+    const models::HardwareSpec pcie = hardware_of(parse(node("  gpu_interconnect: pcie4\n")));
+    CHECK(pcie.topology.intra_node.name == "pcie4_host_bridge");
+    CHECK(pcie.gpus_per_pcie_switch == 1);
+  }
+
+  TEST_CASE("on PCIe cards a bare NVLink alias is the bridge between two cards") {
+    std::string text = node("  gpu_interconnect: nvlink3\n");
+    text.replace(text.find("a100-80gb"), 9, "rtx3090");
+    text.replace(text.find("gpus_per_node: 8"), 16, "gpus_per_node: 2");
+    const models::HardwareSpec hw = hardware_of(parse(text));
+    CHECK(hw.topology.intra_node.name == "nvlink3_direct");
+    CHECK(hw.topology.intra_node.bytes_per_s_per_direction == doctest::Approx(56.25e9));  // catalog figure
     CHECK(hw.gpus_per_pcie_switch == 1);
   }
 
@@ -263,7 +277,7 @@ sweep:
                     "          latency: 2e-06 s\n"
                     "          nics: 1\n") != std::string::npos);
     // One node: no network block.
-    const std::string one = print_resolved(parse(node("")));
+    const std::string one = print_resolved(parse(node("  gpu_interconnect: pcie4\n")));
     CHECK(one.find("        intra_node: pcie4_host_bridge\n") != std::string::npos);
     CHECK(one.find("bandwidth_per_nic") == std::string::npos);
   }
@@ -301,6 +315,26 @@ sweep:
     CHECK(errors_of(text) == Messages{"rtx4090 has no NVLink at s.yaml:14:21 (hardware.gpu_interconnect); use pcie4"});
   }
 
+  TEST_CASE("a link the GPU cannot have: another NVLink or a newer PCIe generation, an NVSwitch or 4 cards on a bridge") {
+    CHECK(errors_of(node("  gpu_interconnect: nvlink4\n")) ==
+          Messages{"a100-80gb has NVLink 3, not NVLink 4 at s.yaml:14:21 (hardware.gpu_interconnect); use nvlink3 "
+                   "(or a wiring of it such as nvlink3_nvswitch)"});
+    CHECK(errors_of(node("  gpu_interconnect: pcie5_switch\n")) ==
+          Messages{"a100-80gb is a PCIe 4.0 device: its links run at that generation, not PCIe 5.0 at s.yaml:14:21 "
+                   "(hardware.gpu_interconnect); use pcie4_switch"});
+    std::string bridge = node("  gpu_interconnect: nvlink3_nvswitch\n");
+    bridge.replace(bridge.find("a100-80gb"), 9, "rtx3090");
+    CHECK(errors_of(bridge) ==
+          Messages{"rtx3090 cards are joined by an NVLink bridge, not an NVSwitch at s.yaml:14:21 "
+                   "(hardware.gpu_interconnect); use nvlink3_direct (the bridge), or pcie4"});
+    std::string four = node("  gpu_interconnect: nvlink3\n");
+    four.replace(four.find("a100-80gb"), 9, "rtx3090");
+    four.replace(four.find("gpus_per_node: 8"), 16, "gpus_per_node: 4");
+    CHECK(errors_of(four) ==
+          Messages{"an NVLink bridge joins two rtx3090 cards, not 4 at s.yaml:14:21 (hardware.gpu_interconnect); use "
+                   "gpus_per_node: 2 with nvlink3, or pcie4 for 4 cards"});
+  }
+
   TEST_CASE("gpu_interconnect of another bus or generation than the instance's") {
     CHECK(errors_of(p4d("  gpu_interconnect: pcie4_switch\n")) ==
           Messages{"gpu_interconnect pcie4_switch contradicts cloud.instance aws/p4d.24xlarge, which has nvlink3 at "
@@ -323,6 +357,17 @@ sweep:
                    "it with a unit, e.g. \"4 ms\""});
     CHECK(errors_of(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", latency: \"-1 us\"}\n")) ==
           Messages{"out-of-range duration '-1 us' at s.yaml:15:47 (hardware.network.latency); expected zero or more"});
+    // Slower than 1 Mbit/s or a latency over 1 s would put one all-reduce past the engine's
+    // time range: refused at the key, not an internal error later.
+    CHECK(errors_of(node("  nodes: 2\n  network: \"1 bit/s\"\n")) ==
+          Messages{"out-of-range bandwidth '1 bit/s' at s.yaml:15:12 (hardware.network); expected at least 1 Mbit/s "
+                   "per NIC, e.g. \"10 Gbit/s\""});
+    CHECK(errors_of(node("  nodes: 2\n  network: {bandwidth: \"1 kbit/s\"}\n")) ==
+          Messages{"out-of-range bandwidth '1 kbit/s' at s.yaml:15:24 (hardware.network.bandwidth); expected at least "
+                   "1 Mbit/s per NIC, e.g. \"10 Gbit/s\""});
+    CHECK(errors_of(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", latency: \"1e12 s\"}\n")) ==
+          Messages{"out-of-range duration '1e12 s' at s.yaml:15:47 (hardware.network.latency); expected at most 1 s "
+                   "per message, e.g. \"25 us\" (Ethernet) or \"2 us\" (InfiniBand)"});
   }
 
   TEST_CASE("network: nics out of range or not a whole number") {
