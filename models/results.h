@@ -51,6 +51,10 @@ struct VariantResult {
   std::optional<double> scaling_efficiency;
   std::optional<double> single_gpu_throughput_samples_per_s;
   std::string collective;              ///< DDP: NCCL algorithm/protocol of the largest bucket
+  int nodes = 1;
+  std::string interconnect;            ///< intra-node link (interconnect table name); empty on one GPU
+  std::string network;                 ///< transport between nodes ("infiniband", "ethernet"); empty on one node
+  double network_bytes_per_s = 0.0;    ///< all NICs of a node, per direction; 0 on one node
   bool fits = true;
   MemoryBreakdown memory;
   double peak_memory_bytes = 0.0;

@@ -119,7 +119,8 @@ std::string notes(const ScenarioResult& result, bool markdown) {
   for (const auto& v : result.variants) any_multi |= v.gpus > 1;
   if (any_multi) {
     out += "comm = communication per step not hidden behind compute; scaling = samples/s / (GPUs x samples/s "
-           "of one such GPU alone on the node, same per-GPU batch).\n";
+           "of one such GPU alone on the node, same per-GPU batch). step = one optimizer step, all accumulation "
+           "micro-steps included. Links and network per row: --format csv or json.\n";
   }
   return out;
 }
@@ -161,7 +162,8 @@ std::string render_csv(const ScenarioResult& result) {
       "cost_on_demand_usd,energy_kwh,bottleneck,suggestion,throughput_tokens_per_s,host_dispatch_s,"
       "cost_on_premises_usd,gpus,global_batch_samples,gpu,market,time_p50_s,time_p90_s,cost_p50_usd,"
       "cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,trials,"
-      "communication_exposed_s,scaling_efficiency,parallelism,collective\n";
+      "communication_exposed_s,scaling_efficiency,parallelism,collective,nodes,interconnect,network,"
+      "network_bytes_per_s,single_gpu_throughput_samples_per_s\n";
   for (const VariantResult& v : result.variants) {
     std::vector<std::string> cells = {csv_cell(v.strategy)};
     auto fitted = [&](double x) { return v.fits ? number(x) : std::string(); };
@@ -203,6 +205,11 @@ std::string render_csv(const ScenarioResult& result) {
     cells.push_back(optional_cell(v.scaling_efficiency));
     cells.push_back(csv_cell(v.parallelism));
     cells.push_back(csv_cell(v.collective));
+    cells.push_back(std::to_string(v.nodes));
+    cells.push_back(csv_cell(v.interconnect));
+    cells.push_back(csv_cell(v.network));
+    cells.push_back(v.network_bytes_per_s > 0.0 ? number(v.network_bytes_per_s) : "");
+    cells.push_back(optional_cell(v.single_gpu_throughput_samples_per_s));
     for (std::size_t i = 0; i < cells.size(); ++i) {
       out += (i == 0 ? "" : ",") + cells[i];
     }
@@ -223,6 +230,12 @@ std::string render_json(const ScenarioResult& result) {
     j["gpus"] = v.gpus;
     j["global_batch_samples"] = v.global_batch_samples;
     j["parallelism"] = v.parallelism;
+    j["nodes"] = v.nodes;
+    if (!v.interconnect.empty()) j["interconnect"] = v.interconnect;
+    if (!v.network.empty()) {
+      j["network"] = v.network;
+      j["network_bytes_per_s"] = v.network_bytes_per_s;
+    }
     j["fits"] = v.fits;
     j["peak_memory_bytes"] = v.peak_memory_bytes;
     j["memory_capacity_bytes"] = v.memory_capacity_bytes;

@@ -45,6 +45,12 @@ Bottleneck find_bottleneck(const JobSpec& job, const StepPlan& plan, const StepB
   }
   Bottleneck b;
   b.name = top->second;
+  // With several GPUs, exposed communication of a quarter of the step or more caps scaling
+  // at 75 %: adding GPUs or speeding up compute makes it worse, so it is named even when
+  // compute is the larger part.
+  if (s.communication_exposed_s >= kCommunicationBottleneckShare * s.step_time_s && s.step_time_s > 0.0) {
+    b.name = "communication";
+  }
   const DataLoaderSpec& dl = job.data_loader;
   const int cores = job.hardware.cpu_cores / std::max(1, job.hardware.gpus_per_node);
   if (b.name == "data_loading") {

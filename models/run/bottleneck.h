@@ -15,6 +15,10 @@
 
 namespace gpuplan::models {
 
+/// Share of the step that exposed communication must reach to be named the bottleneck even
+/// when another part is larger: at 25 % the GPUs scale at most 75 % (a judgement, not a fit).
+inline constexpr double kCommunicationBottleneckShare = 0.25;
+
 struct Bottleneck {
   std::string name;        ///< gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | communication
   std::string suggestion;  ///< a change in scenario terms, e.g. "data_loader.num_workers: 4"

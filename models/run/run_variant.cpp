@@ -84,6 +84,13 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.global_batch_samples = static_cast<int>(global_batch_samples(job));
   r.calibrated = job.hardware.gpu.calibrated;
   r.parallelism = std::string(name_of(job.parallelism.strategy));
+  r.nodes = job.hardware.nodes;
+  if (r.gpus > 1) r.interconnect = job.hardware.topology.intra_node.name;
+  if (job.hardware.nodes > 1 && job.hardware.topology.inter_node) {
+    r.network = job.hardware.topology.inter_node->name;
+    r.network_bytes_per_s = node_network_bytes_per_s(job.hardware.topology, Protocol::kSimple) /
+                            job.hardware.topology.inter_node->simple.efficiency;
+  }
   r.memory = training_memory(job.workload, job.training, params.memory);
   r.memory.data_parallel_bytes = data_parallel_memory_bytes(job);
   r.peak_memory_bytes = r.memory.total_bytes();

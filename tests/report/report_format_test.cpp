@@ -53,11 +53,12 @@ TEST_SUITE("report.report_format") {
         "cost_on_demand_usd,energy_kwh,bottleneck,suggestion,throughput_tokens_per_s,host_dispatch_s,"
         "cost_on_premises_usd,gpus,global_batch_samples,gpu,market,time_p50_s,time_p90_s,cost_p50_usd,"
         "cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,trials,"
-        "communication_exposed_s,scaling_efficiency,parallelism,collective\n";
+        "communication_exposed_s,scaling_efficiency,parallelism,collective,nodes,interconnect,network,"
+        "network_bytes_per_s,single_gpu_throughput_samples_per_s\n";
     CHECK(csv.substr(0, header.size()) == header);
     // energy 3.6e8 J = 100 kWh
     CHECK(csv.find("baseline,1024,0.25,0.04,0,0.2,0.01,0.84,0.15,3e+10,8e+10,true,1251.25,112612,1234.5,100,"
-                   "gpu_compute,training.precision: bf16_amp,,0,,1,256,a100-80gb,,,,,,,,,,,0,,,\n") != std::string::npos);
+                   "gpu_compute,training.precision: bf16_amp,,0,,1,256,a100-80gb,,,,,,,,,,,0,,,,1,,,,\n") != std::string::npos);
     CHECK(csv.find("\"bs1024, big\",,,,,,,,,9.5e+10,8e+10,false,,,,,memory,") != std::string::npos);
   }
 
@@ -76,11 +77,18 @@ TEST_SUITE("report.report_format") {
     CHECK(table.find("90 %") != std::string::npos);
     CHECK(table.find("2.0 ms") != std::string::npos);
     CHECK(table.find("comm = communication per step not hidden") != std::string::npos);
-    CHECK(report::render_csv(r).find(",0.002,0.9,ddp,ring/simple\n") != std::string::npos);
+    v.nodes = 2;
+    v.interconnect = "nvlink3_nvswitch";
+    v.network = "infiniband";
+    v.network_bytes_per_s = 50e9;
+    CHECK(report::render_csv(r).find(",0.002,0.9,ddp,ring/simple,2,nvlink3_nvswitch,infiniband,5e+10,142\n") !=
+          std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["scaling_efficiency"].get<double>() == doctest::Approx(0.9));
     CHECK(j["variants"][0]["collective"] == "ring/simple");
     CHECK(j["variants"][0]["parallelism"] == "ddp");
+    CHECK(j["variants"][0]["interconnect"] == "nvlink3_nvswitch");
+    CHECK(j["variants"][0]["network_bytes_per_s"].get<double>() == doctest::Approx(50e9));
     // A one-GPU scenario keeps its table as before: no multi-GPU columns.
     CHECK(report::render_table(two_rows()).find("scaling") == std::string::npos);
   }
@@ -99,7 +107,7 @@ TEST_SUITE("report.report_format") {
     v.checkpoint_interval_s = 1800.0;
     v.trials = 200;
     const std::string csv = report::render_csv(r);
-    CHECK(csv.find(",a100-80gb,spot,3600,7200,10,20,1.5,0.25,1,1800,200,0,,,\n") != std::string::npos);
+    CHECK(csv.find(",a100-80gb,spot,3600,7200,10,20,1.5,0.25,1,1800,200,0,,,,1,,,,\n") != std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["job_level"]["time_p90_s"].get<double>() == doctest::Approx(7200.0));
     CHECK(j["variants"][0]["job_level"]["market"] == "spot");
