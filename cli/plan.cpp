@@ -198,6 +198,9 @@ PlanPoint Planner::evaluate_one(const PlanTask& task, const StepResult& step) co
     }
   }
   job.cloud = cloud;
+  // A spot plan needs a spread for its p90: the scenario's trials when it asks for several,
+  // else kPlanSpotTrials (its own variants may be on-demand, with one trial).
+  if (task.market == models::Market::kSpot && job.trials <= 1) job.trials = kPlanSpotTrials;
   const double time_s = step.time_s;
   const models::JobTimes shape = models::job_times(job, 1.0, 0.0);
   const double steps = shape.steps_per_epoch * shape.epochs;

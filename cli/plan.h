@@ -26,6 +26,10 @@
 
 namespace gpuplan::cli {
 
+/// Monte Carlo trials of a spot plan when the scenario asks for at most one: 200, as a spot
+/// `gpuplan run` without simulation.trials (config/scenario_validator.cpp).
+inline constexpr int kPlanSpotTrials = 200;
+
 /// Node counts the planner tries for every instance type.
 inline const std::vector<int> kPlanNodeCounts = {1, 2};
 

@@ -47,7 +47,7 @@
 /// | cloud.region | the catalog's first row for the instance | |
 /// | cloud.market | on_demand | |
 /// | cloud.preemption_rate | catalog | |
-/// | simulation.trials | 1 | |
+/// | simulation.trials | 200 on spot, 1 on-demand | nothing is random on-demand |
 ///
 /// Hardware facts have no defaults (STYLE.md C8): hardware.gpu, cpu_cores, host_memory and
 /// storage come from the scenario or from cloud.instance, and hardware.network is required

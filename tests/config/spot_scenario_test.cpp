@@ -37,6 +37,15 @@ TEST_SUITE("config.spot_scenario") {
     CHECK(c.preemption_rate_source.find("0.31 /h per node, aws/p3") == 0);
   }
 
+  TEST_CASE("without simulation.trials: 200 Monte Carlo trials on spot, one on-demand, as written otherwise") {
+    const Scenario spot = parse_text(spot_scenario(""));
+    CHECK(spot.variants[0].job.trials == 200);
+    std::string on_demand = spot_scenario("");
+    on_demand.replace(on_demand.find("market: spot"), 12, "market: on_demand");
+    CHECK(parse_text(on_demand).variants[0].job.trials == 1);
+    CHECK(parse_text(spot_scenario("simulation: {trials: 7}\n")).variants[0].job.trials == 7);
+  }
+
   TEST_CASE("a written rate is used as written") {
     const Scenario s = parse_scenario(spot_scenario("  preemption_rate: \"0.05 /h\"\n"), "s.yaml",
                                       shipped_catalogs(), builtin_families());
