@@ -96,6 +96,11 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.peak_memory_bytes = r.memory.total_bytes();
   r.memory_capacity_bytes = job.hardware.gpu.memory_bytes;
   r.fits = r.peak_memory_bytes <= r.memory_capacity_bytes;
+  if (job.cloud && job.cloud->instance.accelerator_count > job.hardware.gpus_per_node) {
+    r.notes.push_back(fmt::format("uses {} of the {} GPUs of {}/{}; the price is the whole instance's",
+                                  job.hardware.gpus_per_node, job.cloud->instance.accelerator_count,
+                                  job.cloud->instance.provider, job.cloud->instance.instance_type));
+  }
   if (job.training.precision == Precision::kFp16Amp && !job.hardware.gpu.has_tensor_cores_fp16()) {
     r.notes.push_back(job.hardware.gpu.name + " has no fp16 tensor cores: fp16_amp runs without speed-up");
   }

@@ -112,4 +112,26 @@ TEST_SUITE("cli.model_behaviour") {
     auto b = run(yaml);
     CHECK(a["base"].step.step_time_s == b["base"].step.step_time_s);
   }
+
+  TEST_CASE("part of a cloud instance: the price is the whole instance's, and the row says so") {
+    const std::string yaml =
+        "format: gpuplan/v1\n"
+        "workload: {model: resnet50, dataset: {samples: 100000, synthetic: true}, epochs: 1}\n"
+        "training: {batch_size: 64, precision: bf16_amp}\n"
+        "parallelism: {strategy: ddp}\n"
+        "cloud: {instance: aws/p4d.24xlarge}\n"
+        "strategies:\n"
+        "  four: {hardware.gpus_per_node: 4}\n"
+        "  eight: {}\n";
+    auto rows = run(yaml);
+    const auto& four = rows["four"];
+    const auto& eight = rows["eight"];
+    REQUIRE(four.cost_on_demand_usd.has_value());
+    // Same instance price per second; half the GPUs take about twice as long.
+    CHECK(*four.cost_on_demand_usd / four.time_to_train_s == doctest::Approx(*eight.cost_on_demand_usd / eight.time_to_train_s).epsilon(0.01));  // billing rounds
+    bool noted = false;
+    for (const auto& n : four.notes) noted |= n == "uses 4 of the 8 GPUs of aws/p4d.24xlarge; the price is the whole instance's";
+    CHECK(noted);
+    CHECK(eight.notes.empty());
+  }
 }
