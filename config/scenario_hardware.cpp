@@ -488,7 +488,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   h.explicit_nodes = h.reader && h.reader->has("nodes");
   spec.nodes = static_cast<int>(value_or(nodes, 1));
 
-  // GPU interconnect: the instance's, else the GPU's own PCIe generation. A bare name
+  // GPU interconnect: the instance's, else default_interconnect (NVLink board or PCIe). A bare name
   // (pcie4, nvlink3) or a table name of models/interconnect/interconnect_table.h
   // (pcie4_switch, nvlink3_direct, ...); nvlink1 and nvlink5 are refused with the reason.
   std::optional<std::string> interconnect;

@@ -34,7 +34,7 @@
 /// | data_loader.pin_memory / persistent_workers | false / false | torch DataLoader defaults |
 /// | data_loader.preprocess_on | cpu | |
 /// | hardware.gpus_per_node / nodes | the instance's GPU count, else 1 / 1 | |
-/// | hardware.gpu_interconnect | the instance's, else pcie<N> from the GPU catalog's PCIe generation | |
+/// | hardware.gpu_interconnect | the instance's, else nvlink<N> for an SXM GPU with NVLink, else pcie<N> from the GPU catalog | hardware_topology.h default_interconnect |
 /// | hardware.gpus_per_pcie_switch | 2 on an NVSwitch board (nvlink3, nvlink4, *_nvswitch) with >= 2 GPUs per node, else 1 | DGX/HGX A100 and H100 put 2 GPUs behind each PCIe switch |
 /// | hardware.cpu_cores | the instance's vCPUs / 2 (2 hardware threads per physical core) | |
 /// | hardware.host_memory, storage, network | the instance's | |
