@@ -23,6 +23,7 @@
 #include "report/human_units.h"
 #include "report/report_format.h"
 #include "report/text_table.h"
+#include "sim/sim_time.h"
 #include "report/trace_json.h"
 
 namespace po = boost::program_options;
@@ -305,6 +306,12 @@ int main(int argc, char** argv) {
   } catch (const config::ConfigError& e) {
     std::cerr << "gpuplan: " << e.messages().size() << (e.messages().size() == 1 ? " error" : " errors") << ":\n";
     for (const auto& m : e.messages()) std::cerr << "  " << m << "\n";
+    return kExitInput;
+  } catch (const sim::TimeRangeError& e) {
+    // Valid keys whose combination asks for more than ~292 years of simulated time.
+    std::cerr << "gpuplan: the scenario's job does not fit in the simulated-time range (about 292 years): "
+              << e.what() << "; check the slowest rates and the longest times it gives (storage bandwidth and "
+              << "latency, workload.dataset.decode_time, hardware.network)\n";
     return kExitInput;
   } catch (const std::exception& e) {
     std::cerr << "gpuplan: internal error: " << e.what() << "\n";

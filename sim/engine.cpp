@@ -46,7 +46,7 @@ void Engine::schedule_in(SimTime delay, Callback callback) {
                            " ns; expected a delay >= 0");
   }
   if (delay > std::numeric_limits<SimTime>::max() - now_) {
-    throw std::logic_error("Engine::schedule_in: now + delay (" + std::to_string(now_) + " + " +
+    throw TimeRangeError("Engine::schedule_in: now + delay (" + std::to_string(now_) + " + " +
                            std::to_string(delay) + " ns) overflows the simulated-time range");
   }
   push(now_ + delay, std::move(callback));

@@ -54,8 +54,8 @@ class Engine {
   void schedule_at(SimTime t, Callback callback);
 
   /// Schedules `callback` to run `delay` nanoseconds after `now()`.
-  /// Throws std::logic_error if `delay` is negative, `now() + delay` overflows SimTime, or
-  /// `callback` is empty.
+  /// Throws std::logic_error if `delay` is negative or `callback` is empty, and TimeRangeError
+  /// (sim_time.h) if `now() + delay` overflows SimTime.
   void schedule_in(SimTime delay, Callback callback);
 
   /// Processes events in order until none is left or a callback calls `stop()`.

@@ -35,14 +35,14 @@ SimTime to_sim_time(double seconds) {
   }
   const double ns = seconds * kNanosecondsPerSecond;
   if (!(ns < kFirstUnrepresentableNs)) {
-    throw std::invalid_argument("to_sim_time: duration " + std::to_string(seconds) +
+    throw TimeRangeError("to_sim_time: duration " + std::to_string(seconds) +
                                 " s exceeds the simulated-time range (about 292 years)");
   }
   const double nearest = std::round(ns);
   const double tolerance = std::max(kSnapAbsoluteNs, kSnapUlps * DBL_EPSILON * ns);
   const double whole = std::fabs(ns - nearest) <= tolerance ? nearest : std::ceil(ns);
   if (!(whole < kFirstUnrepresentableNs)) {
-    throw std::invalid_argument("to_sim_time: duration " + std::to_string(seconds) +
+    throw TimeRangeError("to_sim_time: duration " + std::to_string(seconds) +
                                 " s exceeds the simulated-time range (about 292 years)");
   }
   return static_cast<SimTime>(whole);

@@ -73,6 +73,28 @@ TEST_SUITE("cli.main") {
     std::filesystem::remove(input);
   }
 
+  TEST_CASE("valid keys that ask for centuries of simulated time: exit 2 with what to check, no output file") {
+    // A decode time of 11.6 days per image: each batch takes longer than SimTime can count.
+    const std::string input = temp_path("slow.yaml");
+    const std::string output = temp_path("slow.csv");
+    write(input,
+          "format: gpuplan/v1\n"
+          "workload:\n"
+          "  model: resnet50\n"
+          "  dataset: {samples: 100000, sample_size: \"110 KiB\", decode_time: \"1e6 s\"}\n"
+          "  epochs: 1\n"
+          "training: {batch_size: 256}\n"
+          "data_loader: {num_workers: 4}\n"
+          "hardware: {gpu: a100-80gb, cpu_cores: 8, host_memory: \"16 GiB\", storage: nvme_ssd}\n");
+    std::filesystem::remove(output);
+    const auto r = run_gpuplan("run " + input + " -o " + output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("gpuplan: the scenario's job does not fit in the simulated-time range (about 292 years)") == 0);
+    CHECK(r.err.find("workload.dataset.decode_time") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(output));
+    std::filesystem::remove(input);
+  }
+
   TEST_CASE("an unreadable scenario file is an input error") {
     const auto r = run_gpuplan("run /nonexistent/x.yaml");
     CHECK(r.exit_code == 2);
