@@ -494,21 +494,22 @@ class StepProcess {
   /// submitted before any optimizer hold).
   void release_copy_hold() {
     copy_hold_ = false;
-    std::deque<HeldKernel> held;
-    held.swap(held_);
-    for (HeldKernel& k : held) {
-      launch(k.label, k.gpu_s, std::move(k.on_done));
-    }
-    check_idle();
+    launch_all(held_);
   }
 
-  /// Every all-reduce is done: the optimizer's kernels follow (behind a copy still in flight).
+  /// Every all-reduce is done: the optimizer's kernels follow. The copy hold is over by then:
+  /// the buckets were filled by backward kernels queued behind it.
   void release_optimizer_hold() {
     optimizer_held_ = false;
+    launch_all(held_for_comm_);
+  }
+
+  /// Sends every kernel of `queue` to the GPU in order and empties it.
+  void launch_all(std::deque<HeldKernel>& queue) {
     std::deque<HeldKernel> held;
-    held.swap(held_for_comm_);
+    held.swap(queue);
     for (HeldKernel& k : held) {
-      submit_gpu(k.label, k.gpu_s, std::move(k.on_done));
+      launch(k.label, k.gpu_s, std::move(k.on_done));
     }
     check_idle();
   }

@@ -171,6 +171,19 @@ std::vector<Op> encoder_ops(const ArchitectureReader& reader, double s, double& 
   return ops;
 }
 
+/// The value of `key`, which must not exceed `sequence_length` (`why` says why). Throws
+/// WorkloadError naming the key and the largest value allowed.
+double at_most_sequence_length(const ArchitectureReader& reader, const std::string& key, long long sequence_length,
+                               const std::string& why) {
+  const double value = reader.value(key);
+  if (value > static_cast<double>(sequence_length)) {
+    throw WorkloadError(key, key + " " + format_architecture_value(value) + " exceeds sequence_length " +
+                                 std::to_string(sequence_length) + " (" + why + "); use " + key + " at most " +
+                                 std::to_string(sequence_length));
+  }
+  return value;
+}
+
 }  // namespace
 
 Workload TransformerEncoderFamily::build(const ArchitectureValues& values) const {
@@ -180,22 +193,10 @@ Workload TransformerEncoderFamily::build(const ArchitectureValues& values) const
   check_heads_divide_hidden(hidden, reader.count("heads"));
   check_sequence_fits_positions(sequence_length, reader.count("max_positions"));
   const double s = static_cast<double>(sequence_length);
-  const double max_predictions = reader.value("max_predictions");
-  if (max_predictions > s) {
-    throw WorkloadError("max_predictions",
-                        "max_predictions " + format_architecture_value(max_predictions) +
-                            " exceeds sequence_length " + std::to_string(sequence_length) +
-                            " (a sequence cannot have more masked positions than tokens); use "
-                            "max_predictions at most " + std::to_string(sequence_length));
-  }
-  const double mean_padded = reader.value("mean_padded_length");
-  if (mean_padded > s) {
-    throw WorkloadError("mean_padded_length",
-                        "mean_padded_length " + format_architecture_value(mean_padded) +
-                            " exceeds sequence_length " + std::to_string(sequence_length) +
-                            " (batches are padded to at most sequence_length); use "
-                            "mean_padded_length at most " + std::to_string(sequence_length));
-  }
+  at_most_sequence_length(reader, "max_predictions", sequence_length,
+                          "a sequence cannot have more masked positions than tokens");
+  const double mean_padded = at_most_sequence_length(reader, "mean_padded_length", sequence_length,
+                                                     "batches are padded to at most sequence_length");
 
   Workload workload;
   workload.name = "inline";
