@@ -292,28 +292,9 @@ GpuCatalog GpuCatalog::parse(const std::string& yaml_text, const std::string& fi
 }
 
 GpuCatalog GpuCatalog::from_specs(std::vector<models::GpuSpec> specs) {
-  std::vector<std::string> errors;
-  std::map<std::string, std::string> owner;
-  for (const auto& spec : specs) {
-    if (spec.name.empty()) {
-      errors.push_back("GPU spec without a name; every GPU needs a catalog name");
-      continue;
-    }
-    const auto [it, inserted] = owner.emplace(fold(spec.name), spec.name);
-    if (!inserted) {
-      errors.push_back("GPU name '" + spec.name + "' is already used by " + it->second +
-                       "; names and aliases must identify one GPU (case-insensitive)");
-    }
-  }
-  for (const auto& spec : specs) {
-    for (const auto& alias : spec.aliases) {
-      const auto [it, inserted] = owner.emplace(fold(alias), spec.name);
-      if (!inserted && it->second != spec.name) {
-        errors.push_back("alias '" + alias + "' of " + spec.name + " is already a name or alias of " +
-                         it->second + "; names and aliases must identify one GPU (case-insensitive)");
-      }
-    }
-  }
+  std::vector<NamedEntry> names;
+  for (const auto& spec : specs) names.push_back({spec.name, spec.aliases});
+  const std::vector<std::string> errors = ambiguous_names(names, "GPU", true);
   if (!errors.empty()) {
     throw ConfigError(errors);
   }

@@ -2,8 +2,37 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace gpuplan::config {
+
+std::vector<std::string> ambiguous_names(const std::vector<NamedEntry>& entries, const std::string& kind,
+                                         bool with_aliases) {
+  const std::string rule =
+      with_aliases ? "; names and aliases must identify one " + kind + " (case-insensitive)"
+                   : "; names must be unique (case-insensitive)";
+  std::vector<std::string> errors;
+  std::map<std::string, std::string> owner;
+  for (const NamedEntry& e : entries) {
+    if (e.name.empty()) {
+      errors.push_back(kind + " spec without a name; every " + kind + " needs a catalog name");
+      continue;
+    }
+    const auto [it, inserted] = owner.emplace(fold(e.name), e.name);
+    if (!inserted) {
+      errors.push_back(kind + " name '" + e.name + "' is already used by " + it->second + rule);
+    }
+  }
+  for (const NamedEntry& e : entries) {
+    for (const std::string& alias : e.aliases) {
+      const auto [it, inserted] = owner.emplace(fold(alias), e.name);
+      if (!inserted && it->second != e.name) {
+        errors.push_back("alias '" + alias + "' of " + e.name + " is already a name or alias of " + it->second + rule);
+      }
+    }
+  }
+  return errors;
+}
 
 std::string fold(std::string_view text) {
   std::string out(text);

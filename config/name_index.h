@@ -16,6 +16,19 @@ namespace gpuplan::config {
 /// `text` in lower case (ASCII), for case-insensitive names.
 std::string fold(std::string_view text);
 
+/// One catalog entry's names, for ambiguous_names().
+struct NamedEntry {
+  std::string name;
+  std::vector<std::string> aliases;
+};
+
+/// What keeps `entries` from being looked up unambiguously, case-insensitively: an empty name,
+/// a name used twice, an alias that is already another entry's name or alias. `kind` is the
+/// entry's noun in the messages ("GPU", "storage class"); `with_aliases` says whether the
+/// catalog has aliases (it only changes the wording). Empty when every name identifies one entry.
+std::vector<std::string> ambiguous_names(const std::vector<NamedEntry>& entries, const std::string& kind,
+                                         bool with_aliases);
+
 /// Entry indices by name. Adding a name or alias that is already taken keeps the first.
 class NameIndex {
  public:

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <optional>
 #include <utility>
 
@@ -114,19 +113,9 @@ StorageCatalog StorageCatalog::parse(const std::string& yaml_text, const std::st
 }
 
 StorageCatalog StorageCatalog::from_specs(std::vector<models::StorageSpec> specs) {
-  std::vector<std::string> errors;
-  std::map<std::string, std::string> owner;
-  for (const auto& spec : specs) {
-    if (spec.name.empty()) {
-      errors.push_back("storage spec without a name; every storage class needs a name");
-      continue;
-    }
-    const auto [it, inserted] = owner.emplace(fold(spec.name), spec.name);
-    if (!inserted) {
-      errors.push_back("storage class name '" + spec.name + "' is already used by " + it->second +
-                       "; names must be unique (case-insensitive)");
-    }
-  }
+  std::vector<NamedEntry> names;
+  for (const auto& spec : specs) names.push_back({spec.name, {}});
+  const std::vector<std::string> errors = ambiguous_names(names, "storage class", false);
   if (!errors.empty()) {
     throw ConfigError(errors);
   }
