@@ -8,6 +8,7 @@
 
 #include "config/config_error.h"
 #include "config/json_reader.h"
+#include "config/probe_provenance.h"
 
 namespace gpuplan::config {
 namespace {
@@ -46,27 +47,12 @@ std::vector<models::ProbePoint> read_points(const nlohmann::json* array, const s
 }
 
 models::ProbeProvenance read_provenance(JsonObjectReader& root) {
-  models::ProbeProvenance pv;
   const nlohmann::json* node = root.raw("provenance", true, "{\"gpu_name\": ..., \"date\": ...}");
   if (node == nullptr) {
-    return pv;
+    return {};
   }
   JsonObjectReader r(*node, root.path_of("provenance"), root.errors());
-  pv.gpu_name = r.string("gpu_name", true).value_or("");
-  pv.compute_capability = r.string("compute_capability", false).value_or("");
-  pv.gpu_count = static_cast<int>(r.integer("gpu_count", false, 0).value_or(0));
-  pv.driver_version = r.string("driver_version", false).value_or("");
-  pv.cuda_runtime_version = r.string("cuda_runtime_version", false).value_or("");
-  pv.cuda_driver_version = r.string("cuda_driver_version", false).value_or("");
-  pv.sm_clock_hz = r.number("sm_clock_hz", false, false).value_or(0.0);
-  pv.memory_clock_hz = r.number("memory_clock_hz", false, false).value_or(0.0);
-  pv.memory_bytes = r.number("memory_bytes", false, false).value_or(0.0);
-  pv.date = r.string("date", true).value_or("");
-  pv.probe_git_sha = r.string("probe_git_sha", false).value_or("");
-  pv.repeats = static_cast<int>(r.integer("repeats", false, 0).value_or(0));
-  pv.warmup = static_cast<int>(r.integer("warmup", false, 0).value_or(0));
-  r.finish();
-  return pv;
+  return read_probe_provenance(r);
 }
 
 }  // namespace
