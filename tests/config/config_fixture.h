@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,27 @@ inline Messages scenario_errors(const std::string& text) {
   }
   FAIL("the scenario was accepted");
   return {};
+}
+
+/// The full text (what()) of the ConfigError `f` throws (STYLE.md T4), or "(no error)".
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+/// `text` with the first `from` replaced by `to`; unchanged when `from` is empty. Fails the
+/// test when `from` does not occur (a fixture that no longer matches its tests).
+inline std::string with_replaced(std::string text, const std::string& from, const std::string& to) {
+  if (!from.empty()) {
+    const auto pos = text.find(from);
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, from.size(), to);
+  }
+  return text;
 }
 
 }  // namespace gpuplan::config::testing

@@ -8,25 +8,18 @@
 #include <vector>
 
 #include "config/config_error.h"
+#include "config_fixture.h"
 #include "core/units.h"
 
 namespace {
+
+using namespace gpuplan::config::testing;
 
 using gpuplan::config::ConfigError;
 using gpuplan::config::GpuCatalog;
 namespace core = gpuplan::core;
 
 const std::string kGpusYaml = std::string(GPUPLAN_SOURCE_DIR) + "/catalogs/gpus.yaml";
-
-/// The full text of the ConfigError `f` throws (STYLE.md T4), or "(no error)".
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 /// A valid catalog with one Volta-like GPU; tests replace one line to break it. Lines:
 /// 1 format, 2 gpus, 3 name, 4 form_factor, 5 compute_capability, 6 sms, 7 peak_dense,
@@ -50,12 +43,7 @@ std::string volta_yaml(const std::string& replace, const std::string& with) {
       "    idle_power: \"50 W\"\n"
       "    source: \"https://example.com/datasheet.pdf\"\n"
       "    retrieved: 2026-11-29\n";
-  if (!replace.empty()) {
-    const auto pos = text.find(replace);
-    REQUIRE(pos != std::string::npos);
-    text.replace(pos, replace.size(), with);
-  }
-  return text;
+  return with_replaced(text, replace, with);
 }
 
 }  // namespace

@@ -10,11 +10,14 @@
 
 #include "config/catalogs.h"
 #include "config/config_error.h"
+#include "config_fixture.h"
 #include "config/gpu_catalog.h"
 #include "config/storage_catalog.h"
 #include "core/units.h"
 
 namespace {
+
+using namespace gpuplan::config::testing;
 
 using gpuplan::config::Catalogs;
 using gpuplan::config::ConfigError;
@@ -32,15 +35,6 @@ const std::string kLambdaExcerpt = kExcerptDir + "/skypilot-v7-lambda-vms-excerp
 const GpuCatalog& shipped_gpus() {
   static const GpuCatalog gpus = GpuCatalog::load(kCatalogDir + "/gpus.yaml");
   return gpus;
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 bool has_note(const InstanceCatalog& catalog, const std::string& note) {

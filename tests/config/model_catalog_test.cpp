@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "config/config_error.h"
+#include "config_fixture.h"
 #include "core/registry.h"
 
 namespace {
+
+using namespace gpuplan::config::testing;
 
 using gpuplan::config::ConfigError;
 using gpuplan::config::ModelCatalog;
@@ -19,15 +22,6 @@ using gpuplan::config::ModelEntry;
 namespace models = gpuplan::models;
 
 const std::string kModelsYaml = std::string(GPUPLAN_SOURCE_DIR) + "/catalogs/models.yaml";
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 /// Lines: 1 format, 2 models, 3 name, 4 family, 5 layers, 6 hidden, 7 mlp, 8 sequence_length,
 /// 9 summary, 10 source, 11 retrieved.
@@ -44,12 +38,7 @@ std::string model_yaml(const std::string& replace, const std::string& with) {
       "    summary: \"a tiny language model\"\n"
       "    source: \"https://example.com/config.json\"\n"
       "    retrieved: 2026-11-29\n";
-  if (!replace.empty()) {
-    const auto pos = text.find(replace);
-    REQUIRE(pos != std::string::npos);
-    text.replace(pos, replace.size(), with);
-  }
-  return text;
+  return with_replaced(text, replace, with);
 }
 
 /// A family with one enumerated parameter, to check the encoding of choices.

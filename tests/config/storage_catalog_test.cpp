@@ -7,24 +7,18 @@
 #include <vector>
 
 #include "config/config_error.h"
+#include "config_fixture.h"
 #include "core/units.h"
 
 namespace {
+
+using namespace gpuplan::config::testing;
 
 using gpuplan::config::ConfigError;
 using gpuplan::config::StorageCatalog;
 namespace core = gpuplan::core;
 
 const std::string kStorageYaml = std::string(GPUPLAN_SOURCE_DIR) + "/catalogs/storage.yaml";
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 /// Lines: 1 format, 2 storage, 3 name, 4 summary, 5 read, 6 random, 7 write, 8 latency,
 /// 9 queue_depth, 10 source, 11 retrieved.
@@ -41,12 +35,7 @@ std::string disk_yaml(const std::string& replace, const std::string& with) {
       "    queue_depth: 32\n"
       "    source: \"https://example.com\"\n"
       "    retrieved: 2026-11-29\n";
-  if (!replace.empty()) {
-    const auto pos = text.find(replace);
-    REQUIRE(pos != std::string::npos);
-    text.replace(pos, replace.size(), with);
-  }
-  return text;
+  return with_replaced(text, replace, with);
 }
 
 }  // namespace
