@@ -29,6 +29,27 @@ namespace gpuplan::config::testing {
 
 using Messages = std::vector<std::string>;
 
+/// A valid one-GPU scenario, so that a test changes one thing (line numbers are part of the
+/// expected messages: keep it as it is).
+inline constexpr const char* kMinimalScenario = R"(format: gpuplan/v1
+name: ResNet-50 on ImageNet-1k, one RTX 3090
+seed: 42
+workload:
+  model: resnet50
+  dataset:
+    samples: 1281167
+    sample_size: "110 KiB"
+    decode_time: "6 ms"
+  epochs: 90
+training:
+  batch_size: 32
+hardware:
+  gpu: rtx3090
+  cpu_cores: 8
+  host_memory: "64 GiB"
+  storage: nvme_ssd
+)";
+
 /// catalogs/ of the source tree, loaded once.
 inline const Catalogs& shipped_catalogs() {
   static const Catalogs loaded = Catalogs::load(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs");

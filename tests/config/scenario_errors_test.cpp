@@ -18,35 +18,12 @@ using namespace testing;
 Messages errors_of(const std::string& text) { return scenario_errors(text); }
 
 // A valid scenario, so that each test changes one thing. Line numbers matter below.
-const char* const kValid = R"(format: gpuplan/v1
-name: ResNet-50 on ImageNet-1k, one RTX 3090
-seed: 42
-workload:
-  model: resnet50
-  dataset:
-    samples: 1281167
-    sample_size: "110 KiB"
-    decode_time: "6 ms"
-  epochs: 90
-training:
-  batch_size: 32
-hardware:
-  gpu: rtx3090
-  cpu_cores: 8
-  host_memory: "64 GiB"
-  storage: nvme_ssd
-)";
+const char* const kValid = kMinimalScenario;
 
 /// `text` with the first occurrence of `from` replaced by `to`.
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  return text;
-}
 
 /// kValid with the first occurrence of `from` replaced by `to`.
-std::string with(const std::string& from, const std::string& to) { return replaced(kValid, from, to); }
+std::string with(const std::string& from, const std::string& to) { return with_replaced(kValid, from, to); }
 
 }  // namespace
 
@@ -173,7 +150,7 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  precision: fp8")) ==
           Messages{"fp8 needs a GPU of compute capability 8.9 or newer, and rtx3090 has 8.6 at s.yaml:13:14 "
                    "(training.precision); use bf16_amp or fp16_amp"});
-    CHECK(errors_of(replaced(with("  batch_size: 32", "  batch_size: 32\n  precision: bf16_amp"), "rtx3090",
+    CHECK(errors_of(with_replaced(with("  batch_size: 32", "  batch_size: 32\n  precision: bf16_amp"), "rtx3090",
                              "v100-16gb")) ==
           Messages{"bf16_amp needs a GPU of compute capability 8.0 or newer, and v100-16gb has 7.0 at "
                    "s.yaml:13:14 (training.precision); use fp16_amp or fp32"});
@@ -257,7 +234,7 @@ cloud:
     CHECK(errors_of(cloud + "  market: spot\n") ==
           Messages{"missing key 'replacement_wait' at s.yaml:5:3 (cloud.replacement_wait); add replacement_wait: "
                    "\"10 min\" (how long a preempted spot node takes to come back; the spot market needs it)"});
-    CHECK(errors_of(replaced(cloud, "aws/g5.8xlarge", "lambda/gpu_1x_a10") +
+    CHECK(errors_of(with_replaced(cloud, "aws/g5.8xlarge", "lambda/gpu_1x_a10") +
                     "  market: spot\n  replacement_wait: \"10 min\"\n") ==
           Messages{"lambda/gpu_1x_a10 has no spot price in the catalog for region us-east-1 at s.yaml:6:11 "
                    "(cloud.market); use market: on_demand, or another region or instance"});

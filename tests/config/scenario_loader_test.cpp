@@ -34,24 +34,7 @@ std::string first_error(const std::string& text) {
   return "";
 }
 
-const char* const kMinimal = R"(format: gpuplan/v1
-name: ResNet-50 on ImageNet-1k, one RTX 3090
-seed: 42
-workload:
-  model: resnet50
-  dataset:
-    samples: 1281167
-    sample_size: "110 KiB"
-    decode_time: "6 ms"
-  epochs: 90
-training:
-  batch_size: 32
-hardware:
-  gpu: rtx3090
-  cpu_cores: 8
-  host_memory: "64 GiB"
-  storage: nvme_ssd
-)";
+const char* const kMinimal = kMinimalScenario;
 
 }  // namespace
 
