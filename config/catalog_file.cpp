@@ -1,5 +1,6 @@
 #include "config/catalog_file.h"
 
+#include <cctype>
 #include <string_view>
 
 namespace gpuplan::config {
@@ -36,6 +37,20 @@ void read_catalog_entries(
     const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
     read_entry(name, it->second, it->first.Mark());
   }
+}
+
+bool is_iso_date(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
+    return false;
+  }
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(text[i]))) {
+      return false;
+    }
+  }
+  const int month = (text[5] - '0') * 10 + (text[6] - '0');
+  const int day = (text[8] - '0') * 10 + (text[9] - '0');
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
 }  // namespace gpuplan::config

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "config/yaml_reader.h"
 
@@ -27,5 +28,9 @@ void read_catalog_entries(
     const YAML::Node& root, ErrorSink& sink, const CatalogSection& section,
     const std::function<void(const std::string& name, const YAML::Node& value, const YAML::Mark& key_mark)>&
         read_entry);
+
+/// Whether `text` is a date written YYYY-MM-DD (month 1-12, day 1-31), as every catalog's
+/// `retrieved` field must be.
+bool is_iso_date(std::string_view text);
 
 }  // namespace gpuplan::config

@@ -31,20 +31,6 @@ bool is_catalog_name(std::string_view name) {
   return true;
 }
 
-bool is_iso_date(std::string_view text) {
-  if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
-    return false;
-  }
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(text[i]))) {
-      return false;
-    }
-  }
-  const int month = (text[5] - '0') * 10 + (text[6] - '0');
-  const int day = (text[8] - '0') * 10 + (text[9] - '0');
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
-}
-
 /// "8.6" -> {8, 6}; nullopt unless it is <major>.<minor> with one-digit minor.
 std::optional<std::pair<int, int>> parse_compute_capability(std::string_view text) {
   const auto dot = text.find('.');

@@ -18,6 +18,7 @@
 #include <libfccp/csv.h>
 #pragma GCC diagnostic pop
 
+#include "config/catalog_file.h"
 #include "config/config_error.h"
 #include "config/gpu_catalog.h"
 #include "config/hardware_topology.h"
@@ -72,20 +73,6 @@ struct RawRow {
   std::string type, accelerator, count, vcpus, memory, gpu_info, price, spot, region, zone,
       interconnect, network, storage, billing, source, retrieved;
 };
-
-bool is_iso_date(std::string_view text) {
-  if (text.size() != 10 || text[4] != '-' || text[7] != '-') {
-    return false;
-  }
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(text[i]))) {
-      return false;
-    }
-  }
-  const int month = (text[5] - '0') * 10 + (text[6] - '0');
-  const int day = (text[8] - '0') * 10 + (text[9] - '0');
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
-}
 
 bool is_provider_name(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
