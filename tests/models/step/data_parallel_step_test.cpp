@@ -6,6 +6,7 @@
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
 #include "models/interconnect/interconnect_table.h"
+#include "dispatch_unit.h"
 #include "models/step/comm_plan.h"
 #include "models/step/data_parallel_plan.h"
 #include "models/step/step_simulation.h"
@@ -16,12 +17,9 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
+/// A unit without host cost.
 DispatchUnit unit(const std::string& label, double gpu_s, double grad_bytes = 0.0) {
-  DispatchUnit u;
-  u.label = label;
-  u.gpu_s = gpu_s;
-  u.grad_bytes = grad_bytes;
-  return u;
+  return testing::unit(label, 0.0, gpu_s, grad_bytes);
 }
 
 // No host cost: forward 5 ms; backward four units of 2.5 ms; buckets complete after

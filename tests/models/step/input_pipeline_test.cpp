@@ -6,18 +6,13 @@
 
 #include <stdexcept>
 
+#include "dispatch_unit.h"
 #include "models/step/step_simulation.h"
 
 using namespace gpuplan::models;
 
 namespace {
-DispatchUnit unit(const std::string& label, double dispatch_s, double gpu_s) {
-  DispatchUnit u;
-  u.label = label;
-  u.dispatch_s = dispatch_s;
-  u.gpu_s = gpu_s;
-  return u;
-}
+using testing::unit;
 // GPU: fwd 5 ms, bwd 10 ms, optimizer 2 ms, each dispatched in 1 ms: 18 ms per step on
 // synthetic data (see step_simulation_test.cpp). Loader: 10 samples per batch, page cache,
 // no H2D bytes, constant decode (cv 0) unless a test says otherwise.

@@ -1,3 +1,4 @@
+#include "dispatch_unit.h"
 #include "models/step/step_simulation.h"
 
 #include <doctest/doctest.h>
@@ -7,13 +8,7 @@
 using namespace gpuplan::models;
 
 namespace {
-DispatchUnit unit(const std::string& label, double dispatch_s, double gpu_s) {
-  DispatchUnit u;
-  u.label = label;
-  u.dispatch_s = dispatch_s;
-  u.gpu_s = gpu_s;
-  return u;
-}
+using testing::unit;
 // forward: dispatch 1 ms, GPU 5 ms; backward: 1 ms, 10 ms; optimizer: 1 ms, 2 ms.
 StepPlan simple_plan() {
   StepPlan p;
