@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 
 #include "catalog_models.h"
 #include "core/units.h"
@@ -15,6 +16,18 @@ using testing::sum_over;
 namespace {
 double parameters_of(const Workload& workload, const std::string& prefix) {
   return sum_over(workload, prefix, [](const Op& op) { return op.parameters; });
+}
+
+/// The parameter named by the WorkloadError that building `values` throws, and its message;
+/// fails the test when the encoder is built.
+std::pair<std::string, std::string> error_of(const ArchitectureValues& values) {
+  try {
+    testing::build("transformer_encoder", values);
+  } catch (const WorkloadError& error) {
+    return {error.parameter(), error.what()};
+  }
+  FAIL("no error");
+  return {};
 }
 }  // namespace
 
@@ -185,59 +198,49 @@ TEST_SUITE("models.workload.transformer_encoder_family") {
   TEST_CASE("inconsistent or missing parameters are rejected with a fix") {
     ArchitectureValues values = testing::catalog_model("bert-base").values;
     values["hidden"] = 1000;
-    try {
-      testing::build("transformer_encoder", values);
-      FAIL("no error");
-    } catch (const WorkloadError& error) {
-      CHECK(error.parameter() == "heads");
-      CHECK(std::string(error.what()) ==
-            "hidden 1000 is not divisible by heads 12 (each head gets hidden / heads dimensions); "
-            "use hidden 996 or 1008, or heads that divide 1000");
+    {
+      const auto [parameter, message] = error_of(values);
+      CHECK(parameter == "heads");
+      CHECK(message ==
+          "hidden 1000 is not divisible by heads 12 (each head gets hidden / heads dimensions); "
+          "use hidden 996 or 1008, or heads that divide 1000");
     }
     values = testing::catalog_model("bert-base").values;
     values["sequence_length"] = 1024;
-    try {
-      testing::build("transformer_encoder", values);
-      FAIL("no error");
-    } catch (const WorkloadError& error) {
-      CHECK(error.parameter() == "sequence_length");
-      CHECK(std::string(error.what()) ==
-            "sequence_length 1024 exceeds max_positions 512 (rows of the learned position table); "
-            "use sequence_length at most 512 or raise max_positions");
+    {
+      const auto [parameter, message] = error_of(values);
+      CHECK(parameter == "sequence_length");
+      CHECK(message ==
+          "sequence_length 1024 exceeds max_positions 512 (rows of the learned position table); "
+          "use sequence_length at most 512 or raise max_positions");
     }
     values = testing::catalog_model("bert-base").values;
     values.erase("sequence_length");
-    try {
-      testing::build("transformer_encoder", values);
-      FAIL("no error");
-    } catch (const WorkloadError& error) {
-      CHECK(error.parameter() == "sequence_length");
-      CHECK(std::string(error.what()) ==
-            "missing parameter 'sequence_length' of transformer_encoder (tokens per sample); add "
-            "'sequence_length: <value>' to the model");
+    {
+      const auto [parameter, message] = error_of(values);
+      CHECK(parameter == "sequence_length");
+      CHECK(message ==
+          "missing parameter 'sequence_length' of transformer_encoder (tokens per sample); add "
+          "'sequence_length: <value>' to the model");
     }
     values = testing::catalog_model("bert-base").values;
     values["sequence_length"] = 128;
     values["max_predictions"] = 200;
-    try {
-      testing::build("transformer_encoder", values);
-      FAIL("no error");
-    } catch (const WorkloadError& error) {
-      CHECK(error.parameter() == "max_predictions");
-      CHECK(std::string(error.what()) ==
-            "max_predictions 200 exceeds sequence_length 128 (a sequence cannot have more masked "
-            "positions than tokens); use max_predictions at most 128");
+    {
+      const auto [parameter, message] = error_of(values);
+      CHECK(parameter == "max_predictions");
+      CHECK(message ==
+          "max_predictions 200 exceeds sequence_length 128 (a sequence cannot have more masked "
+          "positions than tokens); use max_predictions at most 128");
     }
     values.erase("max_predictions");
     values["mean_padded_length"] = 300;
-    try {
-      testing::build("transformer_encoder", values);
-      FAIL("no error");
-    } catch (const WorkloadError& error) {
-      CHECK(error.parameter() == "mean_padded_length");
-      CHECK(std::string(error.what()) ==
-            "mean_padded_length 300 exceeds sequence_length 128 (batches are padded to at most "
-            "sequence_length); use mean_padded_length at most 128");
+    {
+      const auto [parameter, message] = error_of(values);
+      CHECK(parameter == "mean_padded_length");
+      CHECK(message ==
+          "mean_padded_length 300 exceeds sequence_length 128 (batches are padded to at most "
+          "sequence_length); use mean_padded_length at most 128");
     }
   }
 
