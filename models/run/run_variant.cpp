@@ -88,8 +88,8 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   if (r.gpus > 1) r.interconnect = job.hardware.topology.intra_node.name;
   if (job.hardware.nodes > 1 && job.hardware.topology.inter_node) {
     r.network = job.hardware.topology.inter_node->name;
-    r.network_bytes_per_s = node_network_bytes_per_s(job.hardware.topology, Protocol::kSimple) /
-                            job.hardware.topology.inter_node->simple.efficiency;
+    r.network_bytes_per_s =
+        job.hardware.topology.inter_node->bytes_per_s_per_direction * job.hardware.topology.nics_per_node;
   }
   r.memory = training_memory(job.workload, job.training, params.memory);
   r.memory.data_parallel_bytes = data_parallel_memory_bytes(job);
