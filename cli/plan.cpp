@@ -9,7 +9,6 @@
 #include <limits>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -22,7 +21,7 @@
 #include "models/job/job_time.h"
 #include "models/run/run_variant.h"
 #include "report/human_units.h"
-#include "report/text_table.h"
+#include "report/field_grid.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -96,6 +95,59 @@ models::JobSpec on_instance(const models::JobSpec& base, const models::InstanceS
     j.parallelism.strategy = models::ParallelStrategy::kDdp;
   }
   return j;
+}
+
+/// The columns of every plan output (report/field_grid.h), in order; the names of the job-level
+/// fields are those of report/variant_fields.cpp.
+std::vector<report::ResultField<PlanPoint>> plan_fields() {
+  using report::Applies;
+  using report::FieldValue;
+  using Value = std::optional<FieldValue>;
+  const auto count = [](int n) { return Value(FieldValue(static_cast<std::int64_t>(n))); };
+  const auto number = [](double x) { return Value(FieldValue(x)); };
+  std::vector<report::ResultField<PlanPoint>> f;
+  f.push_back({"instance", "", Applies::kAlways, "provider/instance type",
+               [](const PlanPoint& p) { return Value(p.instance); }, "instance"});
+  f.push_back({"gpu", "", Applies::kAlways, "GPU catalog name", [](const PlanPoint& p) { return Value(p.gpu); }, "gpu"});
+  f.push_back({"nodes", "", Applies::kAlways, "instances", [count](const PlanPoint& p) { return count(p.nodes); },
+               "nodes x GPUs",
+               [](const PlanPoint& p) { return std::to_string(p.nodes) + " x " + std::to_string(p.gpus / p.nodes); }});
+  f.push_back({"gpus", "", Applies::kAlways, "GPUs of all nodes", [count](const PlanPoint& p) { return count(p.gpus); }});
+  f.push_back({"region", "", Applies::kAlways, "catalog region", [](const PlanPoint& p) { return Value(p.region); },
+               "region/zone", [](const PlanPoint& p) { return p.zone.empty() ? p.region : p.zone; }});
+  f.push_back({"zone", "", Applies::kAlways, "spot: the zone whose price is used",
+               [](const PlanPoint& p) { return p.zone.empty() ? std::nullopt : Value(p.zone); }});
+  f.push_back({"market", "", Applies::kAlways, "on_demand | spot", [](const PlanPoint& p) { return Value(p.market); },
+               "market"});
+  f.push_back({"strategy", "", Applies::kAlways, "variant row name", [](const PlanPoint& p) { return Value(p.strategy); },
+               "strategy"});
+  f.push_back({"time_p50_s", "s", Applies::kFits, "median wall time to finish",
+               [number](const PlanPoint& p) { return number(p.time_p50_s); }, "time p50"});
+  f.push_back({"time_p90_s", "s", Applies::kFits, "90th percentile of the wall time",
+               [number](const PlanPoint& p) { return number(p.time_p90_s); }, "time p90"});
+  f.push_back({"cost_p50_usd", "USD", Applies::kFits, "median dollars",
+               [number](const PlanPoint& p) { return number(p.cost_p50_usd); }, "$ p50"});
+  f.push_back({"cost_p90_usd", "USD", Applies::kFits, "90th percentile of the dollars",
+               [number](const PlanPoint& p) { return number(p.cost_p90_usd); }, "$ p90"});
+  f.push_back({"expected_preemptions", "", Applies::kFits, "spot: mean preemptions over the trials; 0 on-demand",
+               [number](const PlanPoint& p) { return number(p.expected_preemptions); }, "preempt.",
+               [](const PlanPoint& p) {
+                 return p.market == "spot" ? fmt::format("{:.1f}", p.expected_preemptions) : std::string("-");
+               }});
+  f.push_back({"fits", "", Applies::kAlways, "peak GPU memory <= capacity", [](const PlanPoint& p) { return Value(p.fits); }});
+  f.push_back({"finished_share", "1", Applies::kFits, "spot: share of trials finished within the cap",
+               [number](const PlanPoint& p) { return number(p.finished_share); }});
+  f.push_back({"checkpoint_interval_s", "s", Applies::kFits, "chosen checkpoint interval (work seconds); 0 = none",
+               [number](const PlanPoint& p) { return number(p.checkpoint_interval_s); }});
+  f.push_back({"meets_deadline", "", Applies::kAlways, "time p90 <= deadline, and fits",
+               [](const PlanPoint& p) { return Value(p.meets_deadline); }});
+  f.push_back({"within_budget", "", Applies::kAlways, "dollars p90 <= budget (when given)",
+               [](const PlanPoint& p) { return Value(p.within_budget); }});
+  f.push_back({"pareto", "", Applies::kAlways, "on the front of (time p90, dollars p90)",
+               [](const PlanPoint& p) { return Value(p.pareto); }});
+  f.push_back({"simulated", "", Applies::kAlways, "false: a spot plan slower than the deadline without preemptions",
+               [](const PlanPoint& p) { return Value(p.simulated); }});
+  return f;
 }
 
 std::string key_of(const PlanPoint& p) {
@@ -311,95 +363,41 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
 }
 
 std::string render_plan(const PlanResult& plan, const std::string& format) {
-  const auto cells = [](const PlanPoint& p) {
-    return std::vector<std::string>{p.instance, p.gpu,  std::to_string(p.nodes) + " x " + std::to_string(p.gpus / p.nodes),
-                                    p.zone.empty() ? p.region : p.zone, p.market, p.strategy,
-                                    report::human_duration(p.time_p50_s), report::human_duration(p.time_p90_s),
-                                    report::human_usd(p.cost_p50_usd), report::human_usd(p.cost_p90_usd),
-                                    p.market == "spot" ? fmt::format("{:.1f}", p.expected_preemptions) : "-"};
-  };
-  const std::vector<std::string> header = {"instance", "gpu", "nodes x GPUs", "region/zone", "market", "strategy",
-                                           "time p50", "time p90", "$ p50", "$ p90", "preempt."};
+  const std::vector<report::ResultField<PlanPoint>> fields = plan_fields();
+  const auto fits = [](const PlanPoint& p) { return p.fits; };
   if (format == "table" || format == "markdown") {
     const bool md = format == "markdown";
     std::string out = (md ? "## " : "") + plan.scenario_name + "\n\n";
     out += "Deadline " + report::human_duration(plan.deadline_s) + " at p90" +
            (plan.budget_usd ? ", budget " + report::human_usd(*plan.budget_usd) + " at p90" : "") + "\n\n";
-    report::TextTable cheapest(header);
-    std::size_t shown = 0;
+    std::vector<PlanPoint> cheapest;
     for (const PlanPoint& p : plan.points) {
-      if (p.meets_deadline && p.within_budget && shown < 10) {
-        cheapest.add_row(cells(p));
-        ++shown;
-      }
+      if (p.meets_deadline && p.within_budget && cheapest.size() < 10) cheapest.push_back(p);
     }
     out += md ? "**Cheapest plans that meet the deadline**\n\n" : "Cheapest plans that meet the deadline:\n";
-    out += shown == 0 ? std::string("  none: no plan meets the deadline (and budget) at p90\n")
-                      : (md ? cheapest.to_markdown() : cheapest.to_text());
-    report::TextTable front(header);
-    std::vector<const PlanPoint*> pareto;
+    out += cheapest.empty() ? std::string("  none: no plan meets the deadline (and budget) at p90\n")
+                            : report::grid_table(report::make_grid<PlanPoint>(fields, cheapest, fits), md);
+    std::vector<PlanPoint> pareto;
     for (const PlanPoint& p : plan.points) {
-      if (p.pareto) pareto.push_back(&p);
+      if (p.pareto) pareto.push_back(p);
     }
-    std::sort(pareto.begin(), pareto.end(),
-              [](const PlanPoint* a, const PlanPoint* b) { return a->time_p90_s < b->time_p90_s; });
-    for (const PlanPoint* p : pareto) front.add_row(cells(*p));
+    std::stable_sort(pareto.begin(), pareto.end(),
+                     [](const PlanPoint& a, const PlanPoint& b) { return a.time_p90_s < b.time_p90_s; });
     out += md ? "\n**Pareto front: time p90 against dollars p90**\n\n" : "\nPareto front (time p90 against $ p90):\n";
-    out += md ? front.to_markdown() : front.to_text();
+    out += report::grid_table(report::make_grid<PlanPoint>(fields, pareto, fits), md);
     out += md ? "\n" : "\nNotes:\n";
     for (const std::string& n : plan.notes) out += (md ? "- " : "  ") + n + "\n";
     return out;
   }
-  if (format == "csv") {
-    std::string out =
-        "strategy,instance,gpu,region,zone,market,nodes,gpus,fits,time_p50_s,time_p90_s,cost_p50_usd,cost_p90_usd,"
-        "expected_preemptions,finished_share,checkpoint_interval_s,meets_deadline,within_budget,pareto,simulated\n";
-    const auto q = [](const std::string& s) {
-      return s.find_first_of(",\"") == std::string::npos ? s : "\"" + s + "\"";
-    };
-    for (const PlanPoint& p : plan.points) {
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{}\n",
-                         q(p.strategy), p.instance, p.gpu, p.region, p.zone, p.market, p.nodes, p.gpus, p.fits,
-                         p.time_p50_s, p.time_p90_s, p.cost_p50_usd, p.cost_p90_usd, p.expected_preemptions,
-                         p.finished_share, p.checkpoint_interval_s, p.meets_deadline, p.within_budget, p.pareto,
-                         p.simulated);
-    }
-    return out;
-  }
+  const report::FieldGrid grid = report::make_grid<PlanPoint>(fields, plan.points, fits);
+  if (format == "csv") return report::grid_csv(grid);
   if (format == "json") {
-    nlohmann::ordered_json root;
-    root["scenario"] = plan.scenario_name;
-    root["deadline_s"] = plan.deadline_s;
-    if (plan.budget_usd) root["budget_usd"] = *plan.budget_usd;
-    root["notes"] = plan.notes;
-    root["points"] = nlohmann::ordered_json::array();
-    for (const PlanPoint& p : plan.points) {
-      nlohmann::ordered_json j;
-      j["strategy"] = p.strategy;
-      j["instance"] = p.instance;
-      j["gpu"] = p.gpu;
-      j["region"] = p.region;
-      j["zone"] = p.zone;
-      j["market"] = p.market;
-      j["nodes"] = p.nodes;
-      j["gpus"] = p.gpus;
-      j["fits"] = p.fits;
-      if (p.fits) {
-        j["time_p50_s"] = p.time_p50_s;
-        j["time_p90_s"] = p.time_p90_s;
-        j["cost_p50_usd"] = p.cost_p50_usd;
-        j["cost_p90_usd"] = p.cost_p90_usd;
-        j["expected_preemptions"] = p.expected_preemptions;
-        j["finished_share"] = p.finished_share;
-        j["checkpoint_interval_s"] = p.checkpoint_interval_s;
-      }
-      j["meets_deadline"] = p.meets_deadline;
-      j["within_budget"] = p.within_budget;
-      j["pareto"] = p.pareto;
-      j["simulated"] = p.simulated;
-      root["points"].push_back(j);
-    }
-    return root.dump(2) + "\n";
+    return report::grid_json({{"scenario", plan.scenario_name},
+                              {"deadline_s", plan.deadline_s},
+                              {"budget_usd", plan.budget_usd ? std::optional<report::FieldValue>(*plan.budget_usd)
+                                                             : std::nullopt},
+                              {"notes", plan.notes}},
+                             "points", grid);
   }
   throw std::invalid_argument("unknown format '" + format + "'; expected table, markdown, csv or json");
 }
