@@ -304,7 +304,7 @@ int main(int argc, char** argv) {
     std::cerr << "gpuplan: " << e.what() << " (see gpuplan --help)\n";
     return kExitInput;
   } catch (const config::ConfigError& e) {
-    std::cerr << "gpuplan: " << e.messages().size() << (e.messages().size() == 1 ? " error" : " errors") << ":\n";
+    std::cerr << "gpuplan: " << e.summary() << ":\n";
     for (const auto& m : e.messages()) std::cerr << "  " << m << "\n";
     return kExitInput;
   } catch (const sim::TimeRangeError& e) {

@@ -1,5 +1,7 @@
 #include "config/config_error.h"
 
+#include <algorithm>
+
 namespace gpuplan::config {
 namespace {
 std::string join(const std::vector<std::string>& lines) {
@@ -12,6 +14,14 @@ std::string join(const std::vector<std::string>& lines) {
   }
   return out;
 }
+
+std::vector<std::string> first_shown(std::vector<std::string> messages) {
+  if (messages.size() > kMaxShownErrors) {
+    messages.resize(kMaxShownErrors);
+  }
+  return messages;
+}
+
 }  // namespace
 
 std::string format_diagnostic(const std::string& problem, const SourceMark& mark,
@@ -26,7 +36,25 @@ std::string format_diagnostic(const std::string& problem, const SourceMark& mark
   return out + fix;
 }
 
-ConfigError::ConfigError(std::vector<std::string> messages)
-    : std::runtime_error(join(messages)), messages_(std::move(messages)) {}
+std::string grouped_thousands(std::size_t n) {
+  std::string digits = std::to_string(n);
+  for (std::size_t i = digits.size(); i > 3; i -= 3) {
+    digits.insert(i - 3, ",");
+  }
+  return digits;
+}
+
+ConfigError::ConfigError(std::vector<std::string> messages, std::size_t count)
+    : std::runtime_error(join(first_shown(messages))),
+      count_(std::max(count, messages.size())),
+      messages_(first_shown(std::move(messages))) {}
+
+std::string ConfigError::summary() const {
+  std::string out = grouped_thousands(count_) + (count_ == 1 ? " error" : " errors");
+  if (count_ > messages_.size()) {
+    out += "; the first " + std::to_string(messages_.size()) + " are shown";
+  }
+  return out;
+}
 
 }  // namespace gpuplan::config

@@ -114,19 +114,6 @@ std::optional<SchemaKind> classify(const std::string& path) {
   return std::nullopt;
 }
 
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t dot = path.find('.', start);
-    parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) {
-      return parts;
-    }
-    start = dot + 1;
-  }
-}
-
 /// True when `a` and `b` name the same value or one lies inside the other.
 bool overlaps(const std::string& a, const std::string& b) {
   const auto inside = [](const std::string& inner, const std::string& outer) {
@@ -320,48 +307,6 @@ void check_strategy_sweep_overlap(const std::vector<StrategyOverrides>& strategi
                        " would replace it in every variant, remove one of them");
         }
       }
-    }
-  }
-}
-
-void apply_overrides(YAML::Node& tree, const std::vector<Override>& overrides, ErrorSink& sink) {
-  const auto present = [](const YAML::Node& map, const std::string& key) {
-    const YAML::Node value = map[key];  // const lookup: inserts nothing
-    return value.IsDefined() && !value.IsNull();
-  };
-  for (const Override& o : overrides) {
-    const std::vector<std::string> parts = split_path(o.path);
-    YAML::Node node = tree;  // a second handle on the same node (operator= would overwrite it)
-    bool reachable = true;
-    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
-      const YAML::Node& view = node;
-      if (!present(view, parts[i])) {
-        if (o.removes()) {
-          reachable = false;  // nothing to remove
-          break;
-        }
-        node[parts[i]] = YAML::Node(YAML::NodeType::Map);
-      }
-      const YAML::Node child = view[parts[i]];
-      if (!child.IsMap()) {
-        std::string parent;
-        for (std::size_t j = 0; j <= i; ++j) {
-          parent += (j == 0 ? "" : ".") + parts[j];
-        }
-        sink.add("cannot set " + o.path + ": " + parent + " is " + describe_node(child) + ", not a mapping",
-                 o.key_mark, o.source_path, "; override " + parent + " with a whole mapping instead");
-        reachable = false;
-        break;
-      }
-      node.reset(child);
-    }
-    if (!reachable) {
-      continue;
-    }
-    if (o.removes()) {
-      node.remove(parts.back());
-    } else {
-      node[parts.back()] = o.value;
     }
   }
 }

@@ -1,9 +1,9 @@
 #pragma once
 /// \file overrides.h
 /// Strategy and sweep overrides (scenario-format.md `strategies:` and `sweep:`; STYLE.md
-/// C9): dotted paths checked against the scenario schema, then written into a private copy
-/// of the base YAML tree, which goes through the same validation as the base. Internal to
-/// config/: no YAML::Node escapes it (C1).
+/// C9): dotted paths checked against the scenario schema, then written into the base YAML
+/// tree for the time one variant is validated, by the same validation as the base
+/// (config/applied_overrides.h). Internal to config/: no YAML::Node escapes it (C1).
 ///
 /// Semantics, as config/README.md documents them for users:
 /// - A strategy body maps dotted paths (`data_loader.num_workers: 4`) or nested mappings
@@ -63,11 +63,6 @@ std::vector<SweepAxis> read_sweep(const YAML::Node& node, ErrorSink& sink);
 /// Records an error for each strategy override whose path overlaps a sweep path.
 void check_strategy_sweep_overlap(const std::vector<StrategyOverrides>& strategies,
                                   const std::vector<SweepAxis>& sweep, ErrorSink& sink);
-
-/// Writes `overrides` into `tree` (a private copy of the base tree). Override values are
-/// shared, not copied, so that their marks stay those of the override. Records an error
-/// when a dotted path runs into a value that is not a mapping.
-void apply_overrides(YAML::Node& tree, const std::vector<Override>& overrides, ErrorSink& sink);
 
 /// Every path a strategy or sweep may set (sections excluded), in schema order; the
 /// candidates of did-you-mean. "workload.model.<parameter>" stands for any architecture key.

@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "config/applied_overrides.h"
 #include "config/overrides.h"
 #include "config/scenario_diagnostics.h"
 #include "config/scenario_expected.h"
@@ -21,6 +22,7 @@ struct Outcome {
   std::vector<ScenarioDiagnostic> diagnostics;
   std::set<std::string> texts;
   std::optional<ValidatedJob> job;
+  std::size_t unkept = 0;  ///< errors found beyond those the sink kept
   bool has(const std::string& text) const { return texts.count(text) != 0; }
 };
 
@@ -100,9 +102,20 @@ struct Selection {
 /// Validates the base tree with the overrides of a selection written in, once per selection.
 class ValidationCache {
  public:
-  ValidationCache(const std::string& text, const std::string& file, const ValidationContext& context,
+  /// `root` is the parsed file: each validation writes its overrides into it and takes them
+  /// out again (config/applied_overrides.h).
+  ValidationCache(YAML::Node root, const std::string& file, const ValidationContext& context,
                   const std::vector<StrategyOverrides>& strategies, const std::vector<SweepAxis>& axes)
-      : text_(text), file_(file), context_(context), strategies_(strategies), axes_(axes) {}
+      : root_(std::move(root)), file_(file), context_(context), strategies_(strategies), axes_(axes) {}
+
+  /// The most errors one validation found beyond those its sink kept.
+  std::size_t most_unkept() const {
+    std::size_t most = 0;
+    for (const auto& [selection, outcome] : outcomes_) {
+      most = std::max(most, outcome.unkept);
+    }
+    return most;
+  }
 
   const Outcome& get(const Selection& selection) {
     const auto found = outcomes_.find(selection);
@@ -124,17 +137,15 @@ class ValidationCache {
   }
 
  private:
-  Outcome validate(const std::vector<const Override*>& overrides) const {
+  Outcome validate(const std::vector<const Override*>& overrides) {
     ErrorSink sink(file_);
-    YAML::Node tree = YAML::Load(text_);  // a fresh copy, with the marks of the file
-    std::vector<Override> copies;
-    for (const Override* o : overrides) {
-      copies.push_back(*o);
-    }
-    apply_overrides(tree, copies, sink);
     Outcome outcome;
-    outcome.job = validate_variant(tree, context_, sink);
+    {
+      const AppliedOverrides applied(root_, overrides, sink);
+      outcome.job = validate_variant(root_, context_, sink);
+    }
     outcome.diagnostics = split_diagnostics(sink.messages(), file_);
+    outcome.unkept = sink.count() - sink.messages().size();
     relocate(outcome.diagnostics, overrides, sink);
     for (const ScenarioDiagnostic& d : outcome.diagnostics) {
       outcome.texts.insert(d.text());
@@ -142,7 +153,7 @@ class ValidationCache {
     return outcome;
   }
 
-  const std::string& text_;
+  YAML::Node root_;
   const std::string& file_;
   const ValidationContext& context_;
   const std::vector<StrategyOverrides>& strategies_;
@@ -156,6 +167,34 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
     out += (i == 0 ? "" : separator) + parts[i];
   }
   return out;
+}
+
+/// Checks, before anything is expanded, that strategies × sweep points stay within
+/// kMaxVariants; records "... make 1,000,000 variants (10 strategies × 100 × 1,000) ..." at
+/// the sweep (or the strategies) when not.
+bool within_variant_bound(const std::vector<StrategyOverrides>& strategies, const std::vector<SweepAxis>& axes,
+                          const MapReader& reader) {
+  std::size_t variants = strategies.size();
+  std::string product = grouped_thousands(strategies.size()) + (strategies.size() == 1 ? " strategy" : " strategies");
+  bool over = variants > kMaxVariants;
+  for (const SweepAxis& axis : axes) {
+    product += " x " + grouped_thousands(axis.values.size());
+    if (!over && axis.values.size() > kMaxVariants / variants) {
+      over = true;
+    }
+    if (!over) {
+      variants *= axis.values.size();
+    }
+  }
+  if (!over) {
+    return true;
+  }
+  const std::string where = axes.empty() ? "strategies" : "sweep";
+  reader.error(where, "the strategies and sweep make more than " + grouped_thousands(kMaxVariants) +
+                          " variants (" + product + ")",
+               "; gpuplan loads at most " + grouped_thousands(kMaxVariants) +
+                   " variants from one file: sweep fewer values or split the file");
+  return false;
 }
 
 std::string stem_of(const std::string& file) {
@@ -203,6 +242,9 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
     axes = read_sweep(reader.raw("sweep"), top);
   }
   check_strategy_sweep_overlap(strategies, axes, top);
+  if (!within_variant_bound(strategies, axes, reader)) {
+    top.throw_if_any();
+  }
 
   // Sweep points: the Cartesian product, first key slowest.
   std::vector<std::vector<std::size_t>> points(1);
@@ -219,7 +261,7 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
 
   const ValidationContext context{catalogs, families,
                                   std::filesystem::path(file_name).parent_path().string()};
-  ValidationCache cache(yaml_text, file, context, strategies, axes);
+  ValidationCache cache(root, file, context, strategies, axes);
 
   std::vector<ScenarioDiagnostic> diagnostics = split_diagnostics(top.messages(), file);
   for (std::size_t s = 0; s < strategies.size(); ++s) {
@@ -293,7 +335,7 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
   }
   const std::vector<std::string> messages = sorted_unique_messages(diagnostics);
   if (!messages.empty()) {
-    throw ConfigError(messages);
+    throw ConfigError(messages, messages.size() + cache.most_unkept() + (top.count() - top.messages().size()));
   }
   return scenario;
 }

@@ -89,6 +89,11 @@
 
 namespace gpuplan::config {
 
+/// Most variants (strategies × sweep points) one file may define; checked on the product
+/// before anything is expanded (issue 15). Ten thousand load in well under a second
+/// (bench/load_bench.cpp).
+inline constexpr std::size_t kMaxVariants = 10'000;
+
 /// The only format version this build reads.
 inline constexpr const char* kScenarioFormat = "gpuplan/v1";
 

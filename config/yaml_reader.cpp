@@ -5,22 +5,34 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <map>
 #include <sstream>
 
+#include "config/input_text.h"
+#include "config/yaml_bounds.h"
 #include "core/text_distance.h"
 
 namespace gpuplan::config {
 
 void ErrorSink::add(const std::string& problem, const YAML::Mark& mark, const std::string& key_path,
                     const std::string& fix) {
-  messages_.push_back(format_diagnostic(problem, to_source_mark(mark), key_path, fix));
+  add_formatted(format_diagnostic(problem, to_source_mark(mark), key_path, fix));
+}
+
+void ErrorSink::add_formatted(std::string message) {
+  ++count_;
+  if (messages_.size() < kMaxKeptErrors) {
+    messages_.push_back(std::move(message));
+  }
 }
 
 void ErrorSink::throw_if_any() const {
-  if (!messages_.empty()) {
-    throw ConfigError(messages_);
+  if (count_ != 0) {
+    throw ConfigError(messages_, count_);
   }
 }
 
@@ -56,6 +68,8 @@ void find_duplicates(const YAML::Node& node, const std::string& path, ErrorSink&
 }  // namespace
 
 YAML::Node parse_yaml(const std::string& text, const std::string& file) {
+  check_input_text(text, file);
+  check_yaml_bounds(text, file);
   ErrorSink sink(file);
   YAML::Node root;
   try {
@@ -70,16 +84,50 @@ YAML::Node parse_yaml(const std::string& text, const std::string& file) {
 }
 
 std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError("cannot read file '" + path + "': " + std::strerror(errno));
+  const auto fail = [&](const std::string& reason) {
+    throw ConfigError("cannot read file '" + path + "': " + reason);
+  };
+  // Opened without blocking, so that a FIFO with no writer is refused instead of waited on;
+  // fstat on the open descriptor then decides (no race between a check and the open).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    fail(std::strerror(errno));
   }
-  std::ostringstream out;
-  out << in.rdbuf();
-  if (in.bad()) {
-    throw ConfigError("cannot read file '" + path + "': read error");
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    fail(std::strerror(errno));
   }
-  return out.str();
+  if (S_ISDIR(info.st_mode)) {
+    fail("it is a directory; give the path of a file in it");
+  }
+  if (!S_ISREG(info.st_mode)) {
+    fail("it is not a regular file (a FIFO, socket or device); save the input to a file and give its path");
+  }
+  if (static_cast<std::uintmax_t>(info.st_size) > kMaxInputBytes) {
+    fail("it is " + grouped_thousands(static_cast<std::size_t>(info.st_size)) + " bytes, more than the " +
+         grouped_thousands(kMaxInputBytes) + " gpuplan reads; split it or remove what is not needed");
+  }
+  std::string text(static_cast<std::size_t>(info.st_size), '\0');
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ::ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      fail(std::strerror(errno));
+    }
+    if (n == 0) {
+      break;  // the file shrank while being read
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  text.resize(done);
+  return text;
 }
 
 YAML::Node load_yaml_file(const std::string& path) { return parse_yaml(read_text_file(path), path); }

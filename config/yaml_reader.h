@@ -27,10 +27,13 @@ class ErrorSink {
   void add(const std::string& problem, const YAML::Mark& mark, const std::string& key_path,
            const std::string& fix = "");
   /// Records a message that is already formatted.
-  void add_formatted(std::string message) { messages_.push_back(std::move(message)); }
-  bool empty() const { return messages_.empty(); }
+  void add_formatted(std::string message);
+  bool empty() const { return count_ == 0; }
+  /// The first kMaxKeptErrors messages recorded.
   const std::vector<std::string>& messages() const { return messages_; }
-  /// Throws ConfigError with every message recorded so far, if any.
+  /// How many messages were recorded, kept or not.
+  std::size_t count() const { return count_; }
+  /// Throws ConfigError with the messages recorded so far, if any.
   void throw_if_any() const;
   /// 1-based source position of a yaml-cpp mark (which is 0-based).
   SourceMark to_source_mark(const YAML::Mark& mark) const;
@@ -38,18 +41,29 @@ class ErrorSink {
  private:
   std::string file_;
   std::vector<std::string> messages_;
+  std::size_t count_ = 0;
 };
 
-/// Parses YAML text. Throws ConfigError on a syntax error ("YAML syntax error: ... at
-/// file:line:column") or on duplicate mapping keys anywhere in the document (yaml-cpp keeps
-/// both and returns the first on lookup, silently: STYLE.md C3).
+/// Most messages an ErrorSink keeps: more than are shown (kMaxShownErrors), so that sorting
+/// by position still shows the first ones, and few enough that a million unknown keys cost
+/// little memory.
+inline constexpr std::size_t kMaxKeptErrors = 1000;
+
+/// Parses YAML text. Throws ConfigError when the text is not plain UTF-8
+/// (check_input_text), crosses a bound of config/yaml_bounds.h (aliases, depth, size, a
+/// second document), has a syntax error ("YAML syntax error: ... at file:line:column") or
+/// duplicate mapping keys anywhere in the document (yaml-cpp keeps both and returns the
+/// first on lookup, silently: STYLE.md C3).
 YAML::Node parse_yaml(const std::string& text, const std::string& file);
 
 /// Reads and parses a YAML file. Throws ConfigError when it cannot be read
 /// ("cannot read file 'x': No such file or directory").
 YAML::Node load_yaml_file(const std::string& path);
 
-/// Reads a whole text file; throws ConfigError naming the file and the OS reason.
+/// Reads a whole text file of at most kMaxInputBytes (config/input_text.h). Throws
+/// ConfigError naming the file and the reason when it cannot be opened, is not a regular
+/// file (a directory, a FIFO, a device such as /dev/zero: reading one could block or never
+/// end), or is larger than the bound.
 std::string read_text_file(const std::string& path);
 
 /// Whether a key must be present.
