@@ -13,6 +13,7 @@
 
 #include "cli/app_context.h"
 #include "cli/calibrate.h"
+#include "cli/diagnose_command.h"
 #include "cli/output_file.h"
 #include "cli/plan_command.h"
 #include "cli/scenario_runner.h"
@@ -51,6 +52,7 @@ const char* kTopUsage =
     "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE] [--calibrations DIR]\n"
     "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
     "  gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--format ...] [-o FILE]\n"
+    "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
     "  gpuplan list gpus|instances|models|storage\n"
     "  gpuplan --version\n"
     "\n"
@@ -292,7 +294,14 @@ int dispatch(int argc, char** argv) {
     }
   }
   if (command == "calibrate") return command_calibrate(rest);
-  throw UsageError("unknown command '" + command + "'; expected run, validate, calibrate, plan or list");
+  if (command == "diagnose") {
+    try {
+      return cli::diagnose_main(rest);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  throw UsageError("unknown command '" + command + "'; expected run, validate, calibrate, plan, diagnose or list");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/units.h"
+#include "models/gpu/pcie_link.h"
 
 namespace gpuplan::models {
 namespace {
@@ -244,19 +245,7 @@ double h2d_bytes_per_s(const GpuSpec& gpu, bool pinned, const GpuEfficiency& e) 
       return line->rate_per_s;
     }
   }
-  // Raw per-lane rates after line coding (PCI-SIG): Gen3 8 GT/s 128b/130b = 0.985 GB/s,
-  // Gen4 1.969 GB/s, Gen5 3.938 GB/s, Gen6 7.563 GB/s (approx.). Gen1/2 use 8b/10b.
-  double per_lane_gb_per_s = 0.985;
-  switch (gpu.pcie_generation) {
-    case 1: per_lane_gb_per_s = 0.25; break;
-    case 2: per_lane_gb_per_s = 0.5; break;
-    case 3: per_lane_gb_per_s = 0.985; break;
-    case 4: per_lane_gb_per_s = 1.969; break;
-    case 5: per_lane_gb_per_s = 3.938; break;
-    default: per_lane_gb_per_s = gpu.pcie_generation > 5 ? 7.563 : 0.985; break;
-  }
-  const int lanes = gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16;
-  const double raw = core::gigabytes_per_s(per_lane_gb_per_s) * lanes;
+  const double raw = pcie_link_bytes_per_s(gpu);
   const double pinned_rate = raw * e.pcie_pinned;
   return pinned ? pinned_rate : pinned_rate * e.pcie_pageable_relative;
 }
