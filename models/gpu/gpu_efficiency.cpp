@@ -43,9 +43,6 @@ GpuEfficiency GpuEfficiency::defaults() {
   // CUDA graph replay: ~1 us per kernel node amortised.
   e.cuda_graphs_dispatch_s = core::microseconds(1.0);
   e.compiled_memory_bound_share = 0.5;
-  // NCHW tensor-core convolutions transpose to NHWC and back (NVIDIA "Tensor Core
-  // Performance Guide": channels-last avoids it); fitted once: half the NHWC efficiency.
-  e.channels_first_tensor_core_penalty = 0.50;
   e.pcie_pinned = 0.78;
   e.pcie_pageable_relative = 0.5;
   return e;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "core/units.h"
 #include "models/gpu/pcie_link.h"
@@ -123,6 +124,10 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   w.backward.bytes = 2.0 * activation_traffic + weight_traffic + op.parameters * 4.0;
 
   double compute_rate = 0.0;
+  // Layout transposes of NCHW tensor-core convolutions: their own memory-bound kernels,
+  // added to the convolution's time rather than hidden under it.
+  KernelWork transpose_forward;
+  KernelWork transpose_backward;
   if (is_math(op.op_class)) {
     const bool tc = uses_tensor_cores(op.op_class, p, gpu);
     double eff = tc ? e.matmul_tensor_core(gpu.compute_capability_major) : e.matmul_cuda_core;
@@ -131,8 +136,16 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       eff *= tc ? e.conv_tensor_core_relative : e.conv_cuda_core_relative;
       relative *= tc ? e.conv_tensor_core_relative : e.conv_cuda_core_relative;
       if (tc && training.memory_format == MemoryFormat::kChannelsFirst) {
-        eff *= e.channels_first_tensor_core_penalty;
-        relative *= e.channels_first_tensor_core_penalty;
+        // cuDNN's tensor-core kernels are NHWC: an NCHW convolution transposes its input
+        // and output around the kernel (nchwToNhwc / nhwcToNchw, one read and one write
+        // each); backward transposes dy and x in and dx back out. NVIDIA "Convolutional
+        // Layers User's Guide", section "Tensor Layouts In Memory: NCHW vs NHWC".
+        const double in = op.input_elements * batch * act_bytes;
+        const double out = op.output_elements * batch * act_bytes;
+        transpose_forward.bytes = 2.0 * (in + out);
+        transpose_forward.kernels = 2;
+        transpose_backward.bytes = 2.0 * (2.0 * in + out);
+        transpose_backward.kernels = 3;
       }
     } else if (op.op_class == OpClass::kMatmul) {
       eff *= e.matmul_relative_to_gemm;
@@ -180,6 +193,11 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   };
   w.forward.gpu_time_s = time_of(w.forward);
   w.backward.gpu_time_s = time_of(w.backward);
+  for (auto [phase, transpose] : {std::pair{&w.forward, &transpose_forward}, std::pair{&w.backward, &transpose_backward}}) {
+    phase->gpu_time_s += transpose->bytes / mem_rate + transpose->kernels * kernel_fixed(gpu, e);
+    phase->bytes += transpose->bytes;
+    phase->kernels += transpose->kernels;
+  }
   return w;
 }
 

@@ -135,7 +135,7 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(pascal_amp > pascal_fp32);
   }
 
-  TEST_CASE("channels_first convolutions pay the transpose penalty on tensor cores only") {
+  TEST_CASE("channels_first convolutions on tensor cores add cuDNN's layout transposes; CUDA cores do not") {
     const GpuEfficiency e = GpuEfficiency::defaults();
     Op conv = matmul(1e12, 1e6, 0);
     conv.op_class = OpClass::kConv;
@@ -144,11 +144,18 @@ TEST_SUITE("models.gpu.op_time") {
     TrainingSpec first = last;
     first.memory_format = MemoryFormat::kChannelsFirst;
     const GpuSpec g = testing::ampere_like();
-    const double t_last = op_work(conv, 1, g, last, e).forward.gpu_time_s - 3e-6;
-    const double t_first = op_work(conv, 1, g, first, e).forward.gpu_time_s - 3e-6;
-    // 1e12 / (320e12 * 0.87 * 0.70) vs the same / 0.50
-    CHECK(t_last == doctest::Approx(1e12 / (320e12 * 0.87 * 0.70)));
-    CHECK(t_first / t_last == doctest::Approx(1.0 / 0.50));
+    const OpWork w_last = op_work(conv, 1, g, last, e);
+    const OpWork w_first = op_work(conv, 1, g, first, e);
+    // NHWC: 1e12 / (320e12 * 0.87 * 0.70) + one 3 us kernel.
+    CHECK(w_last.forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * 0.87 * 0.70) + 3e-6));
+    // NCHW forward: x (1e6 x 2 B) and y (1e6 x 2 B) each read and written once: 8e6 B at
+    // 2000 GB/s x 0.80 = 5 us, in 2 more kernels of 3 us.
+    CHECK(w_first.forward.gpu_time_s - w_last.forward.gpu_time_s == doctest::Approx(5e-6 + 2 * 3e-6));
+    CHECK(w_first.forward.bytes - w_last.forward.bytes == doctest::Approx(8e6));
+    CHECK(w_first.forward.kernels - w_last.forward.kernels == 2);
+    // NCHW backward: dy and x in, dx out: 2 x (2e6 + 2e6 + 2e6) = 12e6 B = 7.5 us, 3 kernels.
+    CHECK(w_first.backward.gpu_time_s - w_last.backward.gpu_time_s == doctest::Approx(7.5e-6 + 3 * 3e-6));
+    CHECK(w_first.backward.kernels - w_last.backward.kernels == 3);
     last.precision = first.precision = Precision::kFp32;
     CHECK(op_work(conv, 1, g, first, e).forward.gpu_time_s == doctest::Approx(op_work(conv, 1, g, last, e).forward.gpu_time_s));
   }
