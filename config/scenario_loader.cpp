@@ -11,6 +11,7 @@
 #include "config/scenario_diagnostics.h"
 #include "config/scenario_expected.h"
 #include "config/scenario_validator.h"
+#include "config/variant_overrides.h"
 #include "config/yaml_reader.h"
 
 namespace gpuplan::config {
@@ -126,14 +127,12 @@ class ValidationCache {
  private:
   Outcome validate(const std::vector<const Override*>& overrides) const {
     ErrorSink sink(file_);
-    YAML::Node tree = YAML::Load(text_);  // a fresh copy, with the marks of the file
     std::vector<Override> copies;
     for (const Override* o : overrides) {
       copies.push_back(*o);
     }
-    apply_overrides(tree, copies, sink);
     Outcome outcome;
-    outcome.job = validate_variant(tree, context_, sink);
+    outcome.job = validate_with_overrides(text_, copies, context_, sink);
     outcome.diagnostics = split_diagnostics(sink.messages(), file_);
     relocate(outcome.diagnostics, overrides, sink);
     for (const ScenarioDiagnostic& d : outcome.diagnostics) {
@@ -185,6 +184,7 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
   }
   Scenario scenario;
   scenario.path = file_name;
+  scenario.text = yaml_text;
   scenario.name = reader.string("name").value_or(stem_of(file));
   const auto seed = reader.integer("seed", 0, std::numeric_limits<std::int64_t>::max());
   scenario.seed = options.seed_override ? *options.seed_override : static_cast<std::uint64_t>(seed.value_or(0));
@@ -287,6 +287,8 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
         variant.job.seed = scenario.seed;
         variant.preemption_source = full.job->preemption_source;
         variant.preemption_trace = full.job->preemption_trace;
+        variant.strategy_index = full_selection.strategy;
+        variant.sweep_values = full_selection.values;
         scenario.variants.push_back(std::move(variant));
       }
     }

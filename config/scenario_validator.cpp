@@ -290,4 +290,11 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   return result;
 }
 
+std::optional<ValidatedJob> validate_with_overrides(const std::string& text, const std::vector<Override>& overrides,
+                                                    const ValidationContext& context, ErrorSink& sink) {
+  YAML::Node tree = YAML::Load(text);  // a fresh copy, with the marks of the file
+  apply_overrides(tree, overrides, sink);
+  return validate_variant(tree, context, sink);
+}
+
 }  // namespace gpuplan::config

@@ -9,8 +9,10 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/catalogs.h"
+#include "config/overrides.h"
 #include "config/scenario.h"
 #include "config/yaml_reader.h"
 #include "core/registry.h"
@@ -37,5 +39,12 @@ struct ValidatedJob {
 /// is nullopt when there was any.
 std::optional<ValidatedJob> validate_variant(const YAML::Node& root, const ValidationContext& context,
                                              ErrorSink& sink);
+
+/// The one path from scenario text and overrides to a job (strategies, sweep points and
+/// checked remedies alike): a fresh tree of `text` with the marks of the file, `overrides`
+/// written in order (config/overrides.h apply_overrides: a later one replaces an earlier
+/// one's value), then validate_variant. Errors go to `sink`.
+std::optional<ValidatedJob> validate_with_overrides(const std::string& text, const std::vector<Override>& overrides,
+                                                    const ValidationContext& context, ErrorSink& sink);
 
 }  // namespace gpuplan::config

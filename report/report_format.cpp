@@ -7,6 +7,7 @@
 
 #include "core/units.h"
 #include "report/human_units.h"
+#include "report/suggestion_fields.h"
 #include "report/text_table.h"
 
 namespace gpuplan::report {
@@ -102,6 +103,7 @@ std::string notes(const ScenarioResult& result, bool markdown) {
   std::string out = markdown ? "\n**Next step per strategy**\n\n" : "\nNext step per strategy:\n";
   for (const VariantResult& v : result.variants) {
     out += bullet + v.strategy + ": " + v.bottleneck + " -> " + v.suggestion;
+    if (v.suggested) out += " (simulated: " + suggestion_effect(*v.suggested) + ")";
     if (!v.fits) {
       out += " (needs " + human_bytes(v.peak_memory_bytes) + ", has " + human_bytes(v.memory_capacity_bytes) + ")";
     }
@@ -163,7 +165,9 @@ std::string render_csv(const ScenarioResult& result) {
       "cost_on_premises_usd,gpus,global_batch_samples,gpu,market,time_p50_s,time_p90_s,cost_p50_usd,"
       "cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,trials,"
       "communication_exposed_s,scaling_efficiency,parallelism,collective,nodes,interconnect,network,"
-      "network_bytes_per_s,single_gpu_throughput_samples_per_s\n";
+      "network_bytes_per_s,single_gpu_throughput_samples_per_s";
+  for (const std::string& h : suggestion_csv_header()) out += "," + h;
+  out += "\n";
   for (const VariantResult& v : result.variants) {
     std::vector<std::string> cells = {csv_cell(v.strategy)};
     auto fitted = [&](double x) { return v.fits ? number(x) : std::string(); };
@@ -210,6 +214,7 @@ std::string render_csv(const ScenarioResult& result) {
     cells.push_back(csv_cell(v.network));
     cells.push_back(v.network_bytes_per_s > 0.0 ? number(v.network_bytes_per_s) : "");
     cells.push_back(optional_cell(v.single_gpu_throughput_samples_per_s));
+    for (const std::string& c : suggestion_csv_cells(v)) cells.push_back(csv_cell(c));
     for (std::size_t i = 0; i < cells.size(); ++i) {
       out += (i == 0 ? "" : ",") + cells[i];
     }
@@ -282,6 +287,7 @@ std::string render_json(const ScenarioResult& result) {
     }
     j["bottleneck"] = v.bottleneck;
     j["suggestion"] = v.suggestion;
+    add_suggestion_json(v, j);
     j["notes"] = v.notes;
     j["calibrated"] = v.calibrated;
     root["variants"].push_back(j);

@@ -54,11 +54,12 @@ TEST_SUITE("report.report_format") {
         "cost_on_premises_usd,gpus,global_batch_samples,gpu,market,time_p50_s,time_p90_s,cost_p50_usd,"
         "cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,trials,"
         "communication_exposed_s,scaling_efficiency,parallelism,collective,nodes,interconnect,network,"
-        "network_bytes_per_s,single_gpu_throughput_samples_per_s\n";
+        "network_bytes_per_s,single_gpu_throughput_samples_per_s,suggestion_overrides,suggestion_goal,"
+        "suggestion_gain,suggested_throughput_samples_per_s,suggested_time_to_train_s,suggested_cost_usd\n";
     CHECK(csv.substr(0, header.size()) == header);
     // energy 3.6e8 J = 100 kWh
     CHECK(csv.find("baseline,1024,0.25,0.04,0,0.2,0.01,0.84,0.15,3e+10,8e+10,true,1251.25,112612,1234.5,100,"
-                   "gpu_compute,training.precision: bf16_amp,,0,,1,256,a100-80gb,,,,,,,,,,,0,,,,1,,,,\n") != std::string::npos);
+                   "gpu_compute,training.precision: bf16_amp,,0,,1,256,a100-80gb,,,,,,,,,,,0,,,,1,,,,,,,,,,\n") != std::string::npos);
     CHECK(csv.find("\"bs1024, big\",,,,,,,,,9.5e+10,8e+10,false,,,,,memory,") != std::string::npos);
   }
 
@@ -81,7 +82,7 @@ TEST_SUITE("report.report_format") {
     v.interconnect = "nvlink3_nvswitch";
     v.network = "infiniband";
     v.network_bytes_per_s = 50e9;
-    CHECK(report::render_csv(r).find(",0.002,0.9,ddp,ring/simple,2,nvlink3_nvswitch,infiniband,5e+10,142\n") !=
+    CHECK(report::render_csv(r).find(",0.002,0.9,ddp,ring/simple,2,nvlink3_nvswitch,infiniband,5e+10,142,,,,,,\n") !=
           std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["scaling_efficiency"].get<double>() == doctest::Approx(0.9));
@@ -107,13 +108,50 @@ TEST_SUITE("report.report_format") {
     v.checkpoint_interval_s = 1800.0;
     v.trials = 200;
     const std::string csv = report::render_csv(r);
-    CHECK(csv.find(",a100-80gb,spot,3600,7200,10,20,1.5,0.25,1,1800,200,0,,,,1,,,,\n") != std::string::npos);
+    CHECK(csv.find(",a100-80gb,spot,3600,7200,10,20,1.5,0.25,1,1800,200,0,,,,1,,,,,,,,,,\n") != std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["job_level"]["time_p90_s"].get<double>() == doctest::Approx(7200.0));
     CHECK(j["variants"][0]["job_level"]["market"] == "spot");
     const std::string table = report::render_table(r);
     CHECK(table.find("$ p90") != std::string::npos);
     CHECK(report::render_table(two_rows()).find("$ p90") == std::string::npos);  // no spot, no spot columns
+  }
+
+  TEST_CASE("a checked suggestion: its effect in the notes, its overrides as a CSV cell and a JSON map") {
+    models::ScenarioResult r = two_rows();
+    models::VariantResult& v = r.variants[0];
+    v.bottleneck = "data_loading_cpu";
+    v.suggestion = "data_loader.num_workers: 7, data_loader.pin_memory: true";
+    v.critical_path = {{"gpu_compute", 0.21, 0.84}, {"data_loading_cpu", 0.04, 0.16}};
+    models::SuggestedChange c;
+    c.overrides = {{"data_loader.num_workers", "7"}, {"data_loader.pin_memory", "true"}};
+    c.relieves = "data_loading_cpu";
+    c.goal = "time_to_train";
+    c.gain = 0.84;
+    c.throughput_samples_per_s = 1884.16;  // 1024 x 1.84
+    c.throughput_change = 0.84;
+    c.time_to_train_s = 61202.4;           // 112612.5 / 1.84
+    c.time_change = -0.4565;
+    c.cost_usd = 670.92;                   // 1234.5 / 1.84
+    c.cost_change_usd = -563.58;
+    v.suggested = c;
+    CHECK(report::render_table(r).find(
+              "  baseline: data_loading_cpu -> data_loader.num_workers: 7, data_loader.pin_memory: true (simulated: "
+              "+84 % samples/s, time to train -46 %, -$564 per run)\n") != std::string::npos);
+    CHECK(report::render_csv(r).find(",data_loader.num_workers=7;data_loader.pin_memory=true,time_to_train,0.84,"
+                                     "1884.16,61202.4,670.92\n") != std::string::npos);
+    const auto j = nlohmann::json::parse(report::render_json(r));
+    const auto& s = j["variants"][0]["suggested"];
+    CHECK(s["overrides"]["data_loader.num_workers"] == "7");
+    CHECK(s["overrides"]["data_loader.pin_memory"] == "true");
+    CHECK(s["goal"] == "time_to_train");
+    CHECK(s["relieves"] == "data_loading_cpu");
+    CHECK(s["cost_change_usd"].get<double>() == doctest::Approx(-563.58));
+    CHECK(j["variants"][0]["critical_path_share"]["data_loading_cpu"].get<double>() == doctest::Approx(0.16));
+    CHECK_FALSE(j["variants"][1].contains("suggested"));  // the OOM row
+    c.goal = "cost";
+    v.suggested = c;
+    CHECK(report::render_table(r).find("-$564 per run, ranked on cost)") != std::string::npos);
   }
 
   TEST_CASE("JSON: SI-suffixed keys, no throughput for an OOM row") {
