@@ -47,7 +47,9 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
 
   // Input pipeline.
   if (!job.dataset.synthetic && worth_relieving(path_share(row, {"data_loading_cpu", "storage_io"}))) {
-    const int useful_workers = std::max(1, hw.cpu_cores / std::max(1, hw.gpus_per_node) - 1);
+    // One loader per process: DDP runs one per GPU on the node's cores, DataParallel one for all.
+    const int processes = job.parallelism.strategy == ParallelStrategy::kDataParallel ? 1 : hw.gpus_per_node;
+    const int useful_workers = std::max(1, hw.cpu_cores / std::max(1, processes) - 1);
     if (dl.num_workers < useful_workers) {
       add("data_loading_cpu", {{"data_loader.num_workers", std::to_string(useful_workers)}});
     } else if (dl.preprocess_on == PreprocessOn::kCpu) {
@@ -97,8 +99,10 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
     add("communication", {{"parallelism.strategy", "ddp"}});
   }
   const std::string& link = hw.topology.intra_node.name;
+  // Only where P2P works but crosses the CPU's root complex: without P2P (GeForce cards,
+  // a driver that disables it) a PCIe switch does not bring it back.
   if (communication && !job.cloud && hw.topology.intra_node.kind == LinkKind::kPcie &&
-      (link.ends_with("_host_bridge") || link.ends_with("_no_p2p"))) {
+      link.ends_with("_host_bridge")) {
     add("communication", {{"hardware.gpu_interconnect", link.substr(0, link.find('_')) + "_switch"}});
   }
 

@@ -50,7 +50,7 @@ struct RemedyOptions {
 ///
 /// | relieves | remedy | offered when |
 /// |---|---|---|
-/// | data_loading_cpu | data_loader.num_workers: cores per GPU - 1 (one core for the main process) | a data wait and fewer workers |
+/// | data_loading_cpu | data_loader.num_workers: cores per loading process - 1 (one core for the main process; DataParallel has one process) | a data wait and fewer workers |
 /// | data_loading_cpu | data_loader.preprocess_on: gpu | a data wait, workers already at that count |
 /// | storage_io | workload.dataset.layout: shards | storage on the path, one file per sample |
 /// | storage_io | hardware.storage: the catalog's fastest class for random reads | storage on the path, a faster class exists |
@@ -62,7 +62,7 @@ struct RemedyOptions {
 /// | gpu_compute / communication | training.batch_size: x2 | always (OOM is checked by the re-run) |
 /// | communication | training.gradient_accumulation: x4 | exposed communication, DDP |
 /// | communication | parallelism.strategy: ddp | DataParallel |
-/// | communication | hardware.gpu_interconnect: pcie<gen>_switch | own hardware on a PCIe host bridge or without P2P |
+/// | communication | hardware.gpu_interconnect: pcie<gen>_switch | own hardware, P2P across the PCIe host bridge |
 /// | preemptions | checkpointing.interval: auto (goal cost) | spot, no checkpoints |
 std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& row, const RemedyOptions& options);
 
