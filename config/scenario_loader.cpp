@@ -11,7 +11,6 @@
 #include "config/scenario_diagnostics.h"
 #include "config/scenario_expected.h"
 #include "config/scenario_validator.h"
-#include "config/variant_overrides.h"
 #include "config/yaml_reader.h"
 
 namespace gpuplan::config {
