@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/advisor.h"
 #include "cli/app_context.h"
 #include "cli/calibrate.h"
 #include "cli/diagnose_command.h"
@@ -140,7 +141,8 @@ int command_run(const std::vector<std::string>& args) {
   models::ModelParams params;
   params.step.exact = vm.count("exact") != 0U;
   if (vm.count("trace") != 0U) params.step.trace_steps = kTraceSteps;
-  const cli::ScenarioRun run = cli::run_scenario(scenario, params);
+  cli::ScenarioRun run = cli::run_scenario(scenario, params);
+  cli::advise(run, scenario, context, params);
   if (vm.count("trace") != 0U) {
     std::vector<report::TraceProcess> processes;
     for (std::size_t i = 0; i < run.runs.size(); ++i) {

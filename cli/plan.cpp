@@ -14,6 +14,7 @@
 #include <thread>
 #include <tuple>
 
+#include "cli/parallel_for.h"
 #include "cli/scenario_runner.h"
 #include "config/hardware_topology.h"
 #include "models/cost/cost.h"
@@ -29,40 +30,6 @@ namespace {
 /// Replacement wait of a spot plan when the scenario gives none: 10 min, the example of
 /// scenario-format.md (`replacement_wait: "10 min"`).
 constexpr double kDefaultReplacementWaitS = 600.0;
-
-/// Runs fn(i) for i in [0, n) on `threads` threads; reports progress from the calling thread.
-template <typename F>
-void parallel_for(std::size_t n, unsigned threads, const std::function<void(std::size_t, std::size_t)>& progress,
-                  std::size_t progress_base, std::size_t progress_total, F fn) {
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> done{0};
-  const unsigned workers = std::max(1U, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(n, 1))));
-  std::vector<std::thread> pool;
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  for (unsigned w = 0; w < workers; ++w) {
-    pool.emplace_back([&] {
-      for (std::size_t i = next++; i < n; i = next++) {
-        try {
-          fn(i);
-        } catch (...) {
-          const std::lock_guard<std::mutex> lock(error_mutex);
-          if (!error) error = std::current_exception();
-        }
-        ++done;
-      }
-    });
-  }
-  if (progress) {
-    while (done.load() < n) {
-      progress(progress_base + done.load(), progress_total);
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    progress(progress_base + n, progress_total);
-  }
-  for (std::thread& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
-}
 
 models::JobSpec on_instance(const models::JobSpec& base, const models::InstanceSpec& row, int gpus_per_node,
                             int nodes, const config::Catalogs& catalogs) {

@@ -32,6 +32,18 @@ nlohmann::ordered_json json_of(const std::optional<FieldValue>& value) {
   return std::visit([](const auto& v) { return nlohmann::ordered_json(v); }, *value);
 }
 
+std::string number_text(double x) { return fmt::format("{:.6g}", x); }
+
+/// `key<sep>value` pairs joined with `between`.
+template <typename Map, typename Text>
+std::string joined_map(const Map& map, const char* sep, const char* between, Text text) {
+  std::string out;
+  for (const auto& [key, value] : map) out += (out.empty() ? "" : between) + key + sep + text(value);
+  return out;
+}
+
+std::string same(const std::string& s) { return s; }
+
 }  // namespace
 
 std::string human_value(const std::string& unit, const FieldValue& value) {
@@ -48,6 +60,8 @@ std::string human_value(const std::string& unit, const FieldValue& value) {
   if (const bool* b = std::get_if<bool>(&value)) return *b ? "yes" : "no";
   if (const std::int64_t* n = std::get_if<std::int64_t>(&value)) return std::to_string(*n);
   if (const std::string* s = std::get_if<std::string>(&value)) return *s;
+  if (const TextMap* m = std::get_if<TextMap>(&value)) return joined_map(*m, ": ", "; ", same);
+  if (const NumberMap* m = std::get_if<NumberMap>(&value)) return joined_map(*m, ": ", "; ", human_percent);
   return joined(std::get<std::vector<std::string>>(value));
 }
 
@@ -57,6 +71,8 @@ std::string csv_value(const std::optional<FieldValue>& value) {
   if (const bool* b = std::get_if<bool>(&*value)) return *b ? "true" : "false";
   if (const std::int64_t* n = std::get_if<std::int64_t>(&*value)) return std::to_string(*n);
   if (const std::string* s = std::get_if<std::string>(&*value)) return quoted_csv(*s);
+  if (const TextMap* m = std::get_if<TextMap>(&*value)) return quoted_csv(joined_map(*m, "=", ";", same));
+  if (const NumberMap* m = std::get_if<NumberMap>(&*value)) return quoted_csv(joined_map(*m, "=", ";", number_text));
   return quoted_csv(joined(std::get<std::vector<std::string>>(*value)));
 }
 

@@ -6,6 +6,7 @@
 
 #include "report/field_grid.h"
 #include "report/human_units.h"
+#include "report/suggestion_fields.h"
 #include "report/variant_fields.h"
 
 namespace gpuplan::report {
@@ -23,6 +24,7 @@ std::string notes(const ScenarioResult& result, bool markdown) {
   std::string out = markdown ? "\n**Next step per strategy**\n\n" : "\nNext step per strategy:\n";
   for (const VariantResult& v : result.variants) {
     out += bullet + v.strategy + ": " + v.bottleneck + " -> " + v.suggestion;
+    if (v.suggested) out += " (simulated: " + suggestion_effect(*v.suggested) + ")";
     if (!v.fits) {
       out += " (needs " + human_bytes(v.peak_memory_bytes) + ", has " + human_bytes(v.memory_capacity_bytes) + ")";
     }

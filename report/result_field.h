@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,8 +18,14 @@
 
 namespace gpuplan::report {
 
-/// A machine value: a flag, a count, an SI quantity, a text, or a list of texts.
-using FieldValue = std::variant<bool, std::int64_t, double, std::string, std::vector<std::string>>;
+/// Texts by key, sorted by key (a suggestion's overrides: scenario path -> value text).
+using TextMap = std::map<std::string, std::string>;
+/// Numbers by key, sorted by key (the critical path: resource -> share of the step).
+using NumberMap = std::map<std::string, double>;
+
+/// A machine value: a flag, a count, an SI quantity, a text, a list of texts, or a map (a
+/// JSON object; one CSV cell `key=value;key=value`).
+using FieldValue = std::variant<bool, std::int64_t, double, std::string, std::vector<std::string>, TextMap, NumberMap>;
 
 /// When a field has a value at all.
 enum class Applies {

@@ -251,6 +251,47 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return text(v.bottleneck); }, "bottleneck"});
   f.push_back({"suggestion", "", kAlways, "what relieves the bottleneck",
                [](const VariantResult& v) { return text(v.suggestion); }});
+  // The checked suggestion (models/run/advice.h): the remedy with the largest simulated gain.
+  const auto suggested = [](double models::SuggestedChange::*member) {
+    return [member](const VariantResult& v) { return v.suggested ? number((*v.suggested).*member) : std::nullopt; };
+  };
+  f.push_back({"suggestion_overrides", "", kFits,
+               "the suggestion as scenario overrides (path -> value), as a strategy would write them",
+               [](const VariantResult& v) -> Value {
+                 if (!v.suggested) return std::nullopt;
+                 TextMap overrides;
+                 for (const models::ScenarioOverride& o : v.suggested->overrides) overrides[o.path] = o.value;
+                 return FieldValue(overrides);
+               }});
+  f.push_back({"suggestion_relieves", "", kFits, "the resource the suggested remedy relieves",
+               [](const VariantResult& v) { return v.suggested ? text(v.suggested->relieves) : std::nullopt; }});
+  f.push_back({"suggestion_goal", "", kFits, "what the remedies were ranked on: time_to_train | cost",
+               [](const VariantResult& v) { return v.suggested ? text(v.suggested->goal) : std::nullopt; }});
+  f.push_back({"suggestion_gain", "1", kFits, "goal before / goal after - 1, simulated",
+               suggested(&models::SuggestedChange::gain)});
+  f.push_back({"suggested_throughput_samples_per_s", "samples/s", kFits, "samples/s with the suggestion, simulated",
+               suggested(&models::SuggestedChange::throughput_samples_per_s)});
+  f.push_back({"suggested_throughput_change", "1", kFits, "samples/s after / before - 1",
+               suggested(&models::SuggestedChange::throughput_change)});
+  f.push_back({"suggested_time_to_train_s", "s", kFits,
+               "time to train with the suggestion (wall time p50 on a cloud market), simulated",
+               suggested(&models::SuggestedChange::time_to_train_s)});
+  f.push_back({"suggested_time_change", "1", kFits, "time to train after / before - 1",
+               suggested(&models::SuggestedChange::time_change)});
+  f.push_back({"suggested_cost_usd", "USD", kFits, "dollars with the suggestion on the row's market (p50)",
+               [](const VariantResult& v) { return v.suggested ? optional_number(v.suggested->cost_usd) : std::nullopt; }});
+  f.push_back({"suggested_cost_change_usd", "USD", kFits, "suggested_cost_usd - the row's dollars",
+               [](const VariantResult& v) {
+                 return v.suggested ? optional_number(v.suggested->cost_change_usd) : std::nullopt;
+               }});
+  f.push_back({"critical_path_share", "1", kFits,
+               "each resource's share of the simulated step (models/run/critical_path.h), adding up to 1",
+               [](const VariantResult& v) -> Value {
+                 if (v.critical_path.empty()) return std::nullopt;
+                 NumberMap shares;
+                 for (const models::CriticalPathPart& p : v.critical_path) shares[p.resource] = p.share;
+                 return FieldValue(shares);
+               }});
   f.push_back({"notes", "", kAlways, "warnings about the row",
                [](const VariantResult& v) { return Value(FieldValue(v.notes)); }});
   f.push_back({"calibrated", "", kAlways, "the GPU's figures come from a measured profile",

@@ -56,15 +56,18 @@ TEST_SUITE("report.report_format") {
         "memory_workspace_bytes,memory_cuda_context_bytes,memory_allocator_slack_bytes,memory_data_parallel_bytes,"
         "epoch_time_s,time_to_train_s,cost_on_demand_usd,cost_on_premises_usd,market,time_p50_s,time_p90_s,"
         "cost_p50_usd,cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,"
-        "checkpoint_interval_reason,trials,energy_j,bottleneck,suggestion,notes,calibrated\n";
+        "checkpoint_interval_reason,trials,energy_j,bottleneck,suggestion,suggestion_overrides,suggestion_relieves,"
+        "suggestion_goal,suggestion_gain,suggested_throughput_samples_per_s,suggested_throughput_change,"
+        "suggested_time_to_train_s,suggested_time_change,suggested_cost_usd,suggested_cost_change_usd,"
+        "critical_path_share,notes,calibrated\n";
     CHECK(csv.substr(0, header.size()) == header);
     // Energy in joules, as in JSON (STYLE.md U6): 3.6e8 J, not 100 kWh.
     CHECK(csv.find("\nbaseline,a100-80gb,1,1,,,,,,256,true,1024,,,0.25,0.2,0.01,0.04,0,0,0,,0.84,0.15,3e+10,8e+10,"
                    "0,0,0,0,0,0,0,0,1251.25,112612,1234.5,,,,,,,,,,,,,3.6e+08,gpu_compute,"
-                   "training.precision: bf16_amp,,false\n") != std::string::npos);
+                   "training.precision: bf16_amp,,,,,,,,,,,,,false\n") != std::string::npos);
     // OOM: memory and the advice, nothing that needs a simulated step; the comma is quoted.
     CHECK(csv.find("\n\"bs1024, big\",a100-80gb,1,1,,,,,,256,false,,,,,,,,,,,,,,9.5e+10,8e+10,0,0,0,0,0,0,0,0,"
-                   ",,,,,,,,,,,,,,,,memory,training.activation_checkpointing: true,,false\n") != std::string::npos);
+                   ",,,,,,,,,,,,,,,,memory,training.activation_checkpointing: true,,,,,,,,,,,,,false\n") != std::string::npos);
   }
 
   TEST_CASE("CSV and JSON carry the same fields under the same names, so the same units") {
@@ -135,6 +138,46 @@ TEST_SUITE("report.report_format") {
     const std::string table = report::render_table(r);
     CHECK(table.find("$ p90") != std::string::npos);
     CHECK(report::render_table(two_rows()).find("$ p90") == std::string::npos);  // no spot, no spot columns
+  }
+
+  TEST_CASE("a checked suggestion: its effect in the notes, its overrides as a CSV cell and a JSON map") {
+    models::ScenarioResult r = two_rows();
+    models::VariantResult& v = r.variants[0];
+    v.bottleneck = "data_loading_cpu";
+    v.suggestion = "data_loader.num_workers: 7, data_loader.pin_memory: true";
+    v.critical_path = {{"gpu_compute", 0.21, 0.84}, {"data_loading_cpu", 0.04, 0.16}};
+    models::SuggestedChange c;
+    c.overrides = {{"data_loader.num_workers", "7"}, {"data_loader.pin_memory", "true"}};
+    c.relieves = "data_loading_cpu";
+    c.goal = "time_to_train";
+    c.gain = 0.84;
+    c.throughput_samples_per_s = 1884.16;  // 1024 x 1.84
+    c.throughput_change = 0.84;
+    c.time_to_train_s = 61202.4;           // 112612.5 / 1.84
+    c.time_change = -0.4565;
+    c.cost_usd = 670.92;                   // 1234.5 / 1.84
+    c.cost_change_usd = -563.58;
+    v.suggested = c;
+    CHECK(report::render_table(r).find(
+              "  baseline: data_loading_cpu -> data_loader.num_workers: 7, data_loader.pin_memory: true (simulated: "
+              "+84 % samples/s, time to train -46 %, -$564 per run)\n") != std::string::npos);
+    // Overrides sorted by path; then relieves, goal, gain, samples/s and its change, time and
+    // its change, dollars and their change; the critical path sorted by resource.
+    CHECK(report::render_csv(r).find(",data_loader.num_workers=7;data_loader.pin_memory=true,data_loading_cpu,"
+                                     "time_to_train,0.84,1884.16,0.84,61202.4,-0.4565,670.92,-563.58,"
+                                     "data_loading_cpu=0.16;gpu_compute=0.84,") != std::string::npos);
+    const auto j = nlohmann::json::parse(report::render_json(r));
+    const auto& row = j["variants"][0];
+    CHECK(row["suggestion_overrides"]["data_loader.num_workers"] == "7");
+    CHECK(row["suggestion_overrides"]["data_loader.pin_memory"] == "true");
+    CHECK(row["suggestion_goal"] == "time_to_train");
+    CHECK(row["suggestion_relieves"] == "data_loading_cpu");
+    CHECK(row["suggested_cost_change_usd"].get<double>() == doctest::Approx(-563.58));
+    CHECK(row["critical_path_share"]["data_loading_cpu"].get<double>() == doctest::Approx(0.16));
+    CHECK(j["variants"][1]["suggestion_overrides"].is_null());  // the OOM row
+    c.goal = "cost";
+    v.suggested = c;
+    CHECK(report::render_table(r).find("-$564 per run, ranked on cost)") != std::string::npos);
   }
 
   TEST_CASE("JSON: SI-suffixed keys, no throughput for an OOM row") {
