@@ -16,7 +16,7 @@
 
 #include "cli/parallel_for.h"
 #include "cli/scenario_runner.h"
-#include "config/hardware_topology.h"
+#include "config/instance_hardware.h"
 #include "models/cost/cost.h"
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
@@ -31,38 +31,22 @@ namespace {
 /// scenario-format.md (`replacement_wait: "10 min"`).
 constexpr double kDefaultReplacementWaitS = 600.0;
 
-models::JobSpec on_instance(const models::JobSpec& base, const models::InstanceSpec& row, int gpus_per_node,
-                            int nodes, const config::Catalogs& catalogs) {
+}  // namespace
+
+models::JobSpec plan_job(const models::JobSpec& base, const models::InstanceSpec& row, int nodes,
+                         const config::Catalogs& catalogs) {
   models::JobSpec j = base;
-  j.hardware.gpu = *catalogs.gpus.find(row.gpu);
-  j.hardware.gpus_per_node = gpus_per_node;
-  j.hardware.nodes = nodes;
-  const double share = static_cast<double>(gpus_per_node) / std::max(1, row.accelerator_count);
-  j.hardware.cpu_cores = std::max(1, static_cast<int>(row.vcpus / 2.0 * share));  // 2 threads per core
-  j.hardware.host_memory_bytes = row.memory_bytes * share;
-  if (!row.storage.empty()) {
-    if (const models::StorageSpec* s = catalogs.storage.find(row.storage)) j.hardware.storage = *s;
-  }
-  if (!row.interconnect.empty()) {
-    j.hardware.gpu_interconnect = row.interconnect;
-  } else {
-    j.hardware.gpu_interconnect = "pcie" + std::to_string(j.hardware.gpu.pcie_generation);
-  }
-  j.hardware.network_bytes_per_s = nodes > 1 ? row.network_bytes_per_s : 0.0;
-  // The instance's links, by the same rules as a scenario's `cloud.instance`
-  // (config/hardware_topology.h); all its GPUs train with DDP (DataParallel cannot span nodes).
-  const models::LinkSpec link = config::intra_node_link_for(j.hardware.gpu_interconnect, j.hardware.gpu);
-  j.hardware.gpus_per_pcie_switch = config::default_gpus_per_pcie_switch(link, gpus_per_node);
-  std::optional<config::NetworkChoice> network;
-  if (nodes > 1) network = config::instance_network(row.network_bytes_per_s);
-  j.hardware.topology = config::make_topology(gpus_per_node, nodes, link, network ? &*network : nullptr);
-  if (gpus_per_node * nodes > 1 &&
+  j.hardware = config::instance_hardware(row, nodes, catalogs, base.hardware);
+  // All the instance's GPUs train with DDP (DataParallel cannot span nodes).
+  if (j.hardware.gpus_per_node * nodes > 1 &&
       (j.parallelism.strategy == models::ParallelStrategy::kNone ||
        (nodes > 1 && j.parallelism.strategy == models::ParallelStrategy::kDataParallel))) {
     j.parallelism.strategy = models::ParallelStrategy::kDdp;
   }
   return j;
 }
+
+namespace {
 
 /// The columns of every plan output (report/field_grid.h), in order; the names of the job-level
 /// fields are those of report/variant_fields.cpp.
@@ -117,6 +101,13 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
   return f;
 }
 
+/// The columns of `row` that config::instance_hardware reads: rows with equal signatures get
+/// the same hardware, so their step is simulated once.
+std::string hardware_signature(const models::InstanceSpec& row) {
+  return fmt::format("{}|{}|{:a}|{:a}|{}|{:a}|{}", row.gpu, row.accelerator_count, row.vcpus, row.memory_bytes,
+                     row.interconnect, row.network_bytes_per_s, row.storage);
+}
+
 std::string key_of(const PlanPoint& p) {
   return p.instance + "|" + p.region + "|" + p.zone + "|" + p.market + "|" + std::to_string(p.nodes) + "|" + p.strategy;
 }
@@ -137,7 +128,14 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
         std::find(options.providers.begin(), options.providers.end(), row.provider) == options.providers.end()) {
       continue;
     }
-    if (catalogs.gpus.find(row.gpu) == nullptr || row.accelerator_count < 1) continue;
+    if (catalogs.gpus.find(row.gpu) == nullptr || row.accelerator_count < 1) continue;  // not a GPU of ours
+    const config::InstanceFacts facts = config::instance_facts(row, catalogs);
+    if (!facts.problems.empty() || facts.gpu_interconnect.empty()) {
+      skipped_rows_.push_back(config::row_label(row) + " is skipped: " +
+                              (facts.problems.empty() ? std::string("it gives no Interconnect")
+                                                      : facts.problems.front().problem + facts.problems.front().fix));
+      continue;
+    }
     const std::string name = row.provider + "/" + row.instance_type;
     if (by_type.find(name) == by_type.end()) type_order.push_back(name);
     by_type[name].push_back(&row);
@@ -147,23 +145,39 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
   }
   for (std::size_t v = 0; v < scenario.variants.size(); ++v) {
     for (const std::string& type : type_order) {
-      const std::vector<const models::InstanceSpec*>& rows = by_type[type];
       for (int nodes : kPlanNodeCounts) {
-        if (nodes > 1 && !(rows.front()->network_bytes_per_s > 0.0)) {
+        // Several nodes only of the rows that give a network (instance_hardware's check).
+        std::vector<const models::InstanceSpec*> rows;
+        for (const models::InstanceSpec* row : by_type[type]) {
+          if (nodes == 1 || row->network_bytes_per_s > 0.0) {
+            rows.push_back(row);
+          } else if (v == 0 && std::any_of(by_type[type].begin(), by_type[type].end(), [](const auto* r) {
+                       return r->network_bytes_per_s > 0.0;
+                     })) {
+            one_node_rows_.push_back(config::row_label(*row));
+          }
+        }
+        if (rows.empty()) {
           if (v == 0) ++no_network_types_;  // the catalog gives no network: one node only
           continue;
         }
-        const std::size_t key = step_keys_.size();
-        step_keys_.push_back({v, rows.front(), nodes});
+        // One simulation per distinct hardware of the type's rows (a row of a new region from a
+        // plain SkyPilot file lacks the columns the shipped rows have).
+        std::map<std::string, std::size_t> key_of_hardware;
+        const auto step_key = [&](const models::InstanceSpec* row) {
+          const auto [it, added] = key_of_hardware.emplace(hardware_signature(*row), step_keys_.size());
+          if (added) step_keys_.push_back({v, row, nodes});
+          return it->second;
+        };
         std::vector<std::string> regions;
         for (const models::InstanceSpec* row : rows) {
           if (std::find(regions.begin(), regions.end(), row->region) == regions.end()) {
             regions.push_back(row->region);
-            tasks_.push_back({v, key, row, models::Market::kOnDemand, nodes});
+            tasks_.push_back({v, step_key(row), row, models::Market::kOnDemand, nodes});
           }
         }
         for (const models::InstanceSpec* row : rows) {
-          if (row->spot_price_usd_per_s > 0.0) tasks_.push_back({v, key, row, models::Market::kSpot, nodes});
+          if (row->spot_price_usd_per_s > 0.0) tasks_.push_back({v, step_key(row), row, models::Market::kSpot, nodes});
         }
       }
     }
@@ -172,7 +186,7 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
 
 Planner::StepResult Planner::step_result(std::size_t key) const {
   const auto& [v, row, nodes] = step_keys_[key];
-  models::JobSpec one = on_instance(scenario_.variants[v].job, *row, row->accelerator_count, nodes, catalogs_);
+  models::JobSpec one = plan_job(scenario_.variants[v].job, *row, nodes, catalogs_);
   one.checkpointing.enabled = false;
   one.cloud.reset();
   one.on_premises.reset();
@@ -198,7 +212,7 @@ PlanPoint Planner::evaluate_one(const PlanTask& task, const StepResult& step) co
   p.gpus = row.accelerator_count * task.nodes;
   p.fits = step.fits && step.time_s > 0.0;
   if (!p.fits) return p;
-  models::JobSpec job = on_instance(variant.job, row, row.accelerator_count, task.nodes, catalogs_);
+  models::JobSpec job = plan_job(variant.job, row, task.nodes, catalogs_);
   models::CloudSpec cloud;
   cloud.instance = row;
   cloud.market = task.market;
@@ -307,6 +321,10 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
   r.notes.push_back(
       "every GPU of each instance is simulated: DDP over the instance's interconnect and, with 2 nodes, its "
       "network (catalog columns; >= 400 Gbit/s counts as an RDMA fabric), identical ranks simulated once");
+  for (const std::string& row : skipped_rows_) r.notes.push_back(row);
+  for (const std::string& row : one_node_rows_) {
+    r.notes.push_back(row + " gives no Network in the catalog: planned on one node only");
+  }
   if (no_network_types_ > 0) {
     r.notes.push_back(fmt::format("{} instance types give no network in the catalog: planned on one node only",
                                   no_network_types_));
