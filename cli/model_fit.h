@@ -7,7 +7,9 @@
 /// ln(predicted / measured), so every case weighs the same whatever its size; a case
 /// predicted out of memory adds a constant residual (these parameters do not move memory).
 /// Each parameter is a fraction in (0, 1) and is searched through the logistic map
-/// f = 1 / (1 + e^-x), so no step leaves the range. No parameter is per GPU or per case.
+/// f = 1 / (1 + e^-x), so no step leaves the range, from f = 0.5 for every fraction (not
+/// from the shipped values, which were fitted on every case). No parameter is per GPU or per
+/// case.
 /// The fitted values ship in models/gpu/gpu_efficiency.cpp (the one reviewed file).
 
 #include <string>
@@ -30,14 +32,15 @@ struct FittedParameter {
 const std::vector<FittedParameter>& fitted_parameters();
 
 struct ModelFit {
-  models::ModelParams params;         ///< the start with the fitted parameters replaced
-  double throughput_mape_before = 0.0;  ///< over the fitted rows, with the start
+  models::ModelParams params;         ///< `base` with the fitted parameters replaced
+  double throughput_mape_before = 0.0;  ///< over the fitted rows, with `base` (shipped)
   double throughput_mape_after = 0.0;   ///< the same rows, fitted
   int throughput_rows = 0;
   int evaluations = 0;                ///< model evaluations of the whole case set
 };
 
-/// Fits `fitted_parameters()` from `start` over the throughput rows of `cases`. Throws
+/// Fits `fitted_parameters()` over the throughput rows of `cases`, every other parameter
+/// taken from `start` (the shipped set), the fitted ones starting at 0.5. Throws
 /// config::ConfigError when the cases have fewer throughput rows than parameters.
 ModelFit fit_model(const std::vector<ValidationCase>& cases, const models::ModelParams& start);
 
@@ -53,7 +56,7 @@ struct GpuHoldout {
 /// other GPU and predicts that GPU's. Throws config::ConfigError with fewer than two GPU types.
 std::vector<GpuHoldout> leave_one_gpu_out(const std::vector<ValidationCase>& cases, const models::ModelParams& start);
 
-/// The fitted parameters beside the start's, and the MAPE before and after, as table or json.
+/// The fitted parameters beside the shipped ones (`start`), and both MAPEs, as table or json.
 std::string render_fit(const ModelFit& fit, const models::ModelParams& start, const std::string& format);
 
 /// The leave-one-GPU-out table (table or json), with the mean over the held-out GPUs.

@@ -56,7 +56,7 @@ TEST_SUITE("cli.fit") {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_rows"] == 9);
-    // the start is the shipped parameter set: the same MAPE validate prints
+    // "before" is the shipped parameter set: the same MAPE validate prints
     CHECK(j["throughput_mape_before"].get<double>() ==
           doctest::Approx(nlohmann::json::parse(validation.out)["throughput_mape"].get<double>()));
     CHECK(j["throughput_mape_after"].get<double>() < j["throughput_mape_before"].get<double>());
