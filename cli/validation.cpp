@@ -88,8 +88,7 @@ std::vector<report::ResultField<ValidationRow>> validation_fields() {
 
 }  // namespace
 
-ValidationSummary validate_directory(const std::string& dir, const AppContext& context,
-                                     const models::ModelParams& params, const std::string& calibrations_dir) {
+std::vector<ValidationCase> load_validation_cases(const std::string& dir, const AppContext& context) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
@@ -102,21 +101,41 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
     }
   }
   std::sort(files.begin(), files.end());
+  std::vector<ValidationCase> cases;
+  std::vector<std::string> errors;
+  for (const std::string& file : files) {
+    try {
+      config::Scenario scenario = config::load_scenario(file, context.catalogs, context.families);
+      if (scenario.expected && !scenario.variants.empty()) {
+        cases.push_back(ValidationCase{file, std::move(scenario)});
+      }
+    } catch (const config::ConfigError& e) {
+      errors.insert(errors.end(), e.messages().begin(), e.messages().end());
+    }
+  }
+  if (!errors.empty()) {
+    throw config::ConfigError(errors);
+  }
+  if (cases.empty()) {
+    throw config::ConfigError("no validation case in '" + dir + "': a case is a scenario with an expected: block");
+  }
+  return cases;
+}
+
+ValidationSummary validate_directory(const std::string& dir, const AppContext& context,
+                                     const models::ModelParams& params, const std::string& calibrations_dir) {
+  return validate_cases(load_validation_cases(dir, context), params, calibrations_dir);
+}
+
+ValidationSummary validate_cases(const std::vector<ValidationCase>& cases, const models::ModelParams& params,
+                                 const std::string& calibrations_dir) {
+  namespace fs = std::filesystem;
   const std::vector<config::ProfileFile> profiles =
       calibrations_dir.empty() ? std::vector<config::ProfileFile>{} : config::find_calibration_profiles(calibrations_dir);
   ValidationSummary summary;
-  std::vector<std::string> errors;
-  for (const std::string& file : files) {
-    config::Scenario scenario;
-    try {
-      scenario = config::load_scenario(file, context.catalogs, context.families);
-    } catch (const config::ConfigError& e) {
-      errors.insert(errors.end(), e.messages().begin(), e.messages().end());
-      continue;
-    }
-    if (!scenario.expected || scenario.variants.empty()) {
-      continue;
-    }
+  for (const ValidationCase& validation_case : cases) {
+    const std::string& file = validation_case.file;
+    const config::Scenario& scenario = validation_case.scenario;
     const ScenarioRun run = run_scenario(scenario, params);
     const models::VariantResult& v = run.result.variants.front();
     // The same case with its GPU's measured profile, when there is one.
@@ -166,13 +185,6 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
       }
       summary.rows.push_back(row);
     }
-  }
-  if (!errors.empty()) {
-    throw config::ConfigError(errors);
-  }
-  if (summary.rows.empty()) {
-    throw config::ConfigError("no validation case in '" + dir +
-                              "': a case is a scenario with an expected: block");
   }
   double throughput_sum = 0.0;
   double memory_sum = 0.0;
