@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cli/output_file.h"
+#include "cli/progress_bar.h"
 #include "cli/scenario_runner.h"
 #include "config/log_text.h"
 #include "config/scenario_loader.h"
@@ -139,7 +140,9 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
   if (!scenario) return result;
 
   result.scenario_name = scenario->name;
-  const ScenarioRun run = run_scenario(*scenario, models::ModelParams{});
+  ProgressBar bar("diagnose");
+  const ScenarioRun run = run_scenario(*scenario, models::ModelParams{},
+                                       [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   const models::VariantResult& first = run.result.variants.front();
   models::SimulatedJob s;
   s.strategy = first.strategy;

@@ -16,6 +16,7 @@
 #include "cli/diagnose_command.h"
 #include "cli/output_file.h"
 #include "cli/plan_command.h"
+#include "cli/progress_bar.h"
 #include "cli/scenario_runner.h"
 #include "cli/validation.h"
 #include "config/config_error.h"
@@ -140,7 +141,9 @@ int command_run(const std::vector<std::string>& args) {
   models::ModelParams params;
   params.step.exact = vm.count("exact") != 0U;
   if (vm.count("trace") != 0U) params.step.trace_steps = kTraceSteps;
-  const cli::ScenarioRun run = cli::run_scenario(scenario, params);
+  cli::ProgressBar bar("run");
+  const cli::ScenarioRun run =
+      cli::run_scenario(scenario, params, [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   if (vm.count("trace") != 0U) {
     std::vector<report::TraceProcess> processes;
     for (std::size_t i = 0; i < run.runs.size(); ++i) {

@@ -15,6 +15,7 @@
 #include <thread>
 #include <tuple>
 
+#include "cli/plan_summary.h"
 #include "cli/scenario_runner.h"
 #include "config/hardware_topology.h"
 #include "models/cost/cost.h"
@@ -23,6 +24,7 @@
 #include "models/run/run_variant.h"
 #include "report/human_units.h"
 #include "report/text_table.h"
+#include "report/text_wrap.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -325,6 +327,7 @@ std::string render_plan(const PlanResult& plan, const std::string& format) {
     std::string out = (md ? "## " : "") + plan.scenario_name + "\n\n";
     out += "Deadline " + report::human_duration(plan.deadline_s) + " at p90" +
            (plan.budget_usd ? ", budget " + report::human_usd(*plan.budget_usd) + " at p90" : "") + "\n\n";
+    out += (md ? plan_summary(plan) : report::wrap_text(plan_summary(plan), report::kTerminalColumns)) + "\n";
     report::TextTable cheapest(header);
     std::size_t shown = 0;
     for (const PlanPoint& p : plan.points) {
@@ -335,7 +338,7 @@ std::string render_plan(const PlanResult& plan, const std::string& format) {
     }
     out += md ? "**Cheapest plans that meet the deadline**\n\n" : "Cheapest plans that meet the deadline:\n";
     out += shown == 0 ? std::string("  none: no plan meets the deadline (and budget) at p90\n")
-                      : (md ? cheapest.to_markdown() : cheapest.to_text());
+                      : (md ? cheapest.to_markdown() : cheapest.to_text(report::kTerminalColumns));
     report::TextTable front(header);
     std::vector<const PlanPoint*> pareto;
     for (const PlanPoint& p : plan.points) {
@@ -345,7 +348,7 @@ std::string render_plan(const PlanResult& plan, const std::string& format) {
               [](const PlanPoint* a, const PlanPoint* b) { return a->time_p90_s < b->time_p90_s; });
     for (const PlanPoint* p : pareto) front.add_row(cells(*p));
     out += md ? "\n**Pareto front: time p90 against dollars p90**\n\n" : "\nPareto front (time p90 against $ p90):\n";
-    out += md ? front.to_markdown() : front.to_text();
+    out += md ? front.to_markdown() : front.to_text(report::kTerminalColumns);
     out += md ? "\n" : "\nNotes:\n";
     for (const std::string& n : plan.notes) out += (md ? "- " : "  ") + n + "\n";
     return out;
@@ -369,6 +372,7 @@ std::string render_plan(const PlanResult& plan, const std::string& format) {
   if (format == "json") {
     nlohmann::ordered_json root;
     root["scenario"] = plan.scenario_name;
+    root["summary"] = plan_summary(plan);
     root["deadline_s"] = plan.deadline_s;
     if (plan.budget_usd) root["budget_usd"] = *plan.budget_usd;
     root["notes"] = plan.notes;

@@ -7,7 +7,9 @@
 
 #include "core/units.h"
 #include "report/human_units.h"
+#include "report/run_summary.h"
 #include "report/text_table.h"
+#include "report/text_wrap.h"
 
 namespace gpuplan::report {
 namespace {
@@ -148,11 +150,13 @@ Format format_from_name(std::string_view name) {
 }
 
 std::string render_table(const ScenarioResult& result) {
-  return result.scenario_name + "\n\n" + comparison_table(result).to_text() + notes(result, false);
+  return result.scenario_name + "\n\n" + wrap_text(run_summary(result), kTerminalColumns) + "\n" +
+         comparison_table(result).to_text(kTerminalColumns) +
+         notes(result, false);
 }
 
 std::string render_markdown(const ScenarioResult& result) {
-  return "## " + result.scenario_name + "\n\n" + comparison_table(result).to_markdown() + notes(result, true);
+  return "## " + result.scenario_name + "\n\n" + run_summary(result) + "\n" + comparison_table(result).to_markdown() + notes(result, true);
 }
 
 std::string render_csv(const ScenarioResult& result) {
@@ -222,6 +226,7 @@ std::string render_json(const ScenarioResult& result) {
   nlohmann::ordered_json root;
   root["scenario"] = result.scenario_name;
   root["scenario_path"] = result.scenario_path;
+  root["summary"] = run_summary(result);
   root["variants"] = nlohmann::ordered_json::array();
   for (const VariantResult& v : result.variants) {
     nlohmann::ordered_json j;
