@@ -9,18 +9,20 @@
 #include "cli/output_file.h"
 #include "cli/progress_bar.h"
 #include "cli/scenario_runner.h"
+#include "cli/utilization_timeline.h"
 #include "config/log_text.h"
 #include "config/scenario_loader.h"
 #include "core/unit_parse.h"
 #include "models/energy/energy.h"
 #include "models/gpu/pcie_link.h"
+#include "report/diagnosis_html.h"
 #include "report/diagnosis_report.h"
 
 namespace gpuplan::cli {
 
 const char* const kDiagnoseUsage =
     "gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--fields LIST] [--interval S]\n"
-    "                 [--format table|markdown|json] [-o FILE] [--catalogs DIR] [--catalog FILE]\n"
+    "                 [--format table|markdown|json|html] [-o FILE] [--catalogs DIR] [--catalog FILE]\n"
     "  Reads what a running job's monitors wrote (nvidia-smi --query-gpu=... --format=csv [-l S | -lms MS],\n"
     "  nvidia-smi dmon [-s pucvmet] [-o DT], the nvidia-smi table [-l S], dcgmi dmon -e ..., a torch profiler\n"
     "  key_averages().table(), mpstat, vmstat, iostat -x; the format is told from each file) and says per\n"
@@ -32,6 +34,10 @@ const char* const kDiagnoseUsage =
     "  --interval S    sampling interval of logs without times (\"2 s\", \"500 ms\")\n";
 
 namespace {
+
+/// Optimizer steps of the simulated job whose GPU timeline the HTML report shows, and its bins.
+constexpr int kSimulatedTraceSteps = 3;
+constexpr std::size_t kTimelineBins = 300;
 
 struct Args {
   DiagnoseOptions options;
@@ -137,11 +143,14 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
   models::DiagnoseResult result;
   for (const auto& p : options.logs) result.logs.push_back(p + " (" + format_label(trace, p) + ")");
   result.diagnosis = models::diagnose_logs(trace, facts);
+  result.measured = trace.gpus;
   if (!scenario) return result;
 
   result.scenario_name = scenario->name;
   ProgressBar bar("diagnose");
-  const ScenarioRun run = run_scenario(*scenario, models::ModelParams{},
+  models::ModelParams params;
+  params.step.trace_steps = kSimulatedTraceSteps;
+  const ScenarioRun run = run_scenario(*scenario, params,
                                        [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   const models::VariantResult& first = run.result.variants.front();
   models::SimulatedJob s;
@@ -156,6 +165,9 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
     s.step_time_s = first.step.step_time_s;
     s.throughput_samples_per_s = first.throughput_samples_per_s;
   }
+  const report::UtilizationTimeline timeline = gpu_busy_timeline(first.strategy, run.runs.front().trace, kTimelineBins);
+  s.timeline_time_s = timeline.time_s;
+  s.timeline_busy = timeline.busy;
   result.simulated = s;
   for (std::size_t i = 1; i < run.result.variants.size(); ++i) {
     const models::VariantResult& v = run.result.variants[i];
@@ -186,12 +198,13 @@ int diagnose_main(const std::vector<std::string>& args) {
     return 0;
   }
   if (a.options.logs.empty()) throw std::invalid_argument("gpuplan diagnose needs at least one LOG file");
-  if (a.format != "table" && a.format != "markdown" && a.format != "json") {
-    throw std::invalid_argument("unknown --format '" + a.format + "' of gpuplan diagnose; expected table, markdown or json");
+  if (a.format != "table" && a.format != "markdown" && a.format != "json" && a.format != "html") {
+    throw std::invalid_argument("unknown --format '" + a.format + "' of gpuplan diagnose; expected table, markdown, json or html");
   }
   const AppContext context = load_context(a.catalogs, a.extra_catalogs);
   const models::DiagnoseResult result = diagnose(a.options, context);
-  const std::string text = a.format == "json"       ? report::render_diagnosis_json(result)
+  const std::string text = a.format == "html"       ? report::render_diagnosis_html(result)
+                           : a.format == "json"     ? report::render_diagnosis_json(result)
                            : a.format == "markdown" ? report::render_diagnosis_markdown(result)
                                                     : report::render_diagnosis_text(result);
   if (!a.output.empty()) {

@@ -18,12 +18,14 @@
 #include "cli/plan_command.h"
 #include "cli/progress_bar.h"
 #include "cli/scenario_runner.h"
+#include "cli/utilization_timeline.h"
 #include "cli/validation.h"
 #include "config/config_error.h"
 #include "config/scenario_loader.h"
 #include "core/units.h"
 #include "report/human_units.h"
 #include "report/report_format.h"
+#include "report/run_html.h"
 #include "report/text_table.h"
 #include "sim/sim_time.h"
 #include "report/trace_json.h"
@@ -38,6 +40,8 @@ constexpr int kExitInternal = 1;
 constexpr int kExitInput = 2;
 /// Optimizer steps of each variant that `run --trace` records.
 constexpr int kTraceSteps = 3;
+/// Bins of the simulated utilization timeline of `run --format html`.
+constexpr std::size_t kTimelineBins = 300;
 
 /// A bad command line: printed with a hint to --help, exit code 2.
 struct UsageError : std::runtime_error {
@@ -48,7 +52,7 @@ const char* kTopUsage =
     "gpuplan: predicts the time, dollars and bottleneck of deep-learning training before you rent GPUs.\n"
     "\n"
     "Usage:\n"
-    "  gpuplan run SCENARIO [--format table|markdown|csv|json] [-o FILE] [--seed N] [--print-resolved]\n"
+    "  gpuplan run SCENARIO [--format table|markdown|csv|json|html] [-o FILE] [--seed N] [--print-resolved]\n"
     "              [--trace FILE] [--exact]\n"
     "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE] [--calibrations DIR]\n"
     "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
@@ -100,10 +104,10 @@ cli::AppContext context_of(const po::variables_map& vm) {
   return cli::load_context(vm["catalogs"].as<std::string>(), extra);
 }
 
-std::string format_of(const po::variables_map& vm) {
+std::string format_of(const po::variables_map& vm, bool html = false) {
   const std::string f = vm["format"].as<std::string>();
-  if (f != "table" && f != "markdown" && f != "csv" && f != "json") {
-    throw UsageError("unknown --format '" + f + "'; expected table, markdown, csv or json");
+  if (f != "table" && f != "markdown" && f != "csv" && f != "json" && (!html || f != "html")) {
+    throw UsageError("unknown --format '" + f + "'; expected table, markdown, csv, json" + (html ? ", html" : ""));
   }
   return f;
 }
@@ -111,7 +115,7 @@ std::string format_of(const po::variables_map& vm) {
 int command_run(const std::vector<std::string>& args) {
   po::options_description o("gpuplan run SCENARIO: simulate every strategy of a scenario and compare them");
   o.add_options()("scenario", po::value<std::string>(), "scenario YAML file")(
-      "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json")(
+      "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json | html")(
       "output,o", po::value<std::string>(), "write to FILE instead of standard output")(
       "seed", po::value<std::uint64_t>(), "replace the scenario's seed")(
       "print-resolved", "print every variant's resolved configuration instead of simulating")(
@@ -128,7 +132,7 @@ int command_run(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (vm.count("scenario") == 0U) throw UsageError("gpuplan run needs a SCENARIO file");
-  const std::string format = format_of(vm);
+  const std::string format = format_of(vm, true);
   const cli::AppContext context = context_of(vm);
   config::LoadOptions load_options;
   if (vm.count("seed") != 0U) load_options.seed_override = vm["seed"].as<std::uint64_t>();
@@ -140,7 +144,7 @@ int command_run(const std::vector<std::string>& args) {
   }
   models::ModelParams params;
   params.step.exact = vm.count("exact") != 0U;
-  if (vm.count("trace") != 0U) params.step.trace_steps = kTraceSteps;
+  if (vm.count("trace") != 0U || format == "html") params.step.trace_steps = kTraceSteps;
   cli::ProgressBar bar("run");
   const cli::ScenarioRun run =
       cli::run_scenario(scenario, params, [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
@@ -154,6 +158,15 @@ int command_run(const std::vector<std::string>& args) {
     } catch (const std::runtime_error& e) {
       throw UsageError(e.what());
     }
+  }
+  if (format == "html") {
+    std::vector<report::UtilizationTimeline> timelines;
+    for (std::size_t i = 0; i < run.runs.size(); ++i) {
+      auto t = cli::gpu_busy_timeline(run.result.variants[i].strategy, run.runs[i].trace, kTimelineBins);
+      if (!t.time_s.empty()) timelines.push_back(std::move(t));
+    }
+    emit(report::render_run_html(run.result, timelines), vm);
+    return kExitOk;
   }
   emit(report::render(run.result, report::format_from_name(format)), vm);
   return kExitOk;

@@ -15,6 +15,7 @@
 #include <thread>
 #include <tuple>
 
+#include "cli/plan_html.h"
 #include "cli/plan_summary.h"
 #include "cli/scenario_runner.h"
 #include "config/hardware_topology.h"
@@ -313,6 +314,7 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
 }
 
 std::string render_plan(const PlanResult& plan, const std::string& format) {
+  if (format == "html") return render_plan_html(plan);
   const auto cells = [](const PlanPoint& p) {
     return std::vector<std::string>{p.instance, p.gpu,  std::to_string(p.nodes) + " x " + std::to_string(p.gpus / p.nodes),
                                     p.zone.empty() ? p.region : p.zone, p.market, p.strategy,

@@ -21,7 +21,7 @@ namespace gpuplan::cli {
 
 const char* const kPlanUsage =
     "gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp]\n"
-    "             [--format table|markdown|csv|json] [-o FILE] [--threads N] [--catalogs DIR] [--catalog FILE]\n"
+    "             [--format table|markdown|csv|json|html] [-o FILE] [--threads N] [--catalogs DIR] [--catalog FILE]\n"
     "  Searches instance types and node counts of the catalogs, markets (on-demand, spot per zone) and the\n"
     "  scenario's strategies; prints the cheapest plans that meet the deadline at p90 and the Pareto front\n"
     "  of p90 time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n";
@@ -94,8 +94,8 @@ int plan_main(const std::vector<std::string>& args) {
   }
   if (a.scenario.empty()) throw std::invalid_argument("gpuplan plan needs a SCENARIO file");
   if (a.deadline.empty()) throw std::invalid_argument("gpuplan plan needs --deadline, e.g. --deadline 72h");
-  if (a.format != "table" && a.format != "markdown" && a.format != "csv" && a.format != "json") {
-    throw std::invalid_argument("unknown --format '" + a.format + "'; expected table, markdown, csv or json");
+  if (a.format != "table" && a.format != "markdown" && a.format != "csv" && a.format != "json" && a.format != "html") {
+    throw std::invalid_argument("unknown --format '" + a.format + "'; expected table, markdown, csv, json or html");
   }
   PlanOptions options;
   try {
