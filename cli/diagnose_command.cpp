@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cli/output_file.h"
+#include "cli/output_format.h"
 #include "cli/progress_bar.h"
 #include "cli/scenario_runner.h"
 #include "cli/utilization_timeline.h"
@@ -42,6 +43,7 @@ constexpr std::size_t kTimelineBins = 300;
 struct Args {
   DiagnoseOptions options;
   std::string format = "table";
+  bool format_given = false;  ///< --format given; otherwise the extension of -o FILE decides
   std::string output;
   std::string catalogs = default_catalog_dir();
   std::vector<std::string> extra_catalogs;
@@ -72,7 +74,10 @@ Args parse_args(const std::vector<std::string>& args) {
         throw std::invalid_argument("--interval '" + v + "': " + e.what() + "; write a duration such as \"2 s\"");
       }
       if (!(a.options.log_options.interval_s > 0.0)) throw std::invalid_argument("--interval must be above 0 s");
-    } else if (k == "--format") a.format = value();
+    } else if (k == "--format") {
+      a.format = value();
+      a.format_given = true;
+    }
     else if (k == "-o" || k == "--output") a.output = value();
     else if (k == "--catalogs") a.catalogs = value();
     else if (k == "--catalog") a.extra_catalogs.push_back(value());
@@ -189,7 +194,8 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
 }
 
 int diagnose_main(const std::vector<std::string>& args) {
-  const Args a = parse_args(args);
+  Args a = parse_args(args);
+  if (!a.format_given) a.format = output_format(std::nullopt, a.output, "table");
   if (a.help) {
     std::cout << kDiagnoseUsage
               << "\nExample: nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,"
@@ -207,7 +213,7 @@ int diagnose_main(const std::vector<std::string>& args) {
                            : a.format == "json"     ? report::render_diagnosis_json(result)
                            : a.format == "markdown" ? report::render_diagnosis_markdown(result)
                                                     : report::render_diagnosis_text(result);
-  if (!a.output.empty()) {
+  if (!a.output.empty() && !is_stdout(a.output)) {
     try {
       write_file_atomically(a.output, text);
     } catch (const std::runtime_error& e) {

@@ -15,6 +15,7 @@
 #include "cli/calibrate.h"
 #include "cli/diagnose_command.h"
 #include "cli/output_file.h"
+#include "cli/output_format.h"
 #include "cli/plan_command.h"
 #include "cli/progress_bar.h"
 #include "cli/scenario_runner.h"
@@ -87,7 +88,7 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
 }
 
 void emit(const std::string& content, const po::variables_map& vm) {
-  if (vm.count("output") != 0U) {
+  if (vm.count("output") != 0U && !cli::is_stdout(vm["output"].as<std::string>())) {
     try {
       cli::write_file_atomically(vm["output"].as<std::string>(), content);
     } catch (const std::runtime_error& e) {
@@ -104,10 +105,16 @@ cli::AppContext context_of(const po::variables_map& vm) {
   return cli::load_context(vm["catalogs"].as<std::string>(), extra);
 }
 
+/// --format when given, else the extension of -o FILE (cli/output_format.h), else table.
 std::string format_of(const po::variables_map& vm, bool html = false) {
-  const std::string f = vm["format"].as<std::string>();
+  const bool given = !vm["format"].defaulted();
+  const std::string output = vm.count("output") != 0U ? vm["output"].as<std::string>() : "";
+  const std::string f =
+      cli::output_format(given ? std::optional<std::string>(vm["format"].as<std::string>()) : std::nullopt, output, "table");
   if (f != "table" && f != "markdown" && f != "csv" && f != "json" && (!html || f != "html")) {
-    throw UsageError("unknown --format '" + f + "'; expected table, markdown, csv, json" + (html ? ", html" : ""));
+    const std::string expected = std::string("table, markdown, csv, json") + (html ? ", html" : "");
+    if (!given) throw UsageError("-o " + output + " asks for " + f + ", which this command does not write; pass --format " + expected);
+    throw UsageError("unknown --format '" + f + "'; expected " + expected);
   }
   return f;
 }
@@ -116,7 +123,7 @@ int command_run(const std::vector<std::string>& args) {
   po::options_description o("gpuplan run SCENARIO: simulate every strategy of a scenario and compare them");
   o.add_options()("scenario", po::value<std::string>(), "scenario YAML file")(
       "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json | html")(
-      "output,o", po::value<std::string>(), "write to FILE instead of standard output")(
+      "output,o", po::value<std::string>(), "write to FILE (\"-\": standard output); the format follows its extension unless --format is given")(
       "seed", po::value<std::uint64_t>(), "replace the scenario's seed")(
       "print-resolved", "print every variant's resolved configuration instead of simulating")(
       "trace", po::value<std::string>(),
@@ -176,7 +183,7 @@ int command_validate(const std::vector<std::string>& args) {
   po::options_description o("gpuplan validate DIR: compare predictions with the published measurements of every case");
   o.add_options()("dir", po::value<std::string>(), "folder of validation scenarios")(
       "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json")(
-      "output,o", po::value<std::string>(), "write to FILE instead of standard output")(
+      "output,o", po::value<std::string>(), "write to FILE (\"-\": standard output); the format follows its extension unless --format is given")(
       "calibrations", po::value<std::string>(),
       "folder of calibration profiles (default: <catalogs>/calibrations); cases whose GPU has one "
       "are also run calibrated");
