@@ -14,6 +14,7 @@
 #include "cli/app_context.h"
 #include "cli/calibrate.h"
 #include "cli/diagnose_command.h"
+#include "cli/init_command.h"
 #include "cli/output_file.h"
 #include "cli/output_format.h"
 #include "cli/plan_command.h"
@@ -59,6 +60,7 @@ const char* kTopUsage =
     "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
     "  gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--format ...] [-o FILE]\n"
     "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
+    "  gpuplan init [FILE]            write a commented starter scenario (default my-job.yaml)\n"
     "  gpuplan list gpus|instances|models|storage\n"
     "  gpuplan --version\n"
     "\n"
@@ -317,6 +319,13 @@ int dispatch(int argc, char** argv) {
     }
   }
   if (command == "calibrate") return command_calibrate(rest);
+  if (command == "init") {
+    try {
+      return cli::init_main(rest);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
   if (command == "diagnose") {
     try {
       return cli::diagnose_main(rest);
@@ -324,7 +333,7 @@ int dispatch(int argc, char** argv) {
       throw UsageError(e.what());
     }
   }
-  throw UsageError("unknown command '" + command + "'; expected run, validate, calibrate, plan, diagnose or list");
+  throw UsageError("unknown command '" + command + "'; expected run, validate, calibrate, plan, diagnose, init or list");
 }
 
 }  // namespace
