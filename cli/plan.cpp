@@ -1,6 +1,7 @@
 #include "cli/plan.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -113,6 +115,14 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
     : scenario_(scenario), catalogs_(catalogs), options_(options) {
   if (!(options.deadline_s > 0.0)) throw std::invalid_argument("plan: the deadline must be positive");
   if (options_.threads == 0) options_.threads = std::max(1U, std::thread::hardware_concurrency());
+  std::set<std::string> known_providers;
+  for (const models::InstanceSpec& row : catalogs.instances.rows()) known_providers.insert(row.provider);
+  for (const std::string& p : options.providers) {
+    if (known_providers.count(p) == 0U) {
+      throw std::invalid_argument(fmt::format("unknown provider '{}' in --providers; the catalogs hold {}", p,
+                                              fmt::join(known_providers, ", ")));
+    }
+  }
   // Rows per provider/type in catalog order; one on-demand point per region, one spot point per zone.
   std::map<std::string, std::vector<const models::InstanceSpec*>> by_type;
   std::vector<std::string> type_order;
