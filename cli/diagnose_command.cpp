@@ -7,19 +7,23 @@
 #include <stdexcept>
 
 #include "cli/output_file.h"
+#include "cli/output_format.h"
+#include "cli/progress_bar.h"
 #include "cli/scenario_runner.h"
+#include "cli/utilization_timeline.h"
 #include "config/log_text.h"
 #include "config/scenario_loader.h"
 #include "core/unit_parse.h"
 #include "models/energy/energy.h"
 #include "models/gpu/pcie_link.h"
+#include "report/diagnosis_html.h"
 #include "report/diagnosis_report.h"
 
 namespace gpuplan::cli {
 
 const char* const kDiagnoseUsage =
     "gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--fields LIST] [--interval S]\n"
-    "                 [--format table|markdown|json] [-o FILE] [--catalogs DIR] [--catalog FILE]\n"
+    "                 [--format table|markdown|json|html] [-o FILE] [--catalogs DIR] [--catalog FILE]\n"
     "  Reads what a running job's monitors wrote (nvidia-smi --query-gpu=... --format=csv [-l S | -lms MS],\n"
     "  nvidia-smi dmon [-s pucvmet] [-o DT], the nvidia-smi table [-l S], dcgmi dmon -e ..., a torch profiler\n"
     "  key_averages().table(), mpstat, vmstat, iostat -x; the format is told from each file) and says per\n"
@@ -32,9 +36,14 @@ const char* const kDiagnoseUsage =
 
 namespace {
 
+/// Optimizer steps of the simulated job whose GPU timeline the HTML report shows, and its bins.
+constexpr int kSimulatedTraceSteps = 3;
+constexpr std::size_t kTimelineBins = 300;
+
 struct Args {
   DiagnoseOptions options;
   std::string format = "table";
+  bool format_given = false;  ///< --format given; otherwise the extension of -o FILE decides
   std::string output;
   std::string catalogs = default_catalog_dir();
   std::vector<std::string> extra_catalogs;
@@ -65,7 +74,10 @@ Args parse_args(const std::vector<std::string>& args) {
         throw std::invalid_argument("--interval '" + v + "': " + e.what() + "; write a duration such as \"2 s\"");
       }
       if (!(a.options.log_options.interval_s > 0.0)) throw std::invalid_argument("--interval must be above 0 s");
-    } else if (k == "--format") a.format = value();
+    } else if (k == "--format") {
+      a.format = value();
+      a.format_given = true;
+    }
     else if (k == "-o" || k == "--output") a.output = value();
     else if (k == "--catalogs") a.catalogs = value();
     else if (k == "--catalog") a.extra_catalogs.push_back(value());
@@ -136,10 +148,15 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
   models::DiagnoseResult result;
   for (const auto& p : options.logs) result.logs.push_back(p + " (" + format_label(trace, p) + ")");
   result.diagnosis = models::diagnose_logs(trace, facts);
+  result.measured = trace.gpus;
   if (!scenario) return result;
 
   result.scenario_name = scenario->name;
-  const ScenarioRun run = run_scenario(*scenario, models::ModelParams{});
+  ProgressBar bar("diagnose");
+  models::ModelParams params;
+  params.step.trace_steps = kSimulatedTraceSteps;
+  const ScenarioRun run = run_scenario(*scenario, params,
+                                       [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   const models::VariantResult& first = run.result.variants.front();
   models::SimulatedJob s;
   s.strategy = first.strategy;
@@ -153,6 +170,9 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
     s.step_time_s = first.step.step_time_s;
     s.throughput_samples_per_s = first.throughput_samples_per_s;
   }
+  const report::UtilizationTimeline timeline = gpu_busy_timeline(first.strategy, run.runs.front().trace, kTimelineBins);
+  s.timeline_time_s = timeline.time_s;
+  s.timeline_busy = timeline.busy;
   result.simulated = s;
   for (std::size_t i = 1; i < run.result.variants.size(); ++i) {
     const models::VariantResult& v = run.result.variants[i];
@@ -174,7 +194,8 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
 }
 
 int diagnose_main(const std::vector<std::string>& args) {
-  const Args a = parse_args(args);
+  Args a = parse_args(args);
+  if (!a.format_given) a.format = output_format(std::nullopt, a.output, "table");
   if (a.help) {
     std::cout << kDiagnoseUsage
               << "\nExample: nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,"
@@ -183,15 +204,16 @@ int diagnose_main(const std::vector<std::string>& args) {
     return 0;
   }
   if (a.options.logs.empty()) throw std::invalid_argument("gpuplan diagnose needs at least one LOG file");
-  if (a.format != "table" && a.format != "markdown" && a.format != "json") {
-    throw std::invalid_argument("unknown --format '" + a.format + "' of gpuplan diagnose; expected table, markdown or json");
+  if (a.format != "table" && a.format != "markdown" && a.format != "json" && a.format != "html") {
+    throw std::invalid_argument("unknown --format '" + a.format + "' of gpuplan diagnose; expected table, markdown, json or html");
   }
   const AppContext context = load_context(a.catalogs, a.extra_catalogs);
   const models::DiagnoseResult result = diagnose(a.options, context);
-  const std::string text = a.format == "json"       ? report::render_diagnosis_json(result)
+  const std::string text = a.format == "html"       ? report::render_diagnosis_html(result)
+                           : a.format == "json"     ? report::render_diagnosis_json(result)
                            : a.format == "markdown" ? report::render_diagnosis_markdown(result)
                                                     : report::render_diagnosis_text(result);
-  if (!a.output.empty()) {
+  if (!a.output.empty() && !is_stdout(a.output)) {
     try {
       write_file_atomically(a.output, text);
     } catch (const std::runtime_error& e) {

@@ -16,15 +16,20 @@
 #include "cli/calibrate.h"
 #include "cli/diagnose_command.h"
 #include "cli/model_fit.h"
+#include "cli/init_command.h"
 #include "cli/output_file.h"
+#include "cli/output_format.h"
 #include "cli/plan_command.h"
+#include "cli/progress_bar.h"
 #include "cli/scenario_runner.h"
+#include "cli/utilization_timeline.h"
 #include "cli/validation.h"
 #include "config/config_error.h"
 #include "config/scenario_loader.h"
 #include "core/units.h"
 #include "report/human_units.h"
 #include "report/report_format.h"
+#include "report/run_html.h"
 #include "report/text_table.h"
 #include "sim/sim_time.h"
 #include "report/trace_json.h"
@@ -39,6 +44,8 @@ constexpr int kExitInternal = 1;
 constexpr int kExitInput = 2;
 /// Optimizer steps of each variant that `run --trace` records.
 constexpr int kTraceSteps = 3;
+/// Bins of the simulated utilization timeline of `run --format html`.
+constexpr std::size_t kTimelineBins = 300;
 
 /// A bad command line: printed with a hint to --help, exit code 2.
 struct UsageError : std::runtime_error {
@@ -49,7 +56,7 @@ const char* kTopUsage =
     "gpuplan: predicts the time, dollars and bottleneck of deep-learning training before you rent GPUs.\n"
     "\n"
     "Usage:\n"
-    "  gpuplan run SCENARIO [--format table|markdown|csv|json] [-o FILE] [--seed N] [--print-resolved]\n"
+    "  gpuplan run SCENARIO [--format table|markdown|csv|json|html] [-o FILE] [--seed N] [--print-resolved]\n"
     "              [--trace FILE] [--exact]\n"
     "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE] [--calibrations DIR]\n"
     "                       [--leave-one-gpu-out]\n"
@@ -57,6 +64,7 @@ const char* kTopUsage =
     "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
     "  gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--format ...] [-o FILE]\n"
     "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
+    "  gpuplan init [FILE]            write a commented starter scenario (default my-job.yaml)\n"
     "  gpuplan list gpus|instances|models|storage\n"
     "  gpuplan --version\n"
     "\n"
@@ -86,7 +94,7 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
 }
 
 void emit(const std::string& content, const po::variables_map& vm) {
-  if (vm.count("output") != 0U) {
+  if (vm.count("output") != 0U && !cli::is_stdout(vm["output"].as<std::string>())) {
     try {
       cli::write_file_atomically(vm["output"].as<std::string>(), content);
     } catch (const std::runtime_error& e) {
@@ -103,10 +111,16 @@ cli::AppContext context_of(const po::variables_map& vm) {
   return cli::load_context(vm["catalogs"].as<std::string>(), extra);
 }
 
-std::string format_of(const po::variables_map& vm) {
-  const std::string f = vm["format"].as<std::string>();
-  if (f != "table" && f != "markdown" && f != "csv" && f != "json") {
-    throw UsageError("unknown --format '" + f + "'; expected table, markdown, csv or json");
+/// --format when given, else the extension of -o FILE (cli/output_format.h), else table.
+std::string format_of(const po::variables_map& vm, bool html = false) {
+  const bool given = !vm["format"].defaulted();
+  const std::string output = vm.count("output") != 0U ? vm["output"].as<std::string>() : "";
+  const std::string f =
+      cli::output_format(given ? std::optional<std::string>(vm["format"].as<std::string>()) : std::nullopt, output, "table");
+  if (f != "table" && f != "markdown" && f != "csv" && f != "json" && (!html || f != "html")) {
+    const std::string expected = std::string("table, markdown, csv, json") + (html ? ", html" : "");
+    if (!given) throw UsageError("-o " + output + " asks for " + f + ", which this command does not write; pass --format " + expected);
+    throw UsageError("unknown --format '" + f + "'; expected " + expected);
   }
   return f;
 }
@@ -114,8 +128,8 @@ std::string format_of(const po::variables_map& vm) {
 int command_run(const std::vector<std::string>& args) {
   po::options_description o("gpuplan run SCENARIO: simulate every strategy of a scenario and compare them");
   o.add_options()("scenario", po::value<std::string>(), "scenario YAML file")(
-      "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json")(
-      "output,o", po::value<std::string>(), "write to FILE instead of standard output")(
+      "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json | html")(
+      "output,o", po::value<std::string>(), "write to FILE (\"-\": standard output); the format follows its extension unless --format is given")(
       "seed", po::value<std::uint64_t>(), "replace the scenario's seed")(
       "print-resolved", "print every variant's resolved configuration instead of simulating")(
       "trace", po::value<std::string>(),
@@ -131,7 +145,7 @@ int command_run(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (vm.count("scenario") == 0U) throw UsageError("gpuplan run needs a SCENARIO file");
-  const std::string format = format_of(vm);
+  const std::string format = format_of(vm, true);
   const cli::AppContext context = context_of(vm);
   config::LoadOptions load_options;
   if (vm.count("seed") != 0U) load_options.seed_override = vm["seed"].as<std::uint64_t>();
@@ -143,8 +157,10 @@ int command_run(const std::vector<std::string>& args) {
   }
   models::ModelParams params;
   params.step.exact = vm.count("exact") != 0U;
-  if (vm.count("trace") != 0U) params.step.trace_steps = kTraceSteps;
-  cli::ScenarioRun run = cli::run_scenario(scenario, params);
+  if (vm.count("trace") != 0U || format == "html") params.step.trace_steps = kTraceSteps;
+  cli::ProgressBar bar("run");
+  cli::ScenarioRun run =
+      cli::run_scenario(scenario, params, [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   cli::advise(run, scenario, context, params);
   if (vm.count("trace") != 0U) {
     std::vector<report::TraceProcess> processes;
@@ -157,6 +173,15 @@ int command_run(const std::vector<std::string>& args) {
       throw UsageError(e.what());
     }
   }
+  if (format == "html") {
+    std::vector<report::UtilizationTimeline> timelines;
+    for (std::size_t i = 0; i < run.runs.size(); ++i) {
+      auto t = cli::gpu_busy_timeline(run.result.variants[i].strategy, run.runs[i].trace, kTimelineBins);
+      if (!t.time_s.empty()) timelines.push_back(std::move(t));
+    }
+    emit(report::render_run_html(run.result, timelines), vm);
+    return kExitOk;
+  }
   emit(report::render(run.result, report::format_from_name(format)), vm);
   return kExitOk;
 }
@@ -165,7 +190,7 @@ int command_validate(const std::vector<std::string>& args) {
   po::options_description o("gpuplan validate DIR: compare predictions with the published measurements of every case");
   o.add_options()("dir", po::value<std::string>(), "folder of validation scenarios")(
       "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json")(
-      "output,o", po::value<std::string>(), "write to FILE instead of standard output")(
+      "output,o", po::value<std::string>(), "write to FILE (\"-\": standard output); the format follows its extension unless --format is given")(
       "calibrations", po::value<std::string>(),
       "folder of calibration profiles (default: <catalogs>/calibrations); cases whose GPU has one "
       "are also run calibrated")(
@@ -336,6 +361,13 @@ int dispatch(int argc, char** argv) {
     }
   }
   if (command == "calibrate") return command_calibrate(rest);
+  if (command == "init") {
+    try {
+      return cli::init_main(rest);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
   if (command == "diagnose") {
     try {
       return cli::diagnose_main(rest);
@@ -343,7 +375,7 @@ int dispatch(int argc, char** argv) {
       throw UsageError(e.what());
     }
   }
-  throw UsageError("unknown command '" + command + "'; expected run, validate, fit, calibrate, plan, diagnose or list");
+  throw UsageError("unknown command '" + command + "'; expected run, validate, fit, calibrate, plan, diagnose, init or list");
 }
 
 }  // namespace

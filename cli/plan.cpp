@@ -1,6 +1,7 @@
 #include "cli/plan.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,12 +10,15 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
 
 #include "cli/parallel_for.h"
+#include "cli/plan_html.h"
+#include "cli/plan_summary.h"
 #include "cli/scenario_runner.h"
 #include "config/instance_hardware.h"
 #include "models/cost/cost.h"
@@ -23,6 +27,8 @@
 #include "models/run/run_variant.h"
 #include "report/human_units.h"
 #include "report/field_grid.h"
+#include "report/text_table.h"
+#include "report/text_wrap.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -120,6 +126,14 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
     : scenario_(scenario), catalogs_(catalogs), options_(options) {
   if (!(options.deadline_s > 0.0)) throw std::invalid_argument("plan: the deadline must be positive");
   if (options_.threads == 0) options_.threads = std::max(1U, std::thread::hardware_concurrency());
+  std::set<std::string> known_providers;
+  for (const models::InstanceSpec& row : catalogs.instances.rows()) known_providers.insert(row.provider);
+  for (const std::string& p : options.providers) {
+    if (known_providers.count(p) == 0U) {
+      throw std::invalid_argument(fmt::format("unknown provider '{}' in --providers; the catalogs hold {}", p,
+                                              fmt::join(known_providers, ", ")));
+    }
+  }
   // Rows per provider/type in catalog order; one on-demand point per region, one spot point per zone.
   std::map<std::string, std::vector<const models::InstanceSpec*>> by_type;
   std::vector<std::string> type_order;
@@ -348,6 +362,7 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
 }
 
 std::string render_plan(const PlanResult& plan, const std::string& format) {
+  if (format == "html") return render_plan_html(plan);
   const std::vector<report::ResultField<PlanPoint>> fields = plan_fields();
   const auto fits = [](const PlanPoint& p) { return p.fits; };
   if (format == "table" || format == "markdown") {
@@ -355,6 +370,7 @@ std::string render_plan(const PlanResult& plan, const std::string& format) {
     std::string out = (md ? "## " : "") + plan.scenario_name + "\n\n";
     out += "Deadline " + report::human_duration(plan.deadline_s) + " at p90" +
            (plan.budget_usd ? ", budget " + report::human_usd(*plan.budget_usd) + " at p90" : "") + "\n\n";
+    out += (md ? plan_summary(plan) : report::wrap_text(plan_summary(plan), report::kTerminalColumns)) + "\n";
     std::vector<PlanPoint> cheapest;
     for (const PlanPoint& p : plan.points) {
       if (p.meets_deadline && p.within_budget && cheapest.size() < 10) cheapest.push_back(p);
@@ -378,6 +394,7 @@ std::string render_plan(const PlanResult& plan, const std::string& format) {
   if (format == "csv") return report::grid_csv(grid);
   if (format == "json") {
     return report::grid_json({{"scenario", plan.scenario_name},
+                              {"summary", plan_summary(plan)},
                               {"deadline_s", plan.deadline_s},
                               {"budget_usd", plan.budget_usd ? std::optional<report::FieldValue>(*plan.budget_usd)
                                                              : std::nullopt},

@@ -135,7 +135,7 @@ models::JobSpec plan_job(const models::JobSpec& base, const models::InstanceSpec
                          const config::Catalogs& catalogs);
 
 /// Renders a plan: table (cheapest 10 meeting the deadline, then the Pareto front), markdown,
-/// csv (every point) or json. Throws std::invalid_argument for an unknown format.
+/// csv (every point), json or html (cli/plan_html.h). Throws std::invalid_argument for an unknown format.
 std::string render_plan(const PlanResult& plan, const std::string& format);
 
 /// Serializes points for MPI transfer and back (exact: doubles as hex floats).

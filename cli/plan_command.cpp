@@ -9,6 +9,7 @@
 
 #include "cli/app_context.h"
 #include "cli/output_file.h"
+#include "cli/output_format.h"
 #include "cli/plan.h"
 #include "config/scenario_loader.h"
 #include "core/unit_parse.h"
@@ -21,7 +22,7 @@ namespace gpuplan::cli {
 
 const char* const kPlanUsage =
     "gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp]\n"
-    "             [--format table|markdown|csv|json] [-o FILE] [--threads N] [--catalogs DIR] [--catalog FILE]\n"
+    "             [--format table|markdown|csv|json|html] [-o FILE] [--threads N] [--catalogs DIR] [--catalog FILE]\n"
     "  Searches instance types and node counts of the catalogs, markets (on-demand, spot per zone) and the\n"
     "  scenario's strategies; prints the cheapest plans that meet the deadline at p90 and the Pareto front\n"
     "  of p90 time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n";
@@ -34,6 +35,7 @@ struct Args {
   std::string budget;
   std::string providers;
   std::string format = "table";
+  bool format_given = false;  ///< --format given; otherwise the extension of -o FILE decides
   std::string output;
   std::string catalogs = default_catalog_dir();
   std::vector<std::string> extra_catalogs;
@@ -53,7 +55,10 @@ Args parse_args(const std::vector<std::string>& args) {
     else if (k == "--deadline") a.deadline = value();
     else if (k == "--budget") a.budget = value();
     else if (k == "--providers") a.providers = value();
-    else if (k == "--format") a.format = value();
+    else if (k == "--format") {
+      a.format = value();
+      a.format_given = true;
+    }
     else if (k == "-o" || k == "--output") a.output = value();
     else if (k == "--catalogs") a.catalogs = value();
     else if (k == "--catalog") a.extra_catalogs.push_back(value());
@@ -87,15 +92,16 @@ std::vector<std::string> split_commas(const std::string& text) {
 }  // namespace
 
 int plan_main(const std::vector<std::string>& args) {
-  const Args a = parse_args(args);
+  Args a = parse_args(args);
+  if (!a.format_given) a.format = output_format(std::nullopt, a.output, "table");
   if (a.help) {
     std::cout << kPlanUsage << "\nExample: gpuplan plan scenarios/capacity-plan-llm-finetune.yaml --deadline 48h\n";
     return 0;
   }
   if (a.scenario.empty()) throw std::invalid_argument("gpuplan plan needs a SCENARIO file");
   if (a.deadline.empty()) throw std::invalid_argument("gpuplan plan needs --deadline, e.g. --deadline 72h");
-  if (a.format != "table" && a.format != "markdown" && a.format != "csv" && a.format != "json") {
-    throw std::invalid_argument("unknown --format '" + a.format + "'; expected table, markdown, csv or json");
+  if (a.format != "table" && a.format != "markdown" && a.format != "csv" && a.format != "json" && a.format != "html") {
+    throw std::invalid_argument("unknown --format '" + a.format + "'; expected table, markdown, csv, json or html");
   }
   PlanOptions options;
   try {
@@ -156,7 +162,7 @@ int plan_main(const std::vector<std::string>& args) {
 #endif
   const PlanResult result = planner.finish(std::move(points));
   const std::string text = render_plan(result, a.format);
-  if (!a.output.empty()) {
+  if (!a.output.empty() && !is_stdout(a.output)) {
     write_file_atomically(a.output, text);
   } else {
     std::fwrite(text.data(), 1, text.size(), stdout);

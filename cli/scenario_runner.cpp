@@ -6,7 +6,8 @@ std::string row_name(const config::Variant& variant) {
   return variant.sweep_point.empty() ? variant.strategy : variant.strategy + " [" + variant.sweep_point + "]";
 }
 
-ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelParams& params) {
+ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelParams& params,
+                         const std::function<void(std::size_t, std::size_t)>& progress) {
   ScenarioRun run;
   run.result.scenario_name = scenario.name;
   run.result.scenario_path = scenario.path;
@@ -15,6 +16,7 @@ ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelPa
     run.events += v.events;
     run.result.variants.push_back(v.result);
     run.runs.push_back(std::move(v));
+    if (progress) progress(run.runs.size(), scenario.variants.size());
   }
   return run;
 }

@@ -2,6 +2,7 @@
 /// \file scenario_runner.h
 /// Runs every variant of a loaded scenario through the models, in order.
 
+#include <functional>
 #include <vector>
 
 #include "cli/app_context.h"
@@ -20,8 +21,10 @@ struct ScenarioRun {
 /// The row name of a variant: the strategy, plus " [sweep point]" when there is one.
 std::string row_name(const config::Variant& variant);
 
-/// Simulates every variant of `scenario` with `params`. Throws std::invalid_argument when a
-/// variant cannot run (the loader rejects such input first).
-ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelParams& params);
+/// Simulates every variant of `scenario` with `params`, calling `progress(done, total)` after
+/// each variant when given. Throws std::invalid_argument when a variant cannot run (the
+/// loader rejects such input first).
+ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelParams& params,
+                         const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 }  // namespace gpuplan::cli

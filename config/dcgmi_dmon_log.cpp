@@ -66,9 +66,13 @@ std::vector<models::GpuSeries> read_dcgmi_dmon(const LogText& log, std::vector<s
       models::GpuReading r;
       for (std::size_t c = 0; c < tags.size(); ++c) {
         const std::string& t = tags[c];
-        const double v = cell_number(log, line.number, cells[c + 2], t, "");
-        if (t == "GPUTL") r.utilization = v / 100.0;
-        else if (t == "MCUTL") r.memory_utilization = v / 100.0;
+        const bool percent = t == "GPUTL" || t == "MCUTL";
+        const bool ratio = t == "SMACT" || t == "TENSO" || t == "DRAMA" || t == "SMOCC" || t == "GRACT";
+        const double v = percent ? cell_share(log, line.number, cells[c + 2], t, "", 100.0)
+                         : ratio ? cell_share(log, line.number, cells[c + 2], t, "", 1.0)
+                                 : cell_number(log, line.number, cells[c + 2], t, "");
+        if (t == "GPUTL") r.utilization = v;
+        else if (t == "MCUTL") r.memory_utilization = v;
         else if (t == "POWER") r.power_w = v;
         else if (t == "FBUSD") r.memory_used_bytes = core::mebibytes(v);
         else if (t == "FBTTL") r.memory_total_bytes = core::mebibytes(v);

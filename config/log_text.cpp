@@ -118,7 +118,20 @@ double cell_number(const LogText& log, int line, const LogCell& cell, const std:
     throw_log_error(log, line, cell.column, what, "'" + cell.text + "' has unit '" + n->unit + "'",
                     unit.empty() ? std::string("; expected a plain number") : "; expected " + unit);
   }
+  if (n->value < 0.0) {
+    throw_log_error(log, line, cell.column, what, "'" + cell.text + "' is negative", "; expected a value of at least 0");
+  }
   return n->value;
+}
+
+double cell_share(const LogText& log, int line, const LogCell& cell, const std::string& what, const std::string& unit,
+                  double full) {
+  const double v = cell_number(log, line, cell, what, unit);
+  if (v > full) {
+    throw_log_error(log, line, cell.column, what, "'" + cell.text + "' is above " + (full == 1.0 ? "1" : "100 %"),
+                    full == 1.0 ? "; expected a ratio from 0 to 1" : "; expected a share from 0 to 100 %");
+  }
+  return v / full;
 }
 
 std::optional<double> clock_seconds(std::string_view text) {

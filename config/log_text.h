@@ -65,9 +65,15 @@ struct NumberWithUnit {
 std::optional<NumberWithUnit> split_number(std::string_view cell);
 
 /// `cell` as a number whose unit, when the cell carries one, must be `unit` ("%", "MiB",
-/// "W", "MHz"; "" for none). NaN for a not_available cell. Throws the log error otherwise.
+/// "W", "MHz"; "" for none). NaN for a not_available cell. Throws the log error otherwise,
+/// and for a negative value (every monitored quantity is at least 0).
 double cell_number(const LogText& log, int line, const LogCell& cell, const std::string& what,
                    const std::string& unit);
+
+/// cell_number as a share in [0, 1]: the value over `full` (100 for "%", 1 for DCGM's ratios).
+/// NaN for a not_available cell. Throws the log error for a value outside [0, full].
+double cell_share(const LogText& log, int line, const LogCell& cell, const std::string& what, const std::string& unit,
+                  double full);
 
 /// "HH:MM:SS" or "HH:MM:SS.fff" as seconds since midnight; nullopt when it is not one.
 std::optional<double> clock_seconds(std::string_view text);

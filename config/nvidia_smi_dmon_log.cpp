@@ -94,9 +94,9 @@ std::vector<models::GpuSeries> read_nvidia_smi_dmon(const LogText& log, std::vec
         } else if (n == "pwr") {
           r.power_w = number("");
         } else if (n == "sm") {
-          r.utilization = number("") / 100.0;
+          r.utilization = cell_share(log, line.number, cells[c], n, "", 100.0);
         } else if (n == "mem") {
-          r.memory_utilization = number("") / 100.0;
+          r.memory_utilization = cell_share(log, line.number, cells[c], n, "", 100.0);
         } else if (n == "fb") {
           r.memory_used_bytes = core::mebibytes(number(""));
         } else if (n == "pclk") {

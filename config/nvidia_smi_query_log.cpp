@@ -107,8 +107,8 @@ Row parse_row(const LogText& log, int line, const std::vector<LogCell>& cells, c
       case Field::kUuid:
         if (row.key.empty()) row.key = "uuid " + cell.text;
         break;
-      case Field::kUtil: row.reading.utilization = number("%") / 100.0; break;
-      case Field::kMemUtil: row.reading.memory_utilization = number("%") / 100.0; break;
+      case Field::kUtil: row.reading.utilization = cell_share(log, line, cell, what, "%", 100.0); break;
+      case Field::kMemUtil: row.reading.memory_utilization = cell_share(log, line, cell, what, "%", 100.0); break;
       case Field::kMemUsed: row.reading.memory_used_bytes = core::mebibytes(number("MiB")); break;
       case Field::kMemTotal: row.reading.memory_total_bytes = core::mebibytes(number("MiB")); break;
       case Field::kPower: row.reading.power_w = number("W"); break;

@@ -92,7 +92,7 @@ std::vector<models::GpuSeries> read_nvidia_smi_table(const LogText& log, std::ve
     r.power_limit_w = cell(5, "Pwr:Cap", "W");
     r.memory_used_bytes = core::mebibytes(cell(6, "Memory-Usage", "MiB"));
     r.memory_total_bytes = core::mebibytes(cell(7, "Memory-Usage", "MiB"));
-    r.utilization = cell(8, "GPU-Util", "%") / 100.0;
+    r.utilization = cell_share(log, next.number, LogCell{f[8].str(), static_cast<int>(f.position(8)) + 1}, "GPU-Util", "%", 100.0);
     series.add(std::to_string(index), index, name, r);
     ++i;
   }

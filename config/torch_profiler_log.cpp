@@ -71,7 +71,7 @@ double profiler_seconds(const LogText& log, int line, const LogCell& cell, const
 }
 
 double profiler_share(const LogText& log, int line, const LogCell& cell, const std::string& what) {
-  return cell_number(log, line, cell, what, "%") / 100.0;
+  return cell_share(log, line, cell, what, "%", 100.0);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "report/human_units.h"
 #include "report/text_table.h"
+#include "report/text_wrap.h"
 
 namespace gpuplan::report {
 
@@ -91,7 +92,7 @@ std::string diagnosis_summary(const DiagnoseResult& r) {
     }
     std::string headline = f.headline;
     if (!headline.empty() && headline[0] >= 'a' && headline[0] <= 'z') headline[0] = static_cast<char>(headline[0] - 'a' + 'A');
-    out += headline + also + (f.supported ? "" : " (inferred from utilization alone)") + ". Try: " + f.remedy + ".\n";
+    out += headline + also + (f.supported || f.bottleneck == "unknown" ? "" : " (inferred from utilization alone)") + ". Try: " + f.remedy + ".\n";
   }
   if (r.simulated && !r.remedies.empty() && r.remedies.front().gain > 0.0) {
     const auto& best = r.remedies.front();
@@ -105,22 +106,22 @@ std::string diagnosis_summary(const DiagnoseResult& r) {
 }
 
 std::string render_diagnosis_text(const DiagnoseResult& r) {
-  std::string out = diagnosis_summary(r) + "\n";
-  out += "Logs: " + logs_line(r) + "\n";
+  std::string out = wrap_text(diagnosis_summary(r), kTerminalColumns) + "\n";
+  out += wrap_text("Logs: " + logs_line(r) + "\n", kTerminalColumns);
   for (const auto& f : r.diagnosis.findings) {
     out += "\n" + gpu_title(r, f) + ": " + f.bottleneck + (f.supported ? "" : " (likely)") + "\n";
-    for (const auto& e : f.evidence) out += "  - " + e + "\n";
-    out += "  remedy: " + f.remedy + "\n";
+    for (const auto& e : f.evidence) out += wrap_text("  - " + e + "\n", kTerminalColumns, 4);
+    out += wrap_text("  remedy: " + f.remedy + "\n", kTerminalColumns, 4);
   }
   if (r.simulated) {
-    out += "\nMeasured beside simulated (scenario " + r.scenario_name + "):\n" + beside_table(r).to_text();
+    out += "\nMeasured beside simulated (scenario " + r.scenario_name + "):\n" + beside_table(r).to_text(kTerminalColumns);
     if (!r.simulated->suggestion.empty()) out += "Simulator's suggestion: " + r.simulated->suggestion + "\n";
-    if (!r.remedies.empty()) out += "\nRemedies ranked by simulated gain over '" + r.simulated->strategy + "':\n" + remedies_table(r).to_text();
+    if (!r.remedies.empty()) out += "\nRemedies ranked by simulated gain over '" + r.simulated->strategy + "':\n" + remedies_table(r).to_text(kTerminalColumns);
     if (!r.left_out.empty()) out += "Left out (out of memory): " + fmt::format("{}", fmt::join(r.left_out, ", ")) + "\n";
   }
   if (!r.diagnosis.notes.empty()) {
     out += "\nNotes:\n";
-    for (const auto& n : r.diagnosis.notes) out += "  " + n + "\n";
+    for (const auto& n : r.diagnosis.notes) out += wrap_text("  " + n + "\n", kTerminalColumns, 4);
   }
   out += "GPU utilization is nvidia-smi's: the share of time a kernel runs, not MFU. GB = 10^9 B.\n";
   return out;

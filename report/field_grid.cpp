@@ -100,7 +100,7 @@ std::string grid_table(const FieldGrid& grid, bool markdown) {
     }
     table.add_row(std::move(cells));
   }
-  return markdown ? table.to_markdown() : table.to_text();
+  return markdown ? table.to_markdown() : table.to_text(kTerminalColumns);
 }
 
 std::string grid_json(const JsonHead& head, const std::string& rows_key, const FieldGrid& grid) {

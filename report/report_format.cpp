@@ -6,7 +6,10 @@
 
 #include "report/field_grid.h"
 #include "report/human_units.h"
+#include "report/run_summary.h"
 #include "report/suggestion_fields.h"
+#include "report/text_table.h"
+#include "report/text_wrap.h"
 #include "report/variant_fields.h"
 
 namespace gpuplan::report {
@@ -59,18 +62,22 @@ Format format_from_name(std::string_view name) {
 }
 
 std::string render_table(const ScenarioResult& result) {
-  return result.scenario_name + "\n\n" + grid_table(comparison_grid(result), false) + notes(result, false);
+  return result.scenario_name + "\n\n" + wrap_text(run_summary(result), kTerminalColumns) + "\n" +
+         grid_table(comparison_grid(result), false) + notes(result, false);
 }
 
 std::string render_markdown(const ScenarioResult& result) {
-  return "## " + result.scenario_name + "\n\n" + grid_table(comparison_grid(result), true) + notes(result, true);
+  return "## " + result.scenario_name + "\n\n" + run_summary(result) + "\n" + grid_table(comparison_grid(result), true) +
+         notes(result, true);
 }
 
 std::string render_csv(const ScenarioResult& result) { return grid_csv(comparison_grid(result)); }
 
 std::string render_json(const ScenarioResult& result) {
-  return grid_json({{"scenario", result.scenario_name}, {"scenario_path", result.scenario_path}}, "variants",
-                   comparison_grid(result));
+  return grid_json({{"scenario", result.scenario_name},
+                    {"scenario_path", result.scenario_path},
+                    {"summary", run_summary(result)}},
+                   "variants", comparison_grid(result));
 }
 
 std::string render(const ScenarioResult& result, Format format) {

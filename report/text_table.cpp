@@ -48,6 +48,40 @@ std::string TextTable::to_text() const {
   return out;
 }
 
+std::string TextTable::to_text(std::size_t max_columns) const {
+  auto column_width = [&](std::size_t c) {
+    std::size_t w = width(header_[c]);
+    for (const auto& row : rows_) w = std::max(w, width(row[c]));
+    return w;
+  };
+  std::vector<std::size_t> widths(header_.size());
+  std::size_t total = 0;
+  for (std::size_t c = 0; c < header_.size(); ++c) {
+    widths[c] = column_width(c);
+    total += widths[c] + (c > 0 ? 2 : 0);
+  }
+  if (total <= max_columns || header_.size() < 3) return to_text();
+  std::string out;
+  std::size_t c = 1;
+  while (c < header_.size()) {
+    std::vector<std::size_t> columns = {0};
+    std::size_t used = widths[0];
+    while (c < header_.size() && (columns.size() == 1 || used + 2 + widths[c] <= max_columns)) {
+      used += 2 + widths[c];
+      columns.push_back(c++);
+    }
+    auto pick = [&](const std::vector<std::string>& cells) {
+      std::vector<std::string> picked;
+      for (std::size_t k : columns) picked.push_back(cells[k]);
+      return picked;
+    };
+    TextTable panel(pick(header_));
+    for (const auto& row : rows_) panel.add_row(pick(row));
+    out += (out.empty() ? "" : "\n") + panel.to_text();
+  }
+  return out;
+}
+
 std::string TextTable::to_markdown() const {
   auto escape = [](const std::string& s) {
     std::string out;

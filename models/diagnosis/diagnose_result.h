@@ -23,6 +23,8 @@ struct SimulatedJob {
   double throughput_samples_per_s = kNotMeasured;
   std::string bottleneck;
   std::string suggestion;
+  std::vector<double> timeline_time_s;  ///< simulated GPU busy share over the first steps: bin starts
+  std::vector<double> timeline_busy;    ///< and the busy share of each bin, [0, 1]
 };
 
 /// A strategy of the scenario as a remedy: its simulated throughput against the first.
@@ -38,6 +40,7 @@ struct RankedRemedy {
 struct DiagnoseResult {
   std::vector<std::string> logs;             ///< "path (format)" per log, in the order given
   LogDiagnosis diagnosis;
+  std::vector<GpuSeries> measured;           ///< the GPU readings as read, for the HTML timeline
   std::string scenario_name;                 ///< empty without --scenario
   std::optional<SimulatedJob> simulated;
   std::vector<RankedRemedy> remedies;        ///< by gain, largest first; OOM strategies left out

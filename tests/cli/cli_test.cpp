@@ -36,7 +36,7 @@ TEST_SUITE("cli.main") {
   TEST_CASE("bad command lines exit 2 with a pointer to --help") {
     const auto r = run_gpuplan("frobnicate");
     CHECK(r.exit_code == 2);
-    CHECK(r.err == "gpuplan: unknown command 'frobnicate'; expected run, validate, fit, calibrate, plan, diagnose or list (see gpuplan --help)\n");
+    CHECK(r.err == "gpuplan: unknown command 'frobnicate'; expected run, validate, fit, calibrate, plan, diagnose, init or list (see gpuplan --help)\n");
     CHECK(run_gpuplan("run").exit_code == 2);
     CHECK(run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " --format xml").exit_code == 2);
     CHECK(run_gpuplan("list colours").exit_code == 2);

@@ -65,8 +65,10 @@ TEST_SUITE("cli.diagnose") {
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
     // 1 - 0.2375 = 76 % waiting.
+    INFO(r.out);
+    // The summary comes first, wrapped at 120 columns.
     CHECK(r.out.rfind("GPU 0 waits 76 % of the time while one CPU core is full and the others are free: the training "
-                      "process loads the data itself. Try: DataLoader num_workers > 0 (one per free core), then "
+                      "process loads the data\n  itself. Try: DataLoader num_workers > 0 (one per free core), then "
                       "pin_memory=True.\n",
                       0) == 0);
     CHECK(r.out.find("GPU 0 (NVIDIA GeForce RTX 3090, rtx3090), " + gpu + ": input_pipeline\n") != std::string::npos);
@@ -110,7 +112,7 @@ TEST_SUITE("cli.diagnose") {
     const auto r = run_gpuplan("diagnose " + std::string(GPUPLAN_SHARED_DIR) + "/data/logs/R03-v100-torch-profiler-dataloader.txt");
     CHECK(r.exit_code == 0);
     CHECK(r.out.rfind("The training loop spends 89 % of its CPU time fetching batches from the DataLoader. Try: "
-                      "DataLoader num_workers > 0 (one per free core) and pin_memory=True.\n",
+                      "DataLoader num_workers > 0 (one\n  per free core) and pin_memory=True.\n",
                       0) == 0);
   }
 

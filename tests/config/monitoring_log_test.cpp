@@ -108,6 +108,10 @@ TEST_SUITE("config.monitoring_log") {
     CHECK(error_of(header + "2024/01/15 10:23:45.000, 98 %\n2024/01/15 10:23:46.000, 98 %, 100 MiB\n") ==
           "the row has 2 cells where the header has 3 at gpu.log:2:1 (row); every row of --query-gpu output has one "
           "cell per queried field");
+    CHECK(error_of(header + "2024/01/15 10:23:45.000, 130 %, 100 MiB\n2024/01/15 10:23:46.000, 98 %, 100 MiB\n") ==
+          "'130 %' is above 100 % at gpu.log:2:26 (utilization.gpu); expected a share from 0 to 100 %");
+    CHECK(error_of(header + "2024/01/15 10:23:45.000, 98 %, -1 MiB\n2024/01/15 10:23:46.000, 98 %, 100 MiB\n") ==
+          "'-1 MiB' is negative at gpu.log:2:32 (memory.used); expected a value of at least 0");
     CHECK(error_of("timestamp, utilization.gpu [%], temprature.gpu\n") ==
           "unknown nvidia-smi --query-gpu field 'temprature.gpu' at gpu.log:1:33 (header); the fields gpuplan reads "
           "are timestamp, index, name, pci.bus_id, uuid, utilization.gpu, utilization.memory, memory.used, "
@@ -166,6 +170,8 @@ TEST_SUITE("config.monitoring_log") {
     CHECK(r.dram_active == doctest::Approx(0.640));
     CHECK(r.pcie_rx_bytes_per_s == 2000000.0);
     CHECK(std::isnan(r.nvlink_tx_bytes_per_s));
+    CHECK(error_of("#Entity   SMACT\nID\nGPU 0  1.5\nGPU 0  0.5\n") ==
+          "'1.5' is above 1 at gpu.log:3:8 (SMACT); expected a ratio from 0 to 1");
     CHECK(error_of("#Entity   GPUTL  POWER\nID\nGPU 0  97  many\nGPU 0  97  300\n") ==
           "'many' is not a number at gpu.log:3:12 (POWER); expected a number, or [N/A]");
   }

@@ -1,0 +1,41 @@
+#include "cli/plan_summary.h"
+
+#include <fmt/format.h>
+
+#include "report/human_units.h"
+
+namespace gpuplan::cli {
+
+namespace {
+
+std::string describe(const PlanPoint& p) {
+  const int per_node = p.gpus / p.nodes;
+  return fmt::format("{} ({} node{} x {} GPU{}, {} in {}, strategy {}): {} and {} at p90", p.instance, p.nodes,
+                     p.nodes == 1 ? "" : "s", per_node, per_node == 1 ? "" : "s",
+                     p.market == "spot" ? "spot" : "on-demand", p.zone.empty() ? p.region : p.zone, p.strategy,
+                     report::human_duration(p.time_p90_s), report::human_usd(p.cost_p90_usd));
+}
+
+}  // namespace
+
+std::string plan_summary(const PlanResult& plan) {
+  const PlanPoint* cheapest = nullptr;  // points are sorted by p90 dollars: the first that qualifies
+  const PlanPoint* fastest = nullptr;
+  for (const PlanPoint& p : plan.points) {
+    if (!p.fits || !p.simulated) continue;
+    if (cheapest == nullptr && p.meets_deadline && p.within_budget) cheapest = &p;
+    if (fastest == nullptr || p.time_p90_s < fastest->time_p90_s) fastest = &p;
+  }
+  std::string out;
+  if (cheapest != nullptr) {
+    out += "Cheapest plan that meets the deadline" + std::string(plan.budget_usd ? " and budget" : "") + ": " +
+           describe(*cheapest) + ".\n";
+  } else {
+    out += "No plan meets the deadline of " + report::human_duration(plan.deadline_s) +
+           (plan.budget_usd ? " within the budget" : std::string()) + " at p90.\n";
+  }
+  if (fastest != nullptr && fastest != cheapest) out += "Fastest plan: " + describe(*fastest) + ".\n";
+  return out;
+}
+
+}  // namespace gpuplan::cli

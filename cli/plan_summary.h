@@ -1,0 +1,16 @@
+#pragma once
+/// \file plan_summary.h
+/// The answer of `gpuplan plan` in words, printed before its tables: the cheapest plan that
+/// meets the deadline (and budget) at p90, and the fastest plan simulated, each with its
+/// time and dollars at p90; or, when none meets them, how far the fastest misses.
+
+#include <string>
+
+#include "cli/plan.h"
+
+namespace gpuplan::cli {
+
+/// One or two sentences, each ending with a newline.
+std::string plan_summary(const PlanResult& plan);
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,94 @@
+#include "report/run_summary.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <optional>
+
+#include "report/human_units.h"
+
+namespace gpuplan::report {
+
+namespace {
+
+using models::VariantResult;
+
+double share(double part_s, double step_s) { return step_s > 0.0 ? part_s / step_s : 0.0; }
+
+/// The dollars of a run on its market: p50 on spot, on-demand otherwise; none when unpriced.
+std::optional<double> run_cost_usd(const VariantResult& v) {
+  if (v.market == "spot" && v.cost_p50_usd) return v.cost_p50_usd;
+  return v.cost_on_demand_usd;
+}
+
+std::string quoted(const VariantResult& v) { return v.strategy; }
+
+}  // namespace
+
+std::string limiter_in_words(const VariantResult& v) {
+  const auto& s = v.step;
+  if (!v.fits) return "it does not fit in GPU memory";
+  if (v.bottleneck == "data_loading_cpu") {
+    return "the GPU waits for the CPU decode workers " + human_percent(share(s.data_wait_s, s.step_time_s)) + " of the time";
+  }
+  if (v.bottleneck == "storage_io") {
+    return "the GPU waits for storage " + human_percent(share(s.data_wait_s, s.step_time_s)) + " of the time";
+  }
+  if (v.bottleneck == "h2d_copy") {
+    return "the GPU waits for host-to-device copies " + human_percent(share(s.h2d_s, s.step_time_s)) + " of the time";
+  }
+  if (v.bottleneck == "host_dispatch") {
+    return "the GPU waits for the host to launch kernels " + human_percent(share(s.host_dispatch_wait_s, s.step_time_s)) +
+           " of the time";
+  }
+  if (v.bottleneck == "communication") {
+    return "the GPU waits for gradient communication " + human_percent(share(s.communication_exposed_s, s.step_time_s)) +
+           " of the time";
+  }
+  if (v.bottleneck == "gpu_compute") return "the GPU computes " + human_percent(v.gpu_utilization) + " of the time";
+  return "limited by " + v.bottleneck;
+}
+
+std::string run_summary(const models::ScenarioResult& result) {
+  if (result.variants.empty()) return "";
+  const VariantResult& first = result.variants.front();
+  const VariantResult* fastest = nullptr;
+  const VariantResult* cheapest = nullptr;
+  std::vector<std::string> oom;
+  for (const auto& v : result.variants) {
+    if (!v.fits) {
+      oom.push_back(v.strategy);
+      continue;
+    }
+    if (fastest == nullptr || v.throughput_samples_per_s > fastest->throughput_samples_per_s) fastest = &v;
+    const auto cost = run_cost_usd(v);
+    if (cost && (cheapest == nullptr || *cost < *run_cost_usd(*cheapest))) cheapest = &v;
+  }
+  std::string out;
+  if (fastest != nullptr && result.variants.size() > 1) {
+    out += fmt::format("Fastest: {} at {} samples/s", quoted(*fastest), human_rate(fastest->throughput_samples_per_s));
+    if (fastest != &first && first.fits && first.throughput_samples_per_s > 0.0) {
+      out += fmt::format(", {:.1f}x {}", fastest->throughput_samples_per_s / first.throughput_samples_per_s, quoted(first));
+    }
+    out += ".";
+    if (cheapest != nullptr) {
+      out += fmt::format(" Cheapest: {}, {} per run{}.", quoted(*cheapest), human_usd(*run_cost_usd(*cheapest)),
+                         cheapest->market == "spot" ? " (spot, p50)" : "");
+    }
+    out += "\n";
+  } else if (fastest != nullptr) {
+    out += fmt::format("{}: {} samples/s", quoted(*fastest), human_rate(fastest->throughput_samples_per_s));
+    if (cheapest != nullptr) out += ", " + human_usd(*run_cost_usd(*cheapest)) + " per run";
+    out += ".\n";
+  }
+  out += fmt::format("In {}, {}", quoted(first), limiter_in_words(first));
+  if (first.fits && !first.suggestion.empty()) out += "; next: " + first.suggestion;
+  out += ".\n";
+  if (fastest != nullptr && fastest != &first) {
+    out += fmt::format("In {}, {}.\n", quoted(*fastest), limiter_in_words(*fastest));
+  }
+  if (!oom.empty()) out += fmt::format("Out of GPU memory: {}.\n", fmt::join(oom, ", "));
+  return out;
+}
+
+}  // namespace gpuplan::report

@@ -1,0 +1,54 @@
+// The answer in words before the run table: fastest, cheapest, what limits the first
+// strategy (share of its step), out-of-memory strategies.
+#include <doctest/doctest.h>
+
+#include "report/run_summary.h"
+
+namespace gpuplan::report {
+namespace {
+
+models::VariantResult variant(const std::string& name, double samples_per_s, const std::string& bottleneck) {
+  models::VariantResult v;
+  v.strategy = name;
+  v.throughput_samples_per_s = samples_per_s;
+  v.bottleneck = bottleneck;
+  v.step.step_time_s = 0.25;
+  return v;
+}
+
+}  // namespace
+
+TEST_SUITE("report.run_summary") {
+  TEST_CASE("fastest against the first, cheapest with dollars, the first's limiter as a share of its step") {
+    models::ScenarioResult r;
+    models::VariantResult base = variant("baseline", 123.0, "data_loading_cpu");
+    base.step.data_wait_s = 0.19;  // 0.19 / 0.25 = 76 %
+    base.suggestion = "data_loader.num_workers: 4";
+    base.cost_on_demand_usd = 52.0;
+    models::VariantResult fast = variant("amp_bs64_workers_4", 578.1, "gpu_compute");
+    fast.gpu_utilization = 0.96;
+    fast.cost_on_demand_usd = 10.4;
+    models::VariantResult oom = variant("bs512", 0.0, "memory");
+    oom.fits = false;
+    r.variants = {base, fast, oom};
+    // 578.1 / 123 = 4.7
+    CHECK(run_summary(r) ==
+          "Fastest: amp_bs64_workers_4 at 578 samples/s, 4.7x baseline. Cheapest: amp_bs64_workers_4, $10.40 per run.\n"
+          "In baseline, the GPU waits for the CPU decode workers 76 % of the time; next: data_loader.num_workers: 4.\n"
+          "In amp_bs64_workers_4, the GPU computes 96 % of the time.\n"
+          "Out of GPU memory: bs512.\n");
+  }
+
+  TEST_CASE("one strategy; spot is priced at its p50") {
+    models::ScenarioResult r;
+    models::VariantResult v = variant("spot", 36.1, "communication");
+    v.step.communication_exposed_s = 0.05;  // 0.05 / 0.25 = 20 %
+    v.market = "spot";
+    v.cost_on_demand_usd = 4927.0;
+    v.cost_p50_usd = 1051.0;
+    r.variants = {v};
+    CHECK(run_summary(r) == "spot: 36.1 samples/s, $1,051 per run.\nIn spot, the GPU waits for gradient communication 20 % of the time.\n");
+  }
+}
+
+}  // namespace gpuplan::report
