@@ -5,6 +5,8 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <numeric>
+#include <utility>
 #include <memory>
 #include <stdexcept>
 
@@ -692,13 +694,42 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   const double nonfinal_weight = simulated_ga > 1 ? static_cast<double>(ga - 1) / (simulated_ga - 1) : 0.0;
   StepProcess process(plan, simulated_ga, options.trace_steps * simulated_ga);
 
-  int steps = options.warmup_steps + options.min_steps;
+  // The measured window is whole loader cycles: with W workers batch i comes from worker
+  // i mod W, so the input pipeline repeats every W batches, i.e. every
+  // W / gcd(W, simulated_ga) steps. A window of part of a cycle can sit wholly inside a burst
+  // of prefetched batches (W workers with the same latency deliver W batches at once) and see
+  // none of the waits between bursts; whole cycles see each worker equally often. The
+  // statistics run on the cycle means (the batch-means method, Law & Kelton, "Simulation
+  // Modeling and Analysis", 5th ed., 2015, section 9.5.3):
+  // - stationarity: when the means of the window's two halves differ by more than their 95 %
+  //   confidence (and more than `relative_precision`), the window still holds a transient
+  //   (workers that start together need tens of cycles to lose their common phase): the first
+  //   half joins the warm-up and the window grows (a two-half variant of the sequential
+  //   warm-up tests in Law & Kelton, section 9.5.1);
+  // - precision: the 95 % half-width of the mean of the cycle means below
+  //   `relative_precision` of the mean.
+  const int workers = plan.loader.synthetic ? 0 : plan.loader.workers;
+  const int cycle = workers > 1 ? workers / std::gcd(workers, simulated_ga) : 1;
+  const std::size_t cycle_size = static_cast<std::size_t>(cycle);
+  auto whole_cycles = [cycle](int n) { return (n + cycle - 1) / cycle * cycle; };
+  const int min_measured = whole_cycles(std::max(options.min_steps, cycle > 1 ? 4 * cycle : 1));
+  const int max_measured =
+      std::max(min_measured, std::max(options.max_steps, options.max_cycles * cycle) / cycle * cycle);
+  int warmup = options.warmup_steps;
+  int steps = warmup + std::min(max_measured, min_measured);
   std::vector<Attribution> per_step;
+  auto mean_var = [](const double* x, std::size_t n) {
+    double mean = 0.0;
+    for (std::size_t i = 0; i < n; ++i) mean += x[i] / static_cast<double>(n);
+    double var = 0.0;
+    for (std::size_t i = 0; i < n; ++i) var += (x[i] - mean) * (x[i] - mean) / std::max(1.0, static_cast<double>(n) - 1.0);
+    return std::pair{mean, var};
+  };
   while (true) {
     process.run_until(steps * simulated_ga + 1);
     const auto& micro = process.micro_steps();
     per_step.clear();
-    for (int s = options.warmup_steps; s < steps; ++s) {
+    for (int s = warmup; s < steps; ++s) {
       Attribution step;
       for (int m = 0; m < simulated_ga; ++m) {
         const int i = s * simulated_ga + m;
@@ -708,16 +739,33 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
       }
       per_step.push_back(step);
     }
-    const double n = static_cast<double>(per_step.size());
-    double mean = 0.0;
-    for (const auto& s : per_step) mean += s.total() / n;
-    double var = 0.0;
-    for (const auto& s : per_step) var += (s.total() - mean) * (s.total() - mean) / std::max(1.0, n - 1);
-    const double half_width = 1.96 * std::sqrt(var / n);
-    if (half_width <= options.relative_precision * mean || steps - options.warmup_steps >= options.max_steps) {
+    std::vector<double> cycle_means;
+    for (std::size_t c = 0; c + cycle_size <= per_step.size(); c += cycle_size) {
+      double sum = 0.0;
+      for (std::size_t k = 0; k < cycle_size; ++k) sum += per_step[c + k].total();
+      cycle_means.push_back(sum / cycle);
+    }
+    const std::size_t k = cycle_means.size();
+    const auto [mean, var] = mean_var(cycle_means.data(), k);
+    const double half_width = 1.96 * std::sqrt(var / static_cast<double>(k));
+    bool drift = false;
+    if (k >= 4) {
+      const std::size_t h = k / 2;
+      const auto [m1, v1] = mean_var(cycle_means.data(), h);
+      const auto [m2, v2] = mean_var(cycle_means.data() + h, k - h);
+      const double se = std::sqrt(v1 / static_cast<double>(h) + v2 / static_cast<double>(k - h));
+      drift = std::abs(m1 - m2) > std::max(1.96 * se, options.relative_precision * mean);
+    }
+    const int measured = steps - warmup;
+    const bool at_limit = measured >= max_measured || steps >= options.warmup_steps + 2 * max_measured;
+    if (at_limit || (!drift && half_width <= options.relative_precision * mean)) {
       break;
     }
-    steps = std::min(options.warmup_steps + options.max_steps, steps * 2);
+    if (drift) {
+      warmup += static_cast<int>(k / 2 * cycle_size);  // the first half was still warming up
+    }
+    // Double the simulated steps (warm-up included), in whole cycles of the window.
+    steps = warmup + std::min(max_measured, whole_cycles(2 * steps - warmup));
   }
 
   Attribution mean;
@@ -734,7 +782,7 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   stats.steps_measured = static_cast<int>(per_step.size());
   // Where the readers' time went over the measured window: batches read and decoded in it.
   const auto& micro = process.micro_steps();
-  const SimTime window_start = micro[static_cast<std::size_t>(options.warmup_steps * simulated_ga)].start;
+  const SimTime window_start = micro[static_cast<std::size_t>(warmup * simulated_ga)].start;
   const SimTime window_end = micro.back().start;
   int counted = 0;
   for (const auto& [index, rec] : process.batches()) {
@@ -753,8 +801,8 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   stats.loader.batches_measured = counted;
   // Pipeline fill: how much later the measured window starts than steady steps would have.
   const double mean_simulated_step_s =
-      sim::to_seconds(window_end - window_start) / std::max(1, steps - options.warmup_steps);
-  stats.fill_s = std::max(0.0, sim::to_seconds(window_start) - options.warmup_steps * mean_simulated_step_s);
+      sim::to_seconds(window_end - window_start) / std::max(1, steps - warmup);
+  stats.fill_s = std::max(0.0, sim::to_seconds(window_start) - warmup * mean_simulated_step_s);
   stats.events = process.events();
   stats.trace = std::move(process.trace());
   return stats;

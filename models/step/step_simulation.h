@@ -6,9 +6,12 @@
 /// loss is read every step, as training loops do). The GPU stream, the copy engine and the
 /// loader workers are sim/ FIFO servers; contention is decided by the engine.
 ///
-/// Steady state: `warmup_steps` optimizer steps are discarded, then steps are simulated until
-/// the 95 % confidence half-width of the mean step time is below `relative_precision` of
-/// the mean (at least `min_steps`, at most `max_steps`). Gradient accumulation: with GA > 3
+/// Steady state: `warmup_steps` optimizer steps are discarded, then steps are simulated in
+/// whole loader cycles (W / gcd(W, simulated micro-steps per step) steps for W workers: batch i
+/// comes from worker i mod W) until the 95 % confidence half-width of the mean of the cycle
+/// means is below `relative_precision` of the mean (at least `min_steps` and four cycles, at
+/// most max(`max_steps`, `max_cycles` cycles) rounded down to whole cycles), and the window's
+/// two halves agree (otherwise the first half joins the warm-up; step_simulation.cpp). Gradient accumulation: with GA > 3
 /// only two non-final micro-steps per step are simulated, and the step time is
 /// (GA - 1) x mean non-final micro-step + final micro-step.
 
@@ -25,6 +28,11 @@ struct StepSimOptions {
   int warmup_steps = 3;
   int min_steps = 10;
   int max_steps = 200;
+  /// With W > 1 loader workers the window may grow to this many loader cycles when it
+  /// exceeds max_steps: workers that start together take tens of cycles to lose their common
+  /// phase (an object-store mount with 16 workers: about 20). A bound on effort, not a model
+  /// parameter.
+  int max_cycles = 64;
   double relative_precision = 0.005;
   int trace_steps = 0;  ///< record the timeline of the first `trace_steps` steps (0 = none)
   /// Job level: simulate every batch of every epoch (simulate_epoch) instead of a steady-state
