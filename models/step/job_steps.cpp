@@ -37,23 +37,28 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
     // Every later epoch is simulated on its own (they differ only in their random draws).
     double later_total_s = 0.0;
     const int whole_later = static_cast<int>(std::ceil(later_epochs));
-    std::vector<double> later_elapsed_s;
+    std::vector<EpochRun> later_runs;
     for (int e = 0; e < whole_later; ++e) {
       StepPlan plan = warm;
       plan.loader.seed = warm.loader.seed + static_cast<std::uint64_t>(e) + 1;
       const EpochRun run = simulate_epoch(plan, steps, quiet);
       const double share = std::min(1.0, later_epochs - e);
       later_total_s += share * (later_startup_s + run.elapsed_s);
-      later_elapsed_s.push_back(run.elapsed_s);
+      later_runs.push_back(run);
       out.events += run.events;
     }
     if (whole_later > 0) out.later_epoch_train_s = later_total_s / later_epochs;
     // Weighted like the job: the first epoch's share, then each later one's.
-    double weighted_elapsed_s = first_share * first.elapsed_s;
+    // Quoted like the steady state: the epochs that dominate, the later ones when there are
+    // any (they may read the page cache), else the first.
+    double filled_s = whole_later > 0 ? 0.0 : first.filled_s;
+    double filled_steps = whole_later > 0 ? 0.0 : static_cast<double>(first.filled_steps);
     for (int e = 0; e < whole_later; ++e) {
-      weighted_elapsed_s += std::min(1.0, later_epochs - e) * later_elapsed_s[static_cast<std::size_t>(e)];
+      const double share = std::min(1.0, later_epochs - e);
+      filled_s += share * later_runs[static_cast<std::size_t>(e)].filled_s;
+      filled_steps += share * static_cast<double>(later_runs[static_cast<std::size_t>(e)].filled_steps);
     }
-    out.throughput_step_s = weighted_elapsed_s / ((first_share + later_epochs) * static_cast<double>(steps));
+    out.throughput_step_s = filled_s / filled_steps;
     out.plan = out.page_cache ? warm : cold;
     out.steady = simulate_steps(out.plan, options);
     out.events += out.steady.events;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "sim/activity_graph.h"
 #include "sim/engine.h"
 #include "sim/fifo_server.h"
 #include "sim/random_stream.h"
@@ -68,9 +69,8 @@ class StepProcess {
       : plan_(plan),
         accumulation_(simulated_accumulation),
         trace_micro_steps_(trace_micro_steps),
-        gpu_(engine_, "gpu", 1),
+        streams_(engine_),
         copy_engine_(engine_, "h2d", 1),
-        comm_(engine_, "nccl", 1),
         storage_slots_(engine_, "storage", std::max(1, plan.loader.storage_queue_depth)),
         cpu_(engine_) {
     const LoaderPlan& l = plan_.loader;
@@ -99,10 +99,20 @@ class StepProcess {
     for (std::size_t b = 0; b < plan_.comm.buckets.size(); ++b) {
       bucket_at_unit_[plan_.comm.buckets[b].ready_after_unit] = static_cast<int>(b);
     }
-    for (sim::FifoServer* server : {&gpu_, &copy_engine_, &comm_}) {
-      server->finished().subscribe(
-          [this, server](const sim::ServiceFinished& e) { on_finished(*server, e); });
-    }
+    // The GPU's SMs: the compute stream's kernels run at most at full speed (bound 1); an
+    // all-reduce beside them takes s / (1 + s) of the SMs, so that compute overlapping it runs
+    // at 1 / (1 + s), i.e. takes 1 + s times as long (s = CommPlan::overlap_compute_slowdown),
+    // while the all-reduce keeps its own time. Without slowdown NCCL's stream uses no SMs.
+    sm_ = streams_.add_resource("gpu SMs", 1.0);
+    const double s = plan_.comm.overlap_compute_slowdown;
+    comm_sm_share_ = s > 0.0 ? s / (1.0 + s) : 0.0;
+    streams_.activity_finished().subscribe([this](const sim::ActivityFinished& e) { on_stream_done(e); });
+    copy_engine_.finished().subscribe([this](const sim::ServiceFinished& e) {
+      copies_.emplace_back(e.start, e.end);
+      if (tracing_now()) {
+        trace_.push_back({copy_engine_.name(), std::string(e.label), sim::to_seconds(e.start), sim::to_seconds(e.end)});
+      }
+    });
   }
 
   /// Runs until `micro_steps` micro-steps have started and ended; pending loader events stay
@@ -151,20 +161,29 @@ class StepProcess {
     }
   }
 
-  /// Records a completed job of one of the GPU-side servers: typed by the server it ran on
-  /// and the kind it was submitted with, not by its label.
-  void on_finished(const sim::FifoServer& server, const sim::ServiceFinished& e) {
-    if (&server == &gpu_) {
+  bool tracing_now() const { return static_cast<int>(micro_steps_.size()) <= trace_micro_steps_; }
+
+  /// Records a finished kernel or all-reduce: typed by the stream (track) and the kind it was
+  /// submitted with, not by its label.
+  void on_stream_done(const sim::ActivityFinished& e) {
+    const bool compute = e.track == kComputeStream;
+    if (compute) {
       gpu_busy_.push_back({e.start, e.end, static_cast<BusyKind>(e.kind)});
-    } else if (&server == &copy_engine_) {
-      copies_.emplace_back(e.start, e.end);
     } else {
       comm_busy_.emplace_back(e.start, e.end);
     }
-    if (static_cast<int>(micro_steps_.size()) <= trace_micro_steps_) {
-      trace_.push_back({server.name(), std::string(e.label), sim::to_seconds(e.start),
-                        sim::to_seconds(e.end)});
+    if (tracing_now()) {
+      trace_.push_back({compute ? "gpu" : "nccl", std::string(e.label), sim::to_seconds(e.start), sim::to_seconds(e.end)});
     }
+  }
+
+  /// Appends an activity to a stream: it starts when the stream's previous one has finished.
+  void enqueue(sim::ActivityId& last, bool& has_last, sim::ActivitySpec spec) {
+    const sim::ActivityId id = streams_.add(std::move(spec));
+    if (has_last) streams_.add_successor(last, id);
+    streams_.start(id);
+    last = id;
+    has_last = true;
   }
 
   // ---- CPU ----
@@ -448,7 +467,18 @@ class StepProcess {
     const GradientBucket& b = plan_.comm.buckets[bucket];
     const std::string label = "all_reduce bucket " + std::to_string(bucket) + " (" +
                               std::to_string(static_cast<long long>(b.bytes / 1024)) + " KiB)";
-    comm_.submit(sim::to_sim_time(b.all_reduce_s), [this] {
+    sim::ActivitySpec spec;
+    spec.label = label;
+    spec.track = kCommStream;
+    if (comm_sm_share_ > 0.0) {
+      spec.amount = comm_sm_share_ * b.all_reduce_s;  // at its bound: all_reduce_s
+      spec.resources = {sm_};
+      spec.bound_per_s = comm_sm_share_;
+    } else {
+      spec.amount = b.all_reduce_s;
+      spec.bound_per_s = 1.0;
+    }
+    spec.on_done = [this] {
       ++buckets_done_;
       if (buckets_done_ == plan_.comm.buckets.size() && optimizer_held_) {
         release_optimizer_hold();
@@ -458,7 +488,8 @@ class StepProcess {
         comm_waiters_.clear();
         for (auto& w : waiters) when_gpu_idle(std::move(w));
       }
-    }, label);
+    };
+    enqueue(last_comm_, has_last_comm_, std::move(spec));
   }
 
   void end_micro_step() {
@@ -490,10 +521,18 @@ class StepProcess {
 
   void launch(const std::string& label, double gpu_s, BusyKind kind, std::function<void()> on_done) {
     ++gpu_outstanding_;
-    gpu_.submit(sim::to_sim_time(gpu_s), [this, done = std::move(on_done)] {
+    sim::ActivitySpec spec;
+    spec.label = label;
+    spec.kind = static_cast<std::uint32_t>(kind);
+    spec.track = kComputeStream;
+    spec.amount = gpu_s;
+    spec.resources = {sm_};
+    spec.bound_per_s = 1.0;
+    spec.on_done = [this, done = std::move(on_done)] {
       if (done) done();
       on_gpu_done();
-    }, label, static_cast<std::uint32_t>(kind));
+    };
+    enqueue(last_compute_, has_last_compute_, std::move(spec));
   }
 
   /// The pinned copy is done: the kernels queued behind it go to the GPU in order (they were
@@ -554,9 +593,16 @@ class StepProcess {
   int accumulation_;
   int trace_micro_steps_;
   sim::Engine engine_;
-  sim::FifoServer gpu_;
+  static constexpr std::uint32_t kComputeStream = 0;
+  static constexpr std::uint32_t kCommStream = 1;  ///< NCCL's stream: DDP bucket all-reduces, one at a time
+  sim::ActivityGraph streams_;  ///< the compute and NCCL streams, each a chain of activities on the SMs
+  sim::ResourceId sm_;
+  double comm_sm_share_ = 0.0;
+  sim::ActivityId last_compute_;
+  bool has_last_compute_ = false;
+  sim::ActivityId last_comm_;
+  bool has_last_comm_ = false;
   sim::FifoServer copy_engine_;
-  sim::FifoServer comm_;  ///< NCCL's stream: DDP bucket all-reduces, one at a time
   sim::FifoServer storage_slots_;
   sim::BandwidthNetwork cpu_;  ///< cores, threads and the storage bandwidth
   sim::ResourceId storage_link_;
@@ -618,10 +664,14 @@ Attribution attribute(const StepProcess& p, SimTime a, SimTime b, double slowdow
     if (e > s) {
       const double span = sim::to_seconds(e - s);
       switch (iv.kind) {
-        case BusyKind::kCompute:
-          out.compute_s += span;
-          out.comm_s += slowdown * sim::to_seconds(covered(comm, s, e));
+        case BusyKind::kCompute: {
+          // Overlapped compute ran at 1 / (1 + slowdown) (simulated on the SMs): the
+          // stretch, slowdown / (1 + slowdown) of the overlap, is communication's cost.
+          const double stretch = slowdown / (1.0 + slowdown) * sim::to_seconds(covered(comm, s, e));
+          out.compute_s += span - stretch;
+          out.comm_s += stretch;
           break;
+        }
         case BusyKind::kOptimizer: out.optimizer_s += span; break;
         case BusyKind::kCommunication: out.comm_s += span; break;
       }
@@ -822,6 +872,9 @@ EpochRun simulate_epoch(const StepPlan& plan, long steps, const StepSimOptions& 
   process.run_until(static_cast<int>(micro_steps));
   EpochRun run;
   run.elapsed_s = sim::to_seconds(process.last_end());
+  const long skipped = steps / 2;
+  run.filled_steps = steps - skipped;
+  run.filled_s = run.elapsed_s - sim::to_seconds(process.micro_steps()[static_cast<std::size_t>(skipped * ga)].start);
   run.events = process.events();
   return run;
 }

@@ -72,6 +72,11 @@ struct StepStats {
 /// One epoch simulated batch by batch from an empty pipeline (the exact mode).
 struct EpochRun {
   double elapsed_s = 0.0;         ///< from the first request to the end of the last step
+  /// The second half of the epoch (from the start of optimizer step steps / 2 to the end of the
+  /// last one) and its steps: the epoch's throughput past the pipeline fill and any start-up
+  /// transient, as the steady state quotes it. The whole epoch when it has fewer than 2 steps.
+  double filled_s = 0.0;
+  long filled_steps = 0;
   std::uint64_t events = 0;
 };
 
