@@ -65,10 +65,12 @@ struct BatchRecord {
 /// One simulation run of a plan; lives for the duration of simulate_steps().
 class StepProcess {
  public:
-  StepProcess(const StepPlan& plan, int simulated_accumulation, int trace_micro_steps)
+  /// With `tracing`, every span is recorded (loader, pinning, copies, kernels, all-reduces);
+  /// the caller keeps those of the steps it traces (trace_window).
+  StepProcess(const StepPlan& plan, int simulated_accumulation, bool tracing)
       : plan_(plan),
         accumulation_(simulated_accumulation),
-        trace_micro_steps_(trace_micro_steps),
+        tracing_(tracing),
         streams_(engine_),
         copy_engine_(engine_, "h2d", 1),
         storage_slots_(engine_, "storage", std::max(1, plan.loader.storage_queue_depth)),
@@ -109,7 +111,7 @@ class StepProcess {
     streams_.activity_finished().subscribe([this](const sim::ActivityFinished& e) { on_stream_done(e); });
     copy_engine_.finished().subscribe([this](const sim::ServiceFinished& e) {
       copies_.emplace_back(e.start, e.end);
-      if (tracing_now()) {
+      if (tracing_) {
         trace_.push_back({copy_engine_.name(), std::string(e.label), sim::to_seconds(e.start), sim::to_seconds(e.end)});
       }
     });
@@ -153,15 +155,13 @@ class StepProcess {
     }
   }
 
-  bool tracing(long batch) const { return batch <= trace_micro_steps_; }
 
-  void add_span(const std::string& track, long batch, SimTime start, SimTime end) {
-    if (tracing(batch)) {
-      trace_.push_back({track, "batch " + std::to_string(batch), sim::to_seconds(start), sim::to_seconds(end)});
+  /// A span of batch `batch` on `track`; `what` follows the batch number ("batch 7 read").
+  void add_span(const std::string& track, long batch, SimTime start, SimTime end, const char* what = "") {
+    if (tracing_) {
+      trace_.push_back({track, "batch " + std::to_string(batch) + what, sim::to_seconds(start), sim::to_seconds(end)});
     }
   }
-
-  bool tracing_now() const { return static_cast<int>(micro_steps_.size()) <= trace_micro_steps_; }
 
   /// Records a finished kernel or all-reduce: typed by the stream (track) and the kind it was
   /// submitted with, not by its label.
@@ -172,7 +172,7 @@ class StepProcess {
     } else {
       comm_busy_.emplace_back(e.start, e.end);
     }
-    if (tracing_now()) {
+    if (tracing_) {
       trace_.push_back({compute ? "gpu" : "nccl", std::string(e.label), sim::to_seconds(e.start), sim::to_seconds(e.end)});
     }
   }
@@ -233,7 +233,8 @@ class StepProcess {
     rec.read_start = engine_.now();
     auto after_read = [this, reader, index] {
       batches_[index].read_end = engine_.now();
-      add_span("storage", index, batches_[index].read_start, engine_.now());
+      // On the reader's own track: every worker shows what it does in any window.
+      add_span(readers_[reader].track, index, batches_[index].read_start, engine_.now(), " read");
       decode_batch(reader, index);
     };
     if (l.page_cache_hit) {
@@ -378,7 +379,7 @@ class StepProcess {
   void start_copy() {
     const SimTime copy_time = sim::to_sim_time(plan_.h2d_bytes / plan_.h2d_bytes_per_s);
     const long batch = taken_;
-    const std::string label = tracing(batch) ? "batch " + std::to_string(batch) + " H2D" : std::string("batch H2D");
+    const std::string label = tracing_ ? "batch " + std::to_string(batch) + " H2D" : std::string("batch H2D");
     if (plan_.pinned) {
       // Pinned + non_blocking: the copy engine works while the host dispatches; the stream
       // holds kernels behind the copy.
@@ -591,7 +592,7 @@ class StepProcess {
 
   const StepPlan& plan_;
   int accumulation_;
-  int trace_micro_steps_;
+  bool tracing_;
   sim::Engine engine_;
   static constexpr std::uint32_t kComputeStream = 0;
   static constexpr std::uint32_t kCommStream = 1;  ///< NCCL's stream: DDP bucket all-reduces, one at a time
@@ -724,6 +725,19 @@ Attribution attribute(const StepProcess& p, SimTime a, SimTime b, double slowdow
   return out;
 }
 
+/// The spans of `spans` at work during [from, to) (overlapping it, or of zero length inside
+/// it), in recording order: every worker, copy, kernel and all-reduce of the traced steps.
+std::vector<TraceSpan> trace_window(std::vector<TraceSpan> spans, SimTime from, SimTime to) {
+  const double from_s = sim::to_seconds(from);
+  const double to_s = sim::to_seconds(to);
+  std::erase_if(spans, [&](const TraceSpan& t) {
+    const bool overlaps = t.start_s < to_s && t.end_s > from_s;
+    const bool instant_inside = t.start_s == t.end_s && t.start_s >= from_s && t.start_s < to_s;
+    return !overlaps && !instant_inside;
+  });
+  return spans;
+}
+
 void add(Attribution& into, const Attribution& x, double weight) {
   into.compute_s += weight * x.compute_s;
   into.optimizer_s += weight * x.optimizer_s;
@@ -742,7 +756,7 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   const int ga = plan.gradient_accumulation;
   const int simulated_ga = std::min(ga, 3);
   const double nonfinal_weight = simulated_ga > 1 ? static_cast<double>(ga - 1) / (simulated_ga - 1) : 0.0;
-  StepProcess process(plan, simulated_ga, options.trace_steps * simulated_ga);
+  StepProcess process(plan, simulated_ga, options.trace_steps > 0);
 
   // The measured window is whole loader cycles: with W workers batch i comes from worker
   // i mod W, so the input pipeline repeats every W batches, i.e. every
@@ -853,8 +867,16 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   const double mean_simulated_step_s =
       sim::to_seconds(window_end - window_start) / std::max(1, steps - warmup);
   stats.fill_s = std::max(0.0, sim::to_seconds(window_start) - warmup * mean_simulated_step_s);
+  if (options.trace_steps > 0) {
+    // The traced steps [trace_first_step, + trace_steps), simulated further if the measured
+    // window ends before them (the statistics above are already taken).
+    const auto first = static_cast<std::size_t>(options.trace_first_step) * static_cast<std::size_t>(simulated_ga);
+    const auto end = first + static_cast<std::size_t>(options.trace_steps) * static_cast<std::size_t>(simulated_ga);
+    if (process.micro_steps().size() < end + 1) process.run_until(static_cast<int>(end) + 1);
+    const auto& all = process.micro_steps();
+    stats.trace = trace_window(std::move(process.trace()), all[first].start, all[end].start);
+  }
   stats.events = process.events();
-  stats.trace = std::move(process.trace());
   return stats;
 }
 
@@ -866,7 +888,7 @@ EpochRun simulate_epoch(const StepPlan& plan, long steps, const StepSimOptions& 
     throw std::invalid_argument("simulate_epoch: an epoch needs at least one step");
   }
   const int ga = plan.gradient_accumulation;
-  StepProcess process(plan, ga, options.trace_steps * ga);
+  StepProcess process(plan, ga, options.trace_steps > 0);
   const long micro_steps = steps * ga;
   process.limit_batches(micro_steps);
   process.run_until(static_cast<int>(micro_steps));

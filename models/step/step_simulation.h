@@ -34,7 +34,11 @@ struct StepSimOptions {
   /// parameter.
   int max_cycles = 64;
   double relative_precision = 0.005;
-  int trace_steps = 0;  ///< record the timeline of the first `trace_steps` steps (0 = none)
+  /// Record the timeline of `trace_steps` optimizer steps from step `trace_first_step`
+  /// (counted from 0, warm-up included): every span of the loader's workers, the main
+  /// process, pinning, copies, kernels and all-reduces at work during those steps. 0 = none.
+  int trace_steps = 0;
+  int trace_first_step = 0;  ///< the first traced optimizer step (see trace_steps)
   /// Job level: simulate every batch of every epoch (simulate_epoch) instead of a steady-state
   /// window per epoch kind (`gpuplan run --exact`). Slow for real datasets; for checking.
   bool exact = false;
@@ -42,7 +46,7 @@ struct StepSimOptions {
 
 /// A span of simulated work for the trace writer (report/ turns these into Perfetto JSON).
 struct TraceSpan {
-  std::string track;  ///< "worker N", "main process", "storage", "pin_memory", "h2d", "gpu"
+  std::string track;  ///< "worker N" or "main process" (its reads and decodes), "pin_memory", "h2d", "gpu", "nccl"
   std::string label;
   double start_s = 0.0;
   double end_s = 0.0;
@@ -64,7 +68,7 @@ struct StepStats {
   double gpu_busy_s = 0.0;        ///< time at least one kernel runs (nvidia-smi utilization numerator)
   int steps_measured = 0;
   std::uint64_t events = 0;       ///< engine events processed
-  std::vector<TraceSpan> trace;   ///< first `trace_steps` steps, if asked
+  std::vector<TraceSpan> trace;   ///< the traced steps' spans, if asked (StepSimOptions::trace_steps)
   LoaderStats loader;             ///< the readers' time per batch (zeros for synthetic data)
   double fill_s = 0.0;            ///< pipeline fill: time from the start until steps run at the steady pace, s
 };
