@@ -527,7 +527,7 @@ class StepProcess {
     spec.kind = static_cast<std::uint32_t>(kind);
     spec.track = kComputeStream;
     spec.amount = gpu_s;
-    spec.resources = {sm_};
+    if (comm_sm_share_ > 0.0) spec.resources = {sm_};  // else nothing shares the SMs: a timer
     spec.bound_per_s = 1.0;
     spec.on_done = [this, done = std::move(on_done)] {
       if (done) done();
