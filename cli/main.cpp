@@ -5,10 +5,12 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/advisor.h"
@@ -42,10 +44,13 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitInternal = 1;
 constexpr int kExitInput = 2;
-/// Optimizer steps of each variant that `run --trace` records.
+/// Optimizer steps of each variant that `run --trace` records without --trace-steps.
 constexpr int kTraceSteps = 3;
 /// Bins of the simulated utilization timeline of `run --format html`.
 constexpr std::size_t kTimelineBins = 300;
+/// The last step --trace-steps may ask for: the steady-state window simulates a few hundred
+/// steps; a window far beyond would only make the simulation (and the trace file) huge.
+constexpr long kMaxTraceStep = 100000;
 
 /// A bad command line: printed with a hint to --help, exit code 2.
 struct UsageError : std::runtime_error {
@@ -57,7 +62,7 @@ const char* kTopUsage =
     "\n"
     "Usage:\n"
     "  gpuplan run SCENARIO [--format table|markdown|csv|json|html] [-o FILE] [--seed N] [--print-resolved]\n"
-    "              [--trace FILE] [--exact]\n"
+    "              [--trace FILE [--trace-steps FROM:TO]] [--exact]\n"
     "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE] [--calibrations DIR]\n"
     "                       [--leave-one-gpu-out]\n"
     "  gpuplan fit DIR [--format table|json] [-o FILE]\n"
@@ -125,6 +130,26 @@ std::string format_of(const po::variables_map& vm, bool html = false) {
   return f;
 }
 
+/// The optimizer steps [from, to) of `--trace-steps FROM:TO`, counted from 0 (warm-up
+/// included). Throws UsageError for anything but two whole numbers with FROM < TO <= kMaxTraceStep.
+std::pair<int, int> trace_steps_of(const std::string& text) {
+  const auto colon = text.find(':');
+  long from = -1;
+  long to = -1;
+  auto whole = [](const std::string& part, long& value) {
+    const char* end = part.data() + part.size();
+    const auto [ptr, ec] = std::from_chars(part.data(), end, value);
+    return !part.empty() && ec == std::errc() && ptr == end;
+  };
+  if (colon == std::string::npos || !whole(text.substr(0, colon), from) || !whole(text.substr(colon + 1), to) ||
+      from < 0 || to <= from || to > kMaxTraceStep) {
+    throw UsageError(fmt::format("--trace-steps '{}': expected FROM:TO, optimizer steps counted from 0 with "
+                                 "0 <= FROM < TO <= {} (e.g. 100:103 traces steps 100, 101 and 102)",
+                                 text, kMaxTraceStep));
+  }
+  return {static_cast<int>(from), static_cast<int>(to)};
+}
+
 int command_run(const std::vector<std::string>& args) {
   po::options_description o("gpuplan run SCENARIO: simulate every strategy of a scenario and compare them");
   o.add_options()("scenario", po::value<std::string>(), "scenario YAML file")(
@@ -133,8 +158,10 @@ int command_run(const std::vector<std::string>& args) {
       "seed", po::value<std::uint64_t>(), "replace the scenario's seed")(
       "print-resolved", "print every variant's resolved configuration instead of simulating")(
       "trace", po::value<std::string>(),
-      "write the simulated timeline of the first steps of every variant to FILE (Chrome trace JSON, "
-      "opens in ui.perfetto.dev)")(
+      "write the simulated timeline of every variant to FILE (Chrome trace JSON, opens in ui.perfetto.dev): "
+      "every worker, copy, kernel and all-reduce of the traced steps")(
+      "trace-steps", po::value<std::string>(),
+      "optimizer steps FROM:TO that --trace records, counted from 0, TO excluded (default 0:3)")(
       "exact", "simulate every batch of the job instead of a steady-state window per epoch kind (slow)");
   o.add(common_options());
   po::positional_options_description p;
@@ -145,6 +172,11 @@ int command_run(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (vm.count("scenario") == 0U) throw UsageError("gpuplan run needs a SCENARIO file");
+  if (vm.count("trace-steps") != 0U && vm.count("trace") == 0U) {
+    throw UsageError("--trace-steps needs --trace FILE, the file to write the timeline to");
+  }
+  std::pair<int, int> traced{0, kTraceSteps};
+  if (vm.count("trace-steps") != 0U) traced = trace_steps_of(vm["trace-steps"].as<std::string>());
   const std::string format = format_of(vm, true);
   const cli::AppContext context = context_of(vm);
   config::LoadOptions load_options;
@@ -157,7 +189,12 @@ int command_run(const std::vector<std::string>& args) {
   }
   models::ModelParams params;
   params.step.exact = vm.count("exact") != 0U;
-  if (vm.count("trace") != 0U || format == "html") params.step.trace_steps = kTraceSteps;
+  if (vm.count("trace") != 0U) {
+    params.step.trace_first_step = traced.first;
+    params.step.trace_steps = traced.second - traced.first;
+  } else if (format == "html") {
+    params.step.trace_steps = kTraceSteps;
+  }
   cli::ProgressBar bar("run");
   cli::ScenarioRun run =
       cli::run_scenario(scenario, params, [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });

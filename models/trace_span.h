@@ -10,7 +10,7 @@ namespace gpuplan::models {
 
 /// One span on one track, seconds from the start of the simulation.
 struct TraceSpan {
-  std::string track;  ///< "worker N", "main process", "storage", "pin_memory", "h2d", "gpu"
+  std::string track;  ///< "worker N" or "main process" (its reads and decodes), "pin_memory", "h2d", "gpu", "nccl"
   std::string label;
   double start_s = 0.0;
   double end_s = 0.0;

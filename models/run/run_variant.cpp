@@ -121,7 +121,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   run.events = job_steps.events;
   r.step = stats.breakdown;
   const double step_s = r.step.step_time_s;
-  r.throughput_samples_per_s = global_batch_samples(job) / step_s;
+  r.throughput_samples_per_s = global_batch_samples(job) / job_steps.throughput_step_s;
   if (job.workload.is_language_model) {
     r.throughput_tokens_per_s = r.throughput_samples_per_s * job.workload.tokens_per_sample;
   }

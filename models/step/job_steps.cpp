@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "models/host/host_cpu.h"
 #include "models/storage/storage_model.h"
@@ -36,15 +37,28 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
     // Every later epoch is simulated on its own (they differ only in their random draws).
     double later_total_s = 0.0;
     const int whole_later = static_cast<int>(std::ceil(later_epochs));
+    std::vector<EpochRun> later_runs;
     for (int e = 0; e < whole_later; ++e) {
       StepPlan plan = warm;
       plan.loader.seed = warm.loader.seed + static_cast<std::uint64_t>(e) + 1;
       const EpochRun run = simulate_epoch(plan, steps, quiet);
       const double share = std::min(1.0, later_epochs - e);
       later_total_s += share * (later_startup_s + run.elapsed_s);
+      later_runs.push_back(run);
       out.events += run.events;
     }
     if (whole_later > 0) out.later_epoch_train_s = later_total_s / later_epochs;
+    // Weighted like the job: the first epoch's share, then each later one's.
+    // Quoted like the steady state: the epochs that dominate, the later ones when there are
+    // any (they may read the page cache), else the first.
+    double filled_s = whole_later > 0 ? 0.0 : first.filled_s;
+    double filled_steps = whole_later > 0 ? 0.0 : static_cast<double>(first.filled_steps);
+    for (int e = 0; e < whole_later; ++e) {
+      const double share = std::min(1.0, later_epochs - e);
+      filled_s += share * later_runs[static_cast<std::size_t>(e)].filled_s;
+      filled_steps += share * static_cast<double>(later_runs[static_cast<std::size_t>(e)].filled_steps);
+    }
+    out.throughput_step_s = filled_s / filled_steps;
     out.plan = out.page_cache ? warm : cold;
     out.steady = simulate_steps(out.plan, options);
     out.events += out.steady.events;
@@ -68,6 +82,7 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
     out.plan = cold;
   }
   out.later_epoch_train_s = later_startup_s + out.steady.fill_s + steps_per_epoch * out.steady.breakdown.step_time_s;
+  out.throughput_step_s = out.steady.breakdown.step_time_s;
   out.job_mean_step_s = (first_share * out.first_epoch_train_s + later_epochs * out.later_epoch_train_s) /
                         (epochs * steps_per_epoch);
   return out;

@@ -24,6 +24,11 @@ struct JobSteps {
   double first_epoch_train_s = 0.0;  ///< training part of the first epoch (start-up, fill and steps)
   double later_epoch_train_s = 0.0;  ///< training part of each later epoch
   double job_mean_step_s = 0.0;  ///< training time of the job / steps of the job (start-up, fill, cache included)
+  /// The optimizer step the throughput is quoted at: the steady state's step time, or with
+  /// StepSimOptions::exact the simulated epochs' time per step once the pipeline is filled
+  /// (EpochRun::filled_s) over the same epochs as `steady` (the later ones when there are
+  /// any), so that a table's throughput never contradicts its epoch times.
+  double throughput_step_s = 0.0;
   bool page_cache = false;       ///< later epochs read from the page cache
   double startup_s = 0.0;        ///< worker start-up at an epoch that starts workers
   std::uint64_t events = 0;      ///< engine events over all simulations

@@ -5,9 +5,12 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <numeric>
+#include <utility>
 #include <memory>
 #include <stdexcept>
 
+#include "sim/activity_graph.h"
 #include "sim/engine.h"
 #include "sim/fifo_server.h"
 #include "sim/random_stream.h"
@@ -62,13 +65,14 @@ struct BatchRecord {
 /// One simulation run of a plan; lives for the duration of simulate_steps().
 class StepProcess {
  public:
-  StepProcess(const StepPlan& plan, int simulated_accumulation, int trace_micro_steps)
+  /// With `tracing`, every span is recorded (loader, pinning, copies, kernels, all-reduces);
+  /// the caller keeps those of the steps it traces (trace_window).
+  StepProcess(const StepPlan& plan, int simulated_accumulation, bool tracing)
       : plan_(plan),
         accumulation_(simulated_accumulation),
-        trace_micro_steps_(trace_micro_steps),
-        gpu_(engine_, "gpu", 1),
+        tracing_(tracing),
+        streams_(engine_),
         copy_engine_(engine_, "h2d", 1),
-        comm_(engine_, "nccl", 1),
         storage_slots_(engine_, "storage", std::max(1, plan.loader.storage_queue_depth)),
         cpu_(engine_) {
     const LoaderPlan& l = plan_.loader;
@@ -97,10 +101,20 @@ class StepProcess {
     for (std::size_t b = 0; b < plan_.comm.buckets.size(); ++b) {
       bucket_at_unit_[plan_.comm.buckets[b].ready_after_unit] = static_cast<int>(b);
     }
-    for (sim::FifoServer* server : {&gpu_, &copy_engine_, &comm_}) {
-      server->finished().subscribe(
-          [this, server](const sim::ServiceFinished& e) { on_finished(*server, e); });
-    }
+    // The GPU's SMs: the compute stream's kernels run at most at full speed (bound 1); an
+    // all-reduce beside them takes s / (1 + s) of the SMs, so that compute overlapping it runs
+    // at 1 / (1 + s), i.e. takes 1 + s times as long (s = CommPlan::overlap_compute_slowdown),
+    // while the all-reduce keeps its own time. Without slowdown NCCL's stream uses no SMs.
+    sm_ = streams_.add_resource("gpu SMs", 1.0);
+    const double s = plan_.comm.overlap_compute_slowdown;
+    comm_sm_share_ = s > 0.0 ? s / (1.0 + s) : 0.0;
+    streams_.activity_finished().subscribe([this](const sim::ActivityFinished& e) { on_stream_done(e); });
+    copy_engine_.finished().subscribe([this](const sim::ServiceFinished& e) {
+      copies_.emplace_back(e.start, e.end);
+      if (tracing_) {
+        trace_.push_back({copy_engine_.name(), std::string(e.label), sim::to_seconds(e.start), sim::to_seconds(e.end)});
+      }
+    });
   }
 
   /// Runs until `micro_steps` micro-steps have started and ended; pending loader events stay
@@ -141,28 +155,35 @@ class StepProcess {
     }
   }
 
-  bool tracing(long batch) const { return batch <= trace_micro_steps_; }
 
-  void add_span(const std::string& track, long batch, SimTime start, SimTime end) {
-    if (tracing(batch)) {
-      trace_.push_back({track, "batch " + std::to_string(batch), sim::to_seconds(start), sim::to_seconds(end)});
+  /// A span of batch `batch` on `track`; `what` follows the batch number ("batch 7 read").
+  void add_span(const std::string& track, long batch, SimTime start, SimTime end, const char* what = "") {
+    if (tracing_) {
+      trace_.push_back({track, "batch " + std::to_string(batch) + what, sim::to_seconds(start), sim::to_seconds(end)});
     }
   }
 
-  /// Records a completed job of one of the GPU-side servers: typed by the server it ran on
-  /// and the kind it was submitted with, not by its label.
-  void on_finished(const sim::FifoServer& server, const sim::ServiceFinished& e) {
-    if (&server == &gpu_) {
+  /// Records a finished kernel or all-reduce: typed by the stream (track) and the kind it was
+  /// submitted with, not by its label.
+  void on_stream_done(const sim::ActivityFinished& e) {
+    const bool compute = e.track == kComputeStream;
+    if (compute) {
       gpu_busy_.push_back({e.start, e.end, static_cast<BusyKind>(e.kind)});
-    } else if (&server == &copy_engine_) {
-      copies_.emplace_back(e.start, e.end);
     } else {
       comm_busy_.emplace_back(e.start, e.end);
     }
-    if (static_cast<int>(micro_steps_.size()) <= trace_micro_steps_) {
-      trace_.push_back({server.name(), std::string(e.label), sim::to_seconds(e.start),
-                        sim::to_seconds(e.end)});
+    if (tracing_) {
+      trace_.push_back({compute ? "gpu" : "nccl", std::string(e.label), sim::to_seconds(e.start), sim::to_seconds(e.end)});
     }
+  }
+
+  /// Appends an activity to a stream: it starts when the stream's previous one has finished.
+  void enqueue(sim::ActivityId& last, bool& has_last, sim::ActivitySpec spec) {
+    const sim::ActivityId id = streams_.add(std::move(spec));
+    if (has_last) streams_.add_successor(last, id);
+    streams_.start(id);
+    last = id;
+    has_last = true;
   }
 
   // ---- CPU ----
@@ -212,7 +233,8 @@ class StepProcess {
     rec.read_start = engine_.now();
     auto after_read = [this, reader, index] {
       batches_[index].read_end = engine_.now();
-      add_span("storage", index, batches_[index].read_start, engine_.now());
+      // On the reader's own track: every worker shows what it does in any window.
+      add_span(readers_[reader].track, index, batches_[index].read_start, engine_.now(), " read");
       decode_batch(reader, index);
     };
     if (l.page_cache_hit) {
@@ -357,7 +379,7 @@ class StepProcess {
   void start_copy() {
     const SimTime copy_time = sim::to_sim_time(plan_.h2d_bytes / plan_.h2d_bytes_per_s);
     const long batch = taken_;
-    const std::string label = tracing(batch) ? "batch " + std::to_string(batch) + " H2D" : std::string("batch H2D");
+    const std::string label = tracing_ ? "batch " + std::to_string(batch) + " H2D" : std::string("batch H2D");
     if (plan_.pinned) {
       // Pinned + non_blocking: the copy engine works while the host dispatches; the stream
       // holds kernels behind the copy.
@@ -446,7 +468,18 @@ class StepProcess {
     const GradientBucket& b = plan_.comm.buckets[bucket];
     const std::string label = "all_reduce bucket " + std::to_string(bucket) + " (" +
                               std::to_string(static_cast<long long>(b.bytes / 1024)) + " KiB)";
-    comm_.submit(sim::to_sim_time(b.all_reduce_s), [this] {
+    sim::ActivitySpec spec;
+    spec.label = label;
+    spec.track = kCommStream;
+    if (comm_sm_share_ > 0.0) {
+      spec.amount = comm_sm_share_ * b.all_reduce_s;  // at its bound: all_reduce_s
+      spec.resources = {sm_};
+      spec.bound_per_s = comm_sm_share_;
+    } else {
+      spec.amount = b.all_reduce_s;
+      spec.bound_per_s = 1.0;
+    }
+    spec.on_done = [this] {
       ++buckets_done_;
       if (buckets_done_ == plan_.comm.buckets.size() && optimizer_held_) {
         release_optimizer_hold();
@@ -456,7 +489,8 @@ class StepProcess {
         comm_waiters_.clear();
         for (auto& w : waiters) when_gpu_idle(std::move(w));
       }
-    }, label);
+    };
+    enqueue(last_comm_, has_last_comm_, std::move(spec));
   }
 
   void end_micro_step() {
@@ -488,10 +522,18 @@ class StepProcess {
 
   void launch(const std::string& label, double gpu_s, BusyKind kind, std::function<void()> on_done) {
     ++gpu_outstanding_;
-    gpu_.submit(sim::to_sim_time(gpu_s), [this, done = std::move(on_done)] {
+    sim::ActivitySpec spec;
+    spec.label = label;
+    spec.kind = static_cast<std::uint32_t>(kind);
+    spec.track = kComputeStream;
+    spec.amount = gpu_s;
+    if (comm_sm_share_ > 0.0) spec.resources = {sm_};  // else nothing shares the SMs: a timer
+    spec.bound_per_s = 1.0;
+    spec.on_done = [this, done = std::move(on_done)] {
       if (done) done();
       on_gpu_done();
-    }, label, static_cast<std::uint32_t>(kind));
+    };
+    enqueue(last_compute_, has_last_compute_, std::move(spec));
   }
 
   /// The pinned copy is done: the kernels queued behind it go to the GPU in order (they were
@@ -550,11 +592,18 @@ class StepProcess {
 
   const StepPlan& plan_;
   int accumulation_;
-  int trace_micro_steps_;
+  bool tracing_;
   sim::Engine engine_;
-  sim::FifoServer gpu_;
+  static constexpr std::uint32_t kComputeStream = 0;
+  static constexpr std::uint32_t kCommStream = 1;  ///< NCCL's stream: DDP bucket all-reduces, one at a time
+  sim::ActivityGraph streams_;  ///< the compute and NCCL streams, each a chain of activities on the SMs
+  sim::ResourceId sm_;
+  double comm_sm_share_ = 0.0;
+  sim::ActivityId last_compute_;
+  bool has_last_compute_ = false;
+  sim::ActivityId last_comm_;
+  bool has_last_comm_ = false;
   sim::FifoServer copy_engine_;
-  sim::FifoServer comm_;  ///< NCCL's stream: DDP bucket all-reduces, one at a time
   sim::FifoServer storage_slots_;
   sim::BandwidthNetwork cpu_;  ///< cores, threads and the storage bandwidth
   sim::ResourceId storage_link_;
@@ -616,10 +665,14 @@ Attribution attribute(const StepProcess& p, SimTime a, SimTime b, double slowdow
     if (e > s) {
       const double span = sim::to_seconds(e - s);
       switch (iv.kind) {
-        case BusyKind::kCompute:
-          out.compute_s += span;
-          out.comm_s += slowdown * sim::to_seconds(covered(comm, s, e));
+        case BusyKind::kCompute: {
+          // Overlapped compute ran at 1 / (1 + slowdown) (simulated on the SMs): the
+          // stretch, slowdown / (1 + slowdown) of the overlap, is communication's cost.
+          const double stretch = slowdown / (1.0 + slowdown) * sim::to_seconds(covered(comm, s, e));
+          out.compute_s += span - stretch;
+          out.comm_s += stretch;
           break;
+        }
         case BusyKind::kOptimizer: out.optimizer_s += span; break;
         case BusyKind::kCommunication: out.comm_s += span; break;
       }
@@ -672,6 +725,19 @@ Attribution attribute(const StepProcess& p, SimTime a, SimTime b, double slowdow
   return out;
 }
 
+/// The spans of `spans` at work during [from, to) (overlapping it, or of zero length inside
+/// it), in recording order: every worker, copy, kernel and all-reduce of the traced steps.
+std::vector<TraceSpan> trace_window(std::vector<TraceSpan> spans, SimTime from, SimTime to) {
+  const double from_s = sim::to_seconds(from);
+  const double to_s = sim::to_seconds(to);
+  std::erase_if(spans, [&](const TraceSpan& t) {
+    const bool overlaps = t.start_s < to_s && t.end_s > from_s;
+    const bool instant_inside = t.start_s == t.end_s && t.start_s >= from_s && t.start_s < to_s;
+    return !overlaps && !instant_inside;
+  });
+  return spans;
+}
+
 void add(Attribution& into, const Attribution& x, double weight) {
   into.compute_s += weight * x.compute_s;
   into.optimizer_s += weight * x.optimizer_s;
@@ -690,15 +756,44 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   const int ga = plan.gradient_accumulation;
   const int simulated_ga = std::min(ga, 3);
   const double nonfinal_weight = simulated_ga > 1 ? static_cast<double>(ga - 1) / (simulated_ga - 1) : 0.0;
-  StepProcess process(plan, simulated_ga, options.trace_steps * simulated_ga);
+  StepProcess process(plan, simulated_ga, options.trace_steps > 0);
 
-  int steps = options.warmup_steps + options.min_steps;
+  // The measured window is whole loader cycles: with W workers batch i comes from worker
+  // i mod W, so the input pipeline repeats every W batches, i.e. every
+  // W / gcd(W, simulated_ga) steps. A window of part of a cycle can sit wholly inside a burst
+  // of prefetched batches (W workers with the same latency deliver W batches at once) and see
+  // none of the waits between bursts; whole cycles see each worker equally often. The
+  // statistics run on the cycle means (the batch-means method, Law & Kelton, "Simulation
+  // Modeling and Analysis", 5th ed., 2015, section 9.5.3):
+  // - stationarity: when the means of the window's two halves differ by more than their 95 %
+  //   confidence (and more than `relative_precision`), the window still holds a transient
+  //   (workers that start together need tens of cycles to lose their common phase): the first
+  //   half joins the warm-up and the window grows (a two-half variant of the sequential
+  //   warm-up tests in Law & Kelton, section 9.5.1);
+  // - precision: the 95 % half-width of the mean of the cycle means below
+  //   `relative_precision` of the mean.
+  const int workers = plan.loader.synthetic ? 0 : plan.loader.workers;
+  const int cycle = workers > 1 ? workers / std::gcd(workers, simulated_ga) : 1;
+  const std::size_t cycle_size = static_cast<std::size_t>(cycle);
+  auto whole_cycles = [cycle](int n) { return (n + cycle - 1) / cycle * cycle; };
+  const int min_measured = whole_cycles(std::max(options.min_steps, cycle > 1 ? 4 * cycle : 1));
+  const int max_measured =
+      std::max(min_measured, std::max(options.max_steps, options.max_cycles * cycle) / cycle * cycle);
+  int warmup = options.warmup_steps;
+  int steps = warmup + std::min(max_measured, min_measured);
   std::vector<Attribution> per_step;
+  auto mean_var = [](const double* x, std::size_t n) {
+    double mean = 0.0;
+    for (std::size_t i = 0; i < n; ++i) mean += x[i] / static_cast<double>(n);
+    double var = 0.0;
+    for (std::size_t i = 0; i < n; ++i) var += (x[i] - mean) * (x[i] - mean) / std::max(1.0, static_cast<double>(n) - 1.0);
+    return std::pair{mean, var};
+  };
   while (true) {
     process.run_until(steps * simulated_ga + 1);
     const auto& micro = process.micro_steps();
     per_step.clear();
-    for (int s = options.warmup_steps; s < steps; ++s) {
+    for (int s = warmup; s < steps; ++s) {
       Attribution step;
       for (int m = 0; m < simulated_ga; ++m) {
         const int i = s * simulated_ga + m;
@@ -708,16 +803,33 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
       }
       per_step.push_back(step);
     }
-    const double n = static_cast<double>(per_step.size());
-    double mean = 0.0;
-    for (const auto& s : per_step) mean += s.total() / n;
-    double var = 0.0;
-    for (const auto& s : per_step) var += (s.total() - mean) * (s.total() - mean) / std::max(1.0, n - 1);
-    const double half_width = 1.96 * std::sqrt(var / n);
-    if (half_width <= options.relative_precision * mean || steps - options.warmup_steps >= options.max_steps) {
+    std::vector<double> cycle_means;
+    for (std::size_t c = 0; c + cycle_size <= per_step.size(); c += cycle_size) {
+      double sum = 0.0;
+      for (std::size_t k = 0; k < cycle_size; ++k) sum += per_step[c + k].total();
+      cycle_means.push_back(sum / cycle);
+    }
+    const std::size_t k = cycle_means.size();
+    const auto [mean, var] = mean_var(cycle_means.data(), k);
+    const double half_width = 1.96 * std::sqrt(var / static_cast<double>(k));
+    bool drift = false;
+    if (k >= 4) {
+      const std::size_t h = k / 2;
+      const auto [m1, v1] = mean_var(cycle_means.data(), h);
+      const auto [m2, v2] = mean_var(cycle_means.data() + h, k - h);
+      const double se = std::sqrt(v1 / static_cast<double>(h) + v2 / static_cast<double>(k - h));
+      drift = std::abs(m1 - m2) > std::max(1.96 * se, options.relative_precision * mean);
+    }
+    const int measured = steps - warmup;
+    const bool at_limit = measured >= max_measured || steps >= options.warmup_steps + 2 * max_measured;
+    if (at_limit || (!drift && half_width <= options.relative_precision * mean)) {
       break;
     }
-    steps = std::min(options.warmup_steps + options.max_steps, steps * 2);
+    if (drift) {
+      warmup += static_cast<int>(k / 2 * cycle_size);  // the first half was still warming up
+    }
+    // Double the simulated steps (warm-up included), in whole cycles of the window.
+    steps = warmup + std::min(max_measured, whole_cycles(2 * steps - warmup));
   }
 
   Attribution mean;
@@ -734,7 +846,7 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   stats.steps_measured = static_cast<int>(per_step.size());
   // Where the readers' time went over the measured window: batches read and decoded in it.
   const auto& micro = process.micro_steps();
-  const SimTime window_start = micro[static_cast<std::size_t>(options.warmup_steps * simulated_ga)].start;
+  const SimTime window_start = micro[static_cast<std::size_t>(warmup * simulated_ga)].start;
   const SimTime window_end = micro.back().start;
   int counted = 0;
   for (const auto& [index, rec] : process.batches()) {
@@ -753,10 +865,18 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   stats.loader.batches_measured = counted;
   // Pipeline fill: how much later the measured window starts than steady steps would have.
   const double mean_simulated_step_s =
-      sim::to_seconds(window_end - window_start) / std::max(1, steps - options.warmup_steps);
-  stats.fill_s = std::max(0.0, sim::to_seconds(window_start) - options.warmup_steps * mean_simulated_step_s);
+      sim::to_seconds(window_end - window_start) / std::max(1, steps - warmup);
+  stats.fill_s = std::max(0.0, sim::to_seconds(window_start) - warmup * mean_simulated_step_s);
+  if (options.trace_steps > 0) {
+    // The traced steps [trace_first_step, + trace_steps), simulated further if the measured
+    // window ends before them (the statistics above are already taken).
+    const auto first = static_cast<std::size_t>(options.trace_first_step) * static_cast<std::size_t>(simulated_ga);
+    const auto end = first + static_cast<std::size_t>(options.trace_steps) * static_cast<std::size_t>(simulated_ga);
+    if (process.micro_steps().size() < end + 1) process.run_until(static_cast<int>(end) + 1);
+    const auto& all = process.micro_steps();
+    stats.trace = trace_window(std::move(process.trace()), all[first].start, all[end].start);
+  }
   stats.events = process.events();
-  stats.trace = std::move(process.trace());
   return stats;
 }
 
@@ -768,12 +888,15 @@ EpochRun simulate_epoch(const StepPlan& plan, long steps, const StepSimOptions& 
     throw std::invalid_argument("simulate_epoch: an epoch needs at least one step");
   }
   const int ga = plan.gradient_accumulation;
-  StepProcess process(plan, ga, options.trace_steps * ga);
+  StepProcess process(plan, ga, options.trace_steps > 0);
   const long micro_steps = steps * ga;
   process.limit_batches(micro_steps);
   process.run_until(static_cast<int>(micro_steps));
   EpochRun run;
   run.elapsed_s = sim::to_seconds(process.last_end());
+  const long skipped = steps / 2;
+  run.filled_steps = steps - skipped;
+  run.filled_s = run.elapsed_s - sim::to_seconds(process.micro_steps()[static_cast<std::size_t>(skipped * ga)].start);
   run.events = process.events();
   return run;
 }

@@ -6,9 +6,12 @@
 /// loss is read every step, as training loops do). The GPU stream, the copy engine and the
 /// loader workers are sim/ FIFO servers; contention is decided by the engine.
 ///
-/// Steady state: `warmup_steps` optimizer steps are discarded, then steps are simulated until
-/// the 95 % confidence half-width of the mean step time is below `relative_precision` of
-/// the mean (at least `min_steps`, at most `max_steps`). Gradient accumulation: with GA > 3
+/// Steady state: `warmup_steps` optimizer steps are discarded, then steps are simulated in
+/// whole loader cycles (W / gcd(W, simulated micro-steps per step) steps for W workers: batch i
+/// comes from worker i mod W) until the 95 % confidence half-width of the mean of the cycle
+/// means is below `relative_precision` of the mean (at least `min_steps` and four cycles, at
+/// most max(`max_steps`, `max_cycles` cycles) rounded down to whole cycles), and the window's
+/// two halves agree (otherwise the first half joins the warm-up; step_simulation.cpp). Gradient accumulation: with GA > 3
 /// only two non-final micro-steps per step are simulated, and the step time is
 /// (GA - 1) x mean non-final micro-step + final micro-step.
 
@@ -26,8 +29,17 @@ struct StepSimOptions {
   int warmup_steps = 3;
   int min_steps = 10;
   int max_steps = 200;
+  /// With W > 1 loader workers the window may grow to this many loader cycles when it
+  /// exceeds max_steps: workers that start together take tens of cycles to lose their common
+  /// phase (an object-store mount with 16 workers: about 20). A bound on effort, not a model
+  /// parameter.
+  int max_cycles = 64;
   double relative_precision = 0.005;
-  int trace_steps = 0;  ///< record the timeline of the first `trace_steps` steps (0 = none)
+  /// Record the timeline of `trace_steps` optimizer steps from step `trace_first_step`
+  /// (counted from 0, warm-up included): every span of the loader's workers, the main
+  /// process, pinning, copies, kernels and all-reduces at work during those steps. 0 = none.
+  int trace_steps = 0;
+  int trace_first_step = 0;  ///< the first traced optimizer step (see trace_steps)
   /// Job level: simulate every batch of every epoch (simulate_epoch) instead of a steady-state
   /// window per epoch kind (`gpuplan run --exact`). Slow for real datasets; for checking.
   bool exact = false;
@@ -49,7 +61,7 @@ struct StepStats {
   double gpu_busy_s = 0.0;        ///< time at least one kernel runs (nvidia-smi utilization numerator)
   int steps_measured = 0;
   std::uint64_t events = 0;       ///< engine events processed
-  std::vector<TraceSpan> trace;   ///< first `trace_steps` steps, if asked
+  std::vector<TraceSpan> trace;   ///< the traced steps' spans, if asked (StepSimOptions::trace_steps)
   LoaderStats loader;             ///< the readers' time per batch (zeros for synthetic data)
   double fill_s = 0.0;            ///< pipeline fill: time from the start until steps run at the steady pace, s
 };
@@ -57,6 +69,11 @@ struct StepStats {
 /// One epoch simulated batch by batch from an empty pipeline (the exact mode).
 struct EpochRun {
   double elapsed_s = 0.0;         ///< from the first request to the end of the last step
+  /// The second half of the epoch (from the start of optimizer step steps / 2 to the end of the
+  /// last one) and its steps: the epoch's throughput past the pipeline fill and any start-up
+  /// transient, as the steady state quotes it. The whole epoch when it has fewer than 2 steps.
+  double filled_s = 0.0;
+  long filled_steps = 0;
   std::uint64_t events = 0;
 };
 

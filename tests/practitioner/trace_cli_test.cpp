@@ -23,7 +23,8 @@ TEST_SUITE("practitioner") {
     const nlohmann::json doc = nlohmann::json::parse(testing::slurp(path));
     std::remove(path.c_str());
     REQUIRE(doc["traceEvents"].is_array());
-    // The pin_memory variant (process 3): batch 1 is read, decoded by worker 1, pinned, copied.
+    // The pin_memory variant (process 3): batch 1 is read and decoded by worker 1 (both on its
+    // track), pinned, copied.
     int pid = 0;
     for (const auto& e : doc["traceEvents"]) {
       if (e["ph"] == "M" && e["name"] == "process_name" && e["args"]["name"] == "pin_memory") pid = e["pid"];
@@ -44,7 +45,7 @@ TEST_SUITE("practitioner") {
       }
       return std::make_pair(-1.0, -1.0);
     };
-    const auto read = span("storage", "batch 1");
+    const auto read = span("worker 1", "batch 1 read");
     const auto decode = span("worker 1", "batch 1");
     const auto pin = span("pin_memory", "batch 1");
     const auto h2d = span("h2d", "batch 1 H2D");

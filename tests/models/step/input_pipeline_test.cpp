@@ -173,7 +173,7 @@ TEST_SUITE("models.step.input_pipeline") {
       }
       return nullptr;
     };
-    const TraceSpan* read = find("storage", "batch 1");
+    const TraceSpan* read = find("worker 1", "batch 1 read");
     const TraceSpan* decode = find("worker 1", "batch 1");
     const TraceSpan* pin = find("pin_memory", "batch 1");
     const TraceSpan* h2d = find("h2d", "batch 1 H2D");
