@@ -47,6 +47,9 @@ TEST_SUITE("cli.main") {
     CHECK(gpus.exit_code == 0);
     CHECK(gpus.out.find("a100-80gb") != std::string::npos);
     CHECK(gpus.out.find("gtx1080ti") != std::string::npos);
+    // rows start with the name: "\nh20 " is the h20 row, not a part of "h200"
+    CHECK(gpus.out.find("\nrtx-6000-ada ") != std::string::npos);
+    CHECK(gpus.out.find("\nh20 ") != std::string::npos);
     CHECK(run_gpuplan("list instances").out.find("aws/p4d.24xlarge") != std::string::npos);
     CHECK(run_gpuplan("list models").out.find("llama2-7b") != std::string::npos);
     CHECK(run_gpuplan("list storage").out.find("nvme_ssd") != std::string::npos);

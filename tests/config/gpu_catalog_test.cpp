@@ -55,7 +55,10 @@ TEST_SUITE("config.gpu_catalog") {
         "v100-16gb", "v100-32gb", "t4",        "a10g",          "l4",        "l40s",
         "a100-40gb", "a100-80gb", "a100-40gb-pcie", "a100-80gb-pcie", "h100-sxm", "h100-pcie",
         "h200",      "rtx3090",   "rtx4090",   "rtx-a6000",     "titan-rtx", "gtx1080ti",
-        "titan-xp",  "p100"};
+        "titan-xp",  "p100",
+        // issue 14
+        "a30",       "a40",       "l40",       "h100-nvl",      "h20",       "b200",
+        "gb200",     "rtx5090",   "rtx-6000-ada"};
     for (const auto& name : required) {
       CAPTURE(name);
       const auto* gpu = gpus.find(name);
@@ -79,6 +82,7 @@ TEST_SUITE("config.gpu_catalog") {
         {"L40S", "l40s"},                      {"A6000", "rtx-a6000"},
         {"H100-MEGA", "h100-sxm"},             {"NVIDIA GeForce RTX 3090", "rtx3090"},
         {"Tesla V100-SXM2-16GB", "v100-16gb"}, {"A100-PCIE-40GB", "a100-40gb-pcie"},
+        {"NVIDIA RTX 6000 Ada Generation", "rtx-6000-ada"}, {"NVIDIA H20", "h20"},
     };
     for (const auto& [alias, name] : cases) {
       CAPTURE(alias);
@@ -122,6 +126,28 @@ TEST_SUITE("config.gpu_catalog") {
     const auto* rtx3090 = gpus.find("rtx3090");
     REQUIRE(rtx3090 != nullptr);
     CHECK(rtx3090->peak_fp16_flop_per_s == doctest::Approx(core::teraflop_per_s(71)));
+
+    // B200, NVIDIA's per-GPU table for HGX B200: TF32 2.2 PFLOP/s sparse -> 1100 TFLOP/s dense;
+    // "7.7TB/s" -> 7.7 x 10^12 B/s; NVLink 5 "1.8TB/s" both directions -> 900 GB/s each way.
+    const auto* b200 = gpus.find("b200");
+    REQUIRE(b200 != nullptr);
+    CHECK(b200->peak_tf32_flop_per_s == doctest::Approx(core::teraflop_per_s(1100)));
+    CHECK(b200->peak_bf16_flop_per_s == doctest::Approx(core::teraflop_per_s(2250)));
+    CHECK(b200->memory_bytes_per_s == doctest::Approx(core::gigabytes_per_s(7700)));
+    CHECK(b200->nvlink_bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(900)));
+    CHECK(b200->compute_capability_major == 10);
+
+    // RTX 6000 Ada: the datasheet's single "1,457 TFLOPS" read as FP8 sparse at boost,
+    // 142 SMs x 2.505 GHz x 4096 FLOP/clk = 1457.0; dense fp8 = 728.5 and fp16 = 364.2 (a
+    // quarter; full-rate FP32 accumulate); 960 GB/s GDDR6; no NVLink.
+    const auto* ada6000 = gpus.find("rtx-6000-ada");
+    REQUIRE(ada6000 != nullptr);
+    CHECK(ada6000->peak_fp8_flop_per_s == doctest::Approx(142 * 2.505e9 * 4096 / 2).epsilon(1e-4));
+    CHECK(ada6000->peak_fp16_flop_per_s == doctest::Approx(core::teraflop_per_s(364.2)));
+    CHECK(ada6000->peak_fp32_flop_per_s == doctest::Approx(core::teraflop_per_s(91.1)));
+    CHECK(ada6000->memory_bytes_per_s == doctest::Approx(core::gigabytes_per_s(960)));
+    CHECK(ada6000->nvlink_bytes_per_s_per_direction == 0.0);
+    CHECK(ada6000->sm_count == 142);
 
     // Pascal GeForce: no fp16 tensor cores; fp16 = the effective rate of the converting
     // fp32-compute path, half the fp32 rate (practitioner report R15).
