@@ -173,6 +173,10 @@ models::AttentionKernel resolve_attention(MapReader& training, const models::Tra
                                           const models::Workload& workload, const models::GpuSpec& gpu) {
   const std::optional<models::AttentionShape> shape = models::attention_shape(workload);
   if (!shape) {
+    if (spec.attention == models::AttentionKernel::kFlash || spec.attention == models::AttentionKernel::kMemoryEfficient) {
+      training.error("attention", workload.name + " (family " + workload.family + ") has no attention",
+                     "; remove training.attention");
+    }
     return models::AttentionKernel::kEager;
   }
   if (spec.attention == models::AttentionKernel::kSdpa) {

@@ -108,6 +108,9 @@ TEST_SUITE("config.attention") {
                                         "a100-80gb", "v100-32gb")) ==
           Messages{"flash attention needs a GPU of compute capability 8.0 or newer, and v100-32gb has 7.0 at "
                    "s.yaml:12:14 (training.attention); use attention: sdpa (PyTorch picks a kernel that runs) or eager"});
+    CHECK(scenario_errors(with_replaced(kMinimalScenario, "  batch_size: 32\n", "  batch_size: 32\n  attention: flash\n")) ==
+          Messages{"resnet50 (family resnet) has no attention at s.yaml:13:14 (training.attention); remove "
+                   "training.attention"});
     CHECK(scenario_errors(gpt2_scenario("  attention: flsh\n")) ==
           Messages{"unknown value 'flsh', expected one of eager, sdpa, flash or memory_efficient at s.yaml:12:14 "
                    "(training.attention); did you mean flash?"});
