@@ -10,13 +10,18 @@ constexpr double kBlockwiseBlockSize = 2048.0;
 
 double elementwise_state_bytes_per_parameter(Optimizer optimizer) {
   switch (optimizer) {
-    case Optimizer::kSgd: return 0.0;
-    case Optimizer::kSgdMomentum: return kFp32Bytes;
+    case Optimizer::kSgd:
+      return 0.0;
+    case Optimizer::kSgdMomentum:
+      return kFp32Bytes;
     case Optimizer::kAdam:
-    case Optimizer::kAdamW: return 2.0 * kFp32Bytes;
+    case Optimizer::kAdamW:
+      return 2.0 * kFp32Bytes;
     case Optimizer::kAdamW8bit:
-    case Optimizer::kPagedAdamW8bit: return 2.0 * (kQuantizedBytes + kFp32Bytes / kBlockwiseBlockSize);
-    case Optimizer::kAdafactor: return 0.0;
+    case Optimizer::kPagedAdamW8bit:
+      return 2.0 * (kQuantizedBytes + kFp32Bytes / kBlockwiseBlockSize);
+    case Optimizer::kAdafactor:
+      return 0.0;
   }
   return 0.0;
 }

@@ -68,8 +68,8 @@ std::optional<AttentionShape> attention_shape(const Workload& workload) {
 std::string attention_kernel_unsupported(AttentionKernel kernel, Precision precision, const GpuSpec& gpu,
                                          const AttentionShape& shape) {
   const std::string precision_name(name_of(precision));
-  const std::string cc = std::to_string(gpu.compute_capability_major) + "." +
-                         std::to_string(gpu.compute_capability_minor);
+  const std::string cc =
+      std::to_string(gpu.compute_capability_major) + "." + std::to_string(gpu.compute_capability_minor);
   const std::string head_dim = format_architecture_value(shape.head_dim);
   if (kernel == AttentionKernel::kFlash) {
     if (!is_16_bit(precision)) {
@@ -87,8 +87,7 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
     }
   } else if (kernel == AttentionKernel::kMemoryEfficient) {
     if ((precision == Precision::kBf16Amp || precision == Precision::kBf16) && !gpu.has_tf32_bf16()) {
-      return "memory-efficient attention in bf16 needs compute capability 8.0 or newer, and " + gpu.name +
-             " has " + cc;
+      return "memory-efficient attention in bf16 needs compute capability 8.0 or newer, and " + gpu.name + " has " + cc;
     }
     if (!divisible(shape.head_dim, is_16_bit(precision) ? kHalfAlignment : kFloatAlignment)) {
       return std::string("memory-efficient attention needs a head dimension that is a multiple of ") +

@@ -24,7 +24,8 @@ training:
   batch_size: 64
   precision: bf16_amp
   optimizer: adamw
-)" + training_extra + R"(hardware:
+)" + training_extra +
+         R"(hardware:
   gpu: a100-80gb
   cpu_cores: 8
   host_memory: "64 GiB"
@@ -48,8 +49,8 @@ TEST_SUITE("config.attention") {
     CHECK(job_of(with_replaced(gpt2_scenario(""), "bf16_amp", "fp32")).training.attention ==
           models::AttentionKernel::kMemoryEfficient);
     // fp16 on a V100 (sm70): no flash before sm80, memory-efficient from sm50.
-    const std::string v100 = with_replaced(with_replaced(gpt2_scenario(""), "bf16_amp", "fp16_amp"), "a100-80gb",
-                                           "v100-32gb");
+    const std::string v100 =
+        with_replaced(with_replaced(gpt2_scenario(""), "bf16_amp", "fp16_amp"), "a100-80gb", "v100-32gb");
     CHECK(job_of(v100).training.attention == models::AttentionKernel::kMemoryEfficient);
     // BERT passes a padding mask: flash refuses an attn_mask, memory-efficient takes it.
     const std::string bert = with_replaced(with_replaced(gpt2_scenario(""), "model: gpt2", "model: bert-large"),
@@ -85,8 +86,8 @@ TEST_SUITE("config.attention") {
                                            "sequence_length: 1024", "sequence_length: 8192");
     const std::string one = with_replaced(text, "batch_size: 64", "batch_size: 1");
     const models::MemoryBreakdown f = memory_of(job_of(one));
-    const models::MemoryBreakdown e = memory_of(job_of(with_replaced(one, "optimizer: adamw\n",
-                                                                     "optimizer: adamw\n  attention: eager\n")));
+    const models::MemoryBreakdown e =
+        memory_of(job_of(with_replaced(one, "optimizer: adamw\n", "optimizer: adamw\n  attention: eager\n")));
     // Per layer, s = 8192, h = 4096, a = 32, no dropout: eager saves Q, K, V (3·s·h·2 B) and
     // the fp32 softmax output (a·s²·4 B); flash Q, K, V, O (4·s·h·2 B) and the log-sum-exp
     // (a·s·4 B). Eager - flash = 4·a·s² - 2·s·h - 4·a·s = 8,589,934,592 - 67,108,864
@@ -104,11 +105,13 @@ TEST_SUITE("config.attention") {
     CHECK(scenario_errors(with_replaced(gpt2_scenario("  attention: flash\n"), "bf16_amp", "fp32")) ==
           Messages{"flash attention runs in fp16 or bf16, not fp32 at s.yaml:12:14 (training.attention); use "
                    "attention: sdpa (PyTorch picks a kernel that runs) or eager"});
-    CHECK(scenario_errors(with_replaced(with_replaced(gpt2_scenario("  attention: flash\n"), "bf16_amp", "fp16_amp"),
-                                        "a100-80gb", "v100-32gb")) ==
-          Messages{"flash attention needs a GPU of compute capability 8.0 or newer, and v100-32gb has 7.0 at "
-                   "s.yaml:12:14 (training.attention); use attention: sdpa (PyTorch picks a kernel that runs) or eager"});
-    CHECK(scenario_errors(with_replaced(kMinimalScenario, "  batch_size: 32\n", "  batch_size: 32\n  attention: flash\n")) ==
+    CHECK(
+        scenario_errors(with_replaced(with_replaced(gpt2_scenario("  attention: flash\n"), "bf16_amp", "fp16_amp"),
+                                      "a100-80gb", "v100-32gb")) ==
+        Messages{"flash attention needs a GPU of compute capability 8.0 or newer, and v100-32gb has 7.0 at "
+                 "s.yaml:12:14 (training.attention); use attention: sdpa (PyTorch picks a kernel that runs) or eager"});
+    CHECK(scenario_errors(
+              with_replaced(kMinimalScenario, "  batch_size: 32\n", "  batch_size: 32\n  attention: flash\n")) ==
           Messages{"resnet50 (family resnet) has no attention at s.yaml:13:14 (training.attention); remove "
                    "training.attention"});
     CHECK(scenario_errors(gpt2_scenario("  attention: flsh\n")) ==

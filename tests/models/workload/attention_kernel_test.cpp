@@ -2,8 +2,8 @@
 
 #include <doctest/doctest.h>
 
-#include "catalog_models.h"
 #include "../test_gpus.h"
+#include "catalog_models.h"
 
 using namespace gpuplan::models;
 
@@ -36,7 +36,7 @@ TEST_SUITE("models.workload.attention_kernel") {
     const std::optional<AttentionShape> shape = attention_shape(gpt2());
     REQUIRE(shape.has_value());
     CHECK(shape->head_dim == doctest::Approx(64.0));  // 768 / 12
-    CHECK_FALSE(shape->attention_mask);                // causal: SDPA's is_causal
+    CHECK_FALSE(shape->attention_mask);               // causal: SDPA's is_causal
     const testing::CatalogModel resnet = testing::catalog_model("resnet50");
     CHECK_FALSE(attention_shape(testing::build(resnet.family, resnet.values)).has_value());
   }
@@ -53,8 +53,7 @@ TEST_SUITE("models.workload.attention_kernel") {
     // head dim 100 is not a multiple of 8 (16-bit alignment): math.
     CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), {100.0, false}) == AttentionKernel::kEager);
     // an explicit padding mask: no flash.
-    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), {64.0, true}) ==
-          AttentionKernel::kMemoryEfficient);
+    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), {64.0, true}) == AttentionKernel::kMemoryEfficient);
     CHECK(attention_kernel_unsupported(AttentionKernel::kFlash, Precision::kTf32, testing::ampere_like(), d64) ==
           "flash attention runs in fp16 or bf16, not tf32");
     CHECK(attention_kernel_unsupported(AttentionKernel::kFlash, Precision::kBf16Amp, testing::ampere_like(),
