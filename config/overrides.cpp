@@ -50,6 +50,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"training.activation_checkpointing", SchemaKind::kLeaf},
     SchemaEntry{"training.memory_format", SchemaKind::kLeaf},
     SchemaEntry{"training.framework_overhead", SchemaKind::kLeaf},
+    SchemaEntry{"training.attention", SchemaKind::kLeaf},
     SchemaEntry{"data_loader", SchemaKind::kSection},
     SchemaEntry{"data_loader.num_workers", SchemaKind::kLeaf},
     SchemaEntry{"data_loader.prefetch_factor", SchemaKind::kLeaf},

@@ -126,6 +126,7 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "activation_checkpointing" << YAML::Value << t.activation_checkpointing;
   out << YAML::Key << "memory_format" << YAML::Value << std::string(models::name_of(t.memory_format));
   out << YAML::Key << "framework_overhead" << YAML::Value << std::string(models::name_of(t.framework_overhead));
+  out << YAML::Key << "attention" << YAML::Value << std::string(models::name_of(t.attention));
   out << YAML::EndMap;
 
   const models::DataLoaderSpec& dl = job.data_loader;

@@ -30,6 +30,7 @@
 /// | training.activation_checkpointing | false | |
 /// | training.memory_format | channels_first | PyTorch's default layout (NCHW); ignored for non-CNNs |
 /// | training.framework_overhead | eager | |
+/// | training.attention | sdpa, resolved to flash, memory_efficient or eager for the GPU, precision and head size | PyTorch's scaled_dot_product_attention dispatch (models/workload/attention_kernel.h) |
 /// | data_loader.num_workers / prefetch_factor | 0 / 2 | torch DataLoader defaults |
 /// | data_loader.pin_memory / persistent_workers | false / false | torch DataLoader defaults |
 /// | data_loader.preprocess_on | cpu | |

@@ -6,6 +6,7 @@
 #include "config/scenario_workload.h"
 #include "core/units.h"
 #include "models/workload/architecture_reader.h"
+#include "models/workload/attention_kernel.h"
 
 namespace gpuplan::config {
 namespace {
@@ -22,6 +23,9 @@ constexpr models::Optimizer kDefaultOptimizer = models::Optimizer::kSgdMomentum;
 /// PyTorch's default tensor layout is NCHW (torch.contiguous_format).
 constexpr models::MemoryFormat kDefaultMemoryFormat = models::MemoryFormat::kChannelsFirst;
 constexpr models::FrameworkOverhead kDefaultFrameworkOverhead = models::FrameworkOverhead::kEager;
+/// PyTorch's nn.MultiheadAttention, HF transformers (attn_implementation="sdpa" since 4.36) and
+/// nanoGPT call scaled_dot_product_attention; config resolves it per GPU and precision.
+constexpr models::AttentionKernel kDefaultAttention = models::AttentionKernel::kSdpa;
 /// torch.utils.data.DataLoader defaults (PyTorch 2.x docs): num_workers=0, prefetch_factor=2
 /// (per worker), pin_memory=False, persistent_workers=False.
 constexpr int kDefaultNumWorkers = 0;
@@ -49,6 +53,7 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t) {
       enum_or(t->choice("memory_format", models::names_of<models::MemoryFormat>()), kDefaultMemoryFormat);
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
                                     kDefaultFrameworkOverhead);
+  spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>()), kDefaultAttention);
   t->finish();
   if (t->sink().messages().size() != errors_before) {
     return std::nullopt;
@@ -151,13 +156,37 @@ void check_precision(MapReader& training, models::Precision precision, const mod
     training.error("precision",
                    "fp8 needs a GPU of compute capability 8.9 or newer, and " + gpu.name + " has " + cc_text(gpu),
                    gpu.has_tf32_bf16() ? "; use bf16_amp or fp16_amp" : "; use fp16_amp or fp32");
-  } else if ((precision == models::Precision::kTf32 || precision == models::Precision::kBf16Amp) &&
+  } else if ((precision == models::Precision::kTf32 || precision == models::Precision::kBf16Amp ||
+              precision == models::Precision::kBf16) &&
              !gpu.has_tf32_bf16()) {
     training.error("precision",
                    name + " needs a GPU of compute capability 8.0 or newer, and " + gpu.name + " has " +
                        cc_text(gpu),
                    "; use fp16_amp or fp32");
   }
+}
+
+/// Resolves `training.attention` for the model and GPU: sdpa becomes the backend PyTorch
+/// dispatches to; an explicit kernel that cannot run is an error at the key, with a fix.
+/// Returns the resolved kernel (kEager for a model without attention).
+models::AttentionKernel resolve_attention(MapReader& training, const models::TrainingSpec& spec,
+                                          const models::Workload& workload, const models::GpuSpec& gpu) {
+  const std::optional<models::AttentionShape> shape = models::attention_shape(workload);
+  if (!shape) {
+    if (spec.attention == models::AttentionKernel::kFlash || spec.attention == models::AttentionKernel::kMemoryEfficient) {
+      training.error("attention", workload.name + " (family " + workload.family + ") has no attention",
+                     "; remove training.attention");
+    }
+    return models::AttentionKernel::kEager;
+  }
+  if (spec.attention == models::AttentionKernel::kSdpa) {
+    return models::sdpa_backend(spec.precision, gpu, *shape);
+  }
+  const std::string why = models::attention_kernel_unsupported(spec.attention, spec.precision, gpu, *shape);
+  if (!why.empty()) {
+    training.error("attention", why, "; use attention: sdpa (PyTorch picks a kernel that runs) or eager");
+  }
+  return spec.attention;
 }
 
 std::string plural(int n, const std::string& word) {
@@ -177,7 +206,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
 
   WorkloadSection workload = read_workload_section(root, context.catalogs, context.families);
   std::optional<MapReader> training_reader = root.map("training", Requirement::kRequired);
-  const std::optional<models::TrainingSpec> training = read_training(training_reader);
+  std::optional<models::TrainingSpec> training = read_training(training_reader);
   const std::optional<models::DataLoaderSpec> data_loader = read_data_loader(root);
   const CloudSection cloud = read_cloud_section(root, context.catalogs, context.scenario_dir);
   HardwareSection hardware = read_hardware_section(root, cloud, context.catalogs);
@@ -213,6 +242,9 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                   " per node x " + plural(hw.nodes, "node") + ")";
     if (training && training_reader) {
       check_precision(*training_reader, training->precision, hw.gpu);
+      if (workload.workload) {
+        training->attention = resolve_attention(*training_reader, *training, *workload.workload, hw.gpu);
+      }
     }
     const bool strategy_written = parallelism && parallelism->has("strategy");
     if (total_gpus > 1 && !strategy_written) {
@@ -249,7 +281,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
         cloud.reader->error("instance", problem, fix);
       }
     }
-    if (training && training_reader && workload.dataset) {
+    // samples is 0 only when it was left to a token budget that could not be resolved.
+    if (training && training_reader && workload.dataset && workload.dataset->samples > 0.0) {
       const double global_batch = static_cast<double>(training->batch_size) * training->gradient_accumulation *
                                   total_gpus;
       if (global_batch > workload.dataset->samples) {
@@ -272,7 +305,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   }
   ValidatedJob result;
   models::JobSpec& job = result.job;
-  job.workload = *workload.workload;
+  job.workload = models::with_attention_kernel(*workload.workload, training->attention);
   job.dataset = *workload.dataset;
   job.duration = *workload.duration;
   job.training = *training;

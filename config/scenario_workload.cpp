@@ -239,10 +239,13 @@ std::optional<models::Workload> build_workload(MapReader& workload, const Catalo
   return std::nullopt;
 }
 
-std::optional<models::DatasetSpec> read_dataset(MapReader& dataset) {
+/// `samples` may be left out when the job is sized in tokens (`tokens_given`): the loader then
+/// sets it from the token budget (read_workload_section).
+std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_given) {
   models::DatasetSpec spec;
   const std::size_t errors_before = dataset.sink().messages().size();
-  const std::optional<double> samples = whole_number(dataset, "samples", 1, kMaxSamples, Requirement::kRequired);
+  const std::optional<double> samples = whole_number(dataset, "samples", 1, kMaxSamples,
+                                                     tokens_given ? Requirement::kOptional : Requirement::kRequired);
   const std::optional<bool> synthetic = dataset.boolean("synthetic");
   spec.synthetic = value_or(synthetic, false);
   // Synthetic batches are made on the GPU: size and decode time are then ignored.
@@ -281,7 +284,7 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
 
   section.dataset_reader = workload.map("dataset", Requirement::kRequired);
   if (section.dataset_reader) {
-    section.dataset = read_dataset(*section.dataset_reader);
+    section.dataset = read_dataset(*section.dataset_reader, workload.has("tokens"));
   }
 
   // Exactly one of epochs and tokens.
@@ -304,6 +307,11 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
   }
   if (sink.messages().size() == errors_before && (epochs || tokens)) {
     section.duration = models::DurationSpec{value_or(epochs, 0.0), value_or(tokens, 0.0)};
+    if (tokens && section.dataset && section.dataset->samples == 0.0 && section.workload) {
+      // Sized in tokens without dataset.samples: the dataset is the token budget, one
+      // epoch of ceil(tokens / sequence_length) sequences.
+      section.dataset->samples = std::ceil(*tokens / section.workload->tokens_per_sample);
+    }
   }
   workload.finish();
   return section;

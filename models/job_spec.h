@@ -34,6 +34,10 @@ struct TrainingSpec {
   bool activation_checkpointing = false;
   MemoryFormat memory_format = MemoryFormat::kChannelsFirst;
   FrameworkOverhead framework_overhead = FrameworkOverhead::kEager;
+  /// The attention kernel; config/ resolves kSdpa to the backend PyTorch picks
+  /// (sdpa_backend(), models/workload/attention_kernel.h), so models see eager, flash or
+  /// memory_efficient.
+  AttentionKernel attention = AttentionKernel::kSdpa;
 };
 
 struct DataLoaderSpec {

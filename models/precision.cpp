@@ -8,6 +8,7 @@ std::string_view name_of(Precision p) {
     case Precision::kTf32: return "tf32";
     case Precision::kFp16Amp: return "fp16_amp";
     case Precision::kBf16Amp: return "bf16_amp";
+    case Precision::kBf16: return "bf16";
     case Precision::kFp8: return "fp8";
   }
   return "?";
@@ -18,6 +19,9 @@ std::string_view name_of(Optimizer o) {
     case Optimizer::kSgdMomentum: return "sgd_momentum";
     case Optimizer::kAdam: return "adam";
     case Optimizer::kAdamW: return "adamw";
+    case Optimizer::kAdamW8bit: return "adamw_8bit";
+    case Optimizer::kPagedAdamW8bit: return "paged_adamw_8bit";
+    case Optimizer::kAdafactor: return "adafactor";
   }
   return "?";
 }
@@ -43,14 +47,23 @@ std::string_view name_of(ParallelStrategy s) {
   return "?";
 }
 std::string_view name_of(Market m) { return m == Market::kOnDemand ? "on_demand" : "spot"; }
+std::string_view name_of(AttentionKernel k) {
+  switch (k) {
+    case AttentionKernel::kEager: return "eager";
+    case AttentionKernel::kSdpa: return "sdpa";
+    case AttentionKernel::kFlash: return "flash";
+    case AttentionKernel::kMemoryEfficient: return "memory_efficient";
+  }
+  return "?";
+}
 
 template <>
 std::vector<std::string_view> names_of<Precision>() {
-  return {"fp32", "tf32", "fp16_amp", "bf16_amp", "fp8"};
+  return {"fp32", "tf32", "fp16_amp", "bf16_amp", "bf16", "fp8"};
 }
 template <>
 std::vector<std::string_view> names_of<Optimizer>() {
-  return {"sgd", "sgd_momentum", "adam", "adamw"};
+  return {"sgd", "sgd_momentum", "adam", "adamw", "adamw_8bit", "paged_adamw_8bit", "adafactor"};
 }
 template <>
 std::vector<std::string_view> names_of<MemoryFormat>() {
@@ -77,11 +90,17 @@ std::vector<std::string_view> names_of<Market>() {
   return {"on_demand", "spot"};
 }
 
+template <>
+std::vector<std::string_view> names_of<AttentionKernel>() {
+  return {"eager", "sdpa", "flash", "memory_efficient"};
+}
+
 double activation_element_bytes(Precision p) {
   return (p == Precision::kFp32 || p == Precision::kTf32) ? 4.0 : 2.0;
 }
 bool is_mixed(Precision p) {
   return p == Precision::kFp16Amp || p == Precision::kBf16Amp || p == Precision::kFp8;
 }
+double parameter_element_bytes(Precision p) { return p == Precision::kBf16 ? 2.0 : 4.0; }
 
 }  // namespace gpuplan::models

@@ -11,10 +11,14 @@
 namespace gpuplan::models {
 
 /// How matmuls and convolutions run. AMP keeps fp32 master weights (Micikevicius et al.,
-/// "Mixed Precision Training", ICLR 2018).
-enum class Precision { kFp32, kTf32, kFp16Amp, kBf16Amp, kFp8 };
-/// SGD keeps no state; momentum one fp32 buffer; Adam/AdamW two (Kingma & Ba 2015).
-enum class Optimizer { kSgd, kSgdMomentum, kAdam, kAdamW };
+/// "Mixed Precision Training", ICLR 2018). kBf16 is pure bf16 (model.to(torch.bfloat16)):
+/// weights, gradients and activations in bf16, no fp32 master copy, no autocast.
+enum class Precision { kFp32, kTf32, kFp16Amp, kBf16Amp, kFp8, kBf16 };
+/// SGD keeps no state; momentum one fp32 buffer; Adam/AdamW two (Kingma & Ba 2015);
+/// bitsandbytes AdamW8bit / PagedAdamW8bit two block-wise quantized 8-bit buffers
+/// (Dettmers et al. 2022); Adafactor a factored second moment (Shazeer & Stern 2018).
+/// Bytes of state: models/memory/optimizer_state.h.
+enum class Optimizer { kSgd, kSgdMomentum, kAdam, kAdamW, kAdamW8bit, kPagedAdamW8bit, kAdafactor };
 /// Convolution tensor layout: NHWC runs tensor-core convolutions without transposes.
 enum class MemoryFormat { kChannelsLast, kChannelsFirst };
 /// Host-side cost per kernel: eager PyTorch dispatch, torch.compile, or CUDA graphs.
@@ -23,6 +27,13 @@ enum class DatasetLayout { kFiles, kShards };
 enum class PreprocessOn { kCpu, kGpu };
 enum class ParallelStrategy { kNone, kDataParallel, kDdp };
 enum class Market { kOnDemand, kSpot };
+/// How attention runs (`training.attention`). kEager: the unfused chain (QKᵀ, scale, mask,
+/// softmax, dropout, PV as separate kernels, the s×s scores saved); kFlash: FlashAttention-2
+/// (Dao 2023), one fused kernel per direction that saves only the log-sum-exp per row;
+/// kMemoryEfficient: the xFormers/CUTLASS kernel (Rabe & Staats 2021), the same memory but
+/// also for fp32 and with an additive mask; kSdpa: what torch.nn.functional.
+/// scaled_dot_product_attention dispatches to (models/workload/attention_kernel.h).
+enum class AttentionKernel { kEager, kSdpa, kFlash, kMemoryEfficient };
 
 std::string_view name_of(Precision p);
 std::string_view name_of(Optimizer o);
@@ -32,6 +43,7 @@ std::string_view name_of(DatasetLayout l);
 std::string_view name_of(PreprocessOn p);
 std::string_view name_of(ParallelStrategy s);
 std::string_view name_of(Market m);
+std::string_view name_of(AttentionKernel k);
 
 /// All accepted names of an enumeration, in declaration order (for "expected one of").
 template <typename Enum>
@@ -52,6 +64,8 @@ template <>
 std::vector<std::string_view> names_of<ParallelStrategy>();
 template <>
 std::vector<std::string_view> names_of<Market>();
+template <>
+std::vector<std::string_view> names_of<AttentionKernel>();
 
 /// The enumerator whose name_of() is `name`, or nullopt.
 template <typename Enum>
@@ -74,5 +88,8 @@ std::optional<Enum> from_name(std::string_view name) {
 double activation_element_bytes(Precision p);
 /// True for the autocast precisions that keep fp32 master weights.
 bool is_mixed(Precision p);
+/// Bytes of one stored parameter, and of one gradient element: 2 in pure bf16, else 4 (the
+/// fp32 parameters that AMP keeps as master weights and whose fp32 .grad it fills).
+double parameter_element_bytes(Precision p);
 
 }  // namespace gpuplan::models

@@ -82,6 +82,16 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return v.throughput_tokens_per_s.has_value(); },
                "-",
                "tokens_per_s"});
+  f.push_back({"throughput_per_gpu_tokens_per_s",
+               "tokens/s",
+               kFits,
+               "tokens/s / GPUs; language models only",
+               [](const VariantResult& v) {
+                 return v.throughput_tokens_per_s ? number(*v.throughput_tokens_per_s / v.gpus) : std::nullopt;
+               },
+               "tokens/s/GPU",
+               {},
+               [](const VariantResult& v) { return v.throughput_tokens_per_s.has_value() && multi_gpu(v); }});
   f.push_back({"step_time_s",
                "s",
                kFits,

@@ -71,14 +71,15 @@ struct GpuCalibration {
   std::vector<P2pLine> p2p;
   std::optional<AllReduceLine> all_reduce;
 
-  /// The GEMM curve of the math path named by `precision` (kFp16Amp -> fp16, kBf16Amp ->
-  /// bf16), or nullptr when the profile did not measure it.
+  /// The GEMM curve of the math path named by `precision` (kFp16Amp -> fp16, kBf16Amp and
+  /// kBf16 -> bf16), or nullptr when the profile did not measure it.
   const HockneyLine* gemm(Precision precision) const {
     switch (precision) {
       case Precision::kFp32: return gemm_fp32 ? &*gemm_fp32 : nullptr;
       case Precision::kTf32: return gemm_tf32 ? &*gemm_tf32 : nullptr;
       case Precision::kFp16Amp: return gemm_fp16 ? &*gemm_fp16 : nullptr;
-      case Precision::kBf16Amp: return gemm_bf16 ? &*gemm_bf16 : nullptr;
+      case Precision::kBf16Amp:
+      case Precision::kBf16: return gemm_bf16 ? &*gemm_bf16 : nullptr;
       case Precision::kFp8: return gemm_fp8 ? &*gemm_fp8 : nullptr;
     }
     return nullptr;

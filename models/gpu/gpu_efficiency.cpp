@@ -29,6 +29,14 @@ GpuEfficiency GpuEfficiency::defaults() {
   e.matmul_relative_to_gemm = 0.684;
   // Per-head batched attention GEMMs (k = head_dim = 64) relative to a GEMM.
   e.attention_relative_to_matmul = 0.643;
+  // FlashAttention-2 forward + backward on an A100 SXM 80GB, head dim 64, sequence 2k, no
+  // causal mask: about 176 TFLOP/s (Dao 2023, "FlashAttention-2", fig. 4, FLOP counted as
+  // 4·s²·d·heads forward and 2.5× that backward), of the 0.87 × 312 = 271 TFLOP/s that a
+  // large GEMM reaches: 0.65. Not fitted on the validation cases (none ran fused attention).
+  e.flash_attention_relative_to_matmul = 0.65;
+  // xFormers' CUTLASS kernel (PyTorch's memory-efficient backend) reaches about 60 % of
+  // FlashAttention-2's forward + backward rate in the same figure.
+  e.memory_efficient_attention_relative_to_flash = 0.6;
   // Achieved share of datasheet bandwidth by memory-bound kernels (STREAM-like copy reaches
   // ~85 % on A100/H100 HBM).
   e.memory_bandwidth = 0.779;

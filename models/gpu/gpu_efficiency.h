@@ -40,6 +40,11 @@ struct GpuEfficiency {
   double matmul_relative_to_gemm = 1.0;
   /// Batched attention matmuls (QK^T, PV per head: small k = head_dim) relative to a GEMM.
   double attention_relative_to_matmul = 0.0;
+  /// Fused FlashAttention-2 (Op::attention_kernel kFlash) relative to a GEMM, counting the
+  /// backward's recomputed QKᵀ (2.5× forward FLOP, as the FlashAttention-2 benchmarks do).
+  double flash_attention_relative_to_matmul = 0.0;
+  /// The memory-efficient (xFormers/CUTLASS) kernel relative to FlashAttention-2.
+  double memory_efficient_attention_relative_to_flash = 0.0;
   /// Achieved fraction of datasheet memory bandwidth for streaming kernels (STREAM-like copy
   /// reaches 0.8-0.9 on HBM GPUs).
   double memory_bandwidth = 0.0;

@@ -7,6 +7,7 @@
 
 #include "core/units.h"
 #include "models/gpu/pcie_link.h"
+#include "models/memory/optimizer_state.h"
 
 namespace gpuplan::models {
 namespace {
@@ -24,6 +25,7 @@ double tensor_peak(OpClass op_class, Precision precision, const GpuSpec& gpu) {
     case Precision::kFp16Amp:
       return gpu.has_tensor_cores_fp16() ? gpu.peak_fp16_flop_per_s : 0.0;
     case Precision::kBf16Amp:
+    case Precision::kBf16:
       return gpu.has_tf32_bf16() ? gpu.peak_bf16_flop_per_s : 0.0;
     case Precision::kFp8:
       if (op_class == OpClass::kConv) {
@@ -38,7 +40,7 @@ double tensor_peak(OpClass op_class, Precision precision, const GpuSpec& gpu) {
 double element_bytes(Precision p) { return activation_element_bytes(p); }
 
 // Bytes per weight element as kernels read it: AMP reads the 16-bit cast copy.
-double weight_bytes(Precision p) { return is_mixed(p) ? 2.0 : 4.0; }
+double weight_bytes(Precision p) { return is_mixed(p) ? 2.0 : parameter_element_bytes(p); }
 
 // Device memory bandwidth: the calibration profile's streaming rate, else datasheet x efficiency.
 double memory_rate(const GpuSpec& gpu, const GpuEfficiency& e) {
@@ -114,14 +116,16 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
 
   OpWork w;
   w.forward.flop = op.forward_flop * batch;
-  w.backward.flop = w.forward.flop * op.backward_flop_ratio;
+  // Executed FLOP: a fused attention backward also recomputes part of the forward.
+  w.backward.flop = w.forward.flop * (op.backward_flop_ratio + op.backward_recompute_flop_ratio);
   w.forward.kernels = op.forward_kernels;
   // Ops with weights launch grad-input and grad-weight kernels.
   w.backward.kernels = op.forward_kernels * (op.parameters > 0.0 ? 2 : 1);
   // Backward reads the output gradient and the saved input and writes the input gradient
-  // (about twice the forward activation traffic), plus the weight gradient in fp32.
+  // (about twice the forward activation traffic), plus the weight gradient (fp32, bf16 in
+  // pure bf16).
   w.forward.bytes = activation_traffic + weight_traffic;
-  w.backward.bytes = 2.0 * activation_traffic + weight_traffic + op.parameters * 4.0;
+  w.backward.bytes = 2.0 * activation_traffic + weight_traffic + op.parameters * parameter_element_bytes(p);
 
   double compute_rate = 0.0;
   // Layout transposes of NCHW tensor-core convolutions: their own memory-bound kernels,
@@ -151,8 +155,14 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       eff *= e.matmul_relative_to_gemm;
       relative *= e.matmul_relative_to_gemm;
     } else if (op.op_class == OpClass::kAttention) {
-      eff *= e.attention_relative_to_matmul;
-      relative *= e.attention_relative_to_matmul;
+      double attention = e.attention_relative_to_matmul;
+      if (op.attention_kernel == AttentionKernel::kFlash) {
+        attention = e.flash_attention_relative_to_matmul;
+      } else if (op.attention_kernel == AttentionKernel::kMemoryEfficient) {
+        attention = e.flash_attention_relative_to_matmul * e.memory_efficient_attention_relative_to_flash;
+      }
+      eff *= attention;
+      relative *= attention;
     }
     if (const HockneyLine* measured = calibrated_gemm(op.op_class, p, gpu)) {
       // Calibrated: the measured GEMM rate at this op's FLOP per kernel (Hockney curve,
@@ -203,26 +213,37 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
 
 KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpec& gpu,
                           const TrainingSpec& training, const GpuEfficiency& e) {
-  double bytes_per_parameter = 0.0;
+  const double parameter_bytes = parameter_element_bytes(training.precision);
+  // Every optimizer reads and writes the parameter and reads the gradient; the state it
+  // reads and writes is the one rule of optimizer_state.h.
+  double bytes_per_parameter = 2.0 * parameter_bytes + parameter_bytes +
+                               2.0 * elementwise_state_bytes_per_parameter(training.optimizer);
   int elementwise_ops = 0;
+  bool per_tensor_kernels = training.framework_overhead == FrameworkOverhead::kEager;
   switch (training.optimizer) {
-    case Optimizer::kSgd:
-      bytes_per_parameter = 12.0;
-      elementwise_ops = 1;
-      break;
-    case Optimizer::kSgdMomentum:
-      bytes_per_parameter = 20.0;
-      elementwise_ops = 2;
-      break;
+    case Optimizer::kSgd: elementwise_ops = 1; break;
+    case Optimizer::kSgdMomentum: elementwise_ops = 2; break;
     case Optimizer::kAdam:
-    case Optimizer::kAdamW:
-      bytes_per_parameter = 28.0;
-      elementwise_ops = 6;
+    case Optimizer::kAdamW: elementwise_ops = 6; break;
+    case Optimizer::kAdamW8bit:
+    case Optimizer::kPagedAdamW8bit:
+      // bitsandbytes runs one fused kernel per tensor (optimizer_update_8bit_blockwise:
+      // dequantize, update, requantize in registers), in every framework mode.
+      elementwise_ops = 1;
+      per_tensor_kernels = true;
+      break;
+    case Optimizer::kAdafactor:
+      // HF Adafactor.step, a Python loop per tensor: g² (+ eps), the row and column means
+      // and their two moving averages, the approximate rsqrt, the update, its RMS clip,
+      // the learning rate and weight decay: about 12 kernels, reading g twice (g² and the
+      // update); the factored state is O(r + c), negligible traffic.
+      elementwise_ops = 12;
+      per_tensor_kernels = true;
+      bytes_per_parameter += parameter_bytes;
       break;
   }
   const int fused_chunks = std::max(1, static_cast<int>(std::ceil(parameter_tensors / 64.0)));
-  const int chunks = training.framework_overhead == FrameworkOverhead::kEager ? std::max(1, parameter_tensors)
-                                                                              : fused_chunks;
+  const int chunks = per_tensor_kernels ? std::max(1, parameter_tensors) : fused_chunks;
   int fused_ops = 0;
   if (is_mixed(training.precision)) {
     // GradScaler.unscale_ reads and writes the fp32 gradients with one fused multi-tensor

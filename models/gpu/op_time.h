@@ -24,7 +24,8 @@ namespace gpuplan::models {
 /// GPU work of one phase of one op, for a whole micro-batch.
 struct KernelWork {
   double gpu_time_s = 0.0;  ///< kernel time on the GPU, including per-kernel fixed cost
-  double flop = 0.0;        ///< FLOP executed (model FLOP; recomputation counted separately)
+  double flop = 0.0;        ///< FLOP executed: fused attention's recomputed QKᵀ included,
+                            ///< activation-checkpointing recomputation counted separately
   double bytes = 0.0;       ///< device memory traffic
   int kernels = 0;          ///< kernels launched
 };
@@ -65,8 +66,10 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
 /// Eager runs the per-tensor loop (one launch per tensor per elementwise op: torch.optim with
 /// foreach=False, HF/apex-era Python optimizers); compiled and CUDA-graph modes use fused
 /// multi-tensor kernels (one launch per ~64 tensors per op: torch.optim foreach). Bytes per
-/// parameter: SGD 12 (read p, g; write p), SGD momentum 20, Adam/AdamW 28 (p, m, v read and
-/// written, g read); AMP adds the GradScaler unscale pass (8 B/param) and its inf check.
+/// parameter: p read and written, g read, the state (optimizer_state.h) read and written: in
+/// fp32 SGD 12, SGD momentum 20, Adam/AdamW 28, 8-bit AdamW about 16 (one bitsandbytes kernel
+/// per tensor), Adafactor 16 (g read twice; about 12 kernels per tensor); pure bf16 halves the
+/// p and g bytes; AMP adds the GradScaler unscale pass (8 B/param) and its inf check.
 KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpec& gpu,
                           const TrainingSpec& training, const GpuEfficiency& efficiency);
 

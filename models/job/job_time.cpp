@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/memory/optimizer_state.h"
+
 namespace gpuplan::models {
 
 double global_batch_samples(const JobSpec& job) {
@@ -11,14 +13,8 @@ double global_batch_samples(const JobSpec& job) {
 }
 
 double checkpoint_bytes(const JobSpec& job) {
-  double state = 0.0;
-  switch (job.training.optimizer) {
-    case Optimizer::kSgd: state = 0.0; break;
-    case Optimizer::kSgdMomentum: state = 4.0; break;
-    case Optimizer::kAdam:
-    case Optimizer::kAdamW: state = 8.0; break;
-  }
-  return job.workload.parameters * (4.0 + state);
+  return job.workload.parameters * parameter_element_bytes(job.training.precision) +
+         optimizer_state_bytes(job.workload, job.training.optimizer);
 }
 
 double step_time_for_throughput(const JobSpec& job, double samples_per_s) {

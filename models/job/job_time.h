@@ -23,7 +23,8 @@ struct JobTimes {
 /// Global batch: micro-batch x gradient accumulation x data-parallel ranks.
 double global_batch_samples(const JobSpec& job);
 
-/// Bytes of one checkpoint: fp32 weights plus optimizer state (SGD momentum 4, Adam 8 B/param).
+/// Bytes of one checkpoint: the stored weights (fp32, bf16 in pure bf16) plus the optimizer
+/// state (models/memory/optimizer_state.h).
 double checkpoint_bytes(const JobSpec& job);
 
 /// The step time that gives a measured (pinned) throughput of `samples_per_s`: global batch /

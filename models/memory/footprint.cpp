@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/units.h"
+#include "models/memory/optimizer_state.h"
 
 namespace gpuplan::models {
 
@@ -37,6 +38,9 @@ std::string block_of(const Op& op) {
 }
 
 namespace {
+/// Autocast's cached 16-bit copy of each fp32 weight during the step.
+constexpr double kAutocastWeightCopyBytes = 2.0;
+
 double saved_bytes_per_element(const Op& op, Precision precision) {
   if (is_mixed(precision) && op.autocast_fp32) {
     return 4.0;
@@ -53,19 +57,12 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
   const double n = workload.parameters;
   const double batch = training.batch_size;
   MemoryBreakdown m;
-  m.weights_bytes = n * 4.0;
-  m.gradients_bytes = n * 4.0;
-  double state_per_param = 0.0;
-  switch (training.optimizer) {
-    case Optimizer::kSgd: state_per_param = 0.0; break;
-    case Optimizer::kSgdMomentum: state_per_param = 4.0; break;
-    case Optimizer::kAdam:
-    case Optimizer::kAdamW: state_per_param = 8.0; break;
-  }
+  m.weights_bytes = n * parameter_element_bytes(training.precision);
+  m.gradients_bytes = n * parameter_element_bytes(training.precision);
+  m.optimizer_state_bytes = optimizer_state_bytes(workload, training.optimizer);
   if (is_mixed(training.precision)) {
-    state_per_param += 2.0;
+    m.optimizer_state_bytes += n * kAutocastWeightCopyBytes;
   }
-  m.optimizer_state_bytes = n * state_per_param;
 
   double saved = 0.0;
   if (!training.activation_checkpointing) {

@@ -6,8 +6,10 @@
 /// Conventions (PyTorch eager, torch.amp):
 /// - parameters are fp32 (4 B) and so are their gradients; under AMP the fp32 parameters are
 ///   the master weights and autocast keeps a 16-bit copy of each weight during the step
-///   (2 B/param, counted in optimizer_state_bytes as "AMP master/cast copies");
-/// - optimizer state: SGD 0, SGD momentum 4 B/param, Adam/AdamW 8 B/param (Kingma & Ba 2015);
+///   (2 B/param, counted in optimizer_state_bytes as "AMP master/cast copies"); pure bf16
+///   stores parameters and gradients in bf16 (2 B each) and keeps no master copy;
+/// - optimizer state: optimizer_state_bytes() (optimizer_state.h: SGD 0, SGD momentum 4 B/param,
+///   Adam/AdamW 8 B/param, 8-bit AdamW about 2 B/param, Adafactor factored);
 /// - saved activations: Op::saved_elements x batch x element size: 4 B in fp32/tf32, 2 B under
 ///   AMP except ops that autocast runs in fp32 (Op::autocast_fp32: softmax, log-softmax /
 ///   cross-entropy, layer norm), which keep 4 B;

@@ -26,7 +26,12 @@ std::string oom_suggestion(const JobSpec& job) {
     return "a smaller training.batch_size with training.gradient_accumulation";
   }
   if (job.training.optimizer == Optimizer::kAdam || job.training.optimizer == Optimizer::kAdamW) {
-    return "a GPU with more memory, sharded optimizer state (FSDP/ZeRO) over several GPUs, or a lighter optimizer";
+    // Adam's 8 B/param of fp32 moments become about 2 with bitsandbytes' 8-bit state, and pure
+    // bf16 drops AMP's fp32 weights and gradients (models/memory/optimizer_state.h, footprint.h).
+    const bool bf16 = job.training.precision != Precision::kBf16 && job.hardware.gpu.has_tf32_bf16();
+    return std::string("training.optimizer: adamw_8bit (about 2 B of state per parameter instead of 8)") +
+           (bf16 ? ", training.precision: bf16 (bf16 weights and gradients, no fp32 master copy)" : "") +
+           ", or a GPU with more memory";
   }
   return "a GPU with more memory";
 }

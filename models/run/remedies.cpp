@@ -4,6 +4,7 @@
 #include <initializer_list>
 
 #include "models/gpu/op_time.h"
+#include "models/workload/attention_kernel.h"
 
 namespace gpuplan::models {
 namespace {
@@ -84,6 +85,10 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
   }
   if (t.framework_overhead == FrameworkOverhead::kEager) {
     add("gpu_compute", {{"training.framework_overhead", "compiled"}});
+  }
+  // Unfused attention on a model that has it: let SDPA pick a fused kernel.
+  if (t.attention == AttentionKernel::kEager && attention_shape(job.workload)) {
+    add("gpu_compute", {{"training.attention", "sdpa"}});
   }
   // A bigger batch amortises per-step costs (dispatch, optimizer, the all-reduce); it changes
   // the optimisation too, which the user decides (README, "Bottleneck and suggestion").

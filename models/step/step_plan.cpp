@@ -13,10 +13,6 @@
 namespace gpuplan::models {
 namespace {
 
-/// Parameter gradients are fp32 in every precision mode gpuplan models (AMP keeps fp32
-/// parameters and gradients: PyTorch AMP docs), so DDP all-reduces 4 bytes per parameter.
-constexpr double kGradientBytesPerParameter = 4.0;
-
 DispatchUnit unit_of(const std::string& label, const KernelWork& work, const TrainingSpec& t,
                      bool backward, const GpuEfficiency& e) {
   DispatchUnit u;
@@ -123,7 +119,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
       plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
     }
     DispatchUnit bwd = unit_of(ops[r].name + " bwd", w.backward, t, true, e);
-    bwd.grad_bytes = ops[r].parameters * kGradientBytesPerParameter;
+    bwd.grad_bytes = ops[r].parameters * parameter_element_bytes(t.precision);  // DDP buckets hold .grad (fp32; bf16 in pure bf16)
     plan.backward.push_back(bwd);
   }
   // The optimizer's kernels are dispatched one after another while the GPU runs the earlier

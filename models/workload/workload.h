@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "models/precision.h"
+
 namespace gpuplan::models {
 
 /// What kind of kernel an op is; selects the compute efficiency in the GPU model.
@@ -59,11 +61,20 @@ struct Op {
   double input_elements = 0.0; ///< activation elements read per sample in forward
   double output_elements = 0.0;///< activation elements written per sample in forward
   double parameters = 0.0;     ///< trainable parameters this op owns (not per sample)
+  /// The shape r x c of the op's weight matrix (linear: out x in; embedding: rows x width),
+  /// 0 x 0 for ops whose parameters are not one matrix; Adafactor factors its second moment
+  /// over it (models/memory/optimizer_state.h).
+  double weight_rows = 0.0;
+  double weight_columns = 0.0;
   double saved_elements = 0.0; ///< activation elements kept for backward, per sample
   /// Backward FLOP / forward FLOP: 2 for conv and matmul (grad input + grad weight),
   /// 1 for ops without weights whose backward is one pass (elementwise, norms), and 1 for
   /// the first conv of a vision model (its input, the image, needs no gradient).
   double backward_flop_ratio = 2.0;
+  /// FLOP the backward kernel recomputes from the forward, / forward FLOP, on top of
+  /// backward_flop_ratio: hardware FLOP, not model FLOP (training_flop_per_sample leaves it
+  /// out). FlashAttention's backward recomputes QKᵀ: 0.5 (attention_kernel.h).
+  double backward_recompute_flop_ratio = 0.0;
   int forward_kernels = 1;     ///< kernels launched in forward (backward launches about twice)
   /// Under AMP autocast runs this op in fp32 (softmax, log_softmax/cross-entropy, layer_norm;
   /// HF RMSNorm upcasts itself): its activations are 4 B even in mixed precision (PyTorch
@@ -76,6 +87,9 @@ struct Op {
   /// dropout on the a·s² scores are 0 (folded into the softmax kernel) and the softmax
   /// keeps its whole read and write (1).
   double compiled_traffic_share = -1.0;
+  /// For OpClass::kAttention: the kernel that runs it. kEager for the unfused batched
+  /// matmuls; kFlash or kMemoryEfficient for the fused op of with_attention_kernel().
+  AttentionKernel attention_kernel = AttentionKernel::kEager;
 };
 
 /// A model as an op table plus the facts the job level needs.

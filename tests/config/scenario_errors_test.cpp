@@ -126,11 +126,12 @@ TEST_SUITE("config.scenario_errors") {
                              "  c: {training: {precision: fp17}}\n";
     CHECK(errors_of(text) ==
           Messages{
-              "unknown value 'adamm', expected one of sgd, sgd_momentum, adam or adamw at s.yaml:13:14 "
+              "unknown value 'adamm', expected one of sgd, sgd_momentum, adam, adamw, adamw_8bit, paged_adamw_8bit or "
+              "adafactor at s.yaml:13:14 "
               "(training.optimizer); did you mean adam or adamw?",
               "out-of-range value 0 at s.yaml:21:28 (strategies.b.training.batch_size); expected a whole number "
               "from 1 to 1000000",
-              "unknown value 'fp17', expected one of fp32, tf32, fp16_amp, bf16_amp or fp8 at s.yaml:22:29 "
+              "unknown value 'fp17', expected one of fp32, tf32, fp16_amp, bf16_amp, bf16 or fp8 at s.yaml:22:29 "
               "(strategies.c.training.precision); did you mean fp32 or fp8?",
           });
   }
@@ -153,6 +154,10 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(with_replaced(with("  batch_size: 32", "  batch_size: 32\n  precision: bf16_amp"), "rtx3090",
                              "v100-16gb")) ==
           Messages{"bf16_amp needs a GPU of compute capability 8.0 or newer, and v100-16gb has 7.0 at "
+                   "s.yaml:13:14 (training.precision); use fp16_amp or fp32"});
+    CHECK(errors_of(with_replaced(with("  batch_size: 32", "  batch_size: 32\n  precision: bf16"), "rtx3090",
+                                  "v100-16gb")) ==
+          Messages{"bf16 needs a GPU of compute capability 8.0 or newer, and v100-16gb has 7.0 at "
                    "s.yaml:13:14 (training.precision); use fp16_amp or fp32"});
   }
 
@@ -289,8 +294,8 @@ strategies:
           "unit, e.g. \"110 KiB\"");
     CHECK(got[1] == "out-of-range value 0 at s.yaml:10:15 (training.batch_size); expected a whole number from 1 to "
                     "1000000");
-    CHECK(got[2] == "unknown value 'fp16', expected one of fp32, tf32, fp16_amp, bf16_amp or fp8 at s.yaml:11:14 "
-                    "(training.precision); did you mean fp32, fp16_amp or fp8?");
+    CHECK(got[2] == "unknown value 'fp16', expected one of fp32, tf32, fp16_amp, bf16_amp, bf16 or fp8 at "
+                    "s.yaml:11:14 (training.precision); did you mean fp32, fp16_amp or bf16?");
     CHECK(got[3] == "unknown gpu 'a100-80' at s.yaml:13:8 (hardware.gpu); did you mean a100-80gb or a100-80gb-pcie?");
     CHECK(got[4] == "unknown key 'data_loader.num_wrokers' at s.yaml:18:13 "
                     "(strategies.workers.data_loader.num_wrokers); did you mean data_loader.num_workers?");

@@ -50,7 +50,8 @@ TEST_SUITE("report.report_format") {
     const std::string header =
         "strategy,gpu,gpus,nodes,parallelism,collective,interconnect,network,network_bytes_per_s,"
         "global_batch_samples,fits,throughput_samples_per_s,single_gpu_throughput_samples_per_s,"
-        "throughput_tokens_per_s,step_time_s,gpu_compute_s,optimizer_s,data_wait_s,h2d_s,host_dispatch_s,"
+        "throughput_tokens_per_s,throughput_per_gpu_tokens_per_s,step_time_s,gpu_compute_s,optimizer_s,data_wait_s,"
+        "h2d_s,host_dispatch_s,"
         "communication_exposed_s,scaling_efficiency,gpu_utilization,mfu,peak_memory_bytes,memory_capacity_bytes,"
         "memory_weights_bytes,memory_gradients_bytes,memory_optimizer_state_bytes,memory_activations_bytes,"
         "memory_workspace_bytes,memory_cuda_context_bytes,memory_allocator_slack_bytes,memory_data_parallel_bytes,"
@@ -62,11 +63,11 @@ TEST_SUITE("report.report_format") {
         "critical_path_share,notes,calibrated\n";
     CHECK(csv.substr(0, header.size()) == header);
     // Energy in joules, as in JSON (STYLE.md U6): 3.6e8 J, not 100 kWh.
-    CHECK(csv.find("\nbaseline,a100-80gb,1,1,,,,,,256,true,1024,,,0.25,0.2,0.01,0.04,0,0,0,,0.84,0.15,3e+10,8e+10,"
+    CHECK(csv.find("\nbaseline,a100-80gb,1,1,,,,,,256,true,1024,,,,0.25,0.2,0.01,0.04,0,0,0,,0.84,0.15,3e+10,8e+10,"
                    "0,0,0,0,0,0,0,0,1251.25,112612,1234.5,,,,,,,,,,,,,3.6e+08,gpu_compute,"
                    "training.precision: bf16_amp,,,,,,,,,,,,,false\n") != std::string::npos);
     // OOM: memory and the advice, nothing that needs a simulated step; the comma is quoted.
-    CHECK(csv.find("\n\"bs1024, big\",a100-80gb,1,1,,,,,,256,false,,,,,,,,,,,,,,9.5e+10,8e+10,0,0,0,0,0,0,0,0,"
+    CHECK(csv.find("\n\"bs1024, big\",a100-80gb,1,1,,,,,,256,false,,,,,,,,,,,,,,,9.5e+10,8e+10,0,0,0,0,0,0,0,0,"
                    ",,,,,,,,,,,,,,,,memory,training.activation_checkpointing: true,,,,,,,,,,,,,false\n") != std::string::npos);
   }
 
@@ -94,6 +95,8 @@ TEST_SUITE("report.report_format") {
     v.step.communication_exposed_s = 0.002;
     v.scaling_efficiency = 0.9;
     v.single_gpu_throughput_samples_per_s = 142.0;
+    // a language model of 128 tokens per sample: 1024 x 128 = 131072 tokens/s, 16384 per GPU
+    v.throughput_tokens_per_s = 131072.0;
     const std::string table = report::render_table(r);
     CHECK(table.find("GPUs") != std::string::npos);
     CHECK(table.find("scaling") != std::string::npos);
@@ -105,7 +108,7 @@ TEST_SUITE("report.report_format") {
     v.network = "infiniband";
     v.network_bytes_per_s = 50e9;
     CHECK(report::render_csv(r).find("\nbaseline,a100-80gb,8,2,ddp,ring/simple,nvlink3_nvswitch,infiniband,5e+10,256,"
-                                     "true,1024,142,,0.25,0.2,0.01,0.04,0,0,0.002,0.9,") != std::string::npos);
+                                     "true,1024,142,131072,16384,0.25,0.2,0.01,0.04,0,0,0.002,0.9,") != std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["scaling_efficiency"].get<double>() == doctest::Approx(0.9));
     CHECK(j["variants"][0]["collective"] == "ring/simple");

@@ -179,8 +179,50 @@ TEST_SUITE("models.gpu.op_time") {
     t.precision = Precision::kFp16Amp;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 130);
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(20e9));
+    // pure bf16 AdamW: p 2 B read + written, g 2 B read, fp32 m and v 16 B = 22 B/param; no
+    // GradScaler. Compiled: 6 ops x 2 chunks.
+    t.precision = Precision::kBf16;
+    t.optimizer = Optimizer::kAdamW;
+    t.framework_overhead = FrameworkOverhead::kCompiled;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(22e9));
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 12);
+    // 8-bit AdamW in fp32: 8 + 4 B for p and g, 2 x 2.00390625 B of state = 16.0078125 B/param;
+    // one bitsandbytes kernel per tensor even when compiled.
+    t.precision = Precision::kFp32;
+    t.optimizer = Optimizer::kAdamW8bit;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(16.0078125e9));
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 128);
+    // Adafactor: p read + written, g read twice = 16 B/param; 12 kernels per tensor.
+    t.optimizer = Optimizer::kAdafactor;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(16e9));
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 12 * 128);
     // the optimizer's eager loop costs a bare aten call per kernel, not model-code dispatch
     CHECK(optimizer_dispatch_time_s(FrameworkOverhead::kEager, e) == doctest::Approx(10e-6));
+  }
+
+  TEST_CASE("fused FlashAttention: tensor cores at the flash fraction, backward 2.5x forward") {
+    const GpuEfficiency e = testing::hand_efficiency();
+    Op flash;
+    flash.name = "layers.0.attn.fused";
+    flash.op_class = OpClass::kAttention;
+    flash.forward_flop = 3'221'225'472.0;  // 4·s²·h, s = 1024, h = 768
+    flash.input_elements = 3.0 * 786'432.0;
+    flash.output_elements = 786'432.0;
+    flash.backward_flop_ratio = 2.0;
+    flash.backward_recompute_flop_ratio = 0.5;
+    flash.attention_kernel = AttentionKernel::kFlash;
+    const OpWork w = op_work(flash, 1, testing::ampere_like(), training(Precision::kBf16Amp), e);
+    // rate 320 TFLOP/s x matmul_tensor_core(8) x flash_attention_relative_to_matmul; compute
+    // bound: the 4·s·h·2 B = 6.3 MB read and written take 3.9 us at 1.6 TB/s.
+    const double rate = 320e12 * e.matmul_tensor_core(8) * e.flash_attention_relative_to_matmul;
+    CHECK(w.forward.gpu_time_s == doctest::Approx(3'221'225'472.0 / rate + 3e-6));
+    CHECK(w.backward.flop == doctest::Approx(2.5 * 3'221'225'472.0));
+    CHECK(w.backward.gpu_time_s == doctest::Approx(2.5 * 3'221'225'472.0 / rate + 3e-6));
+    // the memory-efficient kernel runs at its fraction of flash.
+    flash.attention_kernel = AttentionKernel::kMemoryEfficient;
+    const OpWork m = op_work(flash, 1, testing::ampere_like(), training(Precision::kBf16Amp), e);
+    CHECK(m.forward.gpu_time_s ==
+          doctest::Approx(3'221'225'472.0 / (rate * e.memory_efficient_attention_relative_to_flash) + 3e-6));
   }
 
   TEST_CASE("under AMP, ops autocast keeps in fp32 move 4-byte elements and feed a cast") {

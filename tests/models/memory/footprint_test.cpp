@@ -63,6 +63,32 @@ TEST_SUITE("models.memory.footprint") {
     CHECK(m.activations_bytes == doctest::Approx(8600));
   }
 
+  TEST_CASE("pure bf16: a 1 B decoder keeps bf16 weights and gradients, fp32 Adam, no master copy") {
+    Workload w = two_block_workload();
+    w.parameters = 1e9;
+    TrainingSpec t;
+    t.batch_size = 1;
+    t.optimizer = Optimizer::kAdamW;
+    t.precision = Precision::kBf16;
+    const MemoryBreakdown m = training_memory(w, t, zero_overheads());
+    // weights 1e9 · 2 B, gradients 1e9 · 2 B, AdamW m and v in fp32 1e9 · 8 B: 12 GB.
+    CHECK(m.weights_bytes == doctest::Approx(2e9));
+    CHECK(m.gradients_bytes == doctest::Approx(2e9));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(8e9));
+    // every activation in bf16, softmax included (no autocast): 3300 · 2 B
+    CHECK(m.activations_bytes == doctest::Approx(6600));
+    // bf16 AMP: fp32 weights and gradients (4 + 4 B), AdamW 8 B, the 16-bit cast copy 2 B: 18 GB.
+    t.precision = Precision::kBf16Amp;
+    const MemoryBreakdown amp = training_memory(w, t, zero_overheads());
+    CHECK(amp.weights_bytes + amp.gradients_bytes + amp.optimizer_state_bytes == doctest::Approx(18e9));
+    // with 8-bit AdamW in pure bf16: 2 + 2 + 2.0039 B per parameter.
+    t.precision = Precision::kBf16;
+    t.optimizer = Optimizer::kAdamW8bit;
+    const MemoryBreakdown eight = training_memory(w, t, zero_overheads());
+    CHECK(eight.weights_bytes + eight.gradients_bytes + eight.optimizer_state_bytes ==
+          doctest::Approx(6.00390625e9));
+  }
+
   TEST_CASE("activation checkpointing keeps block inputs and one block's activations") {
     TrainingSpec t;
     t.batch_size = 2;

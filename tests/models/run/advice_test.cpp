@@ -163,4 +163,20 @@ TEST_SUITE("models.run.advice") {
     CHECK(unchecked_hint("communication", ddp_job("pcie4_host_bridge", 1, 8)) == "NVLink between the GPUs, or fewer GPUs");
     CHECK(unchecked_hint("gpu_compute", ddp_job("pcie4_host_bridge", 1, 8)) == "a faster GPU or more GPUs");
   }
+
+  TEST_CASE("out of memory at batch 1 with checkpointing: lighter optimizer state, pure bf16, a bigger GPU") {
+    JobSpec job = ddp_job("nvlink3_nvswitch", 1, 1);
+    job.training.batch_size = 1;
+    job.training.activation_checkpointing = true;
+    job.training.optimizer = Optimizer::kAdamW;
+    CHECK(oom_suggestion(job) ==
+          "training.optimizer: adamw_8bit (about 2 B of state per parameter instead of 8), training.precision: bf16 "
+          "(bf16 weights and gradients, no fp32 master copy), or a GPU with more memory");
+    // no bf16 before compute capability 8.0
+    job.hardware.gpu = testing::volta_like();
+    CHECK(oom_suggestion(job) ==
+          "training.optimizer: adamw_8bit (about 2 B of state per parameter instead of 8), or a GPU with more memory");
+    job.training.optimizer = Optimizer::kAdamW8bit;
+    CHECK(oom_suggestion(job) == "a GPU with more memory");
+  }
 }

@@ -1,0 +1,152 @@
+#include "models/workload/attention_kernel.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "models/workload/architecture_reader.h"
+
+namespace gpuplan::models {
+namespace {
+
+constexpr double kFlopPerMac = 2.0;
+/// FlashAttention-2's backward recomputes S = QKᵀ, one of the forward's two matmuls.
+constexpr double kFlashRecomputeFlopRatio = 0.5;
+/// The fp32 log-sum-exp per row, counted in 16-bit activation elements.
+constexpr double kLogSumExpElements = 2.0;
+/// sdp_utils.cpp: check_head_dim_size_flash (<= 256), alignment of the last dimension.
+constexpr double kFlashMaxHeadDim = 256.0;
+constexpr double kHalfAlignment = 8.0;
+constexpr double kFloatAlignment = 4.0;
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool is_16_bit(Precision p) { return activation_element_bytes(p) == 2.0; }
+
+bool divisible(double value, double by) { return std::fmod(value, by) == 0.0; }
+
+/// s, s·h and a of an eager "attn.scores" op (forward 2·s²·h FLOP, input Q and K 2·s·h,
+/// output a·s² scores; transformer_block.cpp).
+struct ScoresShape {
+  double tokens = 0.0;
+  double tokens_by_hidden = 0.0;
+  double heads = 0.0;
+};
+ScoresShape scores_shape(const Op& scores) {
+  ScoresShape shape;
+  shape.tokens_by_hidden = scores.input_elements / 2.0;
+  shape.tokens = scores.forward_flop / kFlopPerMac / shape.tokens_by_hidden;
+  shape.heads = scores.output_elements / (shape.tokens * shape.tokens);
+  return shape;
+}
+
+}  // namespace
+
+std::optional<AttentionShape> attention_shape(const Workload& workload) {
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const Op& op = workload.ops[i];
+    if (op.op_class != OpClass::kAttention || op.attention_kernel != AttentionKernel::kEager ||
+        !ends_with(op.name, "attn.scores")) {
+      continue;
+    }
+    const ScoresShape scores = scores_shape(op);
+    AttentionShape shape;
+    shape.head_dim = scores.tokens_by_hidden / scores.tokens / scores.heads;
+    // The padding mask of the encoders is the mask op that autocast keeps in fp32
+    // (transformer_block.cpp); a causal mask becomes SDPA's is_causal.
+    for (std::size_t j = i + 1; j < workload.ops.size() && !ends_with(workload.ops[j].name, "attn.context"); ++j) {
+      if (ends_with(workload.ops[j].name, "attn.mask") && workload.ops[j].autocast_fp32) {
+        shape.attention_mask = true;
+      }
+    }
+    return shape;
+  }
+  return std::nullopt;
+}
+
+std::string attention_kernel_unsupported(AttentionKernel kernel, Precision precision, const GpuSpec& gpu,
+                                         const AttentionShape& shape) {
+  const std::string precision_name(name_of(precision));
+  const std::string cc =
+      std::to_string(gpu.compute_capability_major) + "." + std::to_string(gpu.compute_capability_minor);
+  const std::string head_dim = format_architecture_value(shape.head_dim);
+  if (kernel == AttentionKernel::kFlash) {
+    if (!is_16_bit(precision)) {
+      return "flash attention runs in fp16 or bf16, not " + precision_name;
+    }
+    if (!gpu.has_tf32_bf16()) {
+      return "flash attention needs a GPU of compute capability 8.0 or newer, and " + gpu.name + " has " + cc;
+    }
+    if (shape.head_dim > kFlashMaxHeadDim || !divisible(shape.head_dim, kHalfAlignment)) {
+      return "flash attention needs a head dimension of at most 256 and a multiple of 8, and this model's is " +
+             head_dim;
+    }
+    if (shape.attention_mask) {
+      return "flash attention takes no padding mask, and this model passes one";
+    }
+  } else if (kernel == AttentionKernel::kMemoryEfficient) {
+    if ((precision == Precision::kBf16Amp || precision == Precision::kBf16) && !gpu.has_tf32_bf16()) {
+      return "memory-efficient attention in bf16 needs compute capability 8.0 or newer, and " + gpu.name + " has " + cc;
+    }
+    if (!divisible(shape.head_dim, is_16_bit(precision) ? kHalfAlignment : kFloatAlignment)) {
+      return std::string("memory-efficient attention needs a head dimension that is a multiple of ") +
+             (is_16_bit(precision) ? "8" : "4") + " at " + precision_name + ", and this model's is " + head_dim;
+    }
+  }
+  return "";
+}
+
+AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const AttentionShape& shape) {
+  for (AttentionKernel k : {AttentionKernel::kFlash, AttentionKernel::kMemoryEfficient}) {
+    if (attention_kernel_unsupported(k, precision, gpu, shape).empty()) {
+      return k;
+    }
+  }
+  return AttentionKernel::kEager;
+}
+
+Workload with_attention_kernel(Workload workload, AttentionKernel kernel) {
+  if (kernel == AttentionKernel::kSdpa) {
+    throw std::invalid_argument("with_attention_kernel: resolve sdpa with sdpa_backend() first");
+  }
+  if (kernel == AttentionKernel::kEager) {
+    return workload;
+  }
+  std::vector<Op> ops;
+  ops.reserve(workload.ops.size());
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const Op& scores = workload.ops[i];
+    if (scores.op_class != OpClass::kAttention || !ends_with(scores.name, "attn.scores")) {
+      ops.push_back(scores);
+      continue;
+    }
+    std::size_t end = i + 1;
+    while (end < workload.ops.size() && !ends_with(workload.ops[end].name, "attn.context")) {
+      ++end;
+    }
+    if (end == workload.ops.size()) {
+      throw std::logic_error("with_attention_kernel: " + scores.name + " without its attn.context");
+    }
+    const ScoresShape shape = scores_shape(scores);
+    const double sh = shape.tokens_by_hidden;
+    Op fused;
+    fused.name = scores.name.substr(0, scores.name.size() - std::string("scores").size()) + "fused";
+    fused.op_class = OpClass::kAttention;
+    fused.forward_flop = 2.0 * scores.forward_flop;  // QKᵀ and PV
+    fused.input_elements = 3.0 * sh;
+    fused.output_elements = sh;
+    fused.parameters = 0.0;
+    fused.saved_elements = 4.0 * sh + kLogSumExpElements * shape.heads * shape.tokens;
+    fused.backward_flop_ratio = 2.0;
+    fused.backward_recompute_flop_ratio = kFlashRecomputeFlopRatio;
+    fused.forward_kernels = 1;
+    fused.attention_kernel = kernel;
+    ops.push_back(fused);
+    i = end;
+  }
+  workload.ops = std::move(ops);
+  return workload;
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,59 @@
+#pragma once
+/// \file attention_kernel.h
+/// Which attention kernel runs, and the op table with fused attention (FlashAttention-2 or
+/// the memory-efficient kernel) in place of the eager chain of transformer_block.h.
+///
+/// SDPA dispatch follows PyTorch 2.x aten/src/ATen/native/transformers/cuda/sdp_utils.cpp
+/// (select_sdp_backend, priority flash > efficient > math):
+/// - flash (use_flash_attention): fp16 or bf16 inputs (check_tensor_dtype), compute
+///   capability 8.0 or newer (check_flash_attention_hardware_support, sm80+), head dim at
+///   most 256 and a multiple of 8 (check_head_dim_size_flash), no explicit attn_mask
+///   (check_for_attn_mask; a causal mask is passed as is_causal and is fine);
+/// - memory-efficient (use_mem_efficient_attention): fp32, fp16, or bf16 on sm80+
+///   (check_mem_efficient_hardware_support, sm50+), head dim a multiple of 8 for 16-bit and
+///   of 4 for fp32 (check_head_dim_size_mem_efficient), an additive mask allowed;
+/// - otherwise math, which is the eager chain.
+
+#include <optional>
+#include <string>
+
+#include "models/gpu/gpu_spec.h"
+#include "models/precision.h"
+#include "models/workload/workload.h"
+
+namespace gpuplan::models {
+
+/// What the dispatch needs to know of a model's attention.
+struct AttentionShape {
+  double head_dim = 0.0;        ///< hidden / heads
+  bool attention_mask = false;  ///< an explicit (padding) mask is passed to SDPA
+};
+
+/// The attention of `workload`, read from its first eager attention chain (the
+/// "attn.scores" op: forward FLOP 2·s²·h, input 2·s·h, output a·s²), or nullopt for a
+/// model without attention (ResNet) or whose attention is already fused.
+std::optional<AttentionShape> attention_shape(const Workload& workload);
+
+/// Empty when `kernel` can run attention of `shape` at `precision` on `gpu`, else why not,
+/// as a sentence for an error message ("flash attention runs in fp16 or bf16, not fp32").
+/// kEager and kSdpa always run.
+std::string attention_kernel_unsupported(AttentionKernel kernel, Precision precision, const GpuSpec& gpu,
+                                         const AttentionShape& shape);
+
+/// The kernel that scaled_dot_product_attention dispatches to (rules in the file comment):
+/// kFlash, kMemoryEfficient or kEager (math).
+AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const AttentionShape& shape);
+
+/// `workload` with each layer's eager chain (attn.scores ... attn.context: QKᵀ, scale,
+/// ALiBi, mask, softmax, dropout, PV) replaced by one fused op "attn.fused" of `kernel`
+/// (kFlash or kMemoryEfficient; kEager returns `workload` unchanged). Per sample, with s
+/// tokens, width h and a heads (Dao 2023, "FlashAttention-2", sec. 3.1-3.2):
+/// - forward FLOP 4·s²·h (QKᵀ and PV; as eager, no causal halving), backward 2× that (dV,
+///   dP, dQ, dK) plus the recomputed QKᵀ (backward_recompute_flop_ratio 0.5): 2.5× forward;
+/// - reads Q, K, V (3·s·h), writes O (s·h); one kernel per direction;
+/// - saves Q, K, V, O (4·s·h) and the fp32 log-sum-exp per row and head (a·s, 4 B = two
+///   16-bit elements): no s×s score matrix, no dropout mask (regenerated from the RNG seed).
+/// Throws std::invalid_argument for kSdpa (resolve it with sdpa_backend() first).
+Workload with_attention_kernel(Workload workload, AttentionKernel kernel);
+
+}  // namespace gpuplan::models

@@ -1,0 +1,89 @@
+#include "models/workload/attention_kernel.h"
+
+#include <doctest/doctest.h>
+
+#include "../test_gpus.h"
+#include "catalog_models.h"
+
+using namespace gpuplan::models;
+
+namespace {
+Workload gpt2() {
+  const testing::CatalogModel m = testing::catalog_model("gpt2");
+  return testing::build(m.family, m.values);
+}
+const Op& op_named(const Workload& w, const std::string& name) {
+  for (const Op& op : w.ops) {
+    if (op.name == name) {
+      return op;
+    }
+  }
+  FAIL("no op " << name);
+  return w.ops.front();
+}
+bool has_op(const Workload& w, const std::string& name) {
+  for (const Op& op : w.ops) {
+    if (op.name == name) {
+      return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
+TEST_SUITE("models.workload.attention_kernel") {
+  TEST_CASE("the attention shape is read from the eager chain") {
+    const std::optional<AttentionShape> shape = attention_shape(gpt2());
+    REQUIRE(shape.has_value());
+    CHECK(shape->head_dim == doctest::Approx(64.0));  // 768 / 12
+    CHECK_FALSE(shape->attention_mask);               // causal: SDPA's is_causal
+    const testing::CatalogModel resnet = testing::catalog_model("resnet50");
+    CHECK_FALSE(attention_shape(testing::build(resnet.family, resnet.values)).has_value());
+  }
+
+  TEST_CASE("SDPA dispatch: flash, then memory-efficient, then math") {
+    const AttentionShape d64{64.0, false};
+    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), d64) == AttentionKernel::kFlash);
+    CHECK(sdpa_backend(Precision::kBf16, testing::ampere_like(), d64) == AttentionKernel::kFlash);
+    CHECK(sdpa_backend(Precision::kFp32, testing::ampere_like(), d64) == AttentionKernel::kMemoryEfficient);
+    CHECK(sdpa_backend(Precision::kFp16Amp, testing::volta_like(), d64) == AttentionKernel::kMemoryEfficient);
+    // head dim 320 > 256: no flash; a multiple of 8, so memory-efficient.
+    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), {320.0, false}) ==
+          AttentionKernel::kMemoryEfficient);
+    // head dim 100 is not a multiple of 8 (16-bit alignment): math.
+    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), {100.0, false}) == AttentionKernel::kEager);
+    // an explicit padding mask: no flash.
+    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), {64.0, true}) == AttentionKernel::kMemoryEfficient);
+    CHECK(attention_kernel_unsupported(AttentionKernel::kFlash, Precision::kTf32, testing::ampere_like(), d64) ==
+          "flash attention runs in fp16 or bf16, not tf32");
+    CHECK(attention_kernel_unsupported(AttentionKernel::kFlash, Precision::kBf16Amp, testing::ampere_like(),
+                                       {320.0, false}) ==
+          "flash attention needs a head dimension of at most 256 and a multiple of 8, and this model's is 320");
+  }
+
+  TEST_CASE("flash replaces each layer's eager chain with one fused op") {
+    const Workload eager = gpt2();
+    const Workload flash = with_attention_kernel(eager, AttentionKernel::kFlash);
+    // Per layer the chain scores, scale, mask, softmax, dropout, context (6 ops) becomes 1.
+    CHECK(eager.ops.size() - flash.ops.size() == 12 * 5);
+    CHECK_FALSE(has_op(flash, "layers.0.attn.scores"));
+    CHECK_FALSE(has_op(flash, "layers.0.attn.softmax"));
+    const Op& fused = op_named(flash, "layers.0.attn.fused");
+    // s = 1024, h = 768, a = 12: forward 4·s²·h = 4 · 1,048,576 · 768 FLOP.
+    CHECK(fused.forward_flop == doctest::Approx(3'221'225'472.0));
+    CHECK(fused.backward_flop_ratio + fused.backward_recompute_flop_ratio == doctest::Approx(2.5));
+    // saves Q, K, V, O (4·s·h = 3,145,728) and the fp32 LSE (2 · a·s = 24,576 16-bit elements).
+    CHECK(fused.saved_elements == doctest::Approx(3'170'304.0));
+    CHECK(fused.input_elements == doctest::Approx(3.0 * 786'432.0));
+    CHECK(fused.output_elements == doctest::Approx(786'432.0));
+    CHECK(fused.attention_kernel == AttentionKernel::kFlash);
+    // Model FLOP are unchanged: the fused op does the same QKᵀ and PV; the recomputation is
+    // hardware FLOP only. The memory-bound scale/mask/softmax/dropout FLOP go away.
+    CHECK(flash.training_flop_per_sample() < eager.training_flop_per_sample());
+    CHECK(flash.training_flop_per_sample() == doctest::Approx(eager.training_flop_per_sample()).epsilon(0.01));
+    CHECK(flash.parameters == eager.parameters);
+    // eager keeps the table as it is.
+    CHECK(with_attention_kernel(eager, AttentionKernel::kEager).ops.size() == eager.ops.size());
+    CHECK_THROWS_AS(with_attention_kernel(eager, AttentionKernel::kSdpa), std::invalid_argument);
+  }
+}
