@@ -21,6 +21,7 @@
 #include "config/catalog_file.h"
 #include "config/config_error.h"
 #include "config/gpu_catalog.h"
+#include "config/input_text.h"
 #include "config/hardware_topology.h"
 #include "config/name_index.h"
 #include "config/storage_catalog.h"
@@ -651,6 +652,7 @@ void InstanceCatalog::add_csv_text(const std::string& csv_text, const std::strin
     throw ConfigError("invalid provider name '" + provider + "' for " + file_name +
                       "; provider names are lower-case letters, digits, '_' and '-' (aws, gcp, ...)");
   }
+  check_input_text(csv_text, file_name);  // names reach the JSON writers: UTF-8 only
   std::set<std::tuple<std::string, std::string, std::string>> taken;
   CsvImport import(file_name, provider, gpus, storage);
   import.run(csv_text, taken);
