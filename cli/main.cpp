@@ -14,8 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "cli/advisor.h"
 #include "cli/app_context.h"
 #include "cli/calibrate.h"
+#include "cli/diagnose_command.h"
+#include "cli/model_fit.h"
 #include "cli/output_file.h"
 #include "cli/plan_command.h"
 #include "cli/scenario_runner.h"
@@ -52,8 +55,11 @@ const char* kTopUsage =
     "  gpuplan run SCENARIO [--format table|markdown|csv|json] [-o FILE] [--seed N] [--print-resolved]\n"
     "              [--trace FILE] [--exact]\n"
     "  gpuplan validate DIR [--format table|markdown|csv|json] [-o FILE] [--calibrations DIR]\n"
+    "                       [--leave-one-gpu-out]\n"
+    "  gpuplan fit DIR [--format table|json] [-o FILE]\n"
     "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
     "  gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--format ...] [-o FILE]\n"
+    "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
     "  gpuplan list gpus|instances|models|storage\n"
     "  gpuplan --version\n"
     "\n"
@@ -162,7 +168,8 @@ int command_run(const std::vector<std::string>& args) {
   models::ModelParams params;
   params.step.exact = vm.count("exact") != 0U;
   if (trace) params.step.trace_steps = kTraceSteps;
-  const cli::ScenarioRun run = cli::run_scenario(scenario, params);
+  cli::ScenarioRun run = cli::run_scenario(scenario, params);
+  cli::advise(run, scenario, context, params);
   const std::string content = report::render(run.result, report::format_from_name(format));
   try {
     if (trace) {
@@ -191,7 +198,10 @@ int command_validate(const std::vector<std::string>& args) {
       "output,o", po::value<std::string>(), "write to FILE instead of standard output")(
       "calibrations", po::value<std::string>(),
       "folder of calibration profiles (default: <catalogs>/calibrations); cases whose GPU has one "
-      "are also run calibrated");
+      "are also run calibrated")(
+      "leave-one-gpu-out", po::bool_switch(),
+      "for each GPU type, refit the global GPU-model parameters without its cases (as gpuplan fit) and "
+      "print its throughput MAPE: how well gpuplan predicts a GPU it has not seen");
   o.add(common_options());
   po::positional_options_description p;
   p.add("dir", 1);
@@ -203,12 +213,45 @@ int command_validate(const std::vector<std::string>& args) {
   if (vm.count("dir") == 0U) throw UsageError("gpuplan validate needs a DIR of validation scenarios");
   const std::string format = format_of(vm);
   const cli::AppContext context = context_of(vm);
+  if (vm["leave-one-gpu-out"].as<bool>()) {
+    if (format != "table" && format != "json") {
+      throw UsageError("--leave-one-gpu-out prints table or json, not '" + format + "'");
+    }
+    const auto cases = cli::load_validation_cases(vm["dir"].as<std::string>(), context);
+    emit(cli::render_leave_one_gpu_out(cli::leave_one_gpu_out(cases, models::ModelParams{}), format), vm);
+    return kExitOk;
+  }
   const std::string calibrations = vm.count("calibrations") != 0U
                                        ? vm["calibrations"].as<std::string>()
                                        : vm["catalogs"].as<std::string>() + "/calibrations";
   const cli::ValidationSummary summary =
       cli::validate_directory(vm["dir"].as<std::string>(), context, models::ModelParams{}, calibrations);
   emit(cli::render_validation(summary, format), vm);
+  return kExitOk;
+}
+
+int command_fit(const std::vector<std::string>& args) {
+  po::options_description o(
+      "gpuplan fit DIR: fit the global GPU-model parameters over the throughput rows of the validation cases");
+  o.add_options()("dir", po::value<std::string>(), "folder of validation scenarios")(
+      "format", po::value<std::string>()->default_value("table"), "table | json")(
+      "output,o", po::value<std::string>(), "write to FILE instead of standard output");
+  o.add(common_options());
+  po::positional_options_description p;
+  p.add("dir", 1);
+  const po::variables_map vm = parse(args, o, p);
+  if (vm.count("help") != 0U) {
+    std::cout << o << "\nExample: gpuplan fit tests/validation\n";
+    return kExitOk;
+  }
+  if (vm.count("dir") == 0U) throw UsageError("gpuplan fit needs a DIR of validation scenarios");
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "table" && format != "json") {
+    throw UsageError("unknown --format '" + format + "'; expected table or json");
+  }
+  const auto cases = cli::load_validation_cases(vm["dir"].as<std::string>(), context_of(vm));
+  const models::ModelParams start;
+  emit(cli::render_fit(cli::fit_model(cases, start), start, format), vm);
   return kExitOk;
 }
 
@@ -313,6 +356,7 @@ int dispatch(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (command == "run") return command_run(rest);
   if (command == "validate") return command_validate(rest);
+  if (command == "fit") return command_fit(rest);
   if (command == "list") return command_list(rest);
   if (command == "plan") {
     try {
@@ -322,7 +366,14 @@ int dispatch(int argc, char** argv) {
     }
   }
   if (command == "calibrate") return command_calibrate(rest);
-  throw UsageError("unknown command '" + command + "'; expected run, validate, calibrate, plan or list");
+  if (command == "diagnose") {
+    try {
+      return cli::diagnose_main(rest);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  throw UsageError("unknown command '" + command + "'; expected run, validate, fit, calibrate, plan, diagnose or list");
 }
 
 }  // namespace

@@ -9,20 +9,20 @@
 #include <limits>
 #include <map>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
 
+#include "cli/parallel_for.h"
 #include "cli/scenario_runner.h"
-#include "config/hardware_topology.h"
+#include "config/instance_hardware.h"
 #include "models/cost/cost.h"
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
 #include "models/run/run_variant.h"
 #include "report/human_units.h"
-#include "report/text_table.h"
+#include "report/field_grid.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -31,71 +31,81 @@ namespace {
 /// scenario-format.md (`replacement_wait: "10 min"`).
 constexpr double kDefaultReplacementWaitS = 600.0;
 
-/// Runs fn(i) for i in [0, n) on `threads` threads; reports progress from the calling thread.
-template <typename F>
-void parallel_for(std::size_t n, unsigned threads, const std::function<void(std::size_t, std::size_t)>& progress,
-                  std::size_t progress_base, std::size_t progress_total, F fn) {
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> done{0};
-  const unsigned workers = std::max(1U, std::min<unsigned>(threads, static_cast<unsigned>(std::max<std::size_t>(n, 1))));
-  std::vector<std::thread> pool;
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  for (unsigned w = 0; w < workers; ++w) {
-    pool.emplace_back([&] {
-      for (std::size_t i = next++; i < n; i = next++) {
-        try {
-          fn(i);
-        } catch (...) {
-          const std::lock_guard<std::mutex> lock(error_mutex);
-          if (!error) error = std::current_exception();
-        }
-        ++done;
-      }
-    });
-  }
-  if (progress) {
-    while (done.load() < n) {
-      progress(progress_base + done.load(), progress_total);
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    progress(progress_base + n, progress_total);
-  }
-  for (std::thread& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
-}
+}  // namespace
 
-models::JobSpec on_instance(const models::JobSpec& base, const models::InstanceSpec& row, int gpus_per_node,
-                            int nodes, const config::Catalogs& catalogs) {
+models::JobSpec plan_job(const models::JobSpec& base, const models::InstanceSpec& row, int nodes,
+                         const config::Catalogs& catalogs) {
   models::JobSpec j = base;
-  j.hardware.gpu = *catalogs.gpus.find(row.gpu);
-  j.hardware.gpus_per_node = gpus_per_node;
-  j.hardware.nodes = nodes;
-  const double share = static_cast<double>(gpus_per_node) / std::max(1, row.accelerator_count);
-  j.hardware.cpu_cores = std::max(1, static_cast<int>(row.vcpus / 2.0 * share));  // 2 threads per core
-  j.hardware.host_memory_bytes = row.memory_bytes * share;
-  if (!row.storage.empty()) {
-    if (const models::StorageSpec* s = catalogs.storage.find(row.storage)) j.hardware.storage = *s;
-  }
-  if (!row.interconnect.empty()) {
-    j.hardware.gpu_interconnect = row.interconnect;
-  } else {
-    j.hardware.gpu_interconnect = "pcie" + std::to_string(j.hardware.gpu.pcie_generation);
-  }
-  j.hardware.network_bytes_per_s = nodes > 1 ? row.network_bytes_per_s : 0.0;
-  // The instance's links, by the same rules as a scenario's `cloud.instance`
-  // (config/hardware_topology.h); all its GPUs train with DDP (DataParallel cannot span nodes).
-  const models::LinkSpec link = config::intra_node_link_for(j.hardware.gpu_interconnect, j.hardware.gpu);
-  j.hardware.gpus_per_pcie_switch = config::default_gpus_per_pcie_switch(link, gpus_per_node);
-  std::optional<config::NetworkChoice> network;
-  if (nodes > 1) network = config::instance_network(row.network_bytes_per_s);
-  j.hardware.topology = config::make_topology(gpus_per_node, nodes, link, network ? &*network : nullptr);
-  if (gpus_per_node * nodes > 1 &&
+  j.hardware = config::instance_hardware(row, nodes, catalogs, base.hardware);
+  // All the instance's GPUs train with DDP (DataParallel cannot span nodes).
+  if (j.hardware.gpus_per_node * nodes > 1 &&
       (j.parallelism.strategy == models::ParallelStrategy::kNone ||
        (nodes > 1 && j.parallelism.strategy == models::ParallelStrategy::kDataParallel))) {
     j.parallelism.strategy = models::ParallelStrategy::kDdp;
   }
   return j;
+}
+
+namespace {
+
+/// The columns of every plan output (report/field_grid.h), in order; the names of the job-level
+/// fields are those of report/variant_fields.cpp.
+std::vector<report::ResultField<PlanPoint>> plan_fields() {
+  using report::Applies;
+  using report::FieldValue;
+  using Value = std::optional<FieldValue>;
+  const auto count = [](int n) { return Value(FieldValue(static_cast<std::int64_t>(n))); };
+  const auto number = [](double x) { return Value(FieldValue(x)); };
+  std::vector<report::ResultField<PlanPoint>> f;
+  f.push_back({"instance", "", Applies::kAlways, "provider/instance type",
+               [](const PlanPoint& p) { return Value(p.instance); }, "instance"});
+  f.push_back({"gpu", "", Applies::kAlways, "GPU catalog name", [](const PlanPoint& p) { return Value(p.gpu); }, "gpu"});
+  f.push_back({"nodes", "", Applies::kAlways, "instances", [count](const PlanPoint& p) { return count(p.nodes); },
+               "nodes x GPUs",
+               [](const PlanPoint& p) { return std::to_string(p.nodes) + " x " + std::to_string(p.gpus / p.nodes); }});
+  f.push_back({"gpus", "", Applies::kAlways, "GPUs of all nodes", [count](const PlanPoint& p) { return count(p.gpus); }});
+  f.push_back({"region", "", Applies::kAlways, "catalog region", [](const PlanPoint& p) { return Value(p.region); },
+               "region/zone", [](const PlanPoint& p) { return p.zone.empty() ? p.region : p.zone; }});
+  f.push_back({"zone", "", Applies::kAlways, "spot: the zone whose price is used",
+               [](const PlanPoint& p) { return p.zone.empty() ? std::nullopt : Value(p.zone); }});
+  f.push_back({"market", "", Applies::kAlways, "on_demand | spot", [](const PlanPoint& p) { return Value(p.market); },
+               "market"});
+  f.push_back({"strategy", "", Applies::kAlways, "variant row name", [](const PlanPoint& p) { return Value(p.strategy); },
+               "strategy"});
+  f.push_back({"time_p50_s", "s", Applies::kFits, "median wall time to finish",
+               [number](const PlanPoint& p) { return number(p.time_p50_s); }, "time p50"});
+  f.push_back({"time_p90_s", "s", Applies::kFits, "90th percentile of the wall time",
+               [number](const PlanPoint& p) { return number(p.time_p90_s); }, "time p90"});
+  f.push_back({"cost_p50_usd", "USD", Applies::kFits, "median dollars",
+               [number](const PlanPoint& p) { return number(p.cost_p50_usd); }, "$ p50"});
+  f.push_back({"cost_p90_usd", "USD", Applies::kFits, "90th percentile of the dollars",
+               [number](const PlanPoint& p) { return number(p.cost_p90_usd); }, "$ p90"});
+  f.push_back({"expected_preemptions", "", Applies::kFits, "spot: mean preemptions over the trials; 0 on-demand",
+               [number](const PlanPoint& p) { return number(p.expected_preemptions); }, "preempt.",
+               [](const PlanPoint& p) {
+                 return p.market == "spot" ? fmt::format("{:.1f}", p.expected_preemptions) : std::string("-");
+               }});
+  f.push_back({"fits", "", Applies::kAlways, "peak GPU memory <= capacity", [](const PlanPoint& p) { return Value(p.fits); }});
+  f.push_back({"finished_share", "1", Applies::kFits, "spot: share of trials finished within the cap",
+               [number](const PlanPoint& p) { return number(p.finished_share); }});
+  f.push_back({"checkpoint_interval_s", "s", Applies::kFits, "chosen checkpoint interval (work seconds); 0 = none",
+               [number](const PlanPoint& p) { return number(p.checkpoint_interval_s); }});
+  f.push_back({"meets_deadline", "", Applies::kAlways, "time p90 <= deadline, and fits",
+               [](const PlanPoint& p) { return Value(p.meets_deadline); }});
+  f.push_back({"within_budget", "", Applies::kAlways, "dollars p90 <= budget (when given)",
+               [](const PlanPoint& p) { return Value(p.within_budget); }});
+  f.push_back({"pareto", "", Applies::kAlways, "on the front of (time p90, dollars p90)",
+               [](const PlanPoint& p) { return Value(p.pareto); }});
+  f.push_back({"simulated", "", Applies::kAlways, "false: a spot plan slower than the deadline without preemptions",
+               [](const PlanPoint& p) { return Value(p.simulated); }});
+  return f;
+}
+
+/// The columns of `row` that config::instance_hardware reads: rows with equal signatures get
+/// the same hardware, so their step is simulated once.
+std::string hardware_signature(const models::InstanceSpec& row) {
+  return fmt::format("{}|{}|{:a}|{:a}|{}|{:a}|{}", row.gpu, row.accelerator_count, row.vcpus, row.memory_bytes,
+                     row.interconnect, row.network_bytes_per_s, row.storage);
 }
 
 std::string key_of(const PlanPoint& p) {
@@ -118,7 +128,14 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
         std::find(options.providers.begin(), options.providers.end(), row.provider) == options.providers.end()) {
       continue;
     }
-    if (catalogs.gpus.find(row.gpu) == nullptr || row.accelerator_count < 1) continue;
+    if (catalogs.gpus.find(row.gpu) == nullptr || row.accelerator_count < 1) continue;  // not a GPU of ours
+    const config::InstanceFacts facts = config::instance_facts(row, catalogs);
+    if (!facts.problems.empty() || facts.gpu_interconnect.empty()) {
+      skipped_rows_.push_back(config::row_label(row) + " is skipped: " +
+                              (facts.problems.empty() ? std::string("it gives no Interconnect")
+                                                      : facts.problems.front().problem + facts.problems.front().fix));
+      continue;
+    }
     const std::string name = row.provider + "/" + row.instance_type;
     if (by_type.find(name) == by_type.end()) type_order.push_back(name);
     by_type[name].push_back(&row);
@@ -128,23 +145,39 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
   }
   for (std::size_t v = 0; v < scenario.variants.size(); ++v) {
     for (const std::string& type : type_order) {
-      const std::vector<const models::InstanceSpec*>& rows = by_type[type];
       for (int nodes : kPlanNodeCounts) {
-        if (nodes > 1 && !(rows.front()->network_bytes_per_s > 0.0)) {
+        // Several nodes only of the rows that give a network (instance_hardware's check).
+        std::vector<const models::InstanceSpec*> rows;
+        for (const models::InstanceSpec* row : by_type[type]) {
+          if (nodes == 1 || row->network_bytes_per_s > 0.0) {
+            rows.push_back(row);
+          } else if (v == 0 && std::any_of(by_type[type].begin(), by_type[type].end(), [](const auto* r) {
+                       return r->network_bytes_per_s > 0.0;
+                     })) {
+            one_node_rows_.push_back(config::row_label(*row));
+          }
+        }
+        if (rows.empty()) {
           if (v == 0) ++no_network_types_;  // the catalog gives no network: one node only
           continue;
         }
-        const std::size_t key = step_keys_.size();
-        step_keys_.push_back({v, rows.front(), nodes});
+        // One simulation per distinct hardware of the type's rows (a row of a new region from a
+        // plain SkyPilot file lacks the columns the shipped rows have).
+        std::map<std::string, std::size_t> key_of_hardware;
+        const auto step_key = [&](const models::InstanceSpec* row) {
+          const auto [it, added] = key_of_hardware.emplace(hardware_signature(*row), step_keys_.size());
+          if (added) step_keys_.push_back({v, row, nodes});
+          return it->second;
+        };
         std::vector<std::string> regions;
         for (const models::InstanceSpec* row : rows) {
           if (std::find(regions.begin(), regions.end(), row->region) == regions.end()) {
             regions.push_back(row->region);
-            tasks_.push_back({v, key, row, models::Market::kOnDemand, nodes});
+            tasks_.push_back({v, step_key(row), row, models::Market::kOnDemand, nodes});
           }
         }
         for (const models::InstanceSpec* row : rows) {
-          if (row->spot_price_usd_per_s > 0.0) tasks_.push_back({v, key, row, models::Market::kSpot, nodes});
+          if (row->spot_price_usd_per_s > 0.0) tasks_.push_back({v, step_key(row), row, models::Market::kSpot, nodes});
         }
       }
     }
@@ -153,7 +186,7 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
 
 Planner::StepResult Planner::step_result(std::size_t key) const {
   const auto& [v, row, nodes] = step_keys_[key];
-  models::JobSpec one = on_instance(scenario_.variants[v].job, *row, row->accelerator_count, nodes, catalogs_);
+  models::JobSpec one = plan_job(scenario_.variants[v].job, *row, nodes, catalogs_);
   one.checkpointing.enabled = false;
   one.cloud.reset();
   one.on_premises.reset();
@@ -179,7 +212,7 @@ PlanPoint Planner::evaluate_one(const PlanTask& task, const StepResult& step) co
   p.gpus = row.accelerator_count * task.nodes;
   p.fits = step.fits && step.time_s > 0.0;
   if (!p.fits) return p;
-  models::JobSpec job = on_instance(variant.job, row, row.accelerator_count, task.nodes, catalogs_);
+  models::JobSpec job = plan_job(variant.job, row, task.nodes, catalogs_);
   models::CloudSpec cloud;
   cloud.instance = row;
   cloud.market = task.market;
@@ -288,6 +321,10 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
   r.notes.push_back(
       "every GPU of each instance is simulated: DDP over the instance's interconnect and, with 2 nodes, its "
       "network (catalog columns; >= 400 Gbit/s counts as an RDMA fabric), identical ranks simulated once");
+  for (const std::string& row : skipped_rows_) r.notes.push_back(row);
+  for (const std::string& row : one_node_rows_) {
+    r.notes.push_back(row + " gives no Network in the catalog: planned on one node only");
+  }
   if (no_network_types_ > 0) {
     r.notes.push_back(fmt::format("{} instance types give no network in the catalog: planned on one node only",
                                   no_network_types_));
@@ -311,95 +348,41 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
 }
 
 std::string render_plan(const PlanResult& plan, const std::string& format) {
-  const auto cells = [](const PlanPoint& p) {
-    return std::vector<std::string>{p.instance, p.gpu,  std::to_string(p.nodes) + " x " + std::to_string(p.gpus / p.nodes),
-                                    p.zone.empty() ? p.region : p.zone, p.market, p.strategy,
-                                    report::human_duration(p.time_p50_s), report::human_duration(p.time_p90_s),
-                                    report::human_usd(p.cost_p50_usd), report::human_usd(p.cost_p90_usd),
-                                    p.market == "spot" ? fmt::format("{:.1f}", p.expected_preemptions) : "-"};
-  };
-  const std::vector<std::string> header = {"instance", "gpu", "nodes x GPUs", "region/zone", "market", "strategy",
-                                           "time p50", "time p90", "$ p50", "$ p90", "preempt."};
+  const std::vector<report::ResultField<PlanPoint>> fields = plan_fields();
+  const auto fits = [](const PlanPoint& p) { return p.fits; };
   if (format == "table" || format == "markdown") {
     const bool md = format == "markdown";
     std::string out = (md ? "## " : "") + plan.scenario_name + "\n\n";
     out += "Deadline " + report::human_duration(plan.deadline_s) + " at p90" +
            (plan.budget_usd ? ", budget " + report::human_usd(*plan.budget_usd) + " at p90" : "") + "\n\n";
-    report::TextTable cheapest(header);
-    std::size_t shown = 0;
+    std::vector<PlanPoint> cheapest;
     for (const PlanPoint& p : plan.points) {
-      if (p.meets_deadline && p.within_budget && shown < 10) {
-        cheapest.add_row(cells(p));
-        ++shown;
-      }
+      if (p.meets_deadline && p.within_budget && cheapest.size() < 10) cheapest.push_back(p);
     }
     out += md ? "**Cheapest plans that meet the deadline**\n\n" : "Cheapest plans that meet the deadline:\n";
-    out += shown == 0 ? std::string("  none: no plan meets the deadline (and budget) at p90\n")
-                      : (md ? cheapest.to_markdown() : cheapest.to_text());
-    report::TextTable front(header);
-    std::vector<const PlanPoint*> pareto;
+    out += cheapest.empty() ? std::string("  none: no plan meets the deadline (and budget) at p90\n")
+                            : report::grid_table(report::make_grid<PlanPoint>(fields, cheapest, fits), md);
+    std::vector<PlanPoint> pareto;
     for (const PlanPoint& p : plan.points) {
-      if (p.pareto) pareto.push_back(&p);
+      if (p.pareto) pareto.push_back(p);
     }
-    std::sort(pareto.begin(), pareto.end(),
-              [](const PlanPoint* a, const PlanPoint* b) { return a->time_p90_s < b->time_p90_s; });
-    for (const PlanPoint* p : pareto) front.add_row(cells(*p));
+    std::stable_sort(pareto.begin(), pareto.end(),
+                     [](const PlanPoint& a, const PlanPoint& b) { return a.time_p90_s < b.time_p90_s; });
     out += md ? "\n**Pareto front: time p90 against dollars p90**\n\n" : "\nPareto front (time p90 against $ p90):\n";
-    out += md ? front.to_markdown() : front.to_text();
+    out += report::grid_table(report::make_grid<PlanPoint>(fields, pareto, fits), md);
     out += md ? "\n" : "\nNotes:\n";
     for (const std::string& n : plan.notes) out += (md ? "- " : "  ") + n + "\n";
     return out;
   }
-  if (format == "csv") {
-    std::string out =
-        "strategy,instance,gpu,region,zone,market,nodes,gpus,fits,time_p50_s,time_p90_s,cost_p50_usd,cost_p90_usd,"
-        "expected_preemptions,finished_share,checkpoint_interval_s,meets_deadline,within_budget,pareto,simulated\n";
-    const auto q = [](const std::string& s) {
-      return s.find_first_of(",\"") == std::string::npos ? s : "\"" + s + "\"";
-    };
-    for (const PlanPoint& p : plan.points) {
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{:.6g},{},{},{},{}\n",
-                         q(p.strategy), p.instance, p.gpu, p.region, p.zone, p.market, p.nodes, p.gpus, p.fits,
-                         p.time_p50_s, p.time_p90_s, p.cost_p50_usd, p.cost_p90_usd, p.expected_preemptions,
-                         p.finished_share, p.checkpoint_interval_s, p.meets_deadline, p.within_budget, p.pareto,
-                         p.simulated);
-    }
-    return out;
-  }
+  const report::FieldGrid grid = report::make_grid<PlanPoint>(fields, plan.points, fits);
+  if (format == "csv") return report::grid_csv(grid);
   if (format == "json") {
-    nlohmann::ordered_json root;
-    root["scenario"] = plan.scenario_name;
-    root["deadline_s"] = plan.deadline_s;
-    if (plan.budget_usd) root["budget_usd"] = *plan.budget_usd;
-    root["notes"] = plan.notes;
-    root["points"] = nlohmann::ordered_json::array();
-    for (const PlanPoint& p : plan.points) {
-      nlohmann::ordered_json j;
-      j["strategy"] = p.strategy;
-      j["instance"] = p.instance;
-      j["gpu"] = p.gpu;
-      j["region"] = p.region;
-      j["zone"] = p.zone;
-      j["market"] = p.market;
-      j["nodes"] = p.nodes;
-      j["gpus"] = p.gpus;
-      j["fits"] = p.fits;
-      if (p.fits) {
-        j["time_p50_s"] = p.time_p50_s;
-        j["time_p90_s"] = p.time_p90_s;
-        j["cost_p50_usd"] = p.cost_p50_usd;
-        j["cost_p90_usd"] = p.cost_p90_usd;
-        j["expected_preemptions"] = p.expected_preemptions;
-        j["finished_share"] = p.finished_share;
-        j["checkpoint_interval_s"] = p.checkpoint_interval_s;
-      }
-      j["meets_deadline"] = p.meets_deadline;
-      j["within_budget"] = p.within_budget;
-      j["pareto"] = p.pareto;
-      j["simulated"] = p.simulated;
-      root["points"].push_back(j);
-    }
-    return root.dump(2) + "\n";
+    return report::grid_json({{"scenario", plan.scenario_name},
+                              {"deadline_s", plan.deadline_s},
+                              {"budget_usd", plan.budget_usd ? std::optional<report::FieldValue>(*plan.budget_usd)
+                                                             : std::nullopt},
+                              {"notes", plan.notes}},
+                             "points", grid);
   }
   throw std::invalid_argument("unknown format '" + format + "'; expected table, markdown, csv or json");
 }

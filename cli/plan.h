@@ -8,9 +8,10 @@
 /// by the deadline at p90 and the Pareto front of p90 time against p90 dollars.
 ///
 /// Every GPU of the instance trains: the step level simulates one rank of a DDP job over the
-/// instance's interconnect and (with 2 nodes) its network, from the catalog columns by the
-/// rules of config/hardware_topology.h; identical ranks are simulated once. Instance types
-/// whose catalog row gives no network are planned on one node only.
+/// instance's interconnect and (with 2 nodes) its network, from the catalog row by
+/// config::instance_hardware, the rule of `gpuplan run`; identical ranks are simulated once.
+/// Rows that give no network are planned on one node only, rows that cannot be hardware
+/// (config::instance_facts problems) are skipped; the notes name both.
 ///
 /// Points are evaluated on `threads` threads (each point writes its own slot, so the output
 /// is identical for any thread count), or split across MPI ranks (cli/plan_mpi.h).
@@ -72,7 +73,7 @@ struct PlanPoint {
 /// One unit of work: a point to evaluate (its step-level input is shared by many points).
 struct PlanTask {
   std::size_t variant = 0;
-  std::size_t step_key = 0;    ///< index of the (variant, instance type, nodes) simulation
+  std::size_t step_key = 0;    ///< index of the (variant, instance hardware, nodes) simulation
   const models::InstanceSpec* row = nullptr;
   models::Market market = models::Market::kOnDemand;
   int nodes = 1;
@@ -118,12 +119,20 @@ class Planner {
   std::vector<PlanTask> tasks_;
   struct StepKey {
     std::size_t variant = 0;
-    const models::InstanceSpec* row = nullptr;  ///< representative row of the instance type
+    const models::InstanceSpec* row = nullptr;  ///< representative row of the rows with this hardware
     int nodes = 1;
   };
   std::vector<StepKey> step_keys_;
   int no_network_types_ = 0;  ///< instance types planned on one node only (no network in the catalog)
+  std::vector<std::string> skipped_rows_;   ///< rows that cannot be hardware, each with why (notes)
+  std::vector<std::string> one_node_rows_;  ///< rows without a network of types whose other rows have one
 };
+
+/// `base` on `nodes` nodes of instance `row`, every GPU of the row training with DDP: the
+/// hardware by config::instance_hardware (the rule `gpuplan run` uses for cloud.instance).
+/// Throws config::InstanceRowError, naming the row, for a row that cannot be used.
+models::JobSpec plan_job(const models::JobSpec& base, const models::InstanceSpec& row, int nodes,
+                         const config::Catalogs& catalogs);
 
 /// Renders a plan: table (cheapest 10 meeting the deadline, then the Pareto front), markdown,
 /// csv (every point) or json. Throws std::invalid_argument for an unknown format.

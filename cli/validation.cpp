@@ -5,46 +5,90 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "cli/scenario_runner.h"
 #include "config/calibration_profile.h"
 #include "config/config_error.h"
 #include "config/scenario_loader.h"
-#include "core/units.h"
+#include "report/field_grid.h"
 #include "report/human_units.h"
-#include "report/text_table.h"
+#include "report/variant_fields.h"
 
 namespace gpuplan::cli {
 namespace {
 
+// The field of report/variant_fields.h that `metric` measures (config/scenario_expected.cpp
+// accepts only metrics that have one; tests/cli/validate_test.cpp checks it).
+const report::ResultField<models::VariantResult>& field_of(const std::string& metric) {
+  const report::ResultField<models::VariantResult>* f = report::field_measured_as(metric);
+  if (f == nullptr) throw std::logic_error("validate: no result field is measured as '" + metric + "'");
+  return *f;
+}
+
 std::string human_metric(const std::string& metric, double value) {
-  if (metric == "peak_memory") return report::human_bytes(value);
-  if (metric == "step_time" || metric == "time_to_train") return report::human_duration(value);
-  if (metric == "mfu" || metric == "gpu_utilization") return report::human_percent(value);
   if (metric == "fits") return value > 0.5 ? "fits" : "OOM";
-  if (metric == "tokens_per_s") return report::human_rate(value) + " tokens/s";
-  return report::human_rate(value) + " samples/s";
+  const std::string& unit = field_of(metric).unit;
+  const std::string text = report::human_value(unit, value);
+  return unit == "samples/s" || unit == "tokens/s" ? text + " " + unit : text;
 }
 
 // The predicted value of `metric`, or nullopt when the variant has none (OOM).
 std::optional<double> predicted_of(const std::string& metric, const models::VariantResult& v) {
-  if (metric == "fits") return v.fits ? 1.0 : 0.0;
-  if (metric == "peak_memory") return v.peak_memory_bytes;
-  if (!v.fits) return std::nullopt;
-  if (metric == "throughput") return v.throughput_samples_per_s;
-  if (metric == "tokens_per_s") return v.throughput_tokens_per_s;
-  if (metric == "step_time") return v.step.step_time_s;
-  if (metric == "time_to_train") return v.time_to_train_s;
-  if (metric == "mfu") return v.mfu;
-  if (metric == "gpu_utilization") return v.gpu_utilization;
-  return std::nullopt;
+  const report::ResultField<models::VariantResult>& f = field_of(metric);
+  if (f.applies == report::Applies::kFits && !v.fits) return std::nullopt;
+  const std::optional<report::FieldValue> value = f.value(v);
+  if (!value) return std::nullopt;
+  if (const bool* b = std::get_if<bool>(&*value)) return *b ? 1.0 : 0.0;
+  return std::get<double>(*value);
+}
+
+/// The columns of every validation output (report/field_grid.h), in order.
+std::vector<report::ResultField<ValidationRow>> validation_fields() {
+  using report::Applies;
+  using report::FieldValue;
+  using Row = ValidationRow;
+  using Value = std::optional<FieldValue>;
+  const auto error_text = [](bool numeric, double error) {
+    if (!numeric) return std::string(error == 0.0 ? "right" : "WRONG");
+    return fmt::format("{:+.1f} %", error * 100.0);
+  };
+  std::vector<report::ResultField<Row>> f;
+  f.push_back(
+      {"case", "", Applies::kAlways, "scenario file stem", [](const Row& r) { return Value(r.case_name); }, "case"});
+  f.push_back({"gpus", "", Applies::kAlways, "GPUs of the case",
+               [](const Row& r) { return Value(FieldValue(static_cast<std::int64_t>(r.gpus))); }, "GPUs"});
+  f.push_back(
+      {"metric", "", Applies::kAlways, "the expected: metric", [](const Row& r) { return Value(r.metric); }, "metric"});
+  f.push_back({"unit", "", Applies::kAlways,
+               "SI unit of predicted and measured (report/variant_fields.cpp); empty for fits",
+               [](const Row& r) { return Value(r.metric == "fits" ? std::string() : field_of(r.metric).unit); }});
+  f.push_back({"predicted", "", Applies::kAlways, "the prediction of the case's first variant (fits: 1 or 0)",
+               [](const Row& r) { return Value(r.predicted_value); }, "predicted",
+               [](const Row& r) { return r.predicted; }});
+  f.push_back({"measured", "", Applies::kAlways, "the published measurement, in SI",
+               [](const Row& r) { return Value(r.measured_value); }, "measured",
+               [](const Row& r) { return r.measured; }});
+  f.push_back({"relative_error", "1", Applies::kAlways, "(predicted - measured) / measured; fits: 0 right, 1 wrong",
+               [](const Row& r) { return Value(r.error); }, "error",
+               [error_text](const Row& r) { return error_text(r.numeric, r.error); }});
+  f.push_back({"calibrated_predicted", "", Applies::kAlways,
+               "the prediction with the GPU's measured profile, when it has one",
+               [](const Row& r) { return r.calibrated_value ? Value(*r.calibrated_value) : std::nullopt; }});
+  f.push_back({"calibrated_relative_error", "1", Applies::kAlways, "relative_error of calibrated_predicted",
+               [](const Row& r) { return r.calibrated_error ? Value(*r.calibrated_error) : std::nullopt; },
+               "calibrated error", [error_text](const Row& r) { return error_text(r.numeric, *r.calibrated_error); }});
+  f.push_back({"calibration_profile", "", Applies::kAlways, "path of the profile used", [](const Row& r) {
+                 return r.calibration_profile.empty() ? std::nullopt : Value(r.calibration_profile);
+               }});
+  f.push_back({"source", "", Applies::kAlways, "where the measurement was published",
+               [](const Row& r) { return Value(r.source); }});
+  return f;
 }
 
 }  // namespace
 
-ValidationSummary validate_directory(const std::string& dir, const AppContext& context,
-                                     const models::ModelParams& params, const std::string& calibrations_dir) {
+std::vector<ValidationCase> load_validation_cases(const std::string& dir, const AppContext& context) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
@@ -57,21 +101,41 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
     }
   }
   std::sort(files.begin(), files.end());
+  std::vector<ValidationCase> cases;
+  std::vector<std::string> errors;
+  for (const std::string& file : files) {
+    try {
+      config::Scenario scenario = config::load_scenario(file, context.catalogs, context.families);
+      if (scenario.expected && !scenario.variants.empty()) {
+        cases.push_back(ValidationCase{file, std::move(scenario)});
+      }
+    } catch (const config::ConfigError& e) {
+      errors.insert(errors.end(), e.messages().begin(), e.messages().end());
+    }
+  }
+  if (!errors.empty()) {
+    throw config::ConfigError(errors);
+  }
+  if (cases.empty()) {
+    throw config::ConfigError("no validation case in '" + dir + "': a case is a scenario with an expected: block");
+  }
+  return cases;
+}
+
+ValidationSummary validate_directory(const std::string& dir, const AppContext& context,
+                                     const models::ModelParams& params, const std::string& calibrations_dir) {
+  return validate_cases(load_validation_cases(dir, context), params, calibrations_dir);
+}
+
+ValidationSummary validate_cases(const std::vector<ValidationCase>& cases, const models::ModelParams& params,
+                                 const std::string& calibrations_dir) {
+  namespace fs = std::filesystem;
   const std::vector<config::ProfileFile> profiles =
       calibrations_dir.empty() ? std::vector<config::ProfileFile>{} : config::find_calibration_profiles(calibrations_dir);
   ValidationSummary summary;
-  std::vector<std::string> errors;
-  for (const std::string& file : files) {
-    config::Scenario scenario;
-    try {
-      scenario = config::load_scenario(file, context.catalogs, context.families);
-    } catch (const config::ConfigError& e) {
-      errors.insert(errors.end(), e.messages().begin(), e.messages().end());
-      continue;
-    }
-    if (!scenario.expected || scenario.variants.empty()) {
-      continue;
-    }
+  for (const ValidationCase& validation_case : cases) {
+    const std::string& file = validation_case.file;
+    const config::Scenario& scenario = validation_case.scenario;
     const ScenarioRun run = run_scenario(scenario, params);
     const models::VariantResult& v = run.result.variants.front();
     // The same case with its GPU's measured profile, when there is one.
@@ -122,13 +186,6 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
       summary.rows.push_back(row);
     }
   }
-  if (!errors.empty()) {
-    throw config::ConfigError(errors);
-  }
-  if (summary.rows.empty()) {
-    throw config::ConfigError("no validation case in '" + dir +
-                              "': a case is a scenario with an expected: block");
-  }
   double throughput_sum = 0.0;
   double memory_sum = 0.0;
   double all_sum = 0.0;
@@ -175,76 +232,43 @@ ValidationSummary validate_directory(const std::string& dir, const AppContext& c
 }
 
 std::string render_validation(const ValidationSummary& s, const std::string& format) {
-  auto error_text = [](const ValidationRow& r) {
-    if (!r.numeric) return std::string(r.error == 0.0 ? "right" : "WRONG");
-    return fmt::format("{:+.1f} %", r.error * 100.0);
-  };
-  auto calibrated_text = [](const ValidationRow& r) {
-    if (!r.calibrated_error) return std::string("-");
-    if (!r.numeric) return std::string(*r.calibrated_error == 0.0 ? "right" : "WRONG");
-    return fmt::format("{:+.1f} %", *r.calibrated_error * 100.0);
-  };
-  if (format == "csv") {
-    std::string out = "case,metric,predicted,measured,relative_error,calibrated_relative_error\n";
-    for (const auto& r : s.rows) {
-      out += r.case_name + "," + r.metric + "," + fmt::format("{:.6g}", r.predicted_value) + "," +
-             fmt::format("{:.6g}", r.measured_value) + "," + fmt::format("{:.6g}", r.error) + "," +
-             (r.calibrated_error ? fmt::format("{:.6g}", *r.calibrated_error) : std::string()) + "\n";
-    }
-    return out;
-  }
+  const report::FieldGrid grid = report::make_grid(validation_fields(), s.rows);
+  if (format == "csv") return report::grid_csv(grid);
   if (format == "json") {
-    nlohmann::ordered_json root;
-    root["throughput_mape"] = s.throughput_mape;
-    root["throughput_cases"] = s.throughput_cases;
-    root["single_gpu_throughput_mape"] = s.single_gpu_throughput_mape;
-    root["single_gpu_throughput_cases"] = s.single_gpu_throughput_cases;
-    root["multi_gpu_throughput_mape"] = s.multi_gpu_throughput_mape;
-    root["multi_gpu_throughput_cases"] = s.multi_gpu_throughput_cases;
-    root["memory_mape"] = s.memory_mape;
-    root["memory_cases"] = s.memory_cases;
-    root["fits_right"] = s.fits_right;
-    root["fits_cases"] = s.fits_cases;
-    root["overall_mape"] = s.overall_mape;
-    root["calibrated_rows"] = s.calibrated_rows;
-    root["calibrated_mape"] = s.calibrated_mape;
-    root["uncalibrated_mape_same_rows"] = s.uncalibrated_mape_same_rows;
-    root["rows"] = nlohmann::ordered_json::array();
-    for (const auto& r : s.rows) {
-      nlohmann::ordered_json row = {{"case", r.case_name},
-                                    {"metric", r.metric},
-                                    {"gpus", r.gpus},
-                                    {"predicted", r.predicted_value},
-                                    {"measured", r.measured_value},
-                                    {"relative_error", r.error},
-                                    {"source", r.source}};
-      row["calibrated_predicted"] = r.calibrated_value ? nlohmann::ordered_json(*r.calibrated_value) : nullptr;
-      row["calibrated_relative_error"] = r.calibrated_error ? nlohmann::ordered_json(*r.calibrated_error) : nullptr;
-      row["calibration_profile"] = r.calibration_profile.empty() ? nlohmann::ordered_json(nullptr)
-                                                                 : nlohmann::ordered_json(r.calibration_profile);
-      root["rows"].push_back(row);
-    }
-    return root.dump(2) + "\n";
+    const auto count = [](int n) { return report::FieldValue(static_cast<std::int64_t>(n)); };
+    return report::grid_json({{"throughput_mape", s.throughput_mape},
+                              {"throughput_cases", count(s.throughput_cases)},
+                              {"single_gpu_throughput_mape", s.single_gpu_throughput_mape},
+                              {"single_gpu_throughput_cases", count(s.single_gpu_throughput_cases)},
+                              {"multi_gpu_throughput_mape", s.multi_gpu_throughput_mape},
+                              {"multi_gpu_throughput_cases", count(s.multi_gpu_throughput_cases)},
+                              {"memory_mape", s.memory_mape},
+                              {"memory_cases", count(s.memory_cases)},
+                              {"fits_right", count(s.fits_right)},
+                              {"fits_cases", count(s.fits_cases)},
+                              {"overall_mape", s.overall_mape},
+                              {"calibrated_rows", count(s.calibrated_rows)},
+                              {"calibrated_mape", s.calibrated_mape},
+                              {"uncalibrated_mape_same_rows", s.uncalibrated_mape_same_rows}},
+                             "rows", grid);
   }
-  report::TextTable table({"case", "GPUs", "metric", "predicted", "measured", "error", "calibrated error"});
-  for (const auto& r : s.rows) {
-    table.add_row({r.case_name, std::to_string(r.gpus), r.metric, r.predicted, r.measured, error_text(r),
-                   calibrated_text(r)});
-  }
-  std::string out = format == "markdown" ? table.to_markdown() : table.to_text();
-  out += fmt::format("\nthroughput MAPE {:.1f} % over {} cases; peak memory MAPE {:.1f} % over {} cases; "
-                     "fits/OOM right {} of {}; all numeric metrics MAPE {:.1f} %\n",
-                     s.throughput_mape * 100.0, s.throughput_cases, s.memory_mape * 100.0, s.memory_cases,
-                     s.fits_right, s.fits_cases, s.overall_mape * 100.0);
+  std::string out = report::grid_table(grid, format == "markdown");
+  out += fmt::format(
+      "\nthroughput MAPE {:.1f} % over {} cases; peak memory MAPE {:.1f} % over {} cases; "
+      "fits/OOM right {} of {}; all numeric metrics MAPE {:.1f} %\n",
+      s.throughput_mape * 100.0, s.throughput_cases, s.memory_mape * 100.0, s.memory_cases, s.fits_right, s.fits_cases,
+      s.overall_mape * 100.0);
   out += fmt::format("throughput MAPE on one GPU {:.1f} % over {} cases; on several GPUs {:.1f} % over {} cases\n",
                      s.single_gpu_throughput_mape * 100.0, s.single_gpu_throughput_cases,
                      s.multi_gpu_throughput_mape * 100.0, s.multi_gpu_throughput_cases);
   out += s.calibrated_rows > 0
-             ? fmt::format("calibrated: MAPE {:.1f} % with the measured profiles vs {:.1f} % without, over the {} "
-                           "numeric rows whose GPU has one\n",
-                           s.calibrated_mape * 100.0, s.uncalibrated_mape_same_rows * 100.0, s.calibrated_rows)
-             : std::string("calibrated error: \"-\" = no measured profile for the case's GPU "
-                           "(gpuplan calibrate writes one)\n");
+             ? fmt::format(
+                   "calibrated: MAPE {:.1f} % with the measured profiles vs {:.1f} % without, over the {} "
+                   "numeric rows whose GPU has one\n",
+                   s.calibrated_mape * 100.0, s.uncalibrated_mape_same_rows * 100.0, s.calibrated_rows)
+             : std::string(
+                   "calibrated error: \"-\" = no measured profile for the case's GPU "
+                   "(gpuplan calibrate writes one)\n");
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/app_context.h"
+#include "config/scenario.h"
 #include "models/run/run_variant.h"
 
 namespace gpuplan::cli {
@@ -52,10 +53,24 @@ struct ValidationSummary {
   double uncalibrated_mape_same_rows = 0.0;  ///< MAPE of the same rows without
 };
 
-/// Runs the validation cases under `dir` (recursively, *.yaml in sorted path order), and
-/// again with a calibration profile from `calibrations_dir` for cases whose GPU has one
-/// (empty or absent folder: none). Throws config::ConfigError for an invalid case file or
-/// profile, or when the folder has no case.
+/// One loaded validation case: a scenario with an `expected:` block and its file.
+struct ValidationCase {
+  std::string file;
+  config::Scenario scenario;
+};
+
+/// Loads the validation cases under `dir` (recursively, *.yaml in sorted path order;
+/// scenarios without `expected:` are skipped). Throws config::ConfigError for an invalid case
+/// file (all of them reported), or when `dir` is not a folder or holds no case.
+std::vector<ValidationCase> load_validation_cases(const std::string& dir, const AppContext& context);
+
+/// Runs loaded cases with `params`, and again with a calibration profile from
+/// `calibrations_dir` for cases whose GPU has one (empty or absent folder: none). Throws
+/// config::ConfigError for an invalid profile.
+ValidationSummary validate_cases(const std::vector<ValidationCase>& cases, const models::ModelParams& params,
+                                 const std::string& calibrations_dir = "");
+
+/// load_validation_cases, then validate_cases.
 ValidationSummary validate_directory(const std::string& dir, const AppContext& context,
                                      const models::ModelParams& params, const std::string& calibrations_dir = "");
 

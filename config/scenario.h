@@ -52,6 +52,10 @@ struct Variant {
   /// The trace file of `cloud.preemption_rate: {trace: path}`, resolved against the
   /// scenario's folder; empty otherwise.
   std::string preemption_trace;
+  /// Which overrides built it, for re-validating it with more (config/variant_overrides.h):
+  /// the index under `strategies:` (-1 without the key) and one value index per sweep key.
+  int strategy_index = -1;
+  std::vector<int> sweep_values;
 };
 
 /// A whole scenario file: its variants in order (strategies as written; for each, the
@@ -62,6 +66,7 @@ struct Scenario {
   std::uint64_t seed = 0;    ///< `seed:` (default 0), or LoadOptions::seed_override
   std::vector<Variant> variants;
   std::optional<Expected> expected;
+  std::string text;          ///< the YAML source, for re-validating a variant with more overrides
 };
 
 /// Options of the loader that the command line sets.

@@ -9,6 +9,7 @@
 
 #include "config/calibration_profile.h"
 #include "config/hardware_topology.h"
+#include "config/instance_hardware.h"
 #include "config/scenario_reading.h"
 #include "config/spot_trace.h"
 #include "core/text_distance.h"
@@ -406,21 +407,22 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
                     fix);
   };
   models::HardwareSpec spec;
+  // What the instance row gives, by the rule `gpuplan plan` uses too (config/instance_hardware.h).
+  const InstanceFacts facts = inst != nullptr ? instance_facts(*inst, catalogs) : InstanceFacts{};
+  // The storage problem is reported below, only when the scenario does not name its own storage.
+  const std::string storage_problem = inst != nullptr && !inst->storage.empty() && facts.storage == nullptr
+                                          ? "has storage '" + inst->storage + "', which the storage catalog lacks"
+                                          : "";
+  for (const InstanceProblem& problem : facts.problems) {
+    if (problem.problem != storage_problem) {
+      cloud.reader->error("instance", inst_name + " " + problem.problem, problem.fix);
+    }
+  }
 
   // GPU
   const models::GpuSpec* gpu = nullptr;
-  const models::GpuSpec* inst_gpu = nullptr;
+  const models::GpuSpec* inst_gpu = facts.gpu;
   std::optional<models::GpuSpec> profiled_gpu;  // catalog GPU + calibration profile
-  if (inst != nullptr) {
-    inst_gpu = catalogs.gpus.find(inst->gpu);
-    if (inst_gpu == nullptr) {
-      cloud.reader->error("instance", inst_name + " has GPU '" + inst->gpu + "', which the GPU catalog lacks",
-                          "; add it to catalogs/gpus.yaml");
-    }
-    if (inst->accelerator_count <= 0) {
-      cloud.reader->error("instance", inst_name + " has no GPU", "; choose a GPU instance");
-    }
-  }
   const YAML::Node gpu_node = h.reader ? h.reader->raw("gpu") : YAML::Node(YAML::NodeType::Undefined);
   if (gpu_node.IsDefined()) {
     if (gpu_node.IsNull()) {
@@ -504,7 +506,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
       interconnect = h.reader->choice("gpu_interconnect", interconnect_names());
     }
   }
-  const bool inst_knows_interconnect = inst != nullptr && !inst->interconnect.empty();
+  const bool inst_knows_interconnect = facts.interconnect_from_row;
   if (interconnect) {
     spec.gpu_interconnect = *interconnect;
     if (inst_knows_interconnect && !interconnect_agrees(*interconnect, inst->interconnect)) {
@@ -536,7 +538,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
     }
   } else if (!(h.reader && h.reader->has("gpu_interconnect"))) {
     if (inst_knows_interconnect) {
-      spec.gpu_interconnect = inst->interconnect;
+      spec.gpu_interconnect = facts.gpu_interconnect;
     } else if (gpu != nullptr && !default_interconnect(*gpu).empty()) {
       // An SXM GPU sits on its NVLink board; a PCIe card on its own PCIe generation.
       spec.gpu_interconnect = default_interconnect(*gpu);
@@ -567,8 +569,8 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   if (h.reader) {
     cpu_cores = h.reader->integer("cpu_cores", 1, kMaxCpuCores);
   }
-  const bool inst_knows_cores = inst != nullptr && inst->vcpus >= 1.0;
-  const int inst_cores = inst_knows_cores ? std::max(1, static_cast<int>(std::floor(inst->vcpus / 2.0))) : 0;
+  const bool inst_knows_cores = facts.cpu_cores > 0;
+  const int inst_cores = facts.cpu_cores;
   const std::int64_t cores_written = cpu_cores.value_or(0);
   if (cores_written > 0) {
     spec.cpu_cores = static_cast<int>(cores_written);
@@ -592,7 +594,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   if (h.reader) {
     host_memory = h.reader->quantity("host_memory", core::Dimension::kBytes);
   }
-  const bool inst_knows_memory = inst != nullptr && inst->memory_bytes > 0.0;
+  const bool inst_knows_memory = facts.host_memory_bytes > 0.0;
   if (host_memory) {
     spec.host_memory_bytes = *host_memory;
     if (inst_knows_memory && *host_memory > inst->memory_bytes) {
@@ -603,7 +605,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
     }
   } else if (!(h.reader && h.reader->has("host_memory"))) {
     if (inst_knows_memory) {
-      spec.host_memory_bytes = inst->memory_bytes;
+      spec.host_memory_bytes = facts.host_memory_bytes;
     } else {
       missing("host_memory", "; add host_memory: \"64 GiB\" (per node)");
     }
@@ -633,13 +635,11 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
                                  "queue_depth}, found " + describe_node(storage));
     }
   } else if (inst != nullptr && !inst->storage.empty()) {
-    const models::StorageSpec* found = catalogs.storage.find(inst->storage);
-    if (found == nullptr) {
-      cloud.reader->error("instance", inst_name + " has storage '" + inst->storage +
-                                          "', which the storage catalog lacks",
+    if (facts.storage == nullptr) {
+      cloud.reader->error("instance", inst_name + " " + storage_problem,
                           "; add it to catalogs/storage.yaml, or give hardware.storage");
     } else {
-      spec.storage = *found;
+      spec.storage = *facts.storage;
     }
   } else {
     missing("storage", "; add storage: <a catalog class such as nvme_ssd> or {read_bandwidth, write_bandwidth, "
@@ -653,7 +653,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   if (network_node.IsDefined()) {
     network = read_network(*h.reader, network_node);
   }
-  const bool inst_knows_network = inst != nullptr && inst->network_bytes_per_s > 0.0;
+  const bool inst_knows_network = facts.network.has_value();
   if (network) {
     if (inst_knows_network && network->node_bytes_per_s() > inst->network_bytes_per_s) {
       const std::string written = network_node.IsScalar() ? network_node.Scalar()
@@ -668,7 +668,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
     }
   } else if (!network_node.IsDefined()) {
     if (inst_knows_network) {
-      network = instance_network(inst->network_bytes_per_s);
+      network = facts.network;
     } else if (spec.nodes > 1) {
       missing("network", "; add network: \"100 Gbit/s\" (bandwidth between nodes, needed with " +
                              std::to_string(spec.nodes) + " nodes)");

@@ -140,10 +140,7 @@ class ValidationCache {
   Outcome validate(const std::vector<const Override*>& overrides) {
     ErrorSink sink(file_);
     Outcome outcome;
-    {
-      const AppliedOverrides applied(root_, overrides, sink);
-      outcome.job = validate_variant(root_, context_, sink);
-    }
+    outcome.job = validate_with_overrides(root_, overrides, context_, sink);
     outcome.diagnostics = split_diagnostics(sink.messages(), file_);
     outcome.unkept = sink.count() - sink.messages().size();
     relocate(outcome.diagnostics, overrides, sink);
@@ -224,6 +221,7 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
   }
   Scenario scenario;
   scenario.path = file_name;
+  scenario.text = yaml_text;
   scenario.name = reader.string("name").value_or(stem_of(file));
   const auto seed = reader.integer("seed", 0, std::numeric_limits<std::int64_t>::max());
   scenario.seed = options.seed_override ? *options.seed_override : static_cast<std::uint64_t>(seed.value_or(0));
@@ -329,6 +327,8 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
         variant.job.seed = scenario.seed;
         variant.preemption_source = full.job->preemption_source;
         variant.preemption_trace = full.job->preemption_trace;
+        variant.strategy_index = full_selection.strategy;
+        variant.sweep_values = full_selection.values;
         scenario.variants.push_back(std::move(variant));
       }
     }

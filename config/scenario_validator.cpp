@@ -1,5 +1,6 @@
 #include "config/scenario_validator.h"
 
+#include "config/applied_overrides.h"
 #include "config/scenario_hardware.h"
 #include "config/scenario_reading.h"
 #include "config/scenario_workload.h"
@@ -288,6 +289,12 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   result.preemption_source = cloud.preemption_source;
   result.preemption_trace = cloud.preemption_trace;
   return result;
+}
+
+std::optional<ValidatedJob> validate_with_overrides(const YAML::Node& root, const std::vector<const Override*>& overrides,
+                                                    const ValidationContext& context, ErrorSink& sink) {
+  const AppliedOverrides applied(root, overrides, sink);
+  return validate_variant(root, context, sink);
 }
 
 }  // namespace gpuplan::config

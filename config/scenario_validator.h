@@ -9,8 +9,10 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/catalogs.h"
+#include "config/overrides.h"
 #include "config/scenario.h"
 #include "config/yaml_reader.h"
 #include "core/registry.h"
@@ -37,5 +39,12 @@ struct ValidatedJob {
 /// is nullopt when there was any.
 std::optional<ValidatedJob> validate_variant(const YAML::Node& root, const ValidationContext& context,
                                              ErrorSink& sink);
+
+/// The one path from a parsed scenario and overrides to a job (strategies, sweep points and
+/// checked remedies alike): `overrides` written into `root` in order (config/overrides.h: a
+/// later one replaces an earlier one's value; config/applied_overrides.h), validate_variant,
+/// and `root` restored as it was. Errors go to `sink`.
+std::optional<ValidatedJob> validate_with_overrides(const YAML::Node& root, const std::vector<const Override*>& overrides,
+                                                    const ValidationContext& context, ErrorSink& sink);
 
 }  // namespace gpuplan::config

@@ -3,7 +3,7 @@
 /// ConfigError.
 #include "config/config_error.h"
 #include "config/probe_results.h"
-#include "fuzz/fuzz_target.h"
+#include "fuzz_target.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

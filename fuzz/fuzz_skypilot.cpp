@@ -3,7 +3,7 @@
 /// shipped GPU and storage catalogs. Imports or throws ConfigError.
 #include "config/config_error.h"
 #include "config/instance_catalog.h"
-#include "fuzz/fuzz_target.h"
+#include "fuzz_target.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const gpuplan::cli::AppContext& context = gpuplan::fuzz::shipped_context();

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "core/unit_parse.h"
-#include "fuzz/fuzz_target.h"
+#include "fuzz_target.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using gpuplan::core::Dimension;

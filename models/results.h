@@ -40,6 +40,37 @@ struct StepBreakdown {
   double communication_exposed_s = 0.0;
 };
 
+/// One resource's part of the simulated step's critical path: the GPU stream's time, each
+/// idle gap charged to what the GPU waited on (StepBreakdown), the data wait split between
+/// storage and the loader's CPU by where the readers spent their time (LoaderStats).
+struct CriticalPathPart {
+  std::string resource;  ///< gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | communication
+  double seconds = 0.0;  ///< per optimizer step
+  double share = 0.0;    ///< of the step time, [0, 1]; the parts add up to 1
+};
+
+/// One scenario override as a strategy writes it: `data_loader.num_workers` = "6". The value
+/// is YAML scalar text, units included ("100 MiB").
+struct ScenarioOverride {
+  std::string path;
+  std::string value;
+};
+
+/// A remedy that the simulation checked: the row's job with `overrides` written after its
+/// strategy's and sweep point's, validated and simulated again (models/run/advice.h).
+struct SuggestedChange {
+  std::vector<ScenarioOverride> overrides;
+  std::string relieves;          ///< the resource the remedy relieves (the row's bottleneck)
+  std::string goal;              ///< what it was ranked on: time_to_train | cost
+  double gain = 0.0;             ///< goal before / goal after - 1 (+0.84: 1.84x faster or cheaper)
+  double throughput_samples_per_s = 0.0;  ///< after the change
+  double throughput_change = 0.0;  ///< samples/s after / before - 1
+  double time_to_train_s = 0.0;  ///< after the change: wall time p50 on a cloud market, else time to train
+  double time_change = 0.0;      ///< time_to_train_s after / before - 1 (-0.46: 46 % less time)
+  std::optional<double> cost_usd;  ///< after the change, on the row's market (p50), or on premises
+  std::optional<double> cost_change_usd;  ///< cost_usd - the row's; absent without dollars
+};
+
 /// One row of the comparison: a strategy (and sweep point) of a scenario.
 struct VariantResult {
   std::string strategy;                ///< strategy name, with the sweep point if any
@@ -71,8 +102,16 @@ struct VariantResult {
   std::optional<double> cost_on_demand_usd;
   std::optional<double> cost_on_premises_usd;
   double energy_j = 0.0;
-  std::string bottleneck;              ///< gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | memory (OOM)
-  std::string suggestion;              ///< what relieves the bottleneck
+  /// The limiter: the resource whose checked remedy gains most (`suggested`); without one,
+  /// the largest part of the critical path; memory for an OOM row.
+  /// gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | communication |
+  /// preemptions | memory
+  std::string bottleneck;
+  /// What relieves it: the checked overrides as "path: value, path: value", or an unchecked
+  /// hint in words when no remedy the tool can simulate gains.
+  std::string suggestion;
+  std::optional<SuggestedChange> suggested;  ///< the checked remedy, when one gains
+  std::vector<CriticalPathPart> critical_path;  ///< fitting rows: the step's parts, fixed order
   std::vector<std::string> notes;      ///< warnings (e.g. "fp16 without tensor cores")
   bool calibrated = false;
   // Job level on a cloud market (models/job/cloud_job.h); empty / absent without `cloud`.

@@ -22,13 +22,11 @@ std::string render(const models::ScenarioResult& result, Format format);
 
 std::string render_table(const models::ScenarioResult& result);
 std::string render_markdown(const models::ScenarioResult& result);
-/// CSV columns: strategy, throughput_samples_per_s, step_time_s, data_wait_s, h2d_s,
-/// gpu_compute_s, optimizer_s, gpu_utilization, mfu, peak_memory_bytes,
-/// memory_capacity_bytes, fits, epoch_time_s, time_to_train_s, cost_on_demand_usd,
-/// energy_kwh, bottleneck, suggestion, then throughput_tokens_per_s, host_dispatch_s,
-/// cost_on_premises_usd, gpus, global_batch_samples, gpu. Empty cells for values that do not
-/// apply (an OOM row has no throughput; no instance, no dollars).
+/// CSV: one column per field of report/variant_fields.h, in its order. Empty cells for
+/// values that do not apply (an OOM row has no throughput; no instance, no dollars).
 std::string render_csv(const models::ScenarioResult& result);
+/// JSON: {"scenario", "scenario_path", "variants": [one object per row]}; each row has the
+/// keys of the CSV header, with the same SI units, null where a value does not apply.
 std::string render_json(const models::ScenarioResult& result);
 
 }  // namespace gpuplan::report

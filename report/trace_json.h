@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "models/step/step_simulation.h"
+#include "models/trace_span.h"
 
 namespace gpuplan::report {
 

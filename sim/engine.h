@@ -4,22 +4,11 @@
 
 #include <cstdint>
 #include <functional>
-#include <string_view>
 #include <vector>
 
 #include "sim/sim_time.h"
 
 namespace gpuplan::sim {
-
-/// One completed service of a resource, as reported to the trace hook (STYLE.md E6).
-/// The string views are valid only during the hook call; copy them to keep them.
-struct TraceEvent {
-  std::string_view track;  ///< the resource that did the work (a server or link name)
-  std::string_view label;  ///< what the work was (may be empty)
-  SimTime start;           ///< when the service began
-  SimTime end;             ///< when the service ended
-  double bytes;            ///< bytes moved by the service, or 0 where bytes do not apply
-};
 
 /// A discrete-event engine: a simulated clock `now()` and a queue of callbacks, each due at a
 /// simulated time. Events run in order of (time, insertion sequence), so events due at the
@@ -28,14 +17,15 @@ struct TraceEvent {
 /// one per thread at most (STYLE.md E4). Not copyable or movable, because callbacks
 /// capture references to it.
 ///
+/// The engine reports nothing itself: resources and the activity graph emit typed signals
+/// (signal.h) that observers subscribe to.
+///
 /// Implementation: a binary min-heap of small (time, sequence, slot) entries; the callbacks
 /// live in a slot table reused through a free list, so heap operations move 24 bytes.
 class Engine {
  public:
   /// A callback run when its event is due.
   using Callback = std::function<void()>;
-  /// The trace hook, called once per completed resource service.
-  using TraceHook = std::function<void(const TraceEvent&)>;
 
   Engine() = default;
   Engine(const Engine&) = delete;
@@ -88,22 +78,6 @@ class Engine {
   /// The number of events processed since construction.
   std::uint64_t events_processed() const { return events_processed_; }
 
-  /// Installs (or, with an empty function, removes) the hook that receives a TraceEvent for
-  /// every completed resource service.
-  void set_trace_hook(TraceHook hook) { trace_hook_ = std::move(hook); }
-
-  /// True when a trace hook is installed; resources may skip building labels otherwise.
-  bool tracing() const { return static_cast<bool>(trace_hook_); }
-
-  /// Reports a completed service to the trace hook; costs one branch when no hook is set.
-  /// Called by resources (FifoServer, BandwidthNetwork), not usually by models.
-  void trace(std::string_view track, std::string_view label, SimTime start, SimTime end,
-             double bytes) const {
-    if (trace_hook_) {
-      trace_hook_(TraceEvent{track, label, start, end, bytes});
-    }
-  }
-
  private:
   struct Entry {
     SimTime time;
@@ -126,7 +100,6 @@ class Engine {
   std::vector<Entry> heap_;
   std::vector<Callback> callbacks_;
   std::vector<std::uint32_t> free_slots_;
-  TraceHook trace_hook_;
 };
 
 }  // namespace gpuplan::sim

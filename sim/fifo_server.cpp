@@ -19,12 +19,13 @@ FifoServer::FifoServer(Engine& engine, std::string name, int slots)
   }
 }
 
-void FifoServer::submit(SimTime service_time, std::function<void()> on_done, std::string label) {
+void FifoServer::submit(SimTime service_time, std::function<void()> on_done, std::string label,
+                        std::uint32_t kind) {
   if (service_time < 0) {
     throw std::invalid_argument("FifoServer '" + name_ + "': negative service time " +
                                 std::to_string(service_time) + " ns");
   }
-  Job job{engine_.now(), service_time, std::move(on_done), std::move(label)};
+  Job job{engine_.now(), service_time, std::move(on_done), std::move(label), kind};
   if (free_slots_.empty()) {
     waiting_.push_back(std::move(job));
   } else {
@@ -43,6 +44,7 @@ void FifoServer::start(Job job) {
   slot.busy = true;
   slot.on_done = std::move(job.on_done);
   slot.label = std::move(job.label);
+  slot.kind = job.kind;
   engine_.schedule_in(job.service_time, [this, index] { complete(index); });
 }
 
@@ -54,7 +56,7 @@ void FifoServer::complete(std::uint32_t slot_index) {
   ++completed_;
   wait_sum_s_ += to_seconds(slot.start - slot.arrival);
   system_sum_s_ += to_seconds(now - slot.arrival);
-  engine_.trace(name_, slot.label, slot.start, now, 0.0);
+  finished_.emit(ServiceFinished{slot.label, slot.kind, slot.arrival, slot.start, now});
 
   std::function<void()> on_done = std::move(slot.on_done);
   slot.on_done = nullptr;

@@ -6,12 +6,24 @@
 #include <deque>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/engine.h"
+#include "sim/signal.h"
 #include "sim/sim_time.h"
 
 namespace gpuplan::sim {
+
+/// One completed job of a FifoServer, as reported by FifoServer::finished. The label view is
+/// valid only during the subscriber call.
+struct ServiceFinished {
+  std::string_view label;  ///< the job's label (may be empty)
+  std::uint32_t kind;      ///< the submitter's tag for the job (what the time was spent on)
+  SimTime arrival;         ///< when the job was submitted
+  SimTime start;           ///< when its service began
+  SimTime end;             ///< when its service ended
+};
 
 /// A station with `slots` identical servers and one unbounded FIFO waiting line: Kendall's
 /// G/G/k with first-come-first-served discipline. Each job brings its own service time; a job
@@ -19,11 +31,11 @@ namespace gpuplan::sim {
 /// CPU cores shared by data-loader workers or a storage device with a queue depth.
 ///
 /// Statistics cover the window since construction or the last `reset_statistics()`.
-/// Each completed job is reported to the engine's trace hook (track = the server's name).
+/// Each completed job is reported through the `finished` signal.
 /// The server must outlive the engine's processing of the events it schedules. Not copyable.
 class FifoServer {
  public:
-  /// A server called `name` (used as the trace track) with `slots` parallel slots.
+  /// A server called `name` with `slots` parallel slots.
   /// Throws std::invalid_argument if `slots < 1`.
   FifoServer(Engine& engine, std::string name, int slots);
   FifoServer(const FifoServer&) = delete;
@@ -34,9 +46,14 @@ class FifoServer {
 
   /// Adds a job that needs `service_time` ns of one slot. `on_done` (may be empty) is called
   /// from the engine event at which the job completes, after the next waiting job (if any) has
-  /// taken the freed slot. `label` names the job in the trace.
+  /// taken the freed slot. `label` names the job for observers; `kind` is the submitter's
+  /// tag, passed through to the `finished` signal so observers need no string matching.
   /// Throws std::invalid_argument if `service_time < 0`.
-  void submit(SimTime service_time, std::function<void()> on_done, std::string label = {});
+  void submit(SimTime service_time, std::function<void()> on_done, std::string label = {},
+              std::uint32_t kind = 0);
+
+  /// Emitted once per completed job, before its `on_done`.
+  Signal<ServiceFinished>& finished() { return finished_; }
 
   /// The server's name.
   const std::string& name() const { return name_; }
@@ -76,6 +93,7 @@ class FifoServer {
     SimTime service_time;
     std::function<void()> on_done;
     std::string label;
+    std::uint32_t kind;
   };
   struct Slot {
     SimTime arrival = 0;
@@ -84,6 +102,7 @@ class FifoServer {
     bool busy = false;
     std::function<void()> on_done;
     std::string label;
+    std::uint32_t kind = 0;
   };
 
   void start(Job job);
@@ -99,6 +118,7 @@ class FifoServer {
   SimTime completed_busy_ = 0;
   double wait_sum_s_ = 0.0;
   double system_sum_s_ = 0.0;
+  Signal<ServiceFinished> finished_;
 };
 
 }  // namespace gpuplan::sim

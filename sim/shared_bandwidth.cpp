@@ -34,7 +34,8 @@ const BandwidthNetwork::Resource& BandwidthNetwork::resource(ResourceId id) cons
 }
 
 void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
-                                  std::function<void()> on_done, std::string_view label) {
+                                  std::function<void()> on_done, std::string_view label,
+                                  double bound_per_s) {
   if (path.empty()) {
     throw std::invalid_argument("BandwidthNetwork::start_flow: empty path; a flow must cross "
                                 "at least one resource");
@@ -42,6 +43,11 @@ void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
   if (!std::isfinite(bytes) || bytes < 0.0) {
     throw std::invalid_argument("BandwidthNetwork::start_flow: " + std::to_string(bytes) +
                                 " bytes; expected a finite number >= 0");
+  }
+  if (std::isnan(bound_per_s) || !(bound_per_s > 0.0)) {
+    throw std::invalid_argument("BandwidthNetwork::start_flow: rate bound " +
+                                std::to_string(bound_per_s) +
+                                " per s; expected a bound > 0 (infinity for none)");
   }
   std::vector<std::uint32_t> indices;
   indices.reserve(path.size());
@@ -70,7 +76,7 @@ void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
       r.busy_since = now;
     }
   }
-  flows_.push_back(Flow{std::move(indices), bytes, bytes, 0.0, now, kMaxSimTime,
+  flows_.push_back(Flow{std::move(indices), bytes, bytes, 0.0, bound_per_s, now, kMaxSimTime,
                         std::move(on_done), std::string(label)});
   reallocate_and_reschedule();
 }
@@ -94,6 +100,8 @@ void BandwidthNetwork::advance_to_now() {
 void BandwidthNetwork::reallocate_and_reschedule() {
   // Progressive filling (Bertsekas & Gallager 1992, 6.5.2). Reset the resources that carried
   // flows before, then gather those that carry them now.
+  const std::vector<std::uint32_t> before =
+      resource_changed_.observed() ? in_use_ : std::vector<std::uint32_t>{};
   for (const std::uint32_t index : in_use_) {
     resources_[index].allocated_bytes_per_s = 0.0;
   }
@@ -128,18 +136,34 @@ void BandwidthNetwork::reallocate_and_reschedule() {
         }
       }
     }
-    // Freeze every unfrozen flow through the bottleneck at that share.
+    // A flow whose bound is below every equal share it could get saturates its bound first
+    // (SimGrid lmm: var.value <= var.bound); freeze the lowest-bounded flows at their bound.
+    double lowest_bound = std::numeric_limits<double>::infinity();
+    for (const Flow& flow : flows_) {
+      if (flow.rate_bytes_per_s < 0.0) {
+        lowest_bound = std::min(lowest_bound, flow.bound_per_s);
+      }
+    }
+    const bool bound_first = lowest_bound <= share;
+    auto freezes = [&](const Flow& flow) {
+      if (flow.rate_bytes_per_s >= 0.0) {
+        return false;
+      }
+      return bound_first ? flow.bound_per_s == lowest_bound
+                         : std::find(flow.path.begin(), flow.path.end(), bottleneck) !=
+                               flow.path.end();
+    };
+    const double rate = bound_first ? lowest_bound : share;
     for (Flow& flow : flows_) {
-      if (flow.rate_bytes_per_s >= 0.0 ||
-          std::find(flow.path.begin(), flow.path.end(), bottleneck) == flow.path.end()) {
+      if (!freezes(flow)) {
         continue;
       }
-      flow.rate_bytes_per_s = share;
+      flow.rate_bytes_per_s = rate;
       --unfrozen;
       for (const std::uint32_t index : flow.path) {
         Resource& r = resources_[index];
-        r.residual_bytes_per_s -= share;
-        r.allocated_bytes_per_s += share;
+        r.residual_bytes_per_s -= rate;
+        r.allocated_bytes_per_s += rate;
         --r.unfrozen_flows;
       }
     }
@@ -159,6 +183,27 @@ void BandwidthNetwork::reallocate_and_reschedule() {
   const std::uint64_t generation = ++generation_;
   if (earliest != kMaxSimTime) {
     engine_.schedule_at(earliest, [this, generation] { on_completion_event(generation); });
+  }
+  if (resource_changed_.observed()) {
+    report_changes(before);
+  }
+}
+
+void BandwidthNetwork::report_changes(const std::vector<std::uint32_t>& before) {
+  // The resources in use before or now, in index order; each reports once if it changed.
+  std::vector<std::uint32_t> touched = before;
+  touched.insert(touched.end(), in_use_.begin(), in_use_.end());
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  const SimTime now = engine_.now();
+  for (const std::uint32_t index : touched) {
+    Resource& r = resources_[index];
+    if (r.active_flows != r.reported_flows || r.allocated_bytes_per_s != r.reported_per_s) {
+      r.reported_flows = r.active_flows;
+      r.reported_per_s = r.allocated_bytes_per_s;
+      resource_changed_.emit(
+          ResourceStateChanged{ResourceId{index}, now, r.active_flows, r.allocated_bytes_per_s});
+    }
   }
 }
 
@@ -182,8 +227,8 @@ void BandwidthNetwork::on_completion_event(std::uint64_t generation) {
       if (--r.active_flows == 0) {
         r.busy_time += now - r.busy_since;
       }
-      engine_.trace(r.name, flow.label, flow.start, now, flow.bytes);
     }
+    flow_finished_.emit(FlowFinished{flow.label, flow.start, now, flow.bytes});
     ++completed_flows_;
     if (flow.on_done) {
       callbacks.push_back(std::move(flow.on_done));

@@ -12,6 +12,9 @@ namespace gpuplan::models {
 /// (server CPUs: ~200-300 W TDP for 32-64 cores; a rough, documented default).
 double host_power_w(int cpu_cores);
 
+/// Power of one GPU at `gpu_utilization` in [0, 1] (clamped), W: idle_w + u (tdp_w - idle_w).
+double gpu_power_w(const GpuSpec& gpu, double gpu_utilization);
+
 /// Energy of `wall_s` of training on all GPUs and nodes at `gpu_utilization` in [0, 1].
 double training_energy_j(const HardwareSpec& hardware, double gpu_utilization, double wall_s);
 

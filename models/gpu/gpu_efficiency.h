@@ -59,8 +59,6 @@ struct GpuEfficiency {
   /// Share of memory-bound (elementwise/normalization) traffic and kernels left after a
   /// compiler fuses them into neighbours (torch.compile / fused-kernel frameworks).
   double compiled_memory_bound_share = 0.0;
-  /// NCHW convolutions on tensor cores pay for layout transposes: efficiency multiplier.
-  double channels_first_tensor_core_penalty = 0.0;
   /// Achieved pinned H2D bandwidth as a share of the PCIe link's raw rate (x16 Gen3 ~12 GB/s of
   /// 15.75: report R12; Gen4 25.13 GB/s of 31.5: row V089) and pageable relative to pinned
   /// (about half: R12, V092).

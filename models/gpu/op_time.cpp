@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "core/units.h"
+#include "models/gpu/pcie_link.h"
 
 namespace gpuplan::models {
 namespace {
@@ -122,6 +124,10 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   w.backward.bytes = 2.0 * activation_traffic + weight_traffic + op.parameters * 4.0;
 
   double compute_rate = 0.0;
+  // Layout transposes of NCHW tensor-core convolutions: their own memory-bound kernels,
+  // added to the convolution's time rather than hidden under it.
+  KernelWork transpose_forward;
+  KernelWork transpose_backward;
   if (is_math(op.op_class)) {
     const bool tc = uses_tensor_cores(op.op_class, p, gpu);
     double eff = tc ? e.matmul_tensor_core(gpu.compute_capability_major) : e.matmul_cuda_core;
@@ -130,8 +136,16 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       eff *= tc ? e.conv_tensor_core_relative : e.conv_cuda_core_relative;
       relative *= tc ? e.conv_tensor_core_relative : e.conv_cuda_core_relative;
       if (tc && training.memory_format == MemoryFormat::kChannelsFirst) {
-        eff *= e.channels_first_tensor_core_penalty;
-        relative *= e.channels_first_tensor_core_penalty;
+        // cuDNN's tensor-core kernels are NHWC: an NCHW convolution transposes its input
+        // and output around the kernel (nchwToNhwc / nhwcToNchw, one read and one write
+        // each); backward transposes dy and x in and dx back out. NVIDIA "Convolutional
+        // Layers User's Guide", section "Tensor Layouts In Memory: NCHW vs NHWC".
+        const double in = op.input_elements * batch * act_bytes;
+        const double out = op.output_elements * batch * act_bytes;
+        transpose_forward.bytes = 2.0 * (in + out);
+        transpose_forward.kernels = 2;
+        transpose_backward.bytes = 2.0 * (2.0 * in + out);
+        transpose_backward.kernels = 3;
       }
     } else if (op.op_class == OpClass::kMatmul) {
       eff *= e.matmul_relative_to_gemm;
@@ -179,6 +193,11 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   };
   w.forward.gpu_time_s = time_of(w.forward);
   w.backward.gpu_time_s = time_of(w.backward);
+  for (auto [phase, transpose] : {std::pair{&w.forward, &transpose_forward}, std::pair{&w.backward, &transpose_backward}}) {
+    phase->gpu_time_s += transpose->bytes / mem_rate + transpose->kernels * kernel_fixed(gpu, e);
+    phase->bytes += transpose->bytes;
+    phase->kernels += transpose->kernels;
+  }
   return w;
 }
 
@@ -244,19 +263,7 @@ double h2d_bytes_per_s(const GpuSpec& gpu, bool pinned, const GpuEfficiency& e) 
       return line->rate_per_s;
     }
   }
-  // Raw per-lane rates after line coding (PCI-SIG): Gen3 8 GT/s 128b/130b = 0.985 GB/s,
-  // Gen4 1.969 GB/s, Gen5 3.938 GB/s, Gen6 7.563 GB/s (approx.). Gen1/2 use 8b/10b.
-  double per_lane_gb_per_s = 0.985;
-  switch (gpu.pcie_generation) {
-    case 1: per_lane_gb_per_s = 0.25; break;
-    case 2: per_lane_gb_per_s = 0.5; break;
-    case 3: per_lane_gb_per_s = 0.985; break;
-    case 4: per_lane_gb_per_s = 1.969; break;
-    case 5: per_lane_gb_per_s = 3.938; break;
-    default: per_lane_gb_per_s = gpu.pcie_generation > 5 ? 7.563 : 0.985; break;
-  }
-  const int lanes = gpu.pcie_lanes > 0 ? gpu.pcie_lanes : 16;
-  const double raw = core::gigabytes_per_s(per_lane_gb_per_s) * lanes;
+  const double raw = pcie_link_bytes_per_s(gpu);
   const double pinned_rate = raw * e.pcie_pinned;
   return pinned ? pinned_rate : pinned_rate * e.pcie_pageable_relative;
 }

@@ -47,7 +47,9 @@ bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu
 
 /// Forward and backward work of `op` for `batch` samples. Bytes: activations read and
 /// written at the precision's element size, weights once per kernel; channels_first convs on
-/// tensor cores pay the transpose penalty; linear layers (OpClass::kMatmul) run at
+/// tensor cores add cuDNN's layout transposes as memory-bound kernels of their own (forward:
+/// input and output, one read and one write each, 2 kernels; backward: dy and x to NHWC, dx
+/// back, 3 kernels); linear layers (OpClass::kMatmul) run at
 /// `matmul_relative_to_gemm` of the GEMM figure, attention matmuls at
 /// `attention_relative_to_matmul`; `compiled`/`cuda_graphs` do not change the kernels, but
 /// `compiled` fuses memory-bound ops: the op's own Op::compiled_traffic_share of its traffic

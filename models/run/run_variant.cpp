@@ -11,6 +11,7 @@
 #include "models/job/job_time.h"
 #include "models/memory/parallel_memory.h"
 #include "models/run/bottleneck.h"
+#include "models/run/critical_path.h"
 #include "models/step/job_steps.h"
 #include "models/step/step_plan.h"
 
@@ -148,15 +149,17 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   if (job.on_premises) {
     r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes, r.time_to_train_s, r.energy_j);
   }
-  if (r.gpus > 1) {
+  if (r.gpus > 1 && params.scaling_reference) {
     const double single = single_gpu_throughput(job, params);
     r.single_gpu_throughput_samples_per_s = single;
     r.scaling_efficiency = r.throughput_samples_per_s / (r.gpus * single);
-    r.collective = plan.comm.algorithm;
   }
-  const Bottleneck b = find_bottleneck(job, plan, r.step, stats.loader);
-  r.bottleneck = b.name;
-  r.suggestion = b.suggestion;
+  if (r.gpus > 1) r.collective = plan.comm.algorithm;
+  // The limiter before any remedy is checked (cli/advisor.h replaces it with the remedy that
+  // gains most): the largest part of the critical path and a hint.
+  r.critical_path = critical_path(plan, r.step, stats.loader);
+  r.bottleneck = largest_part(r.critical_path);
+  r.suggestion = unchecked_hint(r.bottleneck, job);
   return run;
 }
 

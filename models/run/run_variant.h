@@ -18,6 +18,9 @@ struct ModelParams {
   GpuEfficiency gpu = GpuEfficiency::defaults();
   MemoryModelParams memory = MemoryModelParams::defaults();
   StepSimOptions step;
+  /// Simulate one GPU alone for the scaling efficiency of a multi-GPU row. The remedies the
+  /// advisor checks (cli/advisor.h) turn it off: their gain needs time and dollars only.
+  bool scaling_reference = true;
 };
 
 /// Everything one variant produced: the result row and, when asked, the step trace.

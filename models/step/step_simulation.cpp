@@ -23,7 +23,7 @@ using sim::SimTime;
 enum class HostState { kWaitingData, kLoading, kCopying, kDispatching, kSyncing };
 
 /// What a GPU-busy interval was doing.
-enum class BusyKind { kCompute, kOptimizer, kCommunication };
+enum class BusyKind : std::uint32_t { kCompute, kOptimizer, kCommunication };
 
 struct Interval {
   SimTime start;
@@ -97,7 +97,10 @@ class StepProcess {
     for (std::size_t b = 0; b < plan_.comm.buckets.size(); ++b) {
       bucket_at_unit_[plan_.comm.buckets[b].ready_after_unit] = static_cast<int>(b);
     }
-    engine_.set_trace_hook([this](const sim::TraceEvent& e) { on_trace(e); });
+    for (sim::FifoServer* server : {&gpu_, &copy_engine_, &comm_}) {
+      server->finished().subscribe(
+          [this, server](const sim::ServiceFinished& e) { on_finished(*server, e); });
+    }
   }
 
   /// Runs until `micro_steps` micro-steps have started and ended; pending loader events stay
@@ -146,23 +149,18 @@ class StepProcess {
     }
   }
 
-  void on_trace(const sim::TraceEvent& e) {
-    const bool gpu = e.track == "gpu";
-    const bool h2d = e.track == "h2d";
-    const bool nccl = e.track == "nccl";
-    if (gpu) {
-      // DataParallel's transfer units are labelled "data_parallel.*" (data_parallel_plan.cpp).
-      const BusyKind kind = e.label == "optimizer.step"           ? BusyKind::kOptimizer
-                            : e.label.starts_with("data_parallel.") ? BusyKind::kCommunication
-                                                                    : BusyKind::kCompute;
-      gpu_busy_.push_back({e.start, e.end, kind});
-    } else if (h2d) {
+  /// Records a completed job of one of the GPU-side servers: typed by the server it ran on
+  /// and the kind it was submitted with, not by its label.
+  void on_finished(const sim::FifoServer& server, const sim::ServiceFinished& e) {
+    if (&server == &gpu_) {
+      gpu_busy_.push_back({e.start, e.end, static_cast<BusyKind>(e.kind)});
+    } else if (&server == &copy_engine_) {
       copies_.emplace_back(e.start, e.end);
-    } else if (nccl) {
+    } else {
       comm_busy_.emplace_back(e.start, e.end);
     }
-    if ((gpu || h2d || nccl) && static_cast<int>(micro_steps_.size()) <= trace_micro_steps_) {
-      trace_.push_back({std::string(e.track), std::string(e.label), sim::to_seconds(e.start),
+    if (static_cast<int>(micro_steps_.size()) <= trace_micro_steps_) {
+      trace_.push_back({server.name(), std::string(e.label), sim::to_seconds(e.start),
                         sim::to_seconds(e.end)});
     }
   }
@@ -380,7 +378,7 @@ class StepProcess {
     unit_index_ = 0;
     phase_ = 0;
     if (plan_.loader.gpu_preprocess_s > 0.0) {
-      submit_gpu("decode (GPU)", plan_.loader.gpu_preprocess_s);
+      submit_gpu("decode (GPU)", plan_.loader.gpu_preprocess_s, BusyKind::kCompute);
     }
     dispatch_next();
   }
@@ -428,11 +426,15 @@ class StepProcess {
     const int bucket = phase_ == 1 && micro_steps_.back().final ? bucket_at_unit_[index] : -1;
     set_host(HostState::kDispatching);
     // The main process competes for a core with the workers when they outnumber the cores.
-    run_cpu(main_thread(), u.dispatch_s, [this, &u, bucket] {
+    const BusyKind kind = phase_ == 2        ? BusyKind::kOptimizer
+                          : u.communication ? BusyKind::kCommunication
+                                            : BusyKind::kCompute;
+    run_cpu(main_thread(), u.dispatch_s, [this, &u, bucket, kind] {
       if (bucket >= 0) {
-        submit_gpu(u.label, u.gpu_s, [this, bucket] { start_all_reduce(static_cast<std::size_t>(bucket)); });
+        submit_gpu(u.label, u.gpu_s, kind,
+                   [this, bucket] { start_all_reduce(static_cast<std::size_t>(bucket)); });
       } else {
-        submit_gpu(u.label, u.gpu_s);
+        submit_gpu(u.label, u.gpu_s, kind);
       }
       dispatch_next();
     });
@@ -467,27 +469,29 @@ class StepProcess {
   struct HeldKernel {
     std::string label;
     double gpu_s;
+    BusyKind kind;
     std::function<void()> on_done;
   };
 
   /// Kernels the host submits go to the GPU stream, unless the stream is held: behind DDP's
   /// all-reduces (the optimizer), or behind a pinned copy in flight (everything).
-  void submit_gpu(const std::string& label, double gpu_s, std::function<void()> on_done = {}) {
+  void submit_gpu(const std::string& label, double gpu_s, BusyKind kind,
+                  std::function<void()> on_done = {}) {
     if (optimizer_held_) {
-      held_for_comm_.push_back({label, gpu_s, std::move(on_done)});
+      held_for_comm_.push_back({label, gpu_s, kind, std::move(on_done)});
     } else if (copy_hold_) {
-      held_.push_back({label, gpu_s, std::move(on_done)});
+      held_.push_back({label, gpu_s, kind, std::move(on_done)});
     } else {
-      launch(label, gpu_s, std::move(on_done));
+      launch(label, gpu_s, kind, std::move(on_done));
     }
   }
 
-  void launch(const std::string& label, double gpu_s, std::function<void()> on_done) {
+  void launch(const std::string& label, double gpu_s, BusyKind kind, std::function<void()> on_done) {
     ++gpu_outstanding_;
     gpu_.submit(sim::to_sim_time(gpu_s), [this, done = std::move(on_done)] {
       if (done) done();
       on_gpu_done();
-    }, label);
+    }, label, static_cast<std::uint32_t>(kind));
   }
 
   /// The pinned copy is done: the kernels queued behind it go to the GPU in order (they were
@@ -509,7 +513,7 @@ class StepProcess {
     std::deque<HeldKernel> held;
     held.swap(queue);
     for (HeldKernel& k : held) {
-      launch(k.label, k.gpu_s, std::move(k.on_done));
+      launch(k.label, k.gpu_s, k.kind, std::move(k.on_done));
     }
     check_idle();
   }

@@ -18,6 +18,7 @@
 
 #include "models/results.h"
 #include "models/step/step_plan.h"
+#include "models/trace_span.h"
 
 namespace gpuplan::models {
 
@@ -30,14 +31,6 @@ struct StepSimOptions {
   /// Job level: simulate every batch of every epoch (simulate_epoch) instead of a steady-state
   /// window per epoch kind (`gpuplan run --exact`). Slow for real datasets; for checking.
   bool exact = false;
-};
-
-/// A span of simulated work for the trace writer (report/ turns these into Perfetto JSON).
-struct TraceSpan {
-  std::string track;  ///< "worker N", "main process", "storage", "pin_memory", "h2d", "gpu"
-  std::string label;
-  double start_s = 0.0;
-  double end_s = 0.0;
 };
 
 /// Where the data loader's readers spent their time, mean per batch over the measured

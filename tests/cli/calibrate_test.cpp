@@ -14,24 +14,13 @@
 
 using gpuplan::testing::run_gpuplan;
 using gpuplan::testing::slurp;
+using gpuplan::testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kSource = GPUPLAN_SOURCE_DIR;
 const std::string kFixtures = kSource + "/tests/fixtures/calibration";
-
-/// A fresh temporary folder, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& tag) {
-    path = fs::temp_directory_path() / ("gpuplan-calibrate-test-" + std::to_string(::getpid()) + "-" + tag);
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 /// An executable shell script standing in for cuda_probe.
 std::string fake_probe(const TempDir& dir, const std::string& body) {

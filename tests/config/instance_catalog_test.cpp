@@ -164,7 +164,7 @@ TEST_SUITE("config.instance_catalog") {
     CHECK(catalog.notes() ==
           std::vector<std::string>{kLambdaExcerpt +
                                    ":12: lambda/gpu_1x_gh200: accelerator 'GH200' is not in the GPU "
-                                   "catalog: skipped; did you mean h200?"});
+                                   "catalog: skipped; did you mean gb200, h200 or b200?"});
   }
 
   TEST_CASE("dirty rows: spot above on-demand, placeholders, no price, GPU slices") {
@@ -198,7 +198,7 @@ TEST_SUITE("config.instance_catalog") {
               "dirty.csv:4: test/no.price in r1 z1 has no on-demand Price: skipped",
               "dirty.csv:5: test/half.gpu has 0.5 GPUs (a GPU slice): skipped",
               "dirty.csv:7: test/old.gpu: accelerator 'K80' is not in the GPU catalog: skipped; did you "
-              "mean a10?",
+              "mean a10, a30 or a40?",
               "dirty.csv:8: test/too.dear costs 800 USD/h per GPU, not a plausible price: skipped",
           });
   }

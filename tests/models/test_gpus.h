@@ -3,6 +3,7 @@
 /// expected values in the tests can be derived by hand.
 
 #include "core/units.h"
+#include "models/gpu/gpu_efficiency.h"
 #include "models/gpu/gpu_spec.h"
 
 namespace gpuplan::models::testing {
@@ -51,6 +52,20 @@ inline GpuSpec pascal_like() {
   g.peak_fp16_flop_per_s = core::teraflop_per_s(0.17);
   g.memory_bytes_per_s = core::gigabytes_per_s(480);
   return g;
+}
+
+/// GpuEfficiency::defaults() with the fitted fractions (`gpuplan fit`, cli/model_fit.h)
+/// pinned to round values, so the hand-computed op times of the tests do not move when the
+/// fit is rerun: conv relative 0.70 (tensor cores) / 0.95 (CUDA cores), linear layers 0.75,
+/// attention 0.60, memory bandwidth 0.80.
+inline GpuEfficiency hand_efficiency() {
+  GpuEfficiency e = GpuEfficiency::defaults();
+  e.conv_tensor_core_relative = 0.70;
+  e.conv_cuda_core_relative = 0.95;
+  e.matmul_relative_to_gemm = 0.75;
+  e.attention_relative_to_matmul = 0.60;
+  e.memory_bandwidth = 0.80;
+  return e;
 }
 
 }  // namespace gpuplan::models::testing

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "cli/advisor.h"
 #include "cli/app_context.h"
 #include "cli/scenario_runner.h"
 #include "config/scenario_loader.h"
@@ -24,8 +25,10 @@ const cli::AppContext& context() {
 std::map<std::string, models::VariantResult> rows_of(const std::string& name) {
   const config::Scenario s = config::load_scenario(std::string(GPUPLAN_SOURCE_DIR) + "/tests/practitioner/" + name,
                                                    context().catalogs, context().families);
+  cli::ScenarioRun run = cli::run_scenario(s, {});
+  cli::advise(run, s, context(), {});
   std::map<std::string, models::VariantResult> rows;
-  for (const auto& v : cli::run_scenario(s, {}).result.variants) rows[v.strategy] = v;
+  for (const auto& v : run.result.variants) rows[v.strategy] = v;
   return rows;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/advisor.h"
 #include "cli/app_context.h"
 #include "cli/scenario_runner.h"
 #include "config/scenario_loader.h"
@@ -26,7 +27,9 @@ const cli::AppContext& context() {
 cli::ScenarioRun run_file(const std::string& name, const models::ModelParams& params = {}) {
   const config::Scenario s = config::load_scenario(std::string(GPUPLAN_SOURCE_DIR) + "/tests/practitioner/" + name,
                                                    context().catalogs, context().families);
-  return cli::run_scenario(s, params);
+  cli::ScenarioRun run = cli::run_scenario(s, params);
+  cli::advise(run, s, context(), params);
+  return run;
 }
 
 std::map<std::string, models::VariantResult> rows_of(const cli::ScenarioRun& r) {

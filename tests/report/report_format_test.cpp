@@ -45,21 +45,44 @@ models::ScenarioResult two_rows() {
 }  // namespace
 
 TEST_SUITE("report.report_format") {
-  TEST_CASE("CSV: the documented columns, SI values, empty cells for an OOM row, quoted commas") {
+  TEST_CASE("CSV: the columns of report/variant_fields.cpp, SI values, empty cells for an OOM row, quoted commas") {
     const std::string csv = report::render_csv(two_rows());
     const std::string header =
-        "strategy,throughput_samples_per_s,step_time_s,data_wait_s,h2d_s,gpu_compute_s,optimizer_s,"
-        "gpu_utilization,mfu,peak_memory_bytes,memory_capacity_bytes,fits,epoch_time_s,time_to_train_s,"
-        "cost_on_demand_usd,energy_kwh,bottleneck,suggestion,throughput_tokens_per_s,host_dispatch_s,"
-        "cost_on_premises_usd,gpus,global_batch_samples,gpu,market,time_p50_s,time_p90_s,cost_p50_usd,"
-        "cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,trials,"
-        "communication_exposed_s,scaling_efficiency,parallelism,collective,nodes,interconnect,network,"
-        "network_bytes_per_s,single_gpu_throughput_samples_per_s\n";
+        "strategy,gpu,gpus,nodes,parallelism,collective,interconnect,network,network_bytes_per_s,"
+        "global_batch_samples,fits,throughput_samples_per_s,single_gpu_throughput_samples_per_s,"
+        "throughput_tokens_per_s,step_time_s,gpu_compute_s,optimizer_s,data_wait_s,h2d_s,host_dispatch_s,"
+        "communication_exposed_s,scaling_efficiency,gpu_utilization,mfu,peak_memory_bytes,memory_capacity_bytes,"
+        "memory_weights_bytes,memory_gradients_bytes,memory_optimizer_state_bytes,memory_activations_bytes,"
+        "memory_workspace_bytes,memory_cuda_context_bytes,memory_allocator_slack_bytes,memory_data_parallel_bytes,"
+        "epoch_time_s,time_to_train_s,cost_on_demand_usd,cost_on_premises_usd,market,time_p50_s,time_p90_s,"
+        "cost_p50_usd,cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,"
+        "checkpoint_interval_reason,trials,energy_j,bottleneck,suggestion,suggestion_overrides,suggestion_relieves,"
+        "suggestion_goal,suggestion_gain,suggested_throughput_samples_per_s,suggested_throughput_change,"
+        "suggested_time_to_train_s,suggested_time_change,suggested_cost_usd,suggested_cost_change_usd,"
+        "critical_path_share,notes,calibrated\n";
     CHECK(csv.substr(0, header.size()) == header);
-    // energy 3.6e8 J = 100 kWh
-    CHECK(csv.find("baseline,1024,0.25,0.04,0,0.2,0.01,0.84,0.15,3e+10,8e+10,true,1251.25,112612,1234.5,100,"
-                   "gpu_compute,training.precision: bf16_amp,,0,,1,256,a100-80gb,,,,,,,,,,,0,,,,1,,,,\n") != std::string::npos);
-    CHECK(csv.find("\"bs1024, big\",,,,,,,,,9.5e+10,8e+10,false,,,,,memory,") != std::string::npos);
+    // Energy in joules, as in JSON (STYLE.md U6): 3.6e8 J, not 100 kWh.
+    CHECK(csv.find("\nbaseline,a100-80gb,1,1,,,,,,256,true,1024,,,0.25,0.2,0.01,0.04,0,0,0,,0.84,0.15,3e+10,8e+10,"
+                   "0,0,0,0,0,0,0,0,1251.25,112612,1234.5,,,,,,,,,,,,,3.6e+08,gpu_compute,"
+                   "training.precision: bf16_amp,,,,,,,,,,,,,false\n") != std::string::npos);
+    // OOM: memory and the advice, nothing that needs a simulated step; the comma is quoted.
+    CHECK(csv.find("\n\"bs1024, big\",a100-80gb,1,1,,,,,,256,false,,,,,,,,,,,,,,9.5e+10,8e+10,0,0,0,0,0,0,0,0,"
+                   ",,,,,,,,,,,,,,,,memory,training.activation_checkpointing: true,,,,,,,,,,,,,false\n") != std::string::npos);
+  }
+
+  TEST_CASE("CSV and JSON carry the same fields under the same names, so the same units") {
+    const models::ScenarioResult r = two_rows();
+    const std::string csv = report::render_csv(r);
+    const std::string header = csv.substr(0, csv.find('\n'));
+    const auto j = nlohmann::ordered_json::parse(report::render_json(r));
+    for (const auto& row : j["variants"]) {
+      std::string keys;
+      for (const auto& item : row.items()) keys += (keys.empty() ? "" : ",") + item.key();
+      CHECK(keys == header);
+    }
+    CHECK(j["variants"][0]["energy_j"].get<double>() == doctest::Approx(3.6e8));
+    CHECK(header.find("energy_j") != std::string::npos);
+    CHECK(header.find("kwh") == std::string::npos);
   }
 
   TEST_CASE("several GPUs: GPUs, exposed communication and scaling in every format") {
@@ -81,8 +104,8 @@ TEST_SUITE("report.report_format") {
     v.interconnect = "nvlink3_nvswitch";
     v.network = "infiniband";
     v.network_bytes_per_s = 50e9;
-    CHECK(report::render_csv(r).find(",0.002,0.9,ddp,ring/simple,2,nvlink3_nvswitch,infiniband,5e+10,142\n") !=
-          std::string::npos);
+    CHECK(report::render_csv(r).find("\nbaseline,a100-80gb,8,2,ddp,ring/simple,nvlink3_nvswitch,infiniband,5e+10,256,"
+                                     "true,1024,142,,0.25,0.2,0.01,0.04,0,0,0.002,0.9,") != std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["scaling_efficiency"].get<double>() == doctest::Approx(0.9));
     CHECK(j["variants"][0]["collective"] == "ring/simple");
@@ -93,7 +116,7 @@ TEST_SUITE("report.report_format") {
     CHECK(report::render_table(two_rows()).find("scaling") == std::string::npos);
   }
 
-  TEST_CASE("CSV, JSON and table: the job-level columns of a spot row come after the existing ones") {
+  TEST_CASE("CSV, JSON and table: the job-level columns of a spot row") {
     models::ScenarioResult r = two_rows();
     models::VariantResult& v = r.variants[0];
     v.market = "spot";
@@ -107,13 +130,54 @@ TEST_SUITE("report.report_format") {
     v.checkpoint_interval_s = 1800.0;
     v.trials = 200;
     const std::string csv = report::render_csv(r);
-    CHECK(csv.find(",a100-80gb,spot,3600,7200,10,20,1.5,0.25,1,1800,200,0,,,,1,,,,\n") != std::string::npos);
+    CHECK(csv.find(",1234.5,,spot,3600,7200,10,20,1.5,0.25,1,1800,,200,3.6e+08,") != std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
-    CHECK(j["variants"][0]["job_level"]["time_p90_s"].get<double>() == doctest::Approx(7200.0));
-    CHECK(j["variants"][0]["job_level"]["market"] == "spot");
+    CHECK(j["variants"][0]["time_p90_s"].get<double>() == doctest::Approx(7200.0));
+    CHECK(j["variants"][0]["market"] == "spot");
+    CHECK(j["variants"][1]["time_p90_s"].is_null());  // the OOM row has no job level
     const std::string table = report::render_table(r);
     CHECK(table.find("$ p90") != std::string::npos);
     CHECK(report::render_table(two_rows()).find("$ p90") == std::string::npos);  // no spot, no spot columns
+  }
+
+  TEST_CASE("a checked suggestion: its effect in the notes, its overrides as a CSV cell and a JSON map") {
+    models::ScenarioResult r = two_rows();
+    models::VariantResult& v = r.variants[0];
+    v.bottleneck = "data_loading_cpu";
+    v.suggestion = "data_loader.num_workers: 7, data_loader.pin_memory: true";
+    v.critical_path = {{"gpu_compute", 0.21, 0.84}, {"data_loading_cpu", 0.04, 0.16}};
+    models::SuggestedChange c;
+    c.overrides = {{"data_loader.num_workers", "7"}, {"data_loader.pin_memory", "true"}};
+    c.relieves = "data_loading_cpu";
+    c.goal = "time_to_train";
+    c.gain = 0.84;
+    c.throughput_samples_per_s = 1884.16;  // 1024 x 1.84
+    c.throughput_change = 0.84;
+    c.time_to_train_s = 61202.4;           // 112612.5 / 1.84
+    c.time_change = -0.4565;
+    c.cost_usd = 670.92;                   // 1234.5 / 1.84
+    c.cost_change_usd = -563.58;
+    v.suggested = c;
+    CHECK(report::render_table(r).find(
+              "  baseline: data_loading_cpu -> data_loader.num_workers: 7, data_loader.pin_memory: true (simulated: "
+              "+84 % samples/s, time to train -46 %, -$564 per run)\n") != std::string::npos);
+    // Overrides sorted by path; then relieves, goal, gain, samples/s and its change, time and
+    // its change, dollars and their change; the critical path sorted by resource.
+    CHECK(report::render_csv(r).find(",data_loader.num_workers=7;data_loader.pin_memory=true,data_loading_cpu,"
+                                     "time_to_train,0.84,1884.16,0.84,61202.4,-0.4565,670.92,-563.58,"
+                                     "data_loading_cpu=0.16;gpu_compute=0.84,") != std::string::npos);
+    const auto j = nlohmann::json::parse(report::render_json(r));
+    const auto& row = j["variants"][0];
+    CHECK(row["suggestion_overrides"]["data_loader.num_workers"] == "7");
+    CHECK(row["suggestion_overrides"]["data_loader.pin_memory"] == "true");
+    CHECK(row["suggestion_goal"] == "time_to_train");
+    CHECK(row["suggestion_relieves"] == "data_loading_cpu");
+    CHECK(row["suggested_cost_change_usd"].get<double>() == doctest::Approx(-563.58));
+    CHECK(row["critical_path_share"]["data_loading_cpu"].get<double>() == doctest::Approx(0.16));
+    CHECK(j["variants"][1]["suggestion_overrides"].is_null());  // the OOM row
+    c.goal = "cost";
+    v.suggested = c;
+    CHECK(report::render_table(r).find("-$564 per run, ranked on cost)") != std::string::npos);
   }
 
   TEST_CASE("JSON: SI-suffixed keys, no throughput for an OOM row") {
@@ -121,7 +185,8 @@ TEST_SUITE("report.report_format") {
     CHECK(j["variants"][0]["step_time_s"].get<double>() == doctest::Approx(0.25));
     CHECK(j["variants"][0]["cost_on_demand_usd"].get<double>() == doctest::Approx(1234.5));
     CHECK(j["variants"][1]["fits"].get<bool>() == false);
-    CHECK_FALSE(j["variants"][1].contains("throughput_samples_per_s"));
+    CHECK(j["variants"][1]["throughput_samples_per_s"].is_null());
+    CHECK(j["variants"][1]["peak_memory_bytes"].get<double>() == doctest::Approx(95e9));
   }
 
   TEST_CASE("table and Markdown: human units, OOM marked, the legend defines GPU utilization") {

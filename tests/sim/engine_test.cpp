@@ -174,24 +174,6 @@ TEST_SUITE("sim.engine") {
     CHECK(engine.events_processed() == 1 + 999 * 3);
     CHECK(engine.now() == 999);
   }
-
-  TEST_CASE("the trace hook receives what resources report, and is optional") {
-    Engine engine;
-    engine.trace("disk", "read", 1, 2, 3.0);  // no hook: nothing happens
-    CHECK_FALSE(engine.tracing());
-    std::vector<std::string> lines;
-    engine.set_trace_hook([&](const TraceEvent& e) {
-      lines.push_back(std::string(e.track) + "/" + std::string(e.label) + " " +
-                      std::to_string(e.start) + ".." + std::to_string(e.end) + " " +
-                      std::to_string(static_cast<int>(e.bytes)));
-    });
-    CHECK(engine.tracing());
-    engine.trace("disk", "read", 1, 2, 3.0);
-    CHECK(lines == std::vector<std::string>{"disk/read 1..2 3"});
-    engine.set_trace_hook({});
-    engine.trace("disk", "read", 1, 2, 3.0);
-    CHECK(lines.size() == 1);
-  }
 }
 
 }  // namespace gpuplan::sim

@@ -121,18 +121,23 @@ TEST_SUITE("sim.fifo_server") {
     CHECK(server.utilization(40) == doctest::Approx(50.0 / (2.0 * 40.0)));
   }
 
-  TEST_CASE("each completed job is traced on the server's track") {
+  TEST_CASE("each completed job is reported to every subscriber of finished, with its kind") {
     Engine engine;
-    std::vector<std::string> lines;
-    engine.set_trace_hook([&](const TraceEvent& e) {
-      lines.push_back(std::string(e.track) + ":" + std::string(e.label) + ":" +
-                      std::to_string(e.start) + "-" + std::to_string(e.end));
-    });
     FifoServer server(engine, "decode", 1);
-    server.submit(3, nullptr, "batch0");
-    server.submit(4, nullptr, "batch1");
+    std::vector<std::string> lines;
+    int second_subscriber = 0;
+    server.finished().subscribe([&](const ServiceFinished& e) {
+      lines.push_back(std::string(e.label) + ":" + std::to_string(e.kind) + ":" +
+                      std::to_string(e.arrival) + ":" + std::to_string(e.start) + "-" +
+                      std::to_string(e.end));
+    });
+    server.finished().subscribe([&](const ServiceFinished&) { ++second_subscriber; });
+    // Both jobs arrive at 0; batch1 waits for batch0 (3 ns) and then runs 4 ns: 3..7.
+    server.submit(3, nullptr, "batch0", 7);
+    server.submit(4, nullptr, "batch1", 9);
     engine.run();
-    CHECK(lines == std::vector<std::string>{"decode:batch0:0-3", "decode:batch1:3-7"});
+    CHECK(lines == std::vector<std::string>{"batch0:7:0:0-3", "batch1:9:0:3-7"});
+    CHECK(second_subscriber == 2);
   }
 
   TEST_CASE("invalid arguments throw") {

@@ -157,15 +157,20 @@ TEST_SUITE("sim.shared_bandwidth") {
     CHECK(link.busy_time() == 0);
   }
 
-  TEST_CASE("on_done may start the next flow; completions are traced per resource") {
+  TEST_CASE("on_done may start the next flow; completions and resource states are signalled") {
     Engine engine;
-    std::vector<std::string> lines;
-    engine.set_trace_hook([&](const TraceEvent& e) {
-      lines.push_back(std::string(e.track) + ":" + std::string(e.label) + ":" +
-                      std::to_string(e.start) + "-" + std::to_string(e.end) + ":" +
-                      std::to_string(static_cast<int>(e.bytes)));
-    });
     BandwidthNetwork network(engine);
+    std::vector<std::string> flows;
+    std::vector<std::string> states;
+    network.flow_finished().subscribe([&](const FlowFinished& e) {
+      flows.push_back(std::string(e.label) + ":" + std::to_string(e.start) + "-" +
+                      std::to_string(e.end) + ":" + std::to_string(static_cast<int>(e.amount)));
+    });
+    network.resource_changed().subscribe([&](const ResourceStateChanged& e) {
+      states.push_back(network.name(e.resource) + "@" + std::to_string(e.time) + ":" +
+                       std::to_string(e.active_flows) + "x" +
+                       std::to_string(static_cast<int>(e.allocated_per_s)));
+    });
     const ResourceId a = network.add_resource("a", 1e3);
     const ResourceId b = network.add_resource("b", 2e3);
     // 1000 B over {a, b}: bottleneck a at 1000 B/s -> 1 s = 1e9 ns. The second flow, 1000 B
@@ -173,9 +178,48 @@ TEST_SUITE("sim.shared_bandwidth") {
     network.start_flow(
         {a, b}, 1000.0, [&] { network.start_flow({b}, 1000.0, nullptr, "second"); }, "first");
     engine.run();
-    CHECK(lines == std::vector<std::string>{"a:first:0-1000000000:1000",
-                                            "b:first:0-1000000000:1000",
-                                            "b:second:1000000000-1500000000:1000"});
+    CHECK(flows == std::vector<std::string>{"first:0-1000000000:1000",
+                                            "second:1000000000-1500000000:1000"});
+    // At 0 both carry the first flow at 1000 B/s; at 1 s both go idle, then b carries the
+    // second flow at its full 2000 B/s; at 1.5 s b goes idle.
+    CHECK(states == std::vector<std::string>{"a@0:1x1000", "b@0:1x1000", "a@1000000000:0x0",
+                                             "b@1000000000:0x0", "b@1000000000:1x2000",
+                                             "b@1500000000:0x0"});
+  }
+
+  TEST_CASE("a bounded and an unbounded flow share a link") {
+    // Link 10 B/s. Flow x: 4 B, bound 2 B/s; flow y: 40 B, unbounded. Max-min with bounds:
+    // x's bound (2) is below the equal share (5), so x runs at 2 and y gets the rest, 8 B/s.
+    // x ends at 4 / 2 = 2 s; y has carried 16 B, its 24 B left run alone at 10 B/s: 2.4 s
+    // more, so y ends at 4.4 s.
+    Engine engine;
+    BandwidthNetwork network(engine);
+    FinishLog log{engine, {}, {}};
+    const ResourceId link = network.add_resource("link", 10.0);
+    network.start_flow({link}, 4.0, log.done("x"), "x", 2.0);
+    network.start_flow({link}, 40.0, log.done("y"), "y");
+    CHECK(network.allocated_bytes_per_s(link) == doctest::Approx(10.0));
+    engine.run();
+    CHECK(log.finish_s["x"] == doctest::Approx(2.0));
+    CHECK(log.finish_s["y"] == doctest::Approx(4.4));
+  }
+
+  TEST_CASE("a bound above the share changes nothing; a bound alone leaves capacity unused") {
+    // Two flows of 10 B on a 10 B/s link, bounds 8 and 3 B/s. The equal share is 5: the 3 B/s
+    // flow freezes at its bound, the other gets the residual 7 (below its bound 8). "fast"
+    // ends at 10 / 7 = 1.4286 s; "slow", alone, stays at its bound 3 B/s (the link is 30 %
+    // used) and ends at 10 / 3 = 3.3333 s.
+    Engine engine;
+    BandwidthNetwork network(engine);
+    FinishLog log{engine, {}, {}};
+    const ResourceId link = network.add_resource("link", 10.0);
+    network.start_flow({link}, 10.0, log.done("fast"), "fast", 8.0);
+    network.start_flow({link}, 10.0, log.done("slow"), "slow", 3.0);
+    engine.run();
+    CHECK(log.finish_s["fast"] == doctest::Approx(10.0 / 7.0));
+    CHECK(log.finish_s["slow"] == doctest::Approx(10.0 / 3.0));
+    CHECK_THROWS_AS(network.start_flow({link}, 1.0, nullptr, "zero bound", 0.0),
+                    std::invalid_argument);
   }
 
   TEST_CASE("many staggered flows: the link is work-conserving") {

@@ -44,7 +44,7 @@ GpuSpec calibrated_ampere() {
 
 TEST_SUITE("models.calibration.op_time") {
   TEST_CASE("a calibrated matmul runs at the measured GEMM rate at its FLOP per kernel") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     const OpWork w = op_work(matmul(1e9, 1e3), 1, calibrated_ampere(), training(Precision::kTf32), e);
     // rate at n = 1e9 FLOP: 100e12 * 1e9 / (1e9 + 1e9) = 50e12 FLOP/s, times 0.75 for a linear
     // layer (GpuEfficiency::matmul_relative_to_gemm) = 37.5e12 -> 1e9 / 37.5e12 = 26.667e-6 s;
@@ -55,7 +55,7 @@ TEST_SUITE("models.calibration.op_time") {
   }
 
   TEST_CASE("an unmeasured path keeps the datasheet figure") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     const OpWork w = op_work(matmul(1e12, 1e3), 1, calibrated_ampere(), training(Precision::kBf16Amp), e);
     // bf16 not in the profile: 1e12 / (320e12 * 0.87 * 0.75) + AMP has no weights here -> 1 kernel
     // of 2e-6 s
@@ -63,7 +63,7 @@ TEST_SUITE("models.calibration.op_time") {
   }
 
   TEST_CASE("memory-bound ops use the measured streaming rate") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     Op relu;
     relu.op_class = OpClass::kElementwise;
     relu.input_elements = 1e8;
@@ -75,21 +75,21 @@ TEST_SUITE("models.calibration.op_time") {
   }
 
   TEST_CASE("H2D uses the measured pinned rate, the datasheet path for pageable when unmeasured") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     CHECK(h2d_bytes_per_s(calibrated_ampere(), true, e) == doctest::Approx(20e9));
     // pageable: PCIe4 x16 1.969e9 * 16 * 0.78 * 0.5
     CHECK(h2d_bytes_per_s(calibrated_ampere(), false, e) == doctest::Approx(1.969e9 * 16 * 0.78 * 0.5));
   }
 
   TEST_CASE("without a calibration nothing changes") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     GpuSpec plain = testing::ampere_like();
     const OpWork w = op_work(matmul(1e12, 1e3), 1, plain, training(Precision::kTf32), e);
     CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (160e12 * 0.87 * 0.75) + 3e-6).scale(0));
   }
 
   TEST_CASE("a faster measured GEMM is never slower (monotonic in the rate)") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     GpuSpec slow = calibrated_ampere();
     GpuSpec fast = calibrated_ampere();
     fast.calibration->gemm_tf32->rate_per_s *= 2.0;

@@ -40,7 +40,7 @@ TrainingSpec training(Precision p) {
 
 TEST_SUITE("models.gpu.op_time") {
   TEST_CASE("compute-bound matmul in tf32 runs at peak x efficiency plus the fixed kernel cost") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     const Op op = matmul(1e12, 1e6, 0);
     const OpWork w = op_work(op, 1, testing::ampere_like(), training(Precision::kTf32), e);
     // forward: 1e12 FLOP / (160e12 * 0.87 (Ampere GEMM) * 0.75 (linear layer vs GEMM))
@@ -54,7 +54,7 @@ TEST_SUITE("models.gpu.op_time") {
   }
 
   TEST_CASE("an attention matmul runs at its own factor, not the linear layers'") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     Op op = matmul(1e12, 1e6, 0);
     op.op_class = OpClass::kAttention;
     const OpWork w = op_work(op, 1, testing::ampere_like(), training(Precision::kTf32), e);
@@ -63,7 +63,7 @@ TEST_SUITE("models.gpu.op_time") {
   }
 
   TEST_CASE("memory-bound elementwise op runs at bandwidth x efficiency") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     const OpWork w = op_work(elementwise(1e8), 4, testing::ampere_like(), training(Precision::kFp32), e);
     // bytes = (1e8 + 1e8) * 4 samples * 4 B = 3.2e9 B; / (2000e9 * 0.8) = 2.0e-3 s; + 3e-6
     CHECK(w.forward.bytes == doctest::Approx(3.2e9));
@@ -73,7 +73,7 @@ TEST_SUITE("models.gpu.op_time") {
   }
 
   TEST_CASE("compiled: memory-bound ops keep the default share or their own") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     TrainingSpec t = training(Precision::kFp32);
     t.framework_overhead = FrameworkOverhead::kCompiled;
     Op op = elementwise(1e8);
@@ -100,7 +100,7 @@ TEST_SUITE("models.gpu.op_time") {
   }
 
   TEST_CASE("the roofline switches from memory- to compute-bound at the ridge point") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     const GpuSpec g = testing::ampere_like();
     // fp32 CUDA-core path: compute rate 20e12 * 0.88 * 0.75 = 13.2e12 FLOP/s; memory 1.6e12 B/s.
     // Ridge intensity = 13.2e12 / 1.6e12 = 8.25 FLOP/B. Bytes of the op: 2e6 elements * 4 B = 8e6 B.
@@ -124,7 +124,7 @@ TEST_SUITE("models.gpu.op_time") {
   }
 
   TEST_CASE("AMP speeds a matmul up on Volta and slows it down on Pascal") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     const Op op = matmul(1e12, 1e6, 1e6);
     const double volta_fp32 = op_work(op, 1, testing::volta_like(), training(Precision::kFp32), e).forward.gpu_time_s;
     const double volta_amp = op_work(op, 1, testing::volta_like(), training(Precision::kFp16Amp), e).forward.gpu_time_s;
@@ -135,8 +135,8 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(pascal_amp > pascal_fp32);
   }
 
-  TEST_CASE("channels_first convolutions pay the transpose penalty on tensor cores only") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+  TEST_CASE("channels_first convolutions on tensor cores add cuDNN's layout transposes; CUDA cores do not") {
+    const GpuEfficiency e = testing::hand_efficiency();
     Op conv = matmul(1e12, 1e6, 0);
     conv.op_class = OpClass::kConv;
     TrainingSpec last = training(Precision::kFp16Amp);
@@ -144,17 +144,24 @@ TEST_SUITE("models.gpu.op_time") {
     TrainingSpec first = last;
     first.memory_format = MemoryFormat::kChannelsFirst;
     const GpuSpec g = testing::ampere_like();
-    const double t_last = op_work(conv, 1, g, last, e).forward.gpu_time_s - 3e-6;
-    const double t_first = op_work(conv, 1, g, first, e).forward.gpu_time_s - 3e-6;
-    // 1e12 / (320e12 * 0.87 * 0.70) vs the same / 0.50
-    CHECK(t_last == doctest::Approx(1e12 / (320e12 * 0.87 * 0.70)));
-    CHECK(t_first / t_last == doctest::Approx(1.0 / 0.50));
+    const OpWork w_last = op_work(conv, 1, g, last, e);
+    const OpWork w_first = op_work(conv, 1, g, first, e);
+    // NHWC: 1e12 / (320e12 * 0.87 * 0.70) + one 3 us kernel.
+    CHECK(w_last.forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * 0.87 * 0.70) + 3e-6));
+    // NCHW forward: x (1e6 x 2 B) and y (1e6 x 2 B) each read and written once: 8e6 B at
+    // 2000 GB/s x 0.80 = 5 us, in 2 more kernels of 3 us.
+    CHECK(w_first.forward.gpu_time_s - w_last.forward.gpu_time_s == doctest::Approx(5e-6 + 2 * 3e-6));
+    CHECK(w_first.forward.bytes - w_last.forward.bytes == doctest::Approx(8e6));
+    CHECK(w_first.forward.kernels - w_last.forward.kernels == 2);
+    // NCHW backward: dy and x in, dx out: 2 x (2e6 + 2e6 + 2e6) = 12e6 B = 7.5 us, 3 kernels.
+    CHECK(w_first.backward.gpu_time_s - w_last.backward.gpu_time_s == doctest::Approx(7.5e-6 + 3 * 3e-6));
+    CHECK(w_first.backward.kernels - w_last.backward.kernels == 3);
     last.precision = first.precision = Precision::kFp32;
     CHECK(op_work(conv, 1, g, first, e).forward.gpu_time_s == doctest::Approx(op_work(conv, 1, g, last, e).forward.gpu_time_s));
   }
 
   TEST_CASE("optimizer step is memory-bound: Adam moves 28 B per parameter") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     TrainingSpec t = training(Precision::kFp32);
     t.optimizer = Optimizer::kAdamW;
     t.framework_overhead = FrameworkOverhead::kCompiled;
@@ -177,7 +184,7 @@ TEST_SUITE("models.gpu.op_time") {
   }
 
   TEST_CASE("under AMP, ops autocast keeps in fp32 move 4-byte elements and feed a cast") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     Op norm = elementwise(1e6);
     norm.op_class = OpClass::kNormalization;
     norm.autocast_fp32 = true;
@@ -195,7 +202,7 @@ TEST_SUITE("models.gpu.op_time") {
   }
 
   TEST_CASE("H2D bandwidth from the PCIe generation: pinned and pageable") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     // Gen3 x16: 0.985 GB/s/lane * 16 = 15.76 GB/s raw; * 0.78 = 12.29 GB/s pinned (R12: 11-12)
     CHECK(h2d_bytes_per_s(testing::volta_like(), true, e) == doctest::Approx(15.76e9 * 0.78));
     CHECK(h2d_bytes_per_s(testing::volta_like(), false, e) == doctest::Approx(15.76e9 * 0.78 * 0.5));
@@ -204,7 +211,7 @@ TEST_SUITE("models.gpu.op_time") {
   }
 
   TEST_CASE("dispatch cost per kernel by framework mode") {
-    const GpuEfficiency e = GpuEfficiency::defaults();
+    const GpuEfficiency e = testing::hand_efficiency();
     CHECK(dispatch_time_s(FrameworkOverhead::kEager, false, e) == doctest::Approx(40e-6));
     CHECK(dispatch_time_s(FrameworkOverhead::kEager, true, e) == doctest::Approx(15e-6));
     // autocast: x1.5 in eager only

@@ -1,0 +1,32 @@
+#pragma once
+/// \file advisor.h
+/// Checks the remedies of every row of a scenario run by simulation and names the limiter
+/// (issue 10 item 4): for each fitting row, the candidates of models/run/remedies.h are
+/// written into the row's variant through config/variant_overrides.h (the path strategies
+/// take), each valid one simulated with models::run_variant, and models::apply_advice keeps
+/// the one with the largest gain. Remedies that validation refuses (bf16 on a V100, an
+/// interconnect the instance lacks) are skipped. Cost: one simulation per candidate (about
+/// 1-4 per row), run on all cores; the output does not depend on the number of threads.
+
+#include <vector>
+
+#include "cli/app_context.h"
+#include "cli/scenario_runner.h"
+#include "config/scenario.h"
+#include "models/run/advice.h"
+#include "models/run/run_variant.h"
+
+namespace gpuplan::cli {
+
+/// The remedies of row `index` of `run` (variant `index` of `scenario`) that validate, not
+/// yet simulated: their jobs in `jobs`, same order.
+std::vector<models::Remedy> valid_remedies(const ScenarioRun& run, std::size_t index, const config::Scenario& scenario,
+                                           const AppContext& context, std::vector<models::JobSpec>& jobs);
+
+/// Sets the bottleneck, suggestion and checked remedy of every row of `run` (variant i of
+/// `scenario` is row i). `params` as for the rows themselves; remedies record no trace and
+/// no scaling reference. `threads` 0 = all cores. Throws what run_variant throws.
+void advise(ScenarioRun& run, const config::Scenario& scenario, const AppContext& context,
+            const models::ModelParams& params, unsigned threads = 0);
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,206 @@
+#include "cli/diagnose_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+
+#include "cli/output_file.h"
+#include "cli/scenario_runner.h"
+#include "config/log_text.h"
+#include "config/scenario_loader.h"
+#include "core/unit_parse.h"
+#include "models/energy/energy.h"
+#include "models/gpu/pcie_link.h"
+#include "report/diagnosis_report.h"
+
+namespace gpuplan::cli {
+
+const char* const kDiagnoseUsage =
+    "gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--fields LIST] [--interval S]\n"
+    "                 [--format table|markdown|json] [-o FILE] [--catalogs DIR] [--catalog FILE]\n"
+    "  Reads what a running job's monitors wrote (nvidia-smi --query-gpu=... --format=csv [-l S | -lms MS],\n"
+    "  nvidia-smi dmon [-s pucvmet] [-o DT], the nvidia-smi table [-l S], dcgmi dmon -e ..., a torch profiler\n"
+    "  key_averages().table(), mpstat, vmstat, iostat -x; the format is told from each file) and says per\n"
+    "  GPU what holds it back, with the evidence line by line. With --scenario (the job as a scenario; its\n"
+    "  first strategy is the job as it ran) it puts the simulated job beside the measured one and ranks the\n"
+    "  other strategies by simulated gain.\n"
+    "  --gpu NAME      catalog GPU of the logs (default: matched from the logged name, else the scenario's)\n"
+    "  --fields LIST   the --query-gpu list of a headerless CSV (--format=csv,noheader)\n"
+    "  --interval S    sampling interval of logs without times (\"2 s\", \"500 ms\")\n";
+
+namespace {
+
+struct Args {
+  DiagnoseOptions options;
+  std::string format = "table";
+  std::string output;
+  std::string catalogs = default_catalog_dir();
+  std::vector<std::string> extra_catalogs;
+  bool help = false;
+};
+
+Args parse_args(const std::vector<std::string>& args) {
+  Args a;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& k = args[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw std::invalid_argument("option " + k + " needs a value");
+      return args[++i];
+    };
+    if (k == "--help" || k == "-h") a.help = true;
+    else if (k == "--scenario") a.options.scenario = value();
+    else if (k == "--gpu") a.options.gpu = value();
+    else if (k == "--fields") {
+      for (const auto& cell : config::split_on(value(), ',')) {
+        if (!cell.text.empty()) a.options.log_options.query_fields.push_back(cell.text);
+      }
+    }
+    else if (k == "--interval") {
+      const std::string v = value();
+      try {
+        a.options.log_options.interval_s = core::parse_quantity(v, core::Dimension::kSeconds);
+      } catch (const std::exception& e) {
+        throw std::invalid_argument("--interval '" + v + "': " + e.what() + "; write a duration such as \"2 s\"");
+      }
+      if (!(a.options.log_options.interval_s > 0.0)) throw std::invalid_argument("--interval must be above 0 s");
+    } else if (k == "--format") a.format = value();
+    else if (k == "-o" || k == "--output") a.output = value();
+    else if (k == "--catalogs") a.catalogs = value();
+    else if (k == "--catalog") a.extra_catalogs.push_back(value());
+    else if (!k.empty() && k[0] == '-' && k != "-") throw std::invalid_argument("unknown option '" + k + "' of gpuplan diagnose");
+    else a.options.logs.push_back(k);
+  }
+  return a;
+}
+
+models::GpuFacts facts_of(const models::GpuSpec& g) {
+  models::GpuFacts f;
+  f.catalog_name = g.name;
+  f.memory_bytes = g.memory_bytes;
+  f.tdp_w = g.tdp_w;
+  f.idle_w = g.idle_w;
+  f.pcie_bytes_per_s_per_direction = models::pcie_link_bytes_per_s(g);
+  return f;
+}
+
+std::string format_label(const models::MonitorTrace& trace, const std::string& path) {
+  for (const auto& g : trace.gpus) {
+    if (g.source == path) return g.format;
+  }
+  for (const auto& h : trace.hosts) {
+    if (h.source == path) return h.format;
+  }
+  for (const auto& p : trace.profiles) {
+    if (p.source == path) return "torch_profiler";
+  }
+  return "?";
+}
+
+}  // namespace
+
+models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext& context) {
+  const models::GpuSpec* forced = nullptr;
+  if (!options.gpu.empty()) {
+    forced = context.catalogs.gpus.find(options.gpu);
+    if (forced == nullptr) {
+      std::string known;
+      for (const auto& s : context.catalogs.gpus.suggestions(options.gpu)) known += (known.empty() ? "" : ", ") + s;
+      throw std::invalid_argument("--gpu '" + options.gpu + "' is not in the GPU catalog" +
+                                  (known.empty() ? std::string() : "; did you mean " + known + "?"));
+    }
+  }
+  models::MonitorTrace trace = config::read_monitoring_logs(options.logs, options.log_options);
+  std::optional<config::Scenario> scenario;
+  if (!options.scenario.empty()) {
+    scenario = config::load_scenario(options.scenario, context.catalogs, context.families);
+  }
+  const models::GpuSpec* scenario_gpu = scenario && !scenario->variants.empty() ? &scenario->variants.front().job.hardware.gpu : nullptr;
+  std::vector<models::GpuFacts> facts;
+  for (const auto& g : trace.gpus) {
+    const models::GpuSpec* spec = forced;
+    if (spec == nullptr && !g.name.empty()) spec = context.catalogs.gpus.find(g.name);
+    if (spec == nullptr && scenario_gpu != nullptr) spec = scenario_gpu;
+    if (spec == nullptr && !g.name.empty()) {
+      trace.notes.push_back("GPU " + std::to_string(g.index) + " '" + g.name +
+                            "' is not in the GPU catalog: no TDP or capacity beyond the log (--gpu NAME names it)");
+    }
+    if (forced == nullptr && spec != nullptr && scenario_gpu != nullptr && spec->name != scenario_gpu->name) {
+      const std::string note = "the logs show " + spec->name + " where the scenario has " + scenario_gpu->name;
+      if (std::find(trace.notes.begin(), trace.notes.end(), note) == trace.notes.end()) trace.notes.push_back(note);
+    }
+    facts.push_back(spec != nullptr ? facts_of(*spec) : models::GpuFacts{});
+  }
+
+  models::DiagnoseResult result;
+  for (const auto& p : options.logs) result.logs.push_back(p + " (" + format_label(trace, p) + ")");
+  result.diagnosis = models::diagnose_logs(trace, facts);
+  if (!scenario) return result;
+
+  result.scenario_name = scenario->name;
+  const ScenarioRun run = run_scenario(*scenario, models::ModelParams{});
+  const models::VariantResult& first = run.result.variants.front();
+  models::SimulatedJob s;
+  s.strategy = first.strategy;
+  s.fits = first.fits;
+  s.peak_memory_bytes = first.peak_memory_bytes;
+  s.bottleneck = first.bottleneck;
+  s.suggestion = first.suggestion;
+  if (first.fits) {
+    s.gpu_utilization = first.gpu_utilization;
+    s.gpu_power_w = models::gpu_power_w(scenario->variants.front().job.hardware.gpu, first.gpu_utilization);
+    s.step_time_s = first.step.step_time_s;
+    s.throughput_samples_per_s = first.throughput_samples_per_s;
+  }
+  result.simulated = s;
+  for (std::size_t i = 1; i < run.result.variants.size(); ++i) {
+    const models::VariantResult& v = run.result.variants[i];
+    if (!v.fits) {
+      result.left_out.push_back(v.strategy);
+      continue;
+    }
+    models::RankedRemedy m;
+    m.strategy = v.strategy;
+    m.throughput_samples_per_s = v.throughput_samples_per_s;
+    m.gain = first.fits && first.throughput_samples_per_s > 0.0 ? v.throughput_samples_per_s / first.throughput_samples_per_s - 1.0 : 0.0;
+    m.cost_usd = v.cost_on_demand_usd;
+    m.bottleneck = v.bottleneck;
+    result.remedies.push_back(m);
+  }
+  std::stable_sort(result.remedies.begin(), result.remedies.end(),
+                   [](const models::RankedRemedy& a, const models::RankedRemedy& b) { return a.gain > b.gain; });
+  return result;
+}
+
+int diagnose_main(const std::vector<std::string>& args) {
+  const Args a = parse_args(args);
+  if (a.help) {
+    std::cout << kDiagnoseUsage
+              << "\nExample: nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,"
+                 "power.draw --format=csv -l 1 > gpu.csv & mpstat 1 > cpu.log &\n"
+                 "         gpuplan diagnose gpu.csv cpu.log --scenario my-job.yaml\n";
+    return 0;
+  }
+  if (a.options.logs.empty()) throw std::invalid_argument("gpuplan diagnose needs at least one LOG file");
+  if (a.format != "table" && a.format != "markdown" && a.format != "json") {
+    throw std::invalid_argument("unknown --format '" + a.format + "' of gpuplan diagnose; expected table, markdown or json");
+  }
+  const AppContext context = load_context(a.catalogs, a.extra_catalogs);
+  const models::DiagnoseResult result = diagnose(a.options, context);
+  const std::string text = a.format == "json"       ? report::render_diagnosis_json(result)
+                           : a.format == "markdown" ? report::render_diagnosis_markdown(result)
+                                                    : report::render_diagnosis_text(result);
+  if (!a.output.empty()) {
+    try {
+      write_file_atomically(a.output, text);
+    } catch (const std::runtime_error& e) {
+      throw std::invalid_argument(e.what());
+    }
+  } else {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  }
+  return 0;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,47 @@
+#pragma once
+/// \file diagnose_result.h
+/// What `gpuplan diagnose` reports (report/ renders it; plain structs, SI units): the
+/// diagnosis of the logs and, with a scenario, the simulated job beside the measured one
+/// and the scenario's other strategies ranked by simulated gain.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/diagnosis/log_diagnosis.h"
+
+namespace gpuplan::models {
+
+/// The simulated figures of the strategy that describes the logged job (the scenario's first).
+struct SimulatedJob {
+  std::string strategy;
+  bool fits = true;
+  double gpu_utilization = kNotMeasured;  ///< [0, 1]
+  double gpu_power_w = kNotMeasured;      ///< per GPU, models/energy gpu_power_w
+  double step_time_s = kNotMeasured;
+  double peak_memory_bytes = kNotMeasured;
+  double throughput_samples_per_s = kNotMeasured;
+  std::string bottleneck;
+  std::string suggestion;
+};
+
+/// A strategy of the scenario as a remedy: its simulated throughput against the first.
+struct RankedRemedy {
+  std::string strategy;
+  double throughput_samples_per_s = 0.0;
+  double gain = 0.0;                  ///< throughput / the first strategy's - 1
+  std::optional<double> cost_usd;     ///< on-demand dollars of the whole run, when priced
+  std::string bottleneck;             ///< what still limits it
+};
+
+/// The whole answer of `gpuplan diagnose`.
+struct DiagnoseResult {
+  std::vector<std::string> logs;             ///< "path (format)" per log, in the order given
+  LogDiagnosis diagnosis;
+  std::string scenario_name;                 ///< empty without --scenario
+  std::optional<SimulatedJob> simulated;
+  std::vector<RankedRemedy> remedies;        ///< by gain, largest first; OOM strategies left out
+  std::vector<std::string> left_out;         ///< strategies that do not fit, by name
+};
+
+}  // namespace gpuplan::models

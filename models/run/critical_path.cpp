@@ -1,0 +1,34 @@
+#include "models/run/critical_path.h"
+
+namespace gpuplan::models {
+
+std::vector<CriticalPathPart> critical_path(const StepPlan& plan, const StepBreakdown& s, const LoaderStats& loader) {
+  const bool measured = loader.batches_measured > 0;
+  const double storage_s = measured ? loader.storage_s : plan.loader.batch_storage_s;
+  const double cpu_s = measured ? loader.cpu_s + loader.pin_s : plan.loader.batch_cpu_s;
+  const double reader_s = storage_s + cpu_s;
+  // Without reader time (synthetic data) a data wait can only be the loader's CPU side.
+  const double storage_fraction = reader_s > 0.0 ? storage_s / reader_s : 0.0;
+  std::vector<CriticalPathPart> parts = {
+      {"gpu_compute", s.gpu_compute_s + s.optimizer_s, 0.0},
+      {"data_loading_cpu", s.data_wait_s * (1.0 - storage_fraction), 0.0},
+      {"storage_io", s.data_wait_s * storage_fraction, 0.0},
+      {"h2d_copy", s.h2d_s, 0.0},
+      {"host_dispatch", s.host_dispatch_wait_s, 0.0},
+      {"communication", s.communication_exposed_s, 0.0},
+  };
+  if (s.step_time_s > 0.0) {
+    for (CriticalPathPart& p : parts) p.share = p.seconds / s.step_time_s;
+  }
+  return parts;
+}
+
+std::string largest_part(const std::vector<CriticalPathPart>& path) {
+  const CriticalPathPart* top = nullptr;
+  for (const CriticalPathPart& p : path) {
+    if (top == nullptr || p.seconds > top->seconds) top = &p;
+  }
+  return top == nullptr ? std::string("gpu_compute") : top->resource;
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,30 @@
+#pragma once
+/// \file critical_path.h
+/// The critical path of a simulated step, by resource. The step simulation keeps the GPU
+/// stream busy or charges each idle gap to what the GPU waited on (StepBreakdown: kernels,
+/// optimizer, data, H2D not overlapped, host dispatch, communication not hidden), so the GPU
+/// timeline is the step's critical path and each part is a resource's share of it. The data
+/// wait is split between storage_io and data_loading_cpu in proportion to where the loader's
+/// readers spent their time (LoaderStats: storage requests vs decode and pinning), or to the
+/// plan's unloaded batch times when no batch was measured.
+
+#include <string>
+#include <vector>
+
+#include "models/results.h"
+#include "models/step/step_plan.h"
+#include "models/step/step_simulation.h"
+
+namespace gpuplan::models {
+
+/// The parts of `step` in a fixed order (gpu_compute, data_loading_cpu, storage_io,
+/// h2d_copy, host_dispatch, communication), seconds and shares of step_time_s (all shares 0
+/// for an empty step). Throws nothing.
+std::vector<CriticalPathPart> critical_path(const StepPlan& plan, const StepBreakdown& step,
+                                            const LoaderStats& loader);
+
+/// The resource with the largest part of `path` (the first of equal ones); "gpu_compute" for
+/// an empty path.
+std::string largest_part(const std::vector<CriticalPathPart>& path);
+
+}  // namespace gpuplan::models

@@ -1,0 +1,116 @@
+#include "models/run/remedies.h"
+
+#include <algorithm>
+#include <initializer_list>
+
+#include "models/gpu/op_time.h"
+
+namespace gpuplan::models {
+namespace {
+
+/// Share of the row's critical path that `resources` take together (0 when absent).
+double path_share(const VariantResult& row, std::initializer_list<const char*> resources) {
+  double share = 0.0;
+  for (const CriticalPathPart& p : row.critical_path) {
+    for (const char* r : resources) {
+      if (p.resource == r) share += p.share;
+    }
+  }
+  return share;
+}
+
+/// Can removing parts of this share from the step gain kMinimumRemedyGain? A remedy of a
+/// waiting resource at best removes its part: the step becomes (1 - share) as long, a gain
+/// of share / (1 - share).
+bool worth_relieving(double share) { return share >= 1.0 || share / (1.0 - share) >= kMinimumRemedyGain; }
+
+/// The rate a class reads one file per sample at (the random-read figure, else sequential).
+double random_read_bytes_per_s(const StorageSpec& s) {
+  return s.random_read_bytes_per_s > 0.0 ? s.random_read_bytes_per_s : s.read_bytes_per_s;
+}
+
+}  // namespace
+
+const char* name_of(RemedyGoal goal) { return goal == RemedyGoal::kCost ? "cost" : "time_to_train"; }
+
+std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& row, const RemedyOptions& options) {
+  std::vector<Remedy> out;
+  if (!row.fits) return out;
+  const auto add = [&](const char* relieves, std::vector<ScenarioOverride> overrides,
+                       RemedyGoal goal = RemedyGoal::kTimeToTrain) {
+    out.push_back({relieves, std::move(overrides), goal});
+  };
+  const DataLoaderSpec& dl = job.data_loader;
+  const HardwareSpec& hw = job.hardware;
+  const TrainingSpec& t = job.training;
+  const int gpus = hw.gpus_per_node * hw.nodes;
+
+  // Input pipeline.
+  if (!job.dataset.synthetic && worth_relieving(path_share(row, {"data_loading_cpu", "storage_io"}))) {
+    // One loader per process: DDP runs one per GPU on the node's cores, DataParallel one for all.
+    const int processes = job.parallelism.strategy == ParallelStrategy::kDataParallel ? 1 : hw.gpus_per_node;
+    const int useful_workers = std::max(1, hw.cpu_cores / std::max(1, processes) - 1);
+    if (dl.num_workers < useful_workers) {
+      add("data_loading_cpu", {{"data_loader.num_workers", std::to_string(useful_workers)}});
+    } else if (dl.preprocess_on == PreprocessOn::kCpu) {
+      add("data_loading_cpu", {{"data_loader.preprocess_on", "gpu"}});
+    }
+  }
+  if (!job.dataset.synthetic && worth_relieving(path_share(row, {"storage_io"}))) {
+    if (job.dataset.layout == DatasetLayout::kFiles) add("storage_io", {{"workload.dataset.layout", "shards"}});
+    const StorageSpec* fastest = nullptr;
+    for (const StorageSpec& s : options.storage_classes) {
+      if (fastest == nullptr || random_read_bytes_per_s(s) > random_read_bytes_per_s(*fastest)) fastest = &s;
+    }
+    if (fastest != nullptr && random_read_bytes_per_s(*fastest) > random_read_bytes_per_s(hw.storage)) {
+      add("storage_io", {{"hardware.storage", fastest->name}});
+    }
+  }
+  if (!job.dataset.synthetic && worth_relieving(path_share(row, {"h2d_copy"})) && !dl.pin_memory) {
+    add("h2d_copy", {{"data_loader.pin_memory", "true"}});
+  }
+  if (worth_relieving(path_share(row, {"host_dispatch"})) && t.framework_overhead != FrameworkOverhead::kCudaGraphs) {
+    add("host_dispatch", {{"training.framework_overhead", "cuda_graphs"}});
+  }
+
+  // GPU kernels.
+  const GpuSpec& g = hw.gpu;
+  if ((t.precision == Precision::kFp32 || t.precision == Precision::kTf32) && g.has_tensor_cores_fp16()) {
+    add("gpu_compute", {{"training.precision", g.has_tf32_bf16() ? "bf16_amp" : "fp16_amp"}});
+  }
+  if (job.workload.family == "resnet" && t.memory_format == MemoryFormat::kChannelsFirst &&
+      uses_tensor_cores(OpClass::kConv, t.precision, g)) {
+    add("gpu_compute", {{"training.memory_format", "channels_last"}});
+  }
+  if (t.framework_overhead == FrameworkOverhead::kEager) {
+    add("gpu_compute", {{"training.framework_overhead", "compiled"}});
+  }
+  // A bigger batch amortises per-step costs (dispatch, optimizer, the all-reduce); it changes
+  // the optimisation too, which the user decides (README, "Bottleneck and suggestion").
+  const bool communication = gpus > 1 && worth_relieving(path_share(row, {"communication"}));
+  add(communication ? "communication" : "gpu_compute", {{"training.batch_size", std::to_string(2 * t.batch_size)}});
+
+  // Between GPUs.
+  if (communication && job.parallelism.strategy == ParallelStrategy::kDdp) {
+    add("communication",
+        {{"training.gradient_accumulation", std::to_string(4 * t.gradient_accumulation)}});
+  }
+  if (job.parallelism.strategy == ParallelStrategy::kDataParallel) {
+    add("communication", {{"parallelism.strategy", "ddp"}});
+  }
+  const std::string& link = hw.topology.intra_node.name;
+  // Only where P2P works but crosses the CPU's root complex: without P2P (GeForce cards,
+  // a driver that disables it) a PCIe switch does not bring it back.
+  if (communication && !job.cloud && hw.topology.intra_node.kind == LinkKind::kPcie &&
+      link.ends_with("_host_bridge")) {
+    add("communication", {{"hardware.gpu_interconnect", link.substr(0, link.find('_')) + "_switch"}});
+  }
+
+  // The job on the spot market.
+  if (job.cloud && job.cloud->market == Market::kSpot && !job.checkpointing.enabled) {
+    add("preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost);
+  }
+  return out;
+}
+
+}  // namespace gpuplan::models

@@ -1,0 +1,69 @@
+#pragma once
+/// \file remedies.h
+/// The remedies gpuplan can check by simulation, as scenario overrides in the dotted-path
+/// terms of a strategy (`data_loader.num_workers: 7`). Pure models code: it returns
+/// path -> value text; config/ writes them into the variant's tree and validates it
+/// (config/variant_overrides.h), cli/ simulates the result (cli/advisor.h), and
+/// models/run/advice.h ranks the outcomes. A remedy is offered only where the resource it
+/// relieves is on the step's critical path (VariantResult::critical_path) with a part that
+/// could give kMinimumRemedyGain, and the job can still change that way; whether the GPU
+/// supports it (bf16 needs compute capability 8.0), the instance allows it, or it fits in
+/// memory is decided by validation and the re-run, not guessed here.
+
+#include <string>
+#include <vector>
+
+#include "models/job_spec.h"
+#include "models/results.h"
+
+namespace gpuplan::models {
+
+/// Smallest gain that names a remedy: twice the sum of the two steady-state estimates'
+/// relative precision (StepSimOptions::relative_precision, 0.5 % each), so that simulation
+/// noise is never advice. A judgement, not a fit. Remedies of a waiting resource whose part
+/// of the critical path could not gain this much even if it vanished are not simulated.
+inline constexpr double kMinimumRemedyGain = 0.02;
+
+/// What a remedy is ranked on: what the user buys with it.
+enum class RemedyGoal {
+  kTimeToTrain,  ///< wall time to finish the job (p50 on a cloud market)
+  kCost,         ///< dollars of the run: a spot checkpoint interval trades time for less lost work
+};
+
+/// "time_to_train" | "cost".
+const char* name_of(RemedyGoal goal);
+
+/// One change to try.
+struct Remedy {
+  std::string relieves;                   ///< a CriticalPathPart resource, or "preemptions"
+  std::vector<ScenarioOverride> overrides;
+  RemedyGoal goal = RemedyGoal::kTimeToTrain;
+};
+
+/// Alternatives the catalogs offer, handed in by the caller (models/ reads no catalog).
+struct RemedyOptions {
+  std::vector<StorageSpec> storage_classes;  ///< catalogs/storage.yaml, any order
+};
+
+/// The remedies worth simulating for the fitting row `row` of `job`, in a fixed order
+/// (deterministic ties). Empty for a row that does not fit. Throws nothing.
+///
+/// | relieves | remedy | offered when |
+/// |---|---|---|
+/// | data_loading_cpu | data_loader.num_workers: cores per loading process - 1 (one core for the main process; DataParallel has one process) | a data wait and fewer workers |
+/// | data_loading_cpu | data_loader.preprocess_on: gpu | a data wait, workers already at that count |
+/// | storage_io | workload.dataset.layout: shards | storage on the path, one file per sample |
+/// | storage_io | hardware.storage: the catalog's fastest class for random reads | storage on the path, a faster class exists |
+/// | h2d_copy | data_loader.pin_memory: true | exposed H2D, pageable |
+/// | host_dispatch | training.framework_overhead: cuda_graphs | host dispatch on the path, not already |
+/// | gpu_compute | training.precision: bf16_amp (fp16_amp before compute capability 8) | fp32/tf32 on a GPU with fp16 tensor cores |
+/// | gpu_compute | training.memory_format: channels_last | a ResNet in channels_first under a tensor-core precision |
+/// | gpu_compute | training.framework_overhead: compiled | eager |
+/// | gpu_compute / communication | training.batch_size: x2 | always (OOM is checked by the re-run) |
+/// | communication | training.gradient_accumulation: x4 | exposed communication, DDP |
+/// | communication | parallelism.strategy: ddp | DataParallel |
+/// | communication | hardware.gpu_interconnect: pcie<gen>_switch | own hardware, P2P across the PCIe host bridge |
+/// | preemptions | checkpointing.interval: auto (goal cost) | spot, no checkpoints |
+std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& row, const RemedyOptions& options);
+
+}  // namespace gpuplan::models

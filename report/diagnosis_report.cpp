@@ -1,0 +1,209 @@
+#include "report/diagnosis_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "report/human_units.h"
+#include "report/text_table.h"
+
+namespace gpuplan::report {
+
+namespace {
+
+using models::DiagnoseResult;
+using models::Finding;
+using models::GpuUsage;
+
+bool known(double v) { return !std::isnan(v); }
+std::string or_dash(double v, std::string (*format)(double)) { return known(v) ? format(v) : "-"; }
+std::string watts(double w) { return fmt::format("{:.0f} W", w); }
+
+const GpuUsage* usage_of(const DiagnoseResult& r, int index) {
+  for (const auto& u : r.diagnosis.gpus) {
+    if (u.index == index) return &u;
+  }
+  return nullptr;
+}
+
+std::string gpu_title(const DiagnoseResult& r, const Finding& f) {
+  const GpuUsage* u = usage_of(r, f.gpu_index);
+  if (u == nullptr) return "The job";
+  std::string t = fmt::format("GPU {}", u->index);
+  std::string what = u->name;
+  if (!u->facts.catalog_name.empty()) what += (what.empty() ? "" : ", ") + u->facts.catalog_name;
+  if (!what.empty()) t += " (" + what + ")";
+  return t + ", " + u->source;
+}
+
+std::string remedy_gain(const models::RankedRemedy& m) { return fmt::format("{:+.0f} %", m.gain * 100.0); }
+
+TextTable beside_table(const DiagnoseResult& r) {
+  const models::SimulatedJob& s = *r.simulated;
+  const GpuUsage* u = r.diagnosis.gpus.empty() ? nullptr : &r.diagnosis.gpus.front();
+  TextTable t({"", "measured", "simulated (" + s.strategy + ")"});
+  const double mu = u != nullptr ? u->utilization_mean : models::kNotMeasured;
+  t.add_row({"GPU utilization", or_dash(mu, human_percent), or_dash(s.gpu_utilization, human_percent)});
+  t.add_row({"GPU power", or_dash(u != nullptr ? u->power_mean_w : models::kNotMeasured, watts), or_dash(s.gpu_power_w, watts)});
+  t.add_row({"memory used", or_dash(u != nullptr ? u->memory_used_peak_bytes : models::kNotMeasured, human_bytes),
+             or_dash(s.peak_memory_bytes, human_bytes)});
+  t.add_row({"step time", "-", or_dash(s.step_time_s, human_duration)});
+  t.add_row({"samples/s", "-", or_dash(s.throughput_samples_per_s, human_rate)});
+  t.add_row({"bottleneck", r.diagnosis.findings.empty() ? "-" : r.diagnosis.findings.front().bottleneck, s.bottleneck});
+  return t;
+}
+
+TextTable remedies_table(const DiagnoseResult& r) {
+  TextTable t({"strategy", "samples/s", "gain", "on-demand", "still limited by"});
+  for (const auto& m : r.remedies) {
+    t.add_row({m.strategy, human_rate(m.throughput_samples_per_s), remedy_gain(m),
+               m.cost_usd ? human_usd(*m.cost_usd) : "-", m.bottleneck});
+  }
+  return t;
+}
+
+std::string logs_line(const DiagnoseResult& r) {
+  std::string out;
+  for (const auto& l : r.logs) out += (out.empty() ? "" : ", ") + l;
+  return out;
+}
+
+nlohmann::json number_or_null(double v) { return known(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+}  // namespace
+
+std::string diagnosis_summary(const DiagnoseResult& r) {
+  std::string out;
+  std::vector<std::string> seen;
+  for (const auto& f : r.diagnosis.findings) {
+    if (std::find(seen.begin(), seen.end(), f.bottleneck) != seen.end()) continue;
+    seen.push_back(f.bottleneck);
+    std::vector<int> others;
+    for (const auto& g : r.diagnosis.findings) {
+      if (g.bottleneck == f.bottleneck && g.gpu_index != f.gpu_index) others.push_back(g.gpu_index);
+    }
+    std::string also;
+    if (!others.empty()) {
+      also = fmt::format(" (so {} {})", others.size() == 1 ? "does GPU" : "do GPUs", fmt::join(others, ", "));
+    }
+    std::string headline = f.headline;
+    if (!headline.empty() && headline[0] >= 'a' && headline[0] <= 'z') headline[0] = static_cast<char>(headline[0] - 'a' + 'A');
+    out += headline + also + (f.supported ? "" : " (inferred from utilization alone)") + ". Try: " + f.remedy + ".\n";
+  }
+  if (r.simulated && !r.remedies.empty() && r.remedies.front().gain > 0.0) {
+    const auto& best = r.remedies.front();
+    out += fmt::format("Simulated: '{}' gains {} samples/s over '{}'", best.strategy, remedy_gain(best), r.simulated->strategy);
+    if (best.cost_usd) out += fmt::format(" and costs {} per run", human_usd(*best.cost_usd));
+    out += ".\n";
+  } else if (r.simulated) {
+    out += "Simulated: none of the scenario's other strategies is faster than '" + r.simulated->strategy + "'.\n";
+  }
+  return out;
+}
+
+std::string render_diagnosis_text(const DiagnoseResult& r) {
+  std::string out = diagnosis_summary(r) + "\n";
+  out += "Logs: " + logs_line(r) + "\n";
+  for (const auto& f : r.diagnosis.findings) {
+    out += "\n" + gpu_title(r, f) + ": " + f.bottleneck + (f.supported ? "" : " (likely)") + "\n";
+    for (const auto& e : f.evidence) out += "  - " + e + "\n";
+    out += "  remedy: " + f.remedy + "\n";
+  }
+  if (r.simulated) {
+    out += "\nMeasured beside simulated (scenario " + r.scenario_name + "):\n" + beside_table(r).to_text();
+    if (!r.simulated->suggestion.empty()) out += "Simulator's suggestion: " + r.simulated->suggestion + "\n";
+    if (!r.remedies.empty()) out += "\nRemedies ranked by simulated gain over '" + r.simulated->strategy + "':\n" + remedies_table(r).to_text();
+    if (!r.left_out.empty()) out += "Left out (out of memory): " + fmt::format("{}", fmt::join(r.left_out, ", ")) + "\n";
+  }
+  if (!r.diagnosis.notes.empty()) {
+    out += "\nNotes:\n";
+    for (const auto& n : r.diagnosis.notes) out += "  " + n + "\n";
+  }
+  out += "GPU utilization is nvidia-smi's: the share of time a kernel runs, not MFU. GB = 10^9 B.\n";
+  return out;
+}
+
+std::string render_diagnosis_markdown(const DiagnoseResult& r) {
+  std::string out = "# Diagnosis\n\n" + diagnosis_summary(r) + "\nLogs: " + logs_line(r) + "\n";
+  for (const auto& f : r.diagnosis.findings) {
+    out += "\n## " + gpu_title(r, f) + ": " + f.bottleneck + (f.supported ? "" : " (likely)") + "\n\n";
+    for (const auto& e : f.evidence) out += "- " + e + "\n";
+    out += "\nRemedy: " + f.remedy + "\n";
+  }
+  if (r.simulated) {
+    out += "\n## Measured beside simulated (scenario " + r.scenario_name + ")\n\n" + beside_table(r).to_markdown();
+    if (!r.remedies.empty()) out += "\n## Remedies ranked by simulated gain\n\n" + remedies_table(r).to_markdown();
+  }
+  if (!r.diagnosis.notes.empty()) {
+    out += "\n## Notes\n\n";
+    for (const auto& n : r.diagnosis.notes) out += "- " + n + "\n";
+  }
+  return out;
+}
+
+std::string render_diagnosis_json(const DiagnoseResult& r) {
+  nlohmann::json j;
+  j["summary"] = diagnosis_summary(r);
+  j["logs"] = r.logs;
+  j["gpus"] = nlohmann::json::array();
+  for (const auto& u : r.diagnosis.gpus) {
+    nlohmann::json g = {{"index", u.index},
+                        {"name", u.name},
+                        {"catalog_gpu", u.facts.catalog_name},
+                        {"source", u.source},
+                        {"format", u.format},
+                        {"samples", u.samples},
+                        {"interval_s", number_or_null(u.interval_s)},
+                        {"utilization_mean", number_or_null(u.utilization_mean)},
+                        {"utilization_p10", number_or_null(u.utilization_p10)},
+                        {"utilization_p50", number_or_null(u.utilization_p50)},
+                        {"utilization_p90", number_or_null(u.utilization_p90)},
+                        {"idle_share", number_or_null(u.idle_share)},
+                        {"period_samples", u.period_samples},
+                        {"period_s", number_or_null(u.period_s)},
+                        {"memory_used_peak_bytes", number_or_null(u.memory_used_peak_bytes)},
+                        {"memory_capacity_bytes", number_or_null(u.memory_capacity_bytes)},
+                        {"power_mean_w", number_or_null(u.power_mean_w)},
+                        {"power_limit_w", number_or_null(u.power_limit_w)},
+                        {"pcie_rx_mean_bytes_per_s", number_or_null(u.pcie_rx_mean_bytes_per_s)},
+                        {"pcie_tx_mean_bytes_per_s", number_or_null(u.pcie_tx_mean_bytes_per_s)},
+                        {"sm_active_mean", number_or_null(u.sm_active_mean)}};
+    j["gpus"].push_back(g);
+  }
+  j["findings"] = nlohmann::json::array();
+  for (const auto& f : r.diagnosis.findings) {
+    j["findings"].push_back({{"gpu_index", f.gpu_index}, {"bottleneck", f.bottleneck}, {"supported", f.supported},
+                             {"headline", f.headline}, {"evidence", f.evidence}, {"remedy", f.remedy}});
+  }
+  const auto& h = r.diagnosis.host;
+  j["host"] = {{"cpu_busy_mean", number_or_null(h.cpu_busy_mean)}, {"iowait_mean", number_or_null(h.iowait_mean)},
+               {"run_queue_mean", number_or_null(h.run_queue_mean)}, {"cpus", h.cpus},
+               {"busiest_disk", h.busiest_disk}, {"busiest_disk_utilization", number_or_null(h.busiest_disk_utilization)}};
+  const auto& p = r.diagnosis.profile;
+  j["profile"] = {{"data_loader_cpu_share", number_or_null(p.data_loader_cpu_share)},
+                  {"single_process_loader", p.single_process_loader},
+                  {"kernel_launch_cpu_share", number_or_null(p.kernel_launch_cpu_share)},
+                  {"nccl_cuda_share", number_or_null(p.nccl_cuda_share)}};
+  if (r.simulated) {
+    const auto& s = *r.simulated;
+    j["simulated"] = {{"scenario", r.scenario_name}, {"strategy", s.strategy}, {"fits", s.fits},
+                      {"gpu_utilization", number_or_null(s.gpu_utilization)}, {"gpu_power_w", number_or_null(s.gpu_power_w)},
+                      {"step_time_s", number_or_null(s.step_time_s)}, {"peak_memory_bytes", number_or_null(s.peak_memory_bytes)},
+                      {"throughput_samples_per_s", number_or_null(s.throughput_samples_per_s)},
+                      {"bottleneck", s.bottleneck}, {"suggestion", s.suggestion}};
+    j["remedies"] = nlohmann::json::array();
+    for (const auto& m : r.remedies) {
+      j["remedies"].push_back({{"strategy", m.strategy}, {"throughput_samples_per_s", m.throughput_samples_per_s},
+                               {"gain", m.gain}, {"cost_on_demand_usd", m.cost_usd ? nlohmann::json(*m.cost_usd) : nlohmann::json(nullptr)},
+                               {"bottleneck", m.bottleneck}});
+    }
+    j["left_out"] = r.left_out;
+  }
+  j["notes"] = r.diagnosis.notes;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace gpuplan::report

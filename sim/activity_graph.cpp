@@ -1,0 +1,158 @@
+#include "sim/activity_graph.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+namespace gpuplan::sim {
+
+ActivityGraph::ActivityGraph(Engine& engine) : engine_(engine), network_(engine) {}
+
+ActivityId ActivityGraph::add(ActivitySpec spec) {
+  const std::string name = "ActivityGraph::add: activity '" + spec.label + "': ";
+  if (!std::isfinite(spec.latency_s) || spec.latency_s < 0.0) {
+    throw std::invalid_argument(name + "latency " + std::to_string(spec.latency_s) +
+                                " s; expected a finite number >= 0");
+  }
+  if (!std::isfinite(spec.amount) || spec.amount < 0.0) {
+    throw std::invalid_argument(name + "amount " + std::to_string(spec.amount) +
+                                "; expected a finite number >= 0");
+  }
+  if (std::isnan(spec.bound_per_s) || !(spec.bound_per_s > 0.0)) {
+    throw std::invalid_argument(name + "rate bound " + std::to_string(spec.bound_per_s) +
+                                " per s; expected a bound > 0 (infinity for none)");
+  }
+  if (spec.amount > 0.0 && spec.resources.empty() && std::isinf(spec.bound_per_s)) {
+    throw std::invalid_argument(name +
+                                "work on no resource and without a rate bound has no duration; "
+                                "give it a resource or a finite bound");
+  }
+  std::uint32_t index = 0;
+  if (free_slots_.empty()) {
+    index = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  } else {
+    index = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  Slot& slot = slots_[index];
+  slot.state = State::kCreated;
+  slot.pending_predecessors = 0;
+  slot.spec = std::move(spec);
+  slot.successors.clear();
+  ++unfinished_;
+  return ActivityId{index, slot.generation};
+}
+
+ActivityGraph::Slot& ActivityGraph::live(ActivityId id, const char* what) {
+  if (id.index >= slots_.size() || slots_[id.index].generation != id.generation ||
+      slots_[id.index].state == State::kFree) {
+    throw std::logic_error(std::string("ActivityGraph::") + what + ": activity " +
+                           std::to_string(id.index) + "." + std::to_string(id.generation) +
+                           " is unknown or has finished");
+  }
+  return slots_[id.index];
+}
+
+void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
+  if (before == after) {
+    throw std::logic_error("ActivityGraph::add_successor: an activity cannot follow itself");
+  }
+  Slot& next = live(after, "add_successor");
+  if (next.state == State::kRunning) {
+    throw std::logic_error("ActivityGraph::add_successor: activity '" + next.spec.label +
+                           "' is already running; add predecessors before it starts");
+  }
+  if (finished(before)) {
+    return;
+  }
+  ++next.pending_predecessors;
+  slots_[before.index].successors.push_back(after);
+}
+
+void ActivityGraph::start(ActivityId id) {
+  Slot& slot = live(id, "start");
+  if (slot.state != State::kCreated) {
+    throw std::logic_error("ActivityGraph::start: activity '" + slot.spec.label +
+                           "' was already started");
+  }
+  slot.state = State::kReleased;
+  if (slot.pending_predecessors == 0) {
+    begin(id.index);
+  }
+}
+
+ActivityId ActivityGraph::start_after(const std::vector<ActivityId>& predecessors,
+                                      ActivitySpec spec) {
+  const ActivityId id = add(std::move(spec));
+  for (const ActivityId before : predecessors) {
+    add_successor(before, id);
+  }
+  start(id);
+  return id;
+}
+
+bool ActivityGraph::finished(ActivityId id) const {
+  if (id.index >= slots_.size()) {
+    throw std::logic_error("ActivityGraph::finished: unknown activity " +
+                           std::to_string(id.index));
+  }
+  const Slot& slot = slots_[id.index];
+  return slot.generation != id.generation || slot.state == State::kFree;
+}
+
+void ActivityGraph::begin(std::uint32_t index) {
+  Slot& slot = slots_[index];
+  slot.state = State::kRunning;
+  slot.start = engine_.now();
+  started_.emit(ActivityStarted{ActivityId{index, slot.generation}, slot.spec.label,
+                                slot.spec.kind, slot.spec.track, slot.start});
+  // A subscriber may have added activities (and moved the table): index again.
+  const double latency_s = slots_[index].spec.latency_s;
+  if (latency_s > 0.0) {
+    engine_.schedule_in(to_sim_time(latency_s), [this, index] { work(index); });
+  } else {
+    work(index);
+  }
+}
+
+void ActivityGraph::work(std::uint32_t index) {
+  const ActivitySpec& s = slots_[index].spec;
+  auto done = [this, index] { finish(index); };
+  if (s.amount == 0.0) {
+    // Finish in an event of its own: a long chain of empty activities does not recurse.
+    engine_.schedule_in(0, done);
+  } else if (s.resources.empty()) {
+    engine_.schedule_in(to_sim_time(s.amount / s.bound_per_s), done);
+  } else {
+    network_.start_flow(s.resources, s.amount, done, s.label, s.bound_per_s);
+  }
+}
+
+void ActivityGraph::finish(std::uint32_t index) {
+  Slot& slot = slots_[index];
+  const ActivityId id{index, slot.generation};
+  finished_.emit(ActivityFinished{id, slot.spec.label, slot.spec.kind, slot.spec.track,
+                                  slot.start, engine_.now(), slot.spec.amount});
+  std::function<void()> on_done = std::move(slot.spec.on_done);
+  std::vector<ActivityId> successors = std::move(slot.successors);
+  // Free the slot before the callbacks, which may add activities and reuse it.
+  slot.state = State::kFree;
+  slot.spec = ActivitySpec{};
+  slot.successors.clear();
+  ++slot.generation;
+  free_slots_.push_back(index);
+  --unfinished_;
+  if (on_done) {
+    on_done();
+  }
+  for (const ActivityId next : successors) {
+    Slot& s = slots_[next.index];
+    if (s.generation == next.generation && --s.pending_predecessors == 0 &&
+        s.state == State::kReleased) {
+      begin(next.index);
+    }
+  }
+}
+
+}  // namespace gpuplan::sim

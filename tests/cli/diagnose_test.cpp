@@ -1,0 +1,136 @@
+// gpuplan diagnose end to end: logs the test writes in the formats nvidia-smi and mpstat
+// print, the real torch profiler table of ../shared/data/logs, the simulated job beside the
+// measured one, and the errors (whole messages, exit code 2).
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run_command.h"
+
+using gpuplan::testing::run_gpuplan;
+
+namespace {
+
+const std::string kSource = GPUPLAN_SOURCE_DIR;
+
+std::string temp_path(const std::string& name) {
+  return "/tmp/gpuplan_diagnose_test_" + std::to_string(::getpid()) + "_" + name;
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+/// nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,power.draw,power.limit
+/// --format=csv -l 1 of an RTX 3090 fed by the training process alone: two busy seconds, six
+/// idle, 48 readings (utilization 2 x 95 % / 8 = 23.75 % on average).
+std::string rtx3090_log() {
+  std::string log = "timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB], power.draw [W], power.limit [W]\n";
+  for (int t = 0; t < 48; ++t) {
+    const bool busy = t % 8 < 2;
+    log += "2024/03/02 14:00:" + std::string(t < 10 ? "0" : "") + std::to_string(t) + ".250, 0, NVIDIA GeForce RTX 3090, " +
+           (busy ? "95 %" : "0 %") + ", 5120 MiB, 24576 MiB, " + (busy ? "330.10 W" : "110.00 W") + ", 350.00 W\n";
+  }
+  return log;
+}
+
+/// mpstat -P ALL 1 on the 8-core host: CPU 0 full (the training process), the rest idle.
+std::string mpstat_log() {
+  std::string log = "Linux 6.1.0-18-amd64 (workstation) \t03/02/2024 \t_x86_64_\t(8 CPU)\n\n";
+  for (int t = 1; t <= 5; ++t) {
+    log += "\n14:00:0" + std::to_string(t) +
+           "     CPU    %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle\n";
+    log += "14:00:0" + std::to_string(t) + "     all   12.00    0.00    0.50    0.00    0.00    0.00    0.00    0.00    0.00   87.50\n";
+    log += "14:00:0" + std::to_string(t) + "       0   97.00    0.00    3.00    0.00    0.00    0.00    0.00    0.00    0.00    0.00\n";
+    for (int c = 1; c < 8; ++c) {
+      log += "14:00:0" + std::to_string(t) + "       " + std::to_string(c) +
+             "    0.00    0.00    0.00    0.00    0.00    0.00    0.00    0.00    0.00  100.00\n";
+    }
+  }
+  return log;
+}
+
+}  // namespace
+
+TEST_SUITE("cli.diagnose") {
+  TEST_CASE("nvidia-smi CSV and mpstat -P ALL: the loader in the training process, in words first") {
+    const std::string gpu = temp_path("gpu.csv");
+    const std::string cpu = temp_path("cpu.log");
+    write(gpu, rtx3090_log());
+    write(cpu, mpstat_log());
+    const auto r = run_gpuplan("diagnose " + gpu + " " + cpu);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+    // 1 - 0.2375 = 76 % waiting.
+    CHECK(r.out.rfind("GPU 0 waits 76 % of the time while one CPU core is full and the others are free: the training "
+                      "process loads the data itself. Try: DataLoader num_workers > 0 (one per free core), then "
+                      "pin_memory=True.\n",
+                      0) == 0);
+    CHECK(r.out.find("GPU 0 (NVIDIA GeForce RTX 3090, rtx3090), " + gpu + ": input_pipeline\n") != std::string::npos);
+    CHECK(r.out.find("  - utilization repeats every 8 readings = 8.0 s") != std::string::npos);
+    CHECK(r.out.find("  - memory: 5.4 GB used of 25.8 GB (21 %)\n") != std::string::npos);
+    // (2 x 330.1 + 6 x 110) / 8 = 165.0 W.
+    CHECK(r.out.find("  - power: 165 W on average of a 350 W limit") != std::string::npos);
+    CHECK(r.out.find("  - host CPUs busy 12 % on average (8 logical CPUs)\n") != std::string::npos);
+    CHECK(r.out.find("  - the busiest single CPU is busy 100 % on average\n") != std::string::npos);
+    std::filesystem::remove(gpu);
+    std::filesystem::remove(cpu);
+  }
+
+  TEST_CASE("--scenario: simulated beside measured, remedies ranked by simulated gain; JSON carries the figures") {
+    const std::string gpu = temp_path("gpu2.csv");
+    write(gpu, rtx3090_log());
+    const std::string scenario = kSource + "/scenarios/resnet50-imagenet-rtx3090.yaml";
+    const auto r = run_gpuplan("diagnose " + gpu + " --scenario " + scenario + " --format json");
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["gpus"][0]["utilization_mean"].get<double>() == doctest::Approx(0.2375));
+    CHECK(j["gpus"][0]["period_samples"] == 8);
+    CHECK(j["gpus"][0]["catalog_gpu"] == "rtx3090");
+    CHECK(j["simulated"]["strategy"] == "baseline");
+    CHECK(j["simulated"]["bottleneck"] == "data_loading_cpu");
+    // The simulated power follows models/energy: idle + u (TDP - idle).
+    CHECK(j["simulated"]["gpu_power_w"].get<double>() > 0.0);
+    const auto& remedies = j["remedies"];
+    REQUIRE(remedies.size() == 7);
+    for (std::size_t i = 1; i < remedies.size(); ++i) {
+      CHECK(remedies[i - 1]["gain"].get<double>() >= remedies[i]["gain"].get<double>());
+    }
+    CHECK(remedies[0]["gain"].get<double>() > 1.0);  // more workers or DALI: several times the baseline
+    const auto text = run_gpuplan("diagnose " + gpu + " --scenario " + scenario);
+    CHECK(text.out.find("Measured beside simulated (scenario ") != std::string::npos);
+    CHECK(text.out.find("Remedies ranked by simulated gain over 'baseline':\n") != std::string::npos);
+    std::filesystem::remove(gpu);
+  }
+
+  TEST_CASE("the real torch profiler table (R03): the single-process loader") {
+    const auto r = run_gpuplan("diagnose " + std::string(GPUPLAN_SHARED_DIR) + "/data/logs/R03-v100-torch-profiler-dataloader.txt");
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.rfind("The training loop spends 89 % of its CPU time fetching batches from the DataLoader. Try: "
+                      "DataLoader num_workers > 0 (one per free core) and pin_memory=True.\n",
+                      0) == 0);
+  }
+
+  TEST_CASE("errors: a malformed line at file:line:column, a missing log, a bad option; exit 2, no output") {
+    const std::string gpu = temp_path("bad.csv");
+    write(gpu, "timestamp, utilization.gpu [%]\n2024/03/02 14:00:00.000, 95 %\n2024/03/02 14:00:01.000, 95 W\n"
+               "2024/03/02 14:00:02.000, 95 %\n");
+    const auto r = run_gpuplan("diagnose " + gpu);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "gpuplan: 1 error:\n  '95 W' has unit 'W' at " + gpu + ":3:26 (utilization.gpu); expected %\n");
+    const auto missing = run_gpuplan("diagnose /nonexistent/gpu.csv");
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err == "gpuplan: 1 error:\n  cannot read log /nonexistent/gpu.csv: No such file or directory\n");
+    const auto none = run_gpuplan("diagnose");
+    CHECK(none.exit_code == 2);
+    CHECK(none.err == "gpuplan: gpuplan diagnose needs at least one LOG file (see gpuplan --help)\n");
+    const auto gpu_name = run_gpuplan("diagnose " + gpu + " --gpu rtx3900");
+    CHECK(gpu_name.exit_code == 2);
+    CHECK(gpu_name.err == "gpuplan: --gpu 'rtx3900' is not in the GPU catalog; did you mean rtx3090? (see gpuplan --help)\n");
+    std::filesystem::remove(gpu);
+  }
+}

@@ -1,0 +1,166 @@
+// The critical path, the candidate remedies and the choice among simulated ones, by hand.
+#include "models/run/advice.h"
+
+#include <doctest/doctest.h>
+
+#include "../test_gpus.h"
+#include "models/interconnect/interconnect_table.h"
+#include "models/run/bottleneck.h"
+#include "models/run/critical_path.h"
+#include "models/run/remedies.h"
+
+using namespace gpuplan::models;
+
+namespace {
+
+JobSpec ddp_job(const std::string& link, int nodes, int accumulation) {
+  JobSpec job;
+  job.hardware.gpu = testing::ampere_like();
+  job.hardware.gpus_per_node = 8;
+  job.hardware.nodes = nodes;
+  job.hardware.cpu_cores = 64;
+  job.hardware.topology.gpus_per_node = 8;
+  job.hardware.topology.nodes = nodes;
+  job.hardware.topology.intra_node = intra_node_link(link);
+  job.parallelism.strategy = ParallelStrategy::kDdp;
+  job.training.batch_size = 16;
+  job.training.gradient_accumulation = accumulation;
+  job.training.precision = Precision::kBf16Amp;
+  job.training.framework_overhead = FrameworkOverhead::kCompiled;
+  job.dataset.synthetic = true;
+  return job;
+}
+
+VariantResult row_with(const std::vector<CriticalPathPart>& path, double time_s, std::optional<double> usd) {
+  VariantResult r;
+  r.fits = true;
+  r.critical_path = path;
+  r.time_to_train_s = time_s;
+  r.throughput_samples_per_s = 1000.0 / time_s;
+  r.cost_on_demand_usd = usd;
+  return r;
+}
+
+std::vector<std::string> paths_of(const std::vector<Remedy>& remedies) {
+  std::vector<std::string> out;
+  for (const Remedy& r : remedies) out.push_back(r.overrides.front().path + ": " + r.overrides.front().value);
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("models.run.advice") {
+  TEST_CASE("the critical path splits the data wait by where the readers spent their time") {
+    StepBreakdown s;
+    s.step_time_s = 0.200;
+    s.gpu_compute_s = 0.090;
+    s.optimizer_s = 0.010;
+    s.data_wait_s = 0.080;
+    s.h2d_s = 0.020;
+    LoaderStats loader;
+    loader.storage_s = 0.030;  // readers: 30 ms storage, 60 ms decode + 30 ms pin per batch
+    loader.cpu_s = 0.060;
+    loader.pin_s = 0.030;
+    loader.batches_measured = 5;
+    const std::vector<CriticalPathPart> path = critical_path(StepPlan{}, s, loader);
+    REQUIRE(path.size() == 6);
+    CHECK(path[0].resource == "gpu_compute");
+    CHECK(path[0].seconds == doctest::Approx(0.100));  // kernels + optimizer
+    CHECK(path[0].share == doctest::Approx(0.5));
+    CHECK(path[1].resource == "data_loading_cpu");
+    CHECK(path[1].seconds == doctest::Approx(0.060));  // 80 ms x 90 / 120
+    CHECK(path[2].resource == "storage_io");
+    CHECK(path[2].seconds == doctest::Approx(0.020));  // 80 ms x 30 / 120
+    CHECK(path[3].share == doctest::Approx(0.1));      // h2d 20 / 200
+    CHECK(largest_part(path) == "gpu_compute");
+  }
+
+  TEST_CASE("remedies are offered for the resources on the critical path only") {
+    const JobSpec job = ddp_job("pcie4_host_bridge", 1, 1);
+    // 100 ms of kernels, 40 ms of exposed all-reduce per step (40 / 140 = 29 %).
+    const VariantResult row =
+        row_with({{"gpu_compute", 0.100, 0.714}, {"communication", 0.040, 0.286}}, 3600.0, std::nullopt);
+    CHECK(paths_of(candidate_remedies(job, row, {})) ==
+          std::vector<std::string>{"training.batch_size: 32", "training.gradient_accumulation: 4",
+                                   "hardware.gpu_interconnect: pcie4_switch"});
+    // 1.9 % of the step: removing it all gains 0.019 / 0.981 = 1.94 % < 2 %, not simulated.
+    const VariantResult hidden =
+        row_with({{"gpu_compute", 0.100, 0.981}, {"communication", 0.0019, 0.019}}, 3600.0, std::nullopt);
+    CHECK(paths_of(candidate_remedies(job, hidden, {})) == std::vector<std::string>{"training.batch_size: 32"});
+    // 2 %: 0.02 / 0.98 = 2.04 %, worth a simulation.
+    const VariantResult exposed =
+        row_with({{"gpu_compute", 0.100, 0.98}, {"communication", 0.002, 0.02}}, 3600.0, std::nullopt);
+    CHECK(candidate_remedies(job, exposed, {}).size() == 3);
+  }
+
+  TEST_CASE("an fp32 CNN waiting on its loader gets workers, AMP, compiled and a bigger batch to try") {
+    JobSpec job;
+    job.hardware.gpu = testing::ampere_like();
+    job.hardware.cpu_cores = 8;
+    job.workload.family = "resnet";
+    job.training.batch_size = 32;
+    job.data_loader.num_workers = 3;
+    job.dataset.layout = DatasetLayout::kShards;
+    const VariantResult row =
+        row_with({{"gpu_compute", 0.060, 0.6}, {"data_loading_cpu", 0.040, 0.4}}, 3600.0, std::nullopt);
+    // 8 cores: 7 workers, one core for the main process. channels_last needs tensor-core
+    // convolutions, which fp32 has not: offered only after AMP.
+    CHECK(paths_of(candidate_remedies(job, row, {})) ==
+          std::vector<std::string>{"data_loader.num_workers: 7", "training.precision: bf16_amp",
+                                   "training.framework_overhead: compiled", "training.batch_size: 64"});
+  }
+
+  TEST_CASE("the remedy with the largest gain on its goal is the suggestion and names the bottleneck") {
+    VariantResult row = row_with({{"gpu_compute", 0.1, 0.0}}, 3600.0, 100.0);
+    const Remedy workers{"data_loading_cpu", {{"data_loader.num_workers", "7"}}, RemedyGoal::kTimeToTrain};
+    const Remedy amp{"gpu_compute", {{"training.precision", "bf16_amp"}}, RemedyGoal::kTimeToTrain};
+    const Remedy batch{"gpu_compute", {{"training.batch_size", "64"}}, RemedyGoal::kTimeToTrain};
+    VariantResult oom = row_with({}, 1000.0, 20.0);  // faster, but does not fit: never suggested
+    oom.fits = false;
+    apply_advice(row, {{amp, row_with({}, 3500.0, 97.0)},       // 3600 / 3500 - 1 = +2.9 %
+                       {workers, row_with({}, 2000.0, 55.0)},   // +80 %
+                       {batch, oom}});
+    CHECK(row.bottleneck == "data_loading_cpu");
+    CHECK(row.suggestion == "data_loader.num_workers: 7");
+    REQUIRE(row.suggested);
+    CHECK(row.suggested->gain == doctest::Approx(0.8));
+    CHECK(row.suggested->throughput_change == doctest::Approx(0.8));
+    CHECK(row.suggested->goal == "time_to_train");
+    CHECK(*row.suggested->cost_change_usd == doctest::Approx(-45.0));
+  }
+
+  TEST_CASE("below the minimum gain the row keeps its critical-path bottleneck and hint") {
+    VariantResult row = row_with({{"gpu_compute", 0.1, 0.0}}, 3600.0, std::nullopt);
+    row.bottleneck = "gpu_compute";
+    row.suggestion = "a faster GPU or more GPUs";
+    const Remedy amp{"gpu_compute", {{"training.precision", "bf16_amp"}}, RemedyGoal::kTimeToTrain};
+    apply_advice(row, {{amp, row_with({}, 3600.0 / 1.019, std::nullopt)}});  // +1.9 % < 2 %
+    CHECK(row.bottleneck == "gpu_compute");
+    CHECK(row.suggestion == "a faster GPU or more GPUs");
+    CHECK_FALSE(row.suggested);
+  }
+
+  TEST_CASE("a cost remedy is ranked on dollars") {
+    VariantResult row = row_with({{"gpu_compute", 0.1, 0.0}}, 3600.0, 100.0);
+    row.cost_p50_usd = 100.0;
+    row.time_p50_s = 36000.0;
+    VariantResult after = row_with({}, 3600.0, 100.0);
+    after.cost_p50_usd = 40.0;  // 100 / 40 - 1 = +150 %
+    after.time_p50_s = 9000.0;
+    const Remedy checkpoints{"preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost};
+    apply_advice(row, {{checkpoints, after}});
+    CHECK(row.bottleneck == "preemptions");
+    REQUIRE(row.suggested);
+    CHECK(row.suggested->goal == "cost");
+    CHECK(row.suggested->gain == doctest::Approx(1.5));
+    CHECK(row.suggested->time_to_train_s == doctest::Approx(9000.0));
+    CHECK(*row.suggested->cost_change_usd == doctest::Approx(-60.0));
+  }
+
+  TEST_CASE("unchecked hints follow what is left to change") {
+    CHECK(unchecked_hint("communication", ddp_job("nvlink3_nvswitch", 2, 8)) ==
+          "a faster network between nodes (InfiniBand/EFA class), or fewer nodes");
+    CHECK(unchecked_hint("communication", ddp_job("pcie4_host_bridge", 1, 8)) == "NVLink between the GPUs, or fewer GPUs");
+    CHECK(unchecked_hint("gpu_compute", ddp_job("pcie4_host_bridge", 1, 8)) == "a faster GPU or more GPUs");
+  }
+}
