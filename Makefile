@@ -5,7 +5,7 @@ ASAN_BUILD ?= build/asan
 SCENARIO ?= scenarios/dle-resnet50-a100.yaml
 JOBS ?= $(shell nproc)
 
-.PHONY: deps configure build build-cli run test asan bench validate update-golden clean
+.PHONY: deps configure build build-cli run test asan fuzz bench validate update-golden clean
 
 deps:
 	@scripts/install-deps
@@ -43,6 +43,12 @@ asan: deps
 	# The MPI test is left out here: OpenMPI's own start-up allocations (libmpi and its
 	# dlopen'ed components) are reported by LeakSanitizer; `make test` runs it.
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE 'gpu|mpi'
+
+# libFuzzer targets of fuzz/ (clang, ASan + UBSan), each for FUZZ_SECONDS; fails on any
+# crash, leak, timeout or out-of-memory (scripts/fuzz, fuzz/README.md).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	JOBS=$(JOBS) scripts/fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build

@@ -102,10 +102,15 @@ void bench_data_parallel_scale() {
 }  // namespace
 
 void bench_plan_sweep();  // bench/plan_bench.cpp
+void bench_load();        // bench/load_bench.cpp
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "plan") {  // only the sweep figures (bench/plan_bench.cpp)
     bench_plan_sweep();
+    return 0;
+  }
+  if (argc > 1 && std::string(argv[1]) == "load") {  // only the loading figures (bench/load_bench.cpp)
+    bench_load();
     return 0;
   }
   if (argc > 1 && std::string(argv[1]) == "scale") {  // only the data-parallel scale figures
@@ -116,5 +121,6 @@ int main(int argc, char** argv) {
   bench_scenarios();
   bench_data_parallel_scale();
   bench_plan_sweep();
+  bench_load();
   return 0;
 }

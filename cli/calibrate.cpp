@@ -12,6 +12,7 @@
 #include "cli/output_file.h"
 #include "config/calibration_profile.h"
 #include "config/config_error.h"
+#include "config/input_text.h"
 #include "config/probe_results.h"
 #include "core/units.h"
 #include "models/calibration/calibration_fit.h"
@@ -183,21 +184,24 @@ CalibrateResult calibrate(const CalibrateOptions& o, const config::Catalogs& cat
     run_probe(probe, scratch.string());
     probe_json = scratch.string();
   }
-  const std::string probe_text = [&] {
-    std::ifstream in(probe_json, std::ios::binary);
-    if (!in) throw config::ConfigError("cannot read probe output '" + probe_json + "': no such readable file");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }();
+  const std::string probe_text = config::read_text_file(probe_json);
   if (!scratch.empty()) std::remove(scratch.c_str());
   const models::ProbeResults probe = config::parse_probe_results(probe_text, o.from.empty() ? "cuda_probe output" : o.from);
   const std::string gpu = catalog_gpu_for(probe.provenance.gpu_name, o.gpu, o.from.empty() ? "cuda_probe output" : o.from, catalogs);
+  // The name comes from the probe's contents: sanitized, so it cannot leave the folder.
   r.profile_path = !o.output.empty()
                        ? o.output
-                       : (fs::path(o.catalog_dir) / "calibrations" / (gpu + "-" + date_part(probe.provenance.date) + ".json"))
+                       : (fs::path(o.catalog_dir) / "calibrations" /
+                          sanitized_file_name(gpu + "-" + date_part(probe.provenance.date) + ".json"))
                              .string();
-  r.profile = models::fit_calibration(probe, gpu, r.profile_path);
+  try {
+    r.profile = models::fit_calibration(probe, gpu, r.profile_path);
+  } catch (const std::invalid_argument& e) {  // measurements no line fits: an input error
+    throw config::ConfigError(config::format_diagnostic(
+        std::string("cannot fit the probe's measurements: ") + e.what(),
+        config::SourceMark{o.from.empty() ? "cuda_probe output" : o.from, 0, 0}, "",
+        "; times must grow with size: run cuda_probe again on an idle GPU"));
+  }
   try {
     if (o.output.empty()) {
       fs::create_directories(fs::path(r.profile_path).parent_path());  // the default folder

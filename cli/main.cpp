@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -150,12 +152,23 @@ std::pair<int, int> trace_steps_of(const std::string& text) {
   return {static_cast<int>(from), static_cast<int>(to)};
 }
 
+/// --seed: the range of the scenario's own `seed` key (0 to 2^63 - 1). Boost would read
+/// "-1" as 18446744073709551615.
+std::uint64_t seed_of(const std::string& text) {
+  std::int64_t seed = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (ec != std::errc{} || ptr != text.data() + text.size() || seed < 0) {
+    throw UsageError("--seed expects a whole number from 0 to 9223372036854775807, found '" + text + "'");
+  }
+  return static_cast<std::uint64_t>(seed);
+}
+
 int command_run(const std::vector<std::string>& args) {
   po::options_description o("gpuplan run SCENARIO: simulate every strategy of a scenario and compare them");
   o.add_options()("scenario", po::value<std::string>(), "scenario YAML file")(
       "format", po::value<std::string>()->default_value("table"), "table | markdown | csv | json | html")(
       "output,o", po::value<std::string>(), "write to FILE (\"-\": standard output); the format follows its extension unless --format is given")(
-      "seed", po::value<std::uint64_t>(), "replace the scenario's seed")(
+      "seed", po::value<std::string>(), "replace the scenario's seed (a whole number from 0 to 2^63 - 1)")(
       "print-resolved", "print every variant's resolved configuration instead of simulating")(
       "trace", po::value<std::string>(),
       "write the simulated timeline of every variant to FILE (Chrome trace JSON, opens in ui.perfetto.dev): "
@@ -180,12 +193,24 @@ int command_run(const std::vector<std::string>& args) {
   const std::string format = format_of(vm, true);
   const cli::AppContext context = context_of(vm);
   config::LoadOptions load_options;
-  if (vm.count("seed") != 0U) load_options.seed_override = vm["seed"].as<std::uint64_t>();
+  if (vm.count("seed") != 0U) load_options.seed_override = seed_of(vm["seed"].as<std::string>());
   const config::Scenario scenario =
       config::load_scenario(vm["scenario"].as<std::string>(), context.catalogs, context.families, load_options);
   if (vm.count("print-resolved") != 0U) {
     emit(config::print_resolved(scenario), vm);
     return kExitOk;
+  }
+  // Both outputs are opened before the simulation and committed together after it, so a
+  // bad -o or --trace fails at once and no output is left behind on any failure.
+  std::optional<cli::OutputFile> output;
+  std::optional<cli::OutputFile> trace;
+  try {
+    if (vm.count("output") != 0U && !cli::is_stdout(vm["output"].as<std::string>())) {
+      output.emplace(vm["output"].as<std::string>());
+    }
+    if (vm.count("trace") != 0U) trace.emplace(vm["trace"].as<std::string>());
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
   }
   models::ModelParams params;
   params.step.exact = vm.count("exact") != 0U;
@@ -199,27 +224,34 @@ int command_run(const std::vector<std::string>& args) {
   cli::ScenarioRun run =
       cli::run_scenario(scenario, params, [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   cli::advise(run, scenario, context, params);
-  if (vm.count("trace") != 0U) {
-    std::vector<report::TraceProcess> processes;
-    for (std::size_t i = 0; i < run.runs.size(); ++i) {
-      processes.push_back({run.result.variants[i].strategy, run.runs[i].trace});
-    }
-    try {
-      cli::write_file_atomically(vm["trace"].as<std::string>(), report::render_chrome_trace(processes));
-    } catch (const std::runtime_error& e) {
-      throw UsageError(e.what());
-    }
-  }
+  std::string content;
   if (format == "html") {
     std::vector<report::UtilizationTimeline> timelines;
     for (std::size_t i = 0; i < run.runs.size(); ++i) {
       auto t = cli::gpu_busy_timeline(run.result.variants[i].strategy, run.runs[i].trace, kTimelineBins);
       if (!t.time_s.empty()) timelines.push_back(std::move(t));
     }
-    emit(report::render_run_html(run.result, timelines), vm);
-    return kExitOk;
+    content = report::render_run_html(run.result, timelines);
+  } else {
+    content = report::render(run.result, report::format_from_name(format));
   }
-  emit(report::render(run.result, report::format_from_name(format)), vm);
+  try {
+    if (trace) {
+      std::vector<report::TraceProcess> processes;
+      for (std::size_t i = 0; i < run.runs.size(); ++i) {
+        processes.push_back({run.result.variants[i].strategy, run.runs[i].trace});
+      }
+      trace->write(report::render_chrome_trace(processes));
+    }
+    if (output) {
+      output->write(content);
+      output->commit();
+    }
+    if (trace) trace->commit();
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  if (!output) std::fwrite(content.data(), 1, content.size(), stdout);
   return kExitOk;
 }
 

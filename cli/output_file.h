@@ -1,14 +1,48 @@
 #pragma once
 /// \file output_file.h
-/// Writes a whole output at once: to a temporary file beside the target, renamed on success,
-/// so a failed run leaves no partial file (STYLE.md X2).
+/// Outputs are written in full or not at all (STYLE.md X2): to a temporary file beside the
+/// target, renamed over it on success, and removed on any failure, so that no partial or
+/// stray file is left behind. Targets that are not regular files are refused, never
+/// replaced (issue 15).
 
 #include <string>
+#include <string_view>
 
 namespace gpuplan::cli {
 
-/// Writes `content` to `path` atomically. Throws std::runtime_error naming the path and the
-/// OS reason when the folder is missing or not writable.
+/// One output file. The constructor checks the target and creates the temporary file, so
+/// that a command can open all its outputs before it does any work and fail before any of
+/// them exists; the destructor removes the temporary file unless commit() renamed it.
+class OutputFile {
+ public:
+  /// Throws std::runtime_error "cannot write '<path>': <reason>" when `path` names a
+  /// symbolic link, a directory, a FIFO, a socket or a device (refused, not replaced), an
+  /// existing file without write permission, or a folder that is missing or not writable.
+  explicit OutputFile(std::string path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  /// Writes `content` to the temporary file (all of it, replacing what was written before).
+  /// Throws std::runtime_error naming the path when the write fails (disk full).
+  void write(const std::string& content);
+  /// Renames the temporary file over the target. Throws std::runtime_error on failure.
+  void commit();
+
+ private:
+  std::string path_;
+  std::string temporary_;
+  bool committed_ = false;
+};
+
+/// Writes `content` to `path` at once: OutputFile, write, commit.
 void write_file_atomically(const std::string& path, const std::string& content);
+
+/// `name` made safe as a file name from data (a probe's GPU name and date, a catalog
+/// entry): every character other than ASCII letters, digits, '-', '_' and '.' becomes '_',
+/// and leading dots become '_', so the name has no path separator and cannot be "." or
+/// ".."; an empty name becomes "_".
+std::string sanitized_file_name(std::string_view name);
 
 }  // namespace gpuplan::cli

@@ -26,11 +26,11 @@ void remove_all(YAML::Node& map, const std::string& key) {
 }  // namespace
 
 void AppliedOverrides::replace(YAML::Node map, const std::string& key, const YAML::Node* value) {
-  Change change{map, key, YAML::Node(YAML::NodeType::Undefined), YAML::Node(YAML::NodeType::Undefined), false};
+  Change change{map, key, std::nullopt, std::nullopt, false};
   for (auto it = map.begin(); it != map.end(); ++it) {
     if (it->first.IsScalar() && it->first.Scalar() == key) {
-      change.old_key = it->first;
-      change.old_value = it->second;
+      change.old_key.emplace(it->first);
+      change.old_value.emplace(it->second);
       break;
     }
   }
@@ -87,8 +87,8 @@ AppliedOverrides::~AppliedOverrides() {
     if (it->inserted) {
       remove_all(it->map, it->key);
     }
-    if (it->old_key.IsDefined()) {
-      it->map.force_insert(it->old_key, it->old_value);
+    if (it->old_key) {
+      it->map.force_insert(*it->old_key, *it->old_value);
     }
   }
 }

@@ -8,6 +8,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,8 +35,10 @@ class AppliedOverrides {
   struct Change {
     YAML::Node map;
     std::string key;
-    YAML::Node old_key;    ///< the key node, with its mark; undefined: the key was absent
-    YAML::Node old_value;  ///< its value node
+    // Held in optionals and only ever copy-constructed: Node::operator= on a defined node
+    // merges the other tree's whole node pool into its own, which made loading quadratic.
+    std::optional<YAML::Node> old_key;    ///< the key node, with its mark; none: the key was absent
+    std::optional<YAML::Node> old_value;  ///< its value node
     bool inserted = false; ///< the override wrote a new value under `key`
   };
   /// Replaces `key` of `map` by `value` (undefined: removes it), recording the change.

@@ -1,6 +1,13 @@
 #include "config/input_text.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
 
 namespace gpuplan::config {
 namespace {
@@ -107,6 +114,53 @@ void check_input_text(std::string_view text, const std::string& file) {
     }
     i += n;
   }
+}
+
+std::string read_text_file(const std::string& path) {
+  const auto fail = [&](const std::string& reason) {
+    throw ConfigError("cannot read file '" + path + "': " + reason);
+  };
+  // Opened without blocking, so that a FIFO with no writer is refused instead of waited on;
+  // fstat on the open descriptor then decides (no race between a check and the open).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    fail(std::strerror(errno));
+  }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    fail(std::strerror(errno));
+  }
+  if (S_ISDIR(info.st_mode)) {
+    fail("it is a directory; give the path of a file in it");
+  }
+  if (!S_ISREG(info.st_mode)) {
+    fail("it is not a regular file (a FIFO, socket or device); save the input to a file and give its path");
+  }
+  if (static_cast<std::uintmax_t>(info.st_size) > kMaxInputBytes) {
+    fail("it is " + grouped_thousands(static_cast<std::size_t>(info.st_size)) + " bytes, more than the " +
+         grouped_thousands(kMaxInputBytes) + " gpuplan reads; split it or remove what is not needed");
+  }
+  std::string text(static_cast<std::size_t>(info.st_size), '\0');
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ::ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      fail(std::strerror(errno));
+    }
+    if (n == 0) {
+      break;  // the file shrank while being read
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  text.resize(done);
+  return text;
 }
 
 }  // namespace gpuplan::config

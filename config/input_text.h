@@ -28,6 +28,12 @@ inline constexpr std::size_t kMaxInputBytes = std::size_t{64} << 20;
 /// A UTF-8 byte-order mark at the start is accepted. Columns count bytes, 1-based.
 void check_input_text(std::string_view text, const std::string& file);
 
+/// Reads a whole text file of at most kMaxInputBytes (config/input_text.h). Throws
+/// ConfigError naming the file and the reason when it cannot be opened, is not a regular
+/// file (a directory, a FIFO, a device such as /dev/zero: reading one could block or never
+/// end), or is larger than the bound.
+std::string read_text_file(const std::string& path);
+
 /// Whether `text` is well-formed UTF-8 (RFC 3629).
 bool is_utf8(std::string_view text);
 

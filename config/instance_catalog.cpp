@@ -21,6 +21,7 @@
 #include "config/catalog_file.h"
 #include "config/config_error.h"
 #include "config/gpu_catalog.h"
+#include "config/input_text.h"
 #include "config/hardware_topology.h"
 #include "config/name_index.h"
 #include "config/storage_catalog.h"
@@ -63,6 +64,13 @@ constexpr double kPlaceholderPriceUsdPerHour = 700.0;
 /// the shipped catalogs cost about 12 USD per GPU-hour (p5.48xlarge: 98.32 / 8), so 100
 /// leaves a wide margin for future parts while catching placeholder-like values.
 constexpr double kMaxPlausibleUsdPerGpuHour = 100.0;
+// Bounds of a row's numbers, far above any real instance (the largest have 8-16 GPUs,
+// 448 vCPUs, 24 TiB of memory, and cost a few hundred USD per hour) and far below what
+// overflows an int or makes a price infinite: a row beyond them is refused, with its line.
+constexpr double kMaxGpusPerInstance = 64.0;  // a scenario's hardware.gpus_per_node bound
+constexpr double kMaxVcpus = 100'000.0;
+constexpr double kMaxMemoryGiB = 1e6;
+constexpr double kMaxUsdPerHour = 1e6;
 /// The GPU catalog entry's memory must match GpuInfo's MemoryInfo.SizeInMiB within this
 /// fraction: ECC-enabled GDDR parts expose ~7 % less than marketed (AWS: 22888 MiB for the
 /// 24 GiB L4 and A10G) and GCP lists 24576 MiB for the same L4.
@@ -303,12 +311,14 @@ class CsvImport {
     }
   }
 
-  /// The non-negative number in `text` (a column of `row`), or an error.
+  /// The number from 0 to `max_value` in `text` (a column of `row`), or an error: a row
+  /// with an absurd value is refused with its line, never imported (issue 15).
   std::optional<double> number(const RawRow& row, std::string_view column, const std::string& text,
-                               std::string_view expected) {
+                               std::string_view expected, double max_value) {
     auto value = to_number(text);
-    if (!value || *value < 0.0) {
-      error(row.line, column, "expected " + std::string(expected) + ", found '" + text + "'");
+    if (!value || *value < 0.0 || *value > max_value) {
+      error(row.line, column,
+            "expected " + std::string(expected) + " from 0 to " + format_number(max_value) + ", found '" + text + "'");
       return std::nullopt;
     }
     return value;
@@ -320,7 +330,7 @@ class CsvImport {
     const std::string_view usd_h = "a price in USD per hour (a plain number, SkyPilot format)";
     std::optional<double> spot;
     if (!row.spot.empty()) {
-      spot = number(row, kSpotPrice, row.spot, usd_h);
+      spot = number(row, kSpotPrice, row.spot, usd_h, kMaxUsdPerHour);
       bad = bad || !spot;
     }
     if (row.price.empty()) {
@@ -329,7 +339,7 @@ class CsvImport {
       }
       return std::nullopt;
     }
-    const auto price = number(row, kPrice, row.price, usd_h);
+    const auto price = number(row, kPrice, row.price, usd_h, kMaxUsdPerHour);
     if (!price) {
       bad = true;
     }
@@ -372,8 +382,8 @@ class CsvImport {
         continue;
       }
       const auto count = to_number(row.count);
-      if (!count || *count <= 0.0) {
-        error(row.line, kAcceleratorCount, "expected a GPU count, found '" + row.count + "'");
+      if (!count || *count <= 0.0 || *count > kMaxGpusPerInstance) {
+        error(row.line, kAcceleratorCount, "expected a GPU count from 1 to 64, found '" + row.count + "'");
         bad_rows_.insert(i);
         continue;
       }
@@ -440,10 +450,10 @@ class CsvImport {
       // is an error wherever it is malformed), then the row is skipped without a note.
       const std::string_view usd_h = "a price in USD per hour (a plain number, SkyPilot format)";
       if (!row.price.empty()) {
-        number(row, kPrice, row.price, usd_h);
+        number(row, kPrice, row.price, usd_h, kMaxUsdPerHour);
       }
       if (!row.spot.empty()) {
-        number(row, kSpotPrice, row.spot, usd_h);
+        number(row, kSpotPrice, row.spot, usd_h, kMaxUsdPerHour);
       }
       return;
     }
@@ -487,8 +497,8 @@ class CsvImport {
     spec.zone = row.zone;
 
     const auto count = to_number(count_text);
-    if (!count || *count <= 0.0) {
-      error(row.line, kAcceleratorCount, "expected a GPU count, found '" + count_text + "'");
+    if (!count || *count <= 0.0 || *count > kMaxGpusPerInstance) {
+      error(row.line, kAcceleratorCount, "expected a GPU count from 1 to 64, found '" + count_text + "'");
       return;
     }
     if (*count != std::floor(*count)) {
@@ -496,8 +506,8 @@ class CsvImport {
       return;
     }
     spec.accelerator_count = static_cast<int>(*count);
-    const auto vcpus = number(row, kVcpus, row.vcpus, "a vCPU count");
-    const auto memory_gib = number(row, kMemoryGiB, row.memory, "a memory size in GiB (a plain number)");
+    const auto vcpus = number(row, kVcpus, row.vcpus, "a vCPU count", kMaxVcpus);
+    const auto memory_gib = number(row, kMemoryGiB, row.memory, "a memory size in GiB (a plain number)", kMaxMemoryGiB);
     if (!vcpus || !memory_gib) {
       return;
     }
@@ -642,6 +652,7 @@ void InstanceCatalog::add_csv_text(const std::string& csv_text, const std::strin
     throw ConfigError("invalid provider name '" + provider + "' for " + file_name +
                       "; provider names are lower-case letters, digits, '_' and '-' (aws, gcp, ...)");
   }
+  check_input_text(csv_text, file_name);  // names reach the JSON writers: UTF-8 only
   std::set<std::tuple<std::string, std::string, std::string>> taken;
   CsvImport import(file_name, provider, gpus, storage);
   import.run(csv_text, taken);

@@ -4,13 +4,27 @@
 #include <cmath>
 
 #include "config/config_error.h"
+#include "config/input_text.h"
 #include "core/text_distance.h"
 
 namespace gpuplan::config {
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& file, const std::string& fix) {
+  check_input_text(text, file);
   try {
     return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // 406: "number overflow parsing '1e400'"; nlohmann gives no position, so the number's
+    // first occurrence in the text stands for it.
+    std::string number = e.what();
+    const std::size_t open = number.find('\'');
+    const std::size_t close = number.rfind('\'');
+    number = open != std::string::npos && close > open ? number.substr(open + 1, close - open - 1) : "";
+    const std::size_t at = number.empty() ? std::string::npos : text.find(number);
+    const SourceMark mark = at == std::string::npos ? SourceMark{file, 0, 0} : position_of(text, at, file);
+    throw ConfigError(format_diagnostic("number " + (number.empty() ? std::string("") : "'" + number + "' ") +
+                                            "outside the range of a double (about 1.8e308)",
+                                        mark, "", fix));
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is the 1-based offset of the last byte read; turn it into line:column.
     SourceMark mark{file, 1, 1};

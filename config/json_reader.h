@@ -15,8 +15,10 @@
 
 namespace gpuplan::config {
 
-/// Parses `text`; a syntax error throws ConfigError "malformed JSON: <reason> at
-/// <file>:<line>:<column>; <fix>".
+/// Parses `text`; throws ConfigError when it is not plain UTF-8 (check_input_text), on a
+/// syntax error ("malformed JSON: <reason> at <file>:<line>:<column>; <fix>") and on a
+/// number outside double range ("number '1e400' outside the range of a double (about
+/// 1.8e308) at <file>:<line>:<column>; <fix>").
 nlohmann::json parse_json_text(const std::string& text, const std::string& file, const std::string& fix);
 
 /// Collected errors of one JSON file.

@@ -137,7 +137,11 @@ models::ArchitectureValues architecture_values(const ModelEntry& entry,
   models::ArchitectureValues values = entry.values;
   std::vector<std::string> messages;
   const auto parameters = family.parameters();
-  for (const auto& [key, text] : entry.choices) {
+  for (const auto& choice : entry.choices) {
+    // Not a structured binding: the lambda below captures the key, which clang 14 (the fuzz
+    // build) refuses for bindings.
+    const std::string& key = choice.first;
+    const std::string& text = choice.second;
     const auto mark_it = entry.value_marks.find(key);
     const SourceMark mark = mark_it != entry.value_marks.end() ? mark_it->second : entry.mark;
     const std::string key_path = "models." + entry.name + "." + key;

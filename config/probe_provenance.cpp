@@ -1,5 +1,9 @@
 #include "config/probe_provenance.h"
 
+#include <string_view>
+
+#include "config/catalog_file.h"
+
 namespace gpuplan::config {
 
 models::ProbeProvenance read_probe_provenance(JsonObjectReader& r) {
@@ -14,6 +18,12 @@ models::ProbeProvenance read_probe_provenance(JsonObjectReader& r) {
   pv.memory_clock_hz = r.number("memory_clock_hz", false, false).value_or(0.0);
   pv.memory_bytes = r.number("memory_bytes", false, false).value_or(0.0);
   pv.date = r.string("date", true).value_or("");
+  // The date names the profile file (cli/calibrate.cpp): only a date is accepted, so that a
+  // probe file cannot steer where the profile is written.
+  if (!pv.date.empty() && (!is_iso_date(std::string_view(pv.date).substr(0, 10)) ||
+                           (pv.date.size() > 10 && pv.date[10] != 'T'))) {
+    r.error("date", "expected a date such as 2026-11-29 or 2026-11-29T10:00:00Z, found '" + pv.date + "'");
+  }
   pv.probe_git_sha = r.string("probe_git_sha", false).value_or("");
   pv.repeats = static_cast<int>(r.integer("repeats", false, 0).value_or(0));
   pv.warmup = static_cast<int>(r.integer("warmup", false, 0).value_or(0));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "config/config_error.h"
+#include "config/input_text.h"
 #include "core/unit_parse.h"
 
 namespace gpuplan::config {
@@ -60,11 +61,6 @@ YAML::Node parse_yaml(const std::string& text, const std::string& file);
 /// ("cannot read file 'x': No such file or directory").
 YAML::Node load_yaml_file(const std::string& path);
 
-/// Reads a whole text file of at most kMaxInputBytes (config/input_text.h). Throws
-/// ConfigError naming the file and the reason when it cannot be opened, is not a regular
-/// file (a directory, a FIFO, a device such as /dev/zero: reading one could block or never
-/// end), or is larger than the bound.
-std::string read_text_file(const std::string& path);
 
 /// Whether a key must be present.
 enum class Requirement { kOptional, kRequired };

@@ -253,6 +253,10 @@ double parse_quantity(std::string_view text, Dimension dimension) {
     ++begin;
   }
   const auto [ptr, ec] = std::from_chars(begin, end, p.number);
+  if (ec == std::errc::result_out_of_range) {
+    throw UnitError("out-of-range " + std::string(want.name) + " " + quoted +
+                    ": its magnitude exceeds 1e30 in SI base units; check the exponent");
+  }
   if (ec != std::errc{} || ptr == begin) {
     throw UnitError("expected a " + std::string(want.name) + " such as " + std::string(want.example) +
                     ", found " + quoted + " (no number)");
@@ -270,6 +274,10 @@ double parse_quantity(std::string_view text, Dimension dimension) {
                     "; write it with a unit, e.g. " + std::string(want.example));
   }
   if (auto value = interpret(p, dimension)) {
+    if (!(std::abs(*value) <= kMaxQuantityMagnitude)) {
+      throw UnitError("out-of-range " + std::string(want.name) + " " + quoted +
+                      ": its magnitude exceeds 1e30 in SI base units; check the exponent");
+    }
     return *value;
   }
   if (auto hint = known_mistake(p.unit)) {

@@ -41,10 +41,19 @@ class UnitError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Largest magnitude of a quantity, in SI base units. No input of a training job comes
+/// near it (the largest, a dataset's bytes, stays below 1e18 B; peak rates below 1e17
+/// FLOP/s), and sums and products of a few such values stay far inside the range of a
+/// double (1.8e308), so a finite-but-absurd value such as "1e308 KiB" is an input error
+/// here rather than an infinity inside the engine (issue 15).
+inline constexpr double kMaxQuantityMagnitude = 1e30;
+
 /// Parses `text` as a quantity of `dimension` and returns it in SI base units.
 /// Throws UnitError for a bare number (with the fix "write it with a unit, e.g. ..."),
 /// an unknown or ambiguous unit ("Gb/s", "KB"), a unit of another dimension, a missing
-/// number, or a non-finite value. Sign is not checked here: range checks belong to the
+/// number, or a non-finite value or one whose magnitude exceeds kMaxQuantityMagnitude
+/// ("out-of-range size '1e308 KiB': its magnitude exceeds 1e30 in SI base units; check
+/// the exponent"). Sign is not checked here: range checks belong to the
 /// caller, which knows the key.
 double parse_quantity(std::string_view text, Dimension dimension);
 

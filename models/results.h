@@ -3,6 +3,7 @@
 /// The plain results that report/ consumes; report/ never sees the engine (STYLE.md L1).
 /// SI units; "simulated" time throughout.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,7 +76,7 @@ struct VariantResult {
   std::string strategy;                ///< strategy name, with the sweep point if any
   std::string gpu;                     ///< GPU catalog name
   int gpus = 1;
-  int global_batch_samples = 0;
+  std::int64_t global_batch_samples = 0;  ///< up to the dataset bound, 1e15: needs 64 bits
   std::string parallelism;             ///< none | data_parallel | ddp
   /// Throughput / (GPUs x throughput of one GPU of the same kind alone on the node, same
   /// per-GPU batch); absent on one GPU.

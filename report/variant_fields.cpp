@@ -14,7 +14,7 @@ using Value = std::optional<FieldValue>;
 Value number(double x) { return FieldValue(x); }
 Value optional_number(const std::optional<double>& x) { return x ? Value(FieldValue(*x)) : std::nullopt; }
 Value positive(double x) { return x > 0.0 ? number(x) : std::nullopt; }
-Value count(int n) { return FieldValue(static_cast<std::int64_t>(n)); }
+Value count(std::int64_t n) { return FieldValue(n); }
 Value text(const std::string& s) { return FieldValue(s); }
 Value nonempty(const std::string& s) { return s.empty() ? std::nullopt : text(s); }
 

@@ -23,7 +23,15 @@ std::optional<HockneyLine> fit_into(const std::vector<ProbePoint>& points, const
   if (points.empty()) {
     return std::nullopt;
   }
-  const LineFit fit = fit_hockney(points);
+  LineFit fit;
+  try {
+    fit = fit_hockney(points);
+  } catch (const std::invalid_argument& e) {
+    // Name the series: the caller reports it as an error in the probe file.
+    std::string reason = e.what();
+    if (reason.starts_with("fit_hockney: ")) reason = reason.substr(13);
+    throw std::invalid_argument("series " + series + ": " + reason);
+  }
   profile.fits.push_back({series, static_cast<int>(points.size()), fit.max_relative_residual});
   return fit.line;
 }

@@ -41,7 +41,7 @@ JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s) 
   t.epoch_train_s = t.steps_per_epoch * step_time_s;
   if (job.dataset.eval_samples > 0.0) {
     const double ranks = static_cast<double>(job.hardware.gpus_per_node) * job.hardware.nodes;
-    t.epoch_eval_s = std::ceil(job.dataset.eval_samples / (job.training.batch_size * ranks)) * eval_batch_s;
+    t.epoch_eval_s = std::ceil(job.dataset.eval_samples / (static_cast<double>(job.training.batch_size) * ranks)) * eval_batch_s;
   }
   const double train_s = t.epochs * (t.epoch_train_s + t.epoch_eval_s);
   if (job.checkpointing.enabled && job.checkpointing.interval_s > 0.0 &&

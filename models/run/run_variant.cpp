@@ -82,7 +82,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.strategy = strategy;
   r.gpu = job.hardware.gpu.name;
   r.gpus = job.hardware.gpus_per_node * job.hardware.nodes;
-  r.global_batch_samples = static_cast<int>(global_batch_samples(job));
+  r.global_batch_samples = static_cast<std::int64_t>(global_batch_samples(job));
   r.calibrated = job.hardware.gpu.calibrated;
   r.parallelism = std::string(name_of(job.parallelism.strategy));
   r.nodes = job.hardware.nodes;

@@ -10,7 +10,6 @@
 #include <fstream>
 #include <string>
 
-#include "config/yaml_reader.h"
 #include "config_fixture.h"
 
 namespace gpuplan::config::testing {

@@ -273,8 +273,20 @@ TEST_SUITE("config.instance_catalog") {
           "AvailabilityZone (any order)");
     const std::string text_price = std::string(kHeader) + "a,T4,1,4,16,,abc,,r1,z1\n";
     CHECK(error_of([&] { InstanceCatalog().add_csv_text(text_price, "x.csv", "aws", shipped_gpus()); }) ==
-          "expected a price in USD per hour (a plain number, SkyPilot format), found 'abc' at x.csv:2 "
+          "expected a price in USD per hour (a plain number, SkyPilot format) from 0 to 1e+06, found 'abc' at x.csv:2 "
           "(Price)");
+    // Absurd counts and prices (issue 15): refused with the row, never imported.
+    const std::string absurd = std::string(kHeader) + "a,T4,1e10,4,16,,1,,r1,z1\n" +
+                               "b,T4,1,1e308,16,,1,,r1,z1\n" + "c,T4,1,4,16,,1e300,,r1,z1\n";
+    CHECK(error_of([&] { InstanceCatalog().add_csv_text(absurd, "x.csv", "aws", shipped_gpus()); }) ==
+          "expected a GPU count from 1 to 64, found '1e10' at x.csv:2 (AcceleratorCount)\n"
+          "expected a vCPU count from 0 to 1e+05, found '1e308' at x.csv:3 (vCPUs)\n"
+          "expected a price in USD per hour (a plain number, SkyPilot format) from 0 to 1e+06, found '1e300' at "
+          "x.csv:4 (Price)");
+    CHECK(error_of([&] {
+            InstanceCatalog().add_csv_text(std::string(kHeader) + "p\xFF,T4,1,4,16,,1,,r1,z1\n", "x.csv", "aws",
+                                           shipped_gpus());
+          }) == "bytes that are not UTF-8 at x.csv:2:2; save the file as UTF-8 text");
     const std::string short_row = std::string(kHeader) + "a,T4,1,4,16\n";
     CHECK(error_of([&] { InstanceCatalog().add_csv_text(short_row, "x.csv", "aws", shipped_gpus()); }) ==
           "too few fields at x.csv:2 (row); every row needs as many comma-separated fields as the header");

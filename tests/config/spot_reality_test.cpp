@@ -14,8 +14,10 @@
 #include "models/cost/cost.h"
 #include "models/job/job_time.h"
 #include "models/job/spot_job.h"
+#include "config_fixture.h"
 
 using namespace gpuplan;
+using gpuplan::config::testing::error_of;
 
 namespace {
 const config::Catalogs& shipped() {
@@ -69,8 +71,19 @@ TEST_SUITE("config.spot_reality") {
     CHECK_THROWS_WITH_AS(config::parse_spot_trace(R"({"data": [1]})", "t.json"),
                          doctest::Contains("t.json: missing metadata.gap_seconds"), config::ConfigError);
     CHECK_THROWS_WITH_AS(config::parse_spot_trace(R"({"metadata": {"gap_seconds": 60}, "data": [1, -1]})", "t.json"),
-                         doctest::Contains("data[1] is not a non-negative integer"), config::ConfigError);
+                         doctest::Contains("data[1] is not a count of instances from 0 to 1,000,000, found -1"),
+                         config::ConfigError);
     CHECK_THROWS_AS(config::parse_spot_trace("{", "t.json"), config::ConfigError);
+    const std::string fix =
+        "; expected SkyPilot spot-traces JSON: {\"metadata\": {\"gap_seconds\": 600}, \"data\": [1, 1, 0, ...]}";
+    // A probe every millisecond made run replay millions of preemptions: refused at the key.
+    CHECK(error_of([] { config::parse_spot_trace(R"({"metadata": {"gap_seconds": 0.001}, "data": [1, 0]})", "t.json"); }) ==
+          "t.json: metadata.gap_seconds must be from 1 to 10,000,000 (seconds between probes), found 0.001" + fix);
+    // A count outside double range: an input error at its position, not nlohmann's out_of_range.
+    CHECK(error_of([] { config::parse_spot_trace("{\"metadata\": {\"gap_seconds\": 600},\n \"data\": [1, 1e400]}", "t.json"); }) ==
+          "number '1e400' outside the range of a double (about 1.8e308) at t.json:2:14" + fix);
+    CHECK(error_of([] { config::parse_spot_trace(R"({"metadata": {"gap_seconds": 600}, "data": [1, 10000000000]})", "t.json"); }) ==
+          "t.json: data[1] is not a count of instances from 0 to 1,000,000, found 10000000000" + fix);
   }
 
   TEST_CASE("preemption catalog: family rate, provider default, none for Lambda; strict errors") {

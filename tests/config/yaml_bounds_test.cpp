@@ -47,8 +47,8 @@ TEST_SUITE("config.yaml_bounds") {
   TEST_CASE("an alias of a finished anchor is fine, and counts as the values it expands to") {
     CHECK(bounds_error("a: &x [1, 2]\nb: *x\n") == "(no error)");
     // 10 levels of 10: anchor k expands to 1 + 10 x (size of k-1) values (11, 111, 1,111,
-    // 11,111, ...), so the values before line 6 are 1 + 2 x 4 keys + 12,344 and each alias of
-    // *a4 adds 11,111: the 17th crosses 200,000, somewhere on line 6.
+    // 11,111, 111,111, ...). Lines 1-5 hold 1 + 5 keys + 123,455 values, so the first alias
+    // of *a4 (line 6) brings the total past 200,000.
     const std::string bomb = alias_bomb(10, 10);
     const std::string message = bounds_error(bomb);
     CHECK(message.starts_with("more than 200,000 values in one file (alias '*a4' expanded) at f.yaml:6:"));
