@@ -196,9 +196,8 @@ int command_run(const std::vector<std::string>& args) {
     params.step.trace_steps = kTraceSteps;
   }
   cli::ProgressBar bar("run");
-  cli::ScenarioRun run =
-      cli::run_scenario(scenario, params, [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
-  cli::advise(run, scenario, context, params);
+  const cli::ScenarioRun run = cli::run_and_advise(scenario, context, params,
+                                                   [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   if (vm.count("trace") != 0U) {
     std::vector<report::TraceProcess> processes;
     for (std::size_t i = 0; i < run.runs.size(); ++i) {
