@@ -492,7 +492,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
 
   // GPU interconnect: the instance's, else default_interconnect (NVLink board or PCIe). A bare name
   // (pcie4, nvlink3) or a table name of models/interconnect/interconnect_table.h
-  // (pcie4_switch, nvlink3_direct, ...); nvlink1 and nvlink5 are refused with the reason.
+  // (pcie4_switch, nvlink3_direct, ...); nvlink1 is refused with the reason.
   std::optional<std::string> interconnect;
   if (h.reader) {
     const YAML::Node written = h.reader->raw("gpu_interconnect");
@@ -500,7 +500,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
         written.IsScalar() ? unsupported_interconnect_reason(written.Scalar()) : std::string();
     if (!unsupported.empty()) {
       h.reader->error("gpu_interconnect", "unsupported gpu_interconnect '" + written.Scalar() + "': " + unsupported,
-                      "; use nvlink2, nvlink3 or nvlink4 (or a table name such as nvlink4_nvswitch), "
+                      "; use nvlink2, nvlink3, nvlink4 or nvlink5 (or a table name such as nvlink4_nvswitch), "
                       "or a PCIe link such as pcie5");
     } else {
       interconnect = h.reader->choice("gpu_interconnect", interconnect_names());
