@@ -12,6 +12,7 @@
 #include "config/instance_hardware.h"
 #include "config/scenario_reading.h"
 #include "config/spot_trace.h"
+#include "models/host/loader_host_memory.h"
 #include "core/text_distance.h"
 #include "core/units.h"
 
@@ -730,6 +731,33 @@ std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, 
     return std::nullopt;
   }
   return models::OnPremisesSpec{*price, *amortization, *electricity};
+}
+
+bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud) {
+  const models::LoaderHostMemory need = models::loader_host_memory(job);
+  if (!(job.hardware.host_memory_bytes < need.bytes)) return true;
+  const models::DataLoaderSpec& dl = job.data_loader;
+  auto bytes = [](double b) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.0f B (%.1f MiB)", b, b / core::mebibytes(1.0));
+    return std::string(text);
+  };
+  const std::string problem =
+      "host memory " + bytes(job.hardware.host_memory_bytes) + " per node is less than the " + bytes(need.bytes) +
+      " the data loaders hold: " + std::to_string(job.hardware.gpus_per_node) + " GPU(s) x " +
+      std::to_string(need.batches_per_gpu) + " batches (max(1, num_workers " + std::to_string(dl.num_workers) +
+      " x prefetch_factor " + std::to_string(dl.prefetch_factor) + ") in flight + 1 in use" +
+      (dl.pin_memory ? " + 1 pinned copy" : "") + ") x " + bytes(need.batch_bytes) + " per batch";
+  const std::string fix = "; give the node's real host memory (at least " + bytes(need.bytes) +
+                          "), or lower num_workers, prefetch_factor or batch_size";
+  if (hardware.reader && hardware.reader->has("host_memory")) {
+    hardware.reader->error("host_memory", problem, fix);
+  } else if (cloud.reader) {
+    cloud.reader->error("instance", problem, fix);
+  } else if (hardware.reader) {
+    hardware.reader->error("host_memory", problem, fix);
+  }
+  return false;
 }
 
 }  // namespace gpuplan::config

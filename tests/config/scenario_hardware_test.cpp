@@ -316,6 +316,24 @@ sweep:
                    ", found a mapping at s.yaml:14:21 (hardware.gpu_interconnect)"});
   }
 
+  TEST_CASE("a host memory below the data loaders' batches is refused at the key") {
+    std::string text = node("");
+    text.replace(text.find("\"64 GiB\""), 8, "\"1 KiB\"");
+    // 8 GPUs x (max(1, 0 workers x 2) in flight + 1 in use) x 32 samples x 602,120 B
+    // (resnet50's fp32 3 x 224 x 224 image, 602,112 B, + an int64 label) = 8 x 2 x 19,267,840 B
+    // = 308,285,440 B.
+    CHECK(errors_of(text) ==
+          Messages{"host memory 1024 B (0.0 MiB) per node is less than the 308285440 B (294.0 MiB) the data loaders "
+                   "hold: 8 GPU(s) x 2 batches (max(1, num_workers 0 x prefetch_factor 2) in flight + 1 in use) x "
+                   "19267840 B (18.4 MiB) per batch at s.yaml:11:16 (hardware.host_memory); give the node's real "
+                   "host memory (at least 308285440 B (294.0 MiB)), or lower num_workers, prefetch_factor or "
+                   "batch_size"});
+    // Just enough passes.
+    std::string enough = node("");
+    enough.replace(enough.find("\"64 GiB\""), 8, "\"308285440 B\"");
+    CHECK(hardware_of(parse(enough)).host_memory_bytes == 308285440.0);
+  }
+
   TEST_CASE("nvlink1 is refused with the reason") {
     CHECK(errors_of(node("  gpu_interconnect: nvlink1\n")) ==
           Messages{"unsupported gpu_interconnect 'nvlink1': NVLink 1 (P100 SXM2) is not in the interconnect table: "
