@@ -54,4 +54,11 @@ void advise(ScenarioRun& run, const config::Scenario& scenario, const AppContext
   for (std::size_t i = 0; i < run.result.variants.size(); ++i) models::apply_advice(run.result.variants[i], outcomes[i]);
 }
 
+ScenarioRun run_and_advise(const config::Scenario& scenario, const AppContext& context, const models::ModelParams& params,
+                           const std::function<void(std::size_t, std::size_t)>& progress) {
+  ScenarioRun run = run_scenario(scenario, params, progress);
+  advise(run, scenario, context, params);
+  return run;
+}
+
 }  // namespace gpuplan::cli

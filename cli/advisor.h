@@ -8,6 +8,7 @@
 /// interconnect the instance lacks) are skipped. Cost: one simulation per candidate (about
 /// 1-4 per row), run on all cores; the output does not depend on the number of threads.
 
+#include <functional>
 #include <vector>
 
 #include "cli/app_context.h"
@@ -28,5 +29,11 @@ std::vector<models::Remedy> valid_remedies(const ScenarioRun& run, std::size_t i
 /// no scaling reference. `threads` 0 = all cores. Throws what run_variant throws.
 void advise(ScenarioRun& run, const config::Scenario& scenario, const AppContext& context,
             const models::ModelParams& params, unsigned threads = 0);
+
+/// The one path from a scenario to the rows `run` and `diagnose` print: every variant
+/// simulated (run_scenario, `progress` as there) and then advised (advise above), so both
+/// commands name the same limiter and the same checked remedy.
+ScenarioRun run_and_advise(const config::Scenario& scenario, const AppContext& context, const models::ModelParams& params,
+                           const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 }  // namespace gpuplan::cli

@@ -9,6 +9,7 @@
 #include "cli/output_file.h"
 #include "cli/output_format.h"
 #include "cli/progress_bar.h"
+#include "cli/advisor.h"
 #include "cli/scenario_runner.h"
 #include "cli/utilization_timeline.h"
 #include "config/log_text.h"
@@ -155,8 +156,8 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
   ProgressBar bar("diagnose");
   models::ModelParams params;
   params.step.trace_steps = kSimulatedTraceSteps;
-  const ScenarioRun run = run_scenario(*scenario, params,
-                                       [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
+  const ScenarioRun run = run_and_advise(*scenario, context, params,
+                                         [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   const models::VariantResult& first = run.result.variants.front();
   models::SimulatedJob s;
   s.strategy = first.strategy;
@@ -184,7 +185,7 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
     m.strategy = v.strategy;
     m.throughput_samples_per_s = v.throughput_samples_per_s;
     m.gain = first.fits && first.throughput_samples_per_s > 0.0 ? v.throughput_samples_per_s / first.throughput_samples_per_s - 1.0 : 0.0;
-    m.cost_usd = v.cost_on_demand_usd;
+    m.cost_usd = models::run_cost_usd(v);
     m.bottleneck = v.bottleneck;
     result.remedies.push_back(m);
   }

@@ -72,7 +72,7 @@ const char* kTopUsage =
     "  gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--format ...] [-o FILE]\n"
     "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
     "  gpuplan init [FILE]            write a commented starter scenario (default my-job.yaml)\n"
-    "  gpuplan list gpus|instances|models|storage\n"
+    "  gpuplan list gpus|instances|models|storage [--wide]\n"
     "  gpuplan --version\n"
     "\n"
     "Every command takes --help, --catalogs DIR (default: the repository's catalogs/, or\n"
@@ -221,9 +221,8 @@ int command_run(const std::vector<std::string>& args) {
     params.step.trace_steps = kTraceSteps;
   }
   cli::ProgressBar bar("run");
-  cli::ScenarioRun run =
-      cli::run_scenario(scenario, params, [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
-  cli::advise(run, scenario, context, params);
+  const cli::ScenarioRun run = cli::run_and_advise(scenario, context, params,
+                                                   [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   std::string content;
   if (format == "html") {
     std::vector<report::UtilizationTimeline> timelines;
@@ -351,7 +350,9 @@ int command_calibrate(const std::vector<std::string>& args) {
 
 int command_list(const std::vector<std::string>& args) {
   po::options_description o("gpuplan list gpus|instances|models|storage: what the catalogs hold");
-  o.add_options()("what", po::value<std::string>(), "gpus | instances | models | storage");
+  o.add_options()("what", po::value<std::string>(), "gpus | instances | models | storage")(
+      "wide", "one line per row however wide (gpus: with the source of each entry); otherwise tables keep to 120 "
+              "columns, wrapping further columns into panels");
   o.add(common_options());
   po::positional_options_description p;
   p.add("what", 1);
@@ -363,17 +364,25 @@ int command_list(const std::vector<std::string>& args) {
   if (vm.count("what") == 0U) throw UsageError("gpuplan list needs one of gpus, instances, models, storage");
   const std::string what = vm["what"].as<std::string>();
   const cli::AppContext context = context_of(vm);
+  const bool wide = vm.count("wide") != 0U;
+  auto text = [wide](const report::TextTable& t) { return wide ? t.to_text() : t.to_text(report::kTerminalColumns); };
   std::string out;
   if (what == "gpus") {
-    report::TextTable t({"gpu", "cc", "memory", "bandwidth", "fp32", "tf32", "fp16", "bf16", "fp8", "TDP", "source"});
+    std::vector<std::string> header = {"gpu", "cc", "memory", "bandwidth", "fp32", "tf32", "fp16", "bf16", "fp8", "TDP"};
+    if (wide) header.emplace_back("source");
+    report::TextTable t(header);
     auto tf = [](double v) { return v > 0 ? fmt::format("{:.1f}", core::to_teraflop_per_s(v)) : std::string("-"); };
     for (const auto& g : context.catalogs.gpus.all()) {
-      t.add_row({g.name, fmt::format("{}.{}", g.compute_capability_major, g.compute_capability_minor),
-                 report::human_bytes(g.memory_bytes), fmt::format("{:.0f} GB/s", core::to_gigabytes_per_s(g.memory_bytes_per_s)),
-                 tf(g.peak_fp32_flop_per_s), tf(g.peak_tf32_flop_per_s), tf(g.peak_fp16_flop_per_s),
-                 tf(g.peak_bf16_flop_per_s), tf(g.peak_fp8_flop_per_s), fmt::format("{:.0f} W", g.tdp_w), g.source});
+      std::vector<std::string> cells = {
+          g.name, fmt::format("{}.{}", g.compute_capability_major, g.compute_capability_minor),
+          report::human_bytes(g.memory_bytes), fmt::format("{:.0f} GB/s", core::to_gigabytes_per_s(g.memory_bytes_per_s)),
+          tf(g.peak_fp32_flop_per_s), tf(g.peak_tf32_flop_per_s), tf(g.peak_fp16_flop_per_s),
+          tf(g.peak_bf16_flop_per_s), tf(g.peak_fp8_flop_per_s), fmt::format("{:.0f} W", g.tdp_w)};
+      if (wide) cells.push_back(g.source);
+      t.add_row(std::move(cells));
     }
-    out = t.to_text() + "Dense peaks in TFLOP/s (no 2:4 sparsity). GB = 10^9 B.\n";
+    out = text(t) + "Dense peaks in TFLOP/s (no 2:4 sparsity). GB = 10^9 B." +
+          (wide ? "\n" : " Sources of each entry: gpuplan list gpus --wide.\n");
   } else if (what == "instances") {
     report::TextTable t({"instance", "gpu", "gpus", "vCPUs", "region", "zone", "on-demand $/h", "spot $/h"});
     for (const auto& i : context.catalogs.instances.rows()) {
@@ -382,14 +391,14 @@ int command_list(const std::vector<std::string>& args) {
                  fmt::format("{:.4f}", core::to_usd_per_hour(i.price_usd_per_s)),
                  i.spot_price_usd_per_s > 0 ? fmt::format("{:.4f}", core::to_usd_per_hour(i.spot_price_usd_per_s)) : "-"});
     }
-    out = t.to_text();
+    out = text(t);
   } else if (what == "models") {
     report::TextTable t({"model", "family", "summary"});
     for (const auto& name : context.catalogs.models.names()) {
       const auto* m = context.catalogs.models.find(name);
       t.add_row({name, m->family, m->summary});
     }
-    out = t.to_text();
+    out = text(t);
   } else if (what == "storage") {
     report::TextTable t({"storage", "read", "random read", "write", "latency", "queue depth"});
     for (const auto& name : context.catalogs.storage.names()) {
@@ -398,7 +407,7 @@ int command_list(const std::vector<std::string>& args) {
       t.add_row({name, gbs(s->read_bytes_per_s), gbs(s->random_read_bytes_per_s), gbs(s->write_bytes_per_s),
                  report::human_duration(s->latency_s), std::to_string(s->queue_depth)});
     }
-    out = t.to_text();
+    out = text(t);
   } else {
     throw UsageError("unknown list '" + what + "'; expected gpus, instances, models or storage");
   }

@@ -9,7 +9,7 @@ namespace gpuplan::config {
 namespace {
 
 /// The bare names of interconnect_table.h's alias list, in the order users read them.
-constexpr std::string_view kAliases[] = {"pcie3", "pcie4", "pcie5", "nvlink2", "nvlink3", "nvlink4"};
+constexpr std::string_view kAliases[] = {"pcie3", "pcie4", "pcie5", "nvlink2", "nvlink3", "nvlink4", "nvlink5"};
 
 /// "pcie4" for "pcie4", "pcie4_switch" or "pcie4_no_p2p": the bus and its generation.
 std::string_view bus_generation(std::string_view name) { return name.substr(0, name.find('_')); }
@@ -33,10 +33,6 @@ std::string unsupported_interconnect_reason(std::string_view name) {
   if (name == "nvlink1") {
     return "NVLink 1 (P100 SXM2) is not in the interconnect table: no GPU of the catalog has it "
            "(p100 is the PCIe card) and no all-reduce measurement calibrates it";
-  }
-  if (name == "nvlink5") {
-    return "NVLink 5 (Blackwell, 900 GB/s per direction per GPU) is not in the interconnect table: "
-           "the GPU catalog has no Blackwell GPU and no all-reduce measurement calibrates it";
   }
   return "";
 }
@@ -90,7 +86,7 @@ InterconnectProblem interconnect_problem(const std::string& name, const models::
 
 std::string default_interconnect(const models::GpuSpec& gpu) {
   const int nvlink = nvlink_generation(gpu);
-  if (gpu.form_factor == "sxm" && nvlink >= 2 && nvlink <= 4) return "nvlink" + std::to_string(nvlink);
+  if (gpu.form_factor == "sxm" && nvlink >= 2 && nvlink <= 5) return "nvlink" + std::to_string(nvlink);
   if (gpu.pcie_generation > 0) return "pcie" + std::to_string(gpu.pcie_generation);
   return "";
 }

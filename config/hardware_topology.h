@@ -35,14 +35,14 @@ struct NetworkChoice {
 inline constexpr double kRdmaClassNodeBytesPerS = core::gigabits_per_s(400.0);
 
 /// The names `hardware.gpu_interconnect` accepts: the bare aliases (pcie3, pcie4, pcie5,
-/// nvlink2, nvlink3, nvlink4; what the instance catalogs write) first, then every table name
+/// nvlink2, nvlink3, nvlink4, nvlink5; what the instance catalogs write) first, then every table name
 /// of models/interconnect/interconnect_table.h, sorted.
 std::vector<std::string> interconnect_choices();
 
 /// Names a scenario may write but that the interconnect table lacks on purpose, with the
-/// reason: "nvlink1" (P100 SXM2) and "nvlink5" (Blackwell). No GPU of catalogs/gpus.yaml has
-/// either (the catalog's p100 is the PCIe card), so neither the NVLink bandwidth nor the
-/// collective efficiency of such a board could come from data. Empty for any other name.
+/// reason: "nvlink1" (P100 SXM2). No GPU of catalogs/gpus.yaml has it (the catalog's p100 is
+/// the PCIe card), so neither the NVLink bandwidth nor the collective efficiency of such a
+/// board could come from data. Empty for any other name.
 std::string unsupported_interconnect_reason(std::string_view name);
 
 /// The intra-node link called `name` (interconnect_choices()), for `gpu`: the table's link,
@@ -71,8 +71,8 @@ struct InterconnectProblem {
 InterconnectProblem interconnect_problem(const std::string& name, const models::GpuSpec& gpu, int gpus_per_node);
 
 /// The interconnect a scenario without gpu_interconnect (and without an instance) gets: an
-/// SXM GPU with NVLink sits on an NVLink board (nvlink2 = DGX-1 style mesh, nvlink3/4 = HGX
-/// with NVSwitch), anything else on its own PCIe generation ("pcie4"). Empty when the catalog
+/// SXM GPU with NVLink sits on an NVLink board (nvlink2 = DGX-1 style mesh, nvlink3/4/5 = HGX
+/// with NVSwitch: A100, H100/H200, B200/GB200), anything else on its own PCIe generation ("pcie4"). Empty when the catalog
 /// gives no PCIe generation and no NVLink.
 std::string default_interconnect(const models::GpuSpec& gpu);
 
@@ -83,8 +83,8 @@ std::string default_interconnect(const models::GpuSpec& gpu);
 bool interconnect_agrees(const std::string& written, const std::string& instance_has);
 
 /// Default GPUs per PCIe switch (HardwareSpec::gpus_per_pcie_switch) when the scenario gives
-/// none: 2 on an NVSwitch board (the link's name ends in "_nvswitch", which the nvlink3 and
-/// nvlink4 aliases resolve to) with at least 2 GPUs per node, since HGX/DGX A100 and H100
+/// none: 2 on an NVSwitch board (the link's name ends in "_nvswitch", which the nvlink3,
+/// nvlink4 and nvlink5 aliases resolve to) with at least 2 GPUs per node, since HGX/DGX A100 and H100
 /// boards put two GPUs behind each PCIe switch (NVIDIA DGX A100 User Guide, system topology;
 /// see HardwareSpec::gpus_per_pcie_switch in models/job_spec.h); otherwise 1 (each GPU on its own x16 root port:
 /// workstations, most cloud VMs with 1-4 GPUs).

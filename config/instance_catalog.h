@@ -7,7 +7,7 @@
 /// Columns, in any order (unknown columns are ignored):
 ///   required: InstanceType, AcceleratorName, AcceleratorCount, vCPUs, MemoryGiB, Price, Region
 ///   optional SkyPilot: GpuInfo, SpotPrice, AvailabilityZone
-///   optional ours: Interconnect (pcie3 | pcie4 | pcie5 | nvlink2 | nvlink3 | nvlink4, or a
+///   optional ours: Interconnect (pcie3 | pcie4 | pcie5 | nvlink2 | nvlink3 | nvlink4 | nvlink5, or a
 ///     table name such as pcie4_switch: config/hardware_topology.h interconnect_choices()),
 ///     Network ("100 Gbit/s", the node's total), Storage (a storage class), BillingGranularity ("1 s", "1 min",
 ///     "1 h"), source, retrieved (YYYY-MM-DD).

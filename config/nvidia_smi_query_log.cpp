@@ -165,7 +165,9 @@ std::vector<models::GpuSeries> read_nvidia_smi_query(const LogText& log, const s
       }
       row = parse_row(log, line.number, cells, columns);
     } catch (const std::exception&) {
-      if (i != last_nonempty) throw;
+      // Only a last row with fewer cells than the header can be one the logger was stopped
+      // in the middle of; a complete row with an impossible reading (250 %, -5 %) is an error.
+      if (i != last_nonempty || cells.size() >= columns.size()) throw;
       note_cut_short(log, line, notes);
       continue;
     }

@@ -12,6 +12,7 @@
 #include "config/instance_hardware.h"
 #include "config/scenario_reading.h"
 #include "config/spot_trace.h"
+#include "models/host/loader_host_memory.h"
 #include "core/text_distance.h"
 #include "core/units.h"
 
@@ -492,7 +493,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
 
   // GPU interconnect: the instance's, else default_interconnect (NVLink board or PCIe). A bare name
   // (pcie4, nvlink3) or a table name of models/interconnect/interconnect_table.h
-  // (pcie4_switch, nvlink3_direct, ...); nvlink1 and nvlink5 are refused with the reason.
+  // (pcie4_switch, nvlink3_direct, ...); nvlink1 is refused with the reason.
   std::optional<std::string> interconnect;
   if (h.reader) {
     const YAML::Node written = h.reader->raw("gpu_interconnect");
@@ -500,7 +501,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
         written.IsScalar() ? unsupported_interconnect_reason(written.Scalar()) : std::string();
     if (!unsupported.empty()) {
       h.reader->error("gpu_interconnect", "unsupported gpu_interconnect '" + written.Scalar() + "': " + unsupported,
-                      "; use nvlink2, nvlink3 or nvlink4 (or a table name such as nvlink4_nvswitch), "
+                      "; use nvlink2, nvlink3, nvlink4 or nvlink5 (or a table name such as nvlink4_nvswitch), "
                       "or a PCIe link such as pcie5");
     } else {
       interconnect = h.reader->choice("gpu_interconnect", interconnect_names());
@@ -730,6 +731,33 @@ std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, 
     return std::nullopt;
   }
   return models::OnPremisesSpec{*price, *amortization, *electricity};
+}
+
+bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud) {
+  const models::LoaderHostMemory need = models::loader_host_memory(job);
+  if (!(job.hardware.host_memory_bytes < need.bytes)) return true;
+  const models::DataLoaderSpec& dl = job.data_loader;
+  auto bytes = [](double b) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.0f B (%.1f MiB)", b, b / core::mebibytes(1.0));
+    return std::string(text);
+  };
+  const std::string problem =
+      "host memory " + bytes(job.hardware.host_memory_bytes) + " per node is less than the " + bytes(need.bytes) +
+      " the data loaders hold: " + std::to_string(job.hardware.gpus_per_node) + " GPU(s) x " +
+      std::to_string(need.batches_per_gpu) + " batches (max(1, num_workers " + std::to_string(dl.num_workers) +
+      " x prefetch_factor " + std::to_string(dl.prefetch_factor) + ") in flight + 1 in use" +
+      (dl.pin_memory ? " + 1 pinned copy" : "") + ") x " + bytes(need.batch_bytes) + " per batch";
+  const std::string fix = "; give the node's real host memory (at least " + bytes(need.bytes) +
+                          "), or lower num_workers, prefetch_factor or batch_size";
+  if (hardware.reader && hardware.reader->has("host_memory")) {
+    hardware.reader->error("host_memory", problem, fix);
+  } else if (cloud.reader) {
+    cloud.reader->error("instance", problem, fix);
+  } else if (hardware.reader) {
+    hardware.reader->error("host_memory", problem, fix);
+  }
+  return false;
 }
 
 }  // namespace gpuplan::config

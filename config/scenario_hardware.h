@@ -56,4 +56,10 @@ std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, 
 /// config/hardware_topology.h (bare aliases, then the interconnect table's names).
 const std::vector<std::string_view>& interconnect_names();
 
+/// Refuses a host memory below what `job`'s data loaders hold on a node
+/// (models/host/loader_host_memory.h): an error at hardware.host_memory, or at cloud.instance
+/// when the instance set it, naming the bytes needed and how they add up. Returns whether the
+/// host memory suffices.
+bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud);
+
 }  // namespace gpuplan::config

@@ -36,7 +36,7 @@
 /// | data_loader.preprocess_on | cpu | |
 /// | hardware.gpus_per_node / nodes | the instance's GPU count, else 1 / 1 | |
 /// | hardware.gpu_interconnect | the instance's, else nvlink<N> for an SXM GPU with NVLink, else pcie<N> from the GPU catalog | hardware_topology.h default_interconnect |
-/// | hardware.gpus_per_pcie_switch | 2 on an NVSwitch board (nvlink3, nvlink4, *_nvswitch) with >= 2 GPUs per node, else 1 | DGX/HGX A100 and H100 put 2 GPUs behind each PCIe switch |
+/// | hardware.gpus_per_pcie_switch | 2 on an NVSwitch board (nvlink3, nvlink4, nvlink5, *_nvswitch) with >= 2 GPUs per node, else 1 | DGX/HGX A100 and H100 put 2 GPUs behind each PCIe switch |
 /// | hardware.cpu_cores | the instance's vCPUs / 2 (2 hardware threads per physical core) | |
 /// | hardware.host_memory, storage, network | the instance's | |
 /// | hardware.network | 0 with one node (unused) | |
@@ -74,8 +74,8 @@
 ///   workload.dataset.samples.
 /// - cloud.preemption_rate and replacement_wait are read on every market (typos are errors)
 ///   and used on spot only. cloud and on_premises are exclusive.
-/// - hardware.gpus_per_pcie_switch is at most gpus_per_node. gpu_interconnect nvlink1 and
-///   nvlink5 are refused (no table row: config/hardware_topology.h says why).
+/// - hardware.gpus_per_pcie_switch is at most gpus_per_node. gpu_interconnect nvlink1 is
+///   refused (no table row: config/hardware_topology.h says why).
 /// - hardware.gpu: {profile: path} is refused for now ("calibration profiles are not
 ///   supported yet").
 /// - Override semantics (strategies, sweep): config/overrides.h.

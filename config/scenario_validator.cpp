@@ -319,6 +319,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   // something, one on-demand (nothing is random there).
   const bool spot = job.cloud && job.cloud->market == models::Market::kSpot;
   job.trials = *trials > 0 ? *trials : (spot ? kDefaultSpotTrials : 1);
+  if (!check_host_memory(job, hardware, cloud)) return std::nullopt;
   result.preemption_source = cloud.preemption_source;
   result.preemption_trace = cloud.preemption_trace;
   return result;

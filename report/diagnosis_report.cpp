@@ -58,7 +58,7 @@ TextTable beside_table(const DiagnoseResult& r) {
 }
 
 TextTable remedies_table(const DiagnoseResult& r) {
-  TextTable t({"strategy", "samples/s", "gain", "on-demand", "still limited by"});
+  TextTable t({"strategy", "samples/s", "gain", "cost per run", "still limited by"});
   for (const auto& m : r.remedies) {
     t.add_row({m.strategy, human_rate(m.throughput_samples_per_s), remedy_gain(m),
                m.cost_usd ? human_usd(*m.cost_usd) : "-", m.bottleneck});
@@ -198,7 +198,7 @@ std::string render_diagnosis_json(const DiagnoseResult& r) {
     j["remedies"] = nlohmann::json::array();
     for (const auto& m : r.remedies) {
       j["remedies"].push_back({{"strategy", m.strategy}, {"throughput_samples_per_s", m.throughput_samples_per_s},
-                               {"gain", m.gain}, {"cost_on_demand_usd", m.cost_usd ? nlohmann::json(*m.cost_usd) : nlohmann::json(nullptr)},
+                               {"gain", m.gain}, {"cost_usd", m.cost_usd ? nlohmann::json(*m.cost_usd) : nlohmann::json(nullptr)},
                                {"bottleneck", m.bottleneck}});
     }
     j["left_out"] = r.left_out;

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "report/display_width.h"
 #include "report/field_grid.h"
 #include "report/human_units.h"
 #include "report/run_summary.h"
@@ -26,7 +27,7 @@ std::string notes(const ScenarioResult& result, bool markdown) {
   const std::string bullet = markdown ? "- " : "  ";
   std::string out = markdown ? "\n**Next step per strategy**\n\n" : "\nNext step per strategy:\n";
   for (const VariantResult& v : result.variants) {
-    out += bullet + v.strategy + ": " + v.bottleneck + " -> " + v.suggestion;
+    out += bullet + one_line(v.strategy) + ": " + v.bottleneck + " -> " + v.suggestion;
     if (v.suggested) out += " (simulated: " + suggestion_effect(*v.suggested) + ")";
     if (!v.fits) {
       out += " (needs " + human_bytes(v.peak_memory_bytes) + ", has " + human_bytes(v.memory_capacity_bytes) + ")";

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "report/display_width.h"
 #include "report/human_units.h"
 
 namespace gpuplan::report {
@@ -21,7 +22,7 @@ std::optional<double> run_cost_usd(const VariantResult& v) {
   return v.cost_on_demand_usd;
 }
 
-std::string quoted(const VariantResult& v) { return v.strategy; }
+std::string quoted(const VariantResult& v) { return one_line(v.strategy); }
 
 }  // namespace
 
@@ -57,7 +58,7 @@ std::string run_summary(const models::ScenarioResult& result) {
   std::vector<std::string> oom;
   for (const auto& v : result.variants) {
     if (!v.fits) {
-      oom.push_back(v.strategy);
+      oom.push_back(one_line(v.strategy));
       continue;
     }
     if (fastest == nullptr || v.throughput_samples_per_s > fastest->throughput_samples_per_s) fastest = &v;

@@ -3,25 +3,27 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "report/display_width.h"
+
 namespace gpuplan::report {
 namespace {
-// Display width: count UTF-8 code points, not bytes.
-std::size_t width(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
+std::size_t width(const std::string& s) { return display_width(s); }
 std::string pad(const std::string& s, std::size_t w, bool left) {
   const std::string fill(w > width(s) ? w - width(s) : 0, ' ');
   return left ? s + fill : fill + s;
 }
 }  // namespace
 
+TextTable::TextTable(std::vector<std::string> header) : header_(std::move(header)) {
+  for (std::string& h : header_) h = one_line(h);
+}
+
 void TextTable::add_row(std::vector<std::string> cells) {
   if (cells.size() > header_.size()) {
     throw std::invalid_argument("TextTable: more cells than columns");
   }
   cells.resize(header_.size());
+  for (std::string& c : cells) c = one_line(c);
   rows_.push_back(std::move(cells));
 }
 

@@ -13,10 +13,13 @@ inline constexpr std::size_t kTerminalColumns = 120;
 
 class TextTable {
  public:
-  explicit TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
+  /// Header and cells are stored as one_line() text (report/display_width.h): a newline or
+  /// other control character in a name prints as `\n`, `\xNN` and cannot break a row.
+  explicit TextTable(std::vector<std::string> header);
   /// Adds a row; missing cells print empty, extra cells are an std::invalid_argument.
   void add_row(std::vector<std::string> cells);
-  /// Columns padded to their widest cell; the first column left-aligned, the others right.
+  /// Columns padded to their widest cell in display columns (display_width: CJK characters
+  /// count 2); the first column left-aligned, the others right.
   std::string to_text() const;
   /// As to_text() when that fits in `max_columns` display columns; otherwise the columns
   /// after the first wrap into several tables (panels) one below the other, each repeating

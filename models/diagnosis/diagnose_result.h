@@ -32,7 +32,7 @@ struct RankedRemedy {
   std::string strategy;
   double throughput_samples_per_s = 0.0;
   double gain = 0.0;                  ///< throughput / the first strategy's - 1
-  std::optional<double> cost_usd;     ///< on-demand dollars of the whole run, when priced
+  std::optional<double> cost_usd;     ///< dollars of the whole run (models::run_cost_usd: cloud p50, on premises, or on demand), when priced
   std::string bottleneck;             ///< what still limits it
 };
 

@@ -19,8 +19,16 @@ constexpr double pcie_x16_bytes_per_s(double gigatransfers_per_s) {
 // NVLink: 25 GB/s per link per direction in generations 2-4; V100 6 links, A100 12, H100/H200
 // 18 (NVIDIA NVLink and NVSwitch page, https://www.nvidia.com/en-us/data-center/nvlink/, and
 // the V100/A100/H100 datasheets, retrieved 2026-11-29; the "300/600/900 GB/s" figures there
-// count both directions). Same figures as catalogs/gpus.yaml nvlink_per_direction.
-constexpr double nvlink_bytes_per_s(int links) { return core::gigabytes_per_s(25.0 * links); }
+// count both directions). NVLink 5 (Blackwell B200/GB200): 18 links x 50 GB/s = 900 GB/s per
+// direction, "1.8 TB/s" bidirectional per GPU, through NVSwitch on HGX B200 and GB200 NVL72
+// (same NVLink page, fifth generation; NVIDIA HGX B200 / GB200 NVL72 technical specifications,
+// https://www.nvidia.com/en-us/data-center/hgx/, as copied in catalogs/gpus.yaml b200).
+// Same figures as catalogs/gpus.yaml nvlink_per_direction.
+constexpr double nvlink_bytes_per_s(int links, double per_link_gigabytes_per_s) {
+  return core::gigabytes_per_s(per_link_gigabytes_per_s * links);
+}
+constexpr double kNvlinkPerLinkGBs = 25.0;   // generations 2-4
+constexpr double kNvlink5PerLinkGBs = 50.0;  // generation 5
 
 // ---- Per-protocol parameters -----------------------------------------------------------
 // NVLink low-latency protocol: hop latency 1.9 us = NCCL hwLat[NVLINK][Ring][LL128]
@@ -44,6 +52,9 @@ constexpr double kNvlink3SimpleEfficiency = 208.0 / 300.0;
 // (1 + 1/n) x S per-GPU traffic and 32 us per stage, both FITTED on allreduce-8xH200.csv
 // above 2 MiB, where the log's author notes NCCL picks NVLS.
 constexpr ProtocolParams kNvlsNvlink4{0.68, core::microseconds(32.0)};
+// NVLink5 + NVSwitch: no all-reduce measurement in ../shared/data. Simple efficiency and NVLS
+// are ESTIMATES = NVLink4's (the same NCCL ring and NVLS algorithms on a switch of the next
+// generation; the NVLink 5 switch keeps in-switch reduction, NVIDIA NVLink page).
 
 // PCIe: efficiencies are ESTIMATES (no PCIe all-reduce measurement in ../shared/data):
 // through a switch 0.80 (TLP/DLLP overhead with a 256 B max payload leaves ~87 % of the raw
@@ -90,20 +101,20 @@ LinkSpec make_pcie(const std::string& name, double gigatransfers_per_s, double e
   return link;
 }
 
-LinkSpec make_nvlink(const std::string& name, int links, double simple_efficiency,
+LinkSpec make_nvlink(const std::string& name, int links, double per_link_gigabytes_per_s, double simple_efficiency,
                      bool nvls, const std::string& source) {
   LinkSpec link;
   link.name = name;
   link.kind = LinkKind::kNvlink;
-  link.bytes_per_s_per_direction = nvlink_bytes_per_s(links);
+  link.bytes_per_s_per_direction = nvlink_bytes_per_s(links, per_link_gigabytes_per_s);
   link.low_latency = kNvlinkLowLatency;
   link.simple = {simple_efficiency, kNvlinkSimpleHopLatencyS};
   link.in_switch_reduction = nvls;
   if (nvls) {
     link.nvls = kNvlsNvlink4;
   }
-  link.source = "https://www.nvidia.com/en-us/data-center/nvlink/ (" + std::to_string(links) +
-                " links x 25 GB/s per direction); " + source + "; " + kNcclTuning;
+  link.source = "https://www.nvidia.com/en-us/data-center/nvlink/ (" + std::to_string(links) + " links x " +
+                std::to_string(static_cast<int>(per_link_gigabytes_per_s)) + " GB/s per direction); " + source + "; " + kNcclTuning;
   return link;
 }
 
@@ -122,12 +133,16 @@ std::vector<LinkSpec> build_table() {
   const std::string v086 = "Simple efficiency from published-measurements.csv V086 (nccl-tests#178)";
   const std::string est = "Simple efficiency ESTIMATE = NVLink3 (V086)";
   const std::string h200 = "Simple efficiency from allreduce-8xH200-sweep.txt (NVLS off); NVLS fitted";
-  table.push_back(make_nvlink("nvlink2_direct", 6, kNvlink3SimpleEfficiency, false, est));
-  table.push_back(make_nvlink("nvlink2_nvswitch", 6, kNvlink3SimpleEfficiency, false, est));
-  table.push_back(make_nvlink("nvlink3_direct", 12, kNvlink3SimpleEfficiency, false, v086));
-  table.push_back(make_nvlink("nvlink3_nvswitch", 12, kNvlink3SimpleEfficiency, false, v086));
-  table.push_back(make_nvlink("nvlink4_direct", 18, kNvlink4SimpleEfficiency, false, h200));
-  table.push_back(make_nvlink("nvlink4_nvswitch", 18, kNvlink4SimpleEfficiency, true, h200));
+  const std::string est5 = "Simple efficiency and NVLS ESTIMATES = NVLink4 (allreduce-8xH200-sweep.txt)";
+  const double g = kNvlinkPerLinkGBs;
+  table.push_back(make_nvlink("nvlink2_direct", 6, g, kNvlink3SimpleEfficiency, false, est));
+  table.push_back(make_nvlink("nvlink2_nvswitch", 6, g, kNvlink3SimpleEfficiency, false, est));
+  table.push_back(make_nvlink("nvlink3_direct", 12, g, kNvlink3SimpleEfficiency, false, v086));
+  table.push_back(make_nvlink("nvlink3_nvswitch", 12, g, kNvlink3SimpleEfficiency, false, v086));
+  table.push_back(make_nvlink("nvlink4_direct", 18, g, kNvlink4SimpleEfficiency, false, h200));
+  table.push_back(make_nvlink("nvlink4_nvswitch", 18, g, kNvlink4SimpleEfficiency, true, h200));
+  table.push_back(make_nvlink("nvlink5_direct", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, false, est5));
+  table.push_back(make_nvlink("nvlink5_nvswitch", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, true, est5));
   std::sort(table.begin(), table.end(),
             [](const LinkSpec& a, const LinkSpec& b) { return a.name < b.name; });
   return table;
@@ -143,7 +158,7 @@ std::string alias_target(const std::string& name) {
   if (name == "nvlink2") {
     return "nvlink2_direct";
   }
-  if (name == "nvlink3" || name == "nvlink4") {
+  if (name == "nvlink3" || name == "nvlink4" || name == "nvlink5") {
     return name + "_nvswitch";
   }
   return name;
@@ -163,7 +178,7 @@ LinkSpec intra_node_link(const std::string& name) {
     accepted += (accepted.empty() ? "" : ", ") + n;
   }
   throw std::invalid_argument("unknown interconnect '" + name + "'; expected one of: " +
-                              accepted + " (or pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4)");
+                              accepted + " (or pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, nvlink5)");
 }
 
 std::vector<std::string> intra_node_link_names() {

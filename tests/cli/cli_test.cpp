@@ -55,6 +55,29 @@ TEST_SUITE("cli.main") {
     CHECK(run_gpuplan("list storage").out.find("nvme_ssd") != std::string::npos);
   }
 
+  TEST_CASE("list keeps to 120 columns; gpus --wide adds each entry's source") {
+    for (const char* what : {"gpus", "instances", "models", "storage"}) {
+      const auto r = run_gpuplan(std::string("list ") + what);
+      REQUIRE(r.exit_code == 0);
+      std::size_t start = 0;
+      while (start < r.out.size()) {
+        const std::size_t end = r.out.find('\n', start);
+        const std::string line = r.out.substr(start, end - start);
+        CAPTURE(what);
+        CAPTURE(line);
+        CHECK(line.size() <= 120);  // ASCII catalogs: bytes = columns
+        start = end + 1;
+      }
+    }
+    const auto gpus = run_gpuplan("list gpus");
+    CHECK(gpus.out.find("https://") == std::string::npos);
+    CHECK(gpus.out.find("Sources of each entry: gpuplan list gpus --wide.\n") != std::string::npos);
+    const auto wide = run_gpuplan("list gpus --wide");
+    CHECK(wide.exit_code == 0);
+    CHECK(wide.out.find("\nb200 ") != std::string::npos);
+    CHECK(wide.out.find("https://zdszero.github.io/Computer/Artificial_Intelligence/Hardware.html") != std::string::npos);
+  }
+
   TEST_CASE("an invalid scenario: exit 2, every error listed, no output file left behind") {
     const std::string input = temp_path("bad.yaml");
     const std::string output = temp_path("out.csv");

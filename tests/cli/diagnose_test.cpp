@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -105,6 +106,32 @@ TEST_SUITE("cli.diagnose") {
     const auto text = run_gpuplan("diagnose " + gpu + " --scenario " + scenario);
     CHECK(text.out.find("Measured beside simulated (scenario ") != std::string::npos);
     CHECK(text.out.find("Remedies ranked by simulated gain over 'baseline':\n") != std::string::npos);
+    std::filesystem::remove(gpu);
+  }
+
+  TEST_CASE("--scenario: the rows are run's rows (checked remedies, the same limiter), priced as run prices them") {
+    const std::string gpu = temp_path("gpu3.csv");
+    write(gpu, rtx3090_log());
+    const std::string scenario = kSource + "/scenarios/resnet50-imagenet-rtx3090.yaml";
+    const auto d = run_gpuplan("diagnose " + gpu + " --scenario " + scenario + " --format json");
+    const auto r = run_gpuplan("run " + scenario + " --format json");
+    REQUIRE(d.exit_code == 0);
+    REQUIRE(r.exit_code == 0);
+    const auto dj = nlohmann::json::parse(d.out);
+    const auto rj = nlohmann::json::parse(r.out);
+    std::map<std::string, nlohmann::json> rows;
+    for (const auto& v : rj["variants"]) rows[v["strategy"].get<std::string>()] = v;
+    // The baseline's suggestion is run's checked remedy (num_workers), not an unchecked hint.
+    CHECK(dj["simulated"]["bottleneck"] == rows["baseline"]["bottleneck"]);
+    CHECK(dj["simulated"]["suggestion"] == rows["baseline"]["suggestion"]);
+    CHECK(dj["simulated"]["suggestion"].get<std::string>().rfind("data_loader.num_workers: ", 0) == 0);
+    REQUIRE(dj["remedies"].size() == 7);
+    for (const auto& m : dj["remedies"]) {
+      const auto& row = rows.at(m["strategy"].get<std::string>());
+      CHECK(m["bottleneck"] == row["bottleneck"]);
+      // An on-premises scenario: the run's dollars are its on-premises cost.
+      CHECK(m["cost_usd"].get<double>() == doctest::Approx(row["cost_on_premises_usd"].get<double>()));
+    }
     std::filesystem::remove(gpu);
   }
 

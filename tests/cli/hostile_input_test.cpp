@@ -203,8 +203,10 @@ TEST_SUITE("cli.hostile_input") {
     // 1,000,000 x 1,000,000 x 1 GPU = 10^12 samples, within a dataset of 10^15.
     const TempDir dir;
     const std::string file =
-        dir.write("s.yaml", replaced(replaced(kBase, "samples: 1281167", "samples: 1e15"), "batch_size: 32",
-                                     "batch_size: 1000000\n  gradient_accumulation: 1000000"));
+        dir.write("s.yaml", replaced(replaced(replaced(kBase, "samples: 1281167", "samples: 1e15"), "batch_size: 32",
+                                              "batch_size: 1000000\n  gradient_accumulation: 1000000"),
+                                     // the loaders hold two decoded batches: 2 x 10^6 x 3x224x224 x 4 B = 1.2 TB
+                                     "\"64 GiB\"", "\"2 TiB\""));
     const auto r = run_gpuplan("run " + file + " --format json");
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("\"global_batch_samples\": 1000000000000") != std::string::npos);

@@ -33,19 +33,18 @@ bool accepted(const std::string& name) {
 TEST_SUITE("config.hardware_topology") {
   TEST_CASE("accepted interconnects: the bare aliases first, then every table name") {
     const std::vector<std::string> names = interconnect_choices();
-    REQUIRE(names.size() == 6 + models::intra_node_link_names().size());
-    CHECK(std::vector<std::string>(names.begin(), names.begin() + 6) ==
-          std::vector<std::string>{"pcie3", "pcie4", "pcie5", "nvlink2", "nvlink3", "nvlink4"});
+    REQUIRE(names.size() == 7 + models::intra_node_link_names().size());
+    CHECK(std::vector<std::string>(names.begin(), names.begin() + 7) ==
+          std::vector<std::string>{"pcie3", "pcie4", "pcie5", "nvlink2", "nvlink3", "nvlink4", "nvlink5"});
     for (const char* name : {"pcie4_switch", "pcie4_host_bridge", "pcie4_no_p2p", "pcie5_switch", "nvlink2_direct",
-                             "nvlink3_nvswitch", "nvlink4_direct", "nvlink4_nvswitch"}) {
+                             "nvlink3_nvswitch", "nvlink4_direct", "nvlink4_nvswitch", "nvlink5", "nvlink5_nvswitch"}) {
       CAPTURE(name);
       CHECK(accepted(name));
     }
     // Refused on purpose, with a reason.
     CHECK_FALSE(accepted("nvlink1"));
-    CHECK_FALSE(accepted("nvlink5"));
     CHECK(unsupported_interconnect_reason("nvlink1").find("NVLink 1 (P100 SXM2)") == 0);
-    CHECK(unsupported_interconnect_reason("nvlink5").find("NVLink 5 (Blackwell") == 0);
+    CHECK(unsupported_interconnect_reason("nvlink5").empty());
     CHECK(unsupported_interconnect_reason("nvlink4").empty());
   }
 
@@ -68,7 +67,12 @@ TEST_SUITE("config.hardware_topology") {
     const models::LinkSpec pcie = intra_node_link_for("pcie4_no_p2p", gpu_with_nvlink(core::gigabytes_per_s(300)));
     CHECK(pcie.name == "pcie4_no_p2p");
     CHECK(pcie.bytes_per_s_per_direction == doctest::Approx(core::gigabits_per_s(16.0 * 16.0 * 128.0 / 130.0)));
-    CHECK_THROWS_AS(intra_node_link_for("nvlink5", gpu_with_nvlink(0.0)), std::invalid_argument);
+    // NVLink 5 without a GPU figure: the table's 18 links x 50 GB/s = 900 GB/s per direction.
+    const models::LinkSpec nv5 = intra_node_link_for("nvlink5", gpu_with_nvlink(0.0));
+    CHECK(nv5.name == "nvlink5_nvswitch");
+    CHECK(nv5.bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(900)));
+    CHECK(nv5.in_switch_reduction);
+    CHECK_THROWS_AS(intra_node_link_for("nvlink6", gpu_with_nvlink(0.0)), std::invalid_argument);
   }
 
   TEST_CASE("a scenario may refine the instance's interconnect within its bus generation") {

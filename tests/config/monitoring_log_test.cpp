@@ -112,6 +112,11 @@ TEST_SUITE("config.monitoring_log") {
           "'130 %' is above 100 % at gpu.log:2:26 (utilization.gpu); expected a share from 0 to 100 %");
     CHECK(error_of(header + "2024/01/15 10:23:45.000, 98 %, -1 MiB\n2024/01/15 10:23:46.000, 98 %, 100 MiB\n") ==
           "'-1 MiB' is negative at gpu.log:2:32 (memory.used); expected a value of at least 0");
+    // On the last line too: a complete row is no cut-short line, its impossible readings are errors.
+    CHECK(error_of(header + "2024/01/15 10:23:45.000, 98 %, 100 MiB\n2024/01/15 10:23:46.000, 250 %, 100 MiB\n") ==
+          "'250 %' is above 100 % at gpu.log:3:26 (utilization.gpu); expected a share from 0 to 100 %");
+    CHECK(error_of(header + "2024/01/15 10:23:45.000, 98 %, 100 MiB\n2024/01/15 10:23:46.000, -5 %, 100 MiB") ==
+          "'-5 %' is negative at gpu.log:3:26 (utilization.gpu); expected a value of at least 0");
     CHECK(error_of("timestamp, utilization.gpu [%], temprature.gpu\n") ==
           "unknown nvidia-smi --query-gpu field 'temprature.gpu' at gpu.log:1:33 (header); the fields gpuplan reads "
           "are timestamp, index, name, pci.bus_id, uuid, utilization.gpu, utilization.memory, memory.used, "

@@ -61,8 +61,8 @@ models::HardwareSpec hardware_of(const Scenario& s, std::size_t variant = 0) {
 
 // The accepted values of gpu_interconnect as every "expected one of" message lists them.
 const std::string kInterconnects =
-    "pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, nvlink2_direct, nvlink2_nvswitch, nvlink3_direct, "
-    "nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, pcie3_host_bridge, pcie3_no_p2p, pcie3_switch, "
+    "pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, nvlink5, nvlink2_direct, nvlink2_nvswitch, nvlink3_direct, "
+    "nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, nvlink5_direct, nvlink5_nvswitch, pcie3_host_bridge, pcie3_no_p2p, pcie3_switch, "
     "pcie4_host_bridge, pcie4_no_p2p, pcie4_switch, pcie5_host_bridge, pcie5_no_p2p or pcie5_switch";
 
 }  // namespace
@@ -105,6 +105,26 @@ TEST_SUITE("config.scenario_hardware") {
     const models::HardwareSpec pcie = hardware_of(parse(node("  gpu_interconnect: pcie4\n")));
     CHECK(pcie.topology.intra_node.name == "pcie4_host_bridge");
     CHECK(pcie.gpus_per_pcie_switch == 1);
+  }
+
+  TEST_CASE("Blackwell: 8 x b200 or gb200 default to their NVLink 5 NVSwitch board and accept nvlink5") {
+    for (const char* gpu : {"b200", "gb200"}) {
+      CAPTURE(gpu);
+      std::string text = node("");
+      text.replace(text.find("a100-80gb"), 9, gpu);
+      // Without gpu_interconnect: SXM with NVLink 5 -> nvlink5 -> nvlink5_nvswitch (HGX B200 /
+      // GB200 NVL72), at the catalog's 900 GB/s per direction (18 links x 50 GB/s).
+      const models::HardwareSpec hw = hardware_of(parse(text));
+      CHECK(hw.gpu_interconnect == "nvlink5");
+      CHECK(hw.topology.intra_node.name == "nvlink5_nvswitch");
+      CHECK(hw.topology.intra_node.bytes_per_s_per_direction == doctest::Approx(900e9));
+      CHECK(hw.gpus_per_pcie_switch == 2);
+      const models::HardwareSpec written = hardware_of(parse(text + "  gpu_interconnect: nvlink5\n"));
+      CHECK(written.topology.intra_node.name == "nvlink5_nvswitch");
+      CHECK(errors_of(text + "  gpu_interconnect: nvlink4\n") ==
+            Messages{std::string(gpu) + " has NVLink 5, not NVLink 4 at s.yaml:14:21 (hardware.gpu_interconnect); "
+                     "use nvlink5 (or a wiring of it such as nvlink5_nvswitch)"});
+    }
   }
 
   TEST_CASE("on PCIe cards a bare NVLink alias is the bridge between two cards") {
@@ -296,17 +316,30 @@ sweep:
                    ", found a mapping at s.yaml:14:21 (hardware.gpu_interconnect)"});
   }
 
-  TEST_CASE("nvlink1 and nvlink5 are refused with the reason") {
-    CHECK(errors_of(node("  gpu_interconnect: nvlink5\n")) ==
-          Messages{"unsupported gpu_interconnect 'nvlink5': NVLink 5 (Blackwell, 900 GB/s per direction per GPU) "
-                   "is not in the interconnect table: the GPU catalog has no Blackwell GPU and no all-reduce "
-                   "measurement calibrates it at s.yaml:14:21 (hardware.gpu_interconnect); use nvlink2, nvlink3 or "
-                   "nvlink4 (or a table name such as nvlink4_nvswitch), or a PCIe link such as pcie5"});
+  TEST_CASE("a host memory below the data loaders' batches is refused at the key") {
+    std::string text = node("");
+    text.replace(text.find("\"64 GiB\""), 8, "\"1 KiB\"");
+    // 8 GPUs x (max(1, 0 workers x 2) in flight + 1 in use) x 32 samples x 602,120 B
+    // (resnet50's fp32 3 x 224 x 224 image, 602,112 B, + an int64 label) = 8 x 2 x 19,267,840 B
+    // = 308,285,440 B.
+    CHECK(errors_of(text) ==
+          Messages{"host memory 1024 B (0.0 MiB) per node is less than the 308285440 B (294.0 MiB) the data loaders "
+                   "hold: 8 GPU(s) x 2 batches (max(1, num_workers 0 x prefetch_factor 2) in flight + 1 in use) x "
+                   "19267840 B (18.4 MiB) per batch at s.yaml:11:16 (hardware.host_memory); give the node's real "
+                   "host memory (at least 308285440 B (294.0 MiB)), or lower num_workers, prefetch_factor or "
+                   "batch_size"});
+    // Just enough passes.
+    std::string enough = node("");
+    enough.replace(enough.find("\"64 GiB\""), 8, "\"308285440 B\"");
+    CHECK(hardware_of(parse(enough)).host_memory_bytes == 308285440.0);
+  }
+
+  TEST_CASE("nvlink1 is refused with the reason") {
     CHECK(errors_of(node("  gpu_interconnect: nvlink1\n")) ==
           Messages{"unsupported gpu_interconnect 'nvlink1': NVLink 1 (P100 SXM2) is not in the interconnect table: "
                    "no GPU of the catalog has it (p100 is the PCIe card) and no all-reduce measurement calibrates "
-                   "it at s.yaml:14:21 (hardware.gpu_interconnect); use nvlink2, nvlink3 or nvlink4 (or a table "
-                   "name such as nvlink4_nvswitch), or a PCIe link such as pcie5"});
+                   "it at s.yaml:14:21 (hardware.gpu_interconnect); use nvlink2, nvlink3, nvlink4 or nvlink5 (or a "
+                   "table name such as nvlink4_nvswitch), or a PCIe link such as pcie5"});
   }
 
   TEST_CASE("an NVLink table name on a GPU without NVLink") {

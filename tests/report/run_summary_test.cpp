@@ -49,6 +49,17 @@ TEST_SUITE("report.run_summary") {
     r.variants = {v};
     CHECK(run_summary(r) == "spot: 36.1 samples/s, $1,051 per run.\nIn spot, the GPU waits for gradient communication 20 % of the time.\n");
   }
+
+  TEST_CASE("a strategy name with a newline or tab prints on one line") {
+    models::ScenarioResult r;
+    models::VariantResult v = variant("s\tp\not", 36.1, "communication");
+    v.step.communication_exposed_s = 0.05;  // 0.05 / 0.25 = 20 %
+    v.market = "spot";
+    v.cost_p50_usd = 1051.0;
+    r.variants = {v};
+    CHECK(run_summary(r) == "s\\tp\\not: 36.1 samples/s, $1,051 per run.\n"
+                            "In s\\tp\\not, the GPU waits for gradient communication 20 % of the time.\n");
+  }
 }
 
 }  // namespace gpuplan::report

@@ -52,12 +52,14 @@ TEST_SUITE("models.interconnect.interconnect_table") {
     CHECK(intra_node_link("nvlink3").name == "nvlink3_nvswitch");
     CHECK(intra_node_link("nvlink4").name == "nvlink4_nvswitch");
     CHECK(intra_node_link("nvlink2").name == "nvlink2_direct");
+    CHECK(intra_node_link("nvlink5").name == "nvlink5_nvswitch");
   }
 
   TEST_CASE("the table holds exactly these names") {
     const std::vector<std::string> expected = {
         "nvlink2_direct",    "nvlink2_nvswitch", "nvlink3_direct",   "nvlink3_nvswitch",
-        "nvlink4_direct",    "nvlink4_nvswitch", "pcie3_host_bridge", "pcie3_no_p2p",
+        "nvlink4_direct",    "nvlink4_nvswitch", "nvlink5_direct",    "nvlink5_nvswitch",
+        "pcie3_host_bridge", "pcie3_no_p2p",
         "pcie3_switch",      "pcie4_host_bridge", "pcie4_no_p2p",     "pcie4_switch",
         "pcie5_host_bridge", "pcie5_no_p2p",     "pcie5_switch"};
     CHECK(intra_node_link_names() == expected);
@@ -70,10 +72,11 @@ TEST_SUITE("models.interconnect.interconnect_table") {
     } catch (const std::invalid_argument& e) {
       CHECK(std::string(e.what()) ==
             "unknown interconnect 'nvlink9'; expected one of: nvlink2_direct, nvlink2_nvswitch, "
-            "nvlink3_direct, nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, pcie3_host_bridge, "
+            "nvlink3_direct, nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, nvlink5_direct, "
+            "nvlink5_nvswitch, pcie3_host_bridge, "
             "pcie3_no_p2p, pcie3_switch, pcie4_host_bridge, pcie4_no_p2p, pcie4_switch, "
             "pcie5_host_bridge, pcie5_no_p2p, pcie5_switch (or pcie3, pcie4, pcie5, nvlink2, "
-            "nvlink3, nvlink4)");
+            "nvlink3, nvlink4, nvlink5)");
     }
   }
 
