@@ -4,7 +4,8 @@
 /// peak per op class and math path, the fixed cost of a kernel, and the host-side cost of
 /// launching one. ONE set for every scenario and GPU (no per-case tuning); a calibration
 /// profile (calibration issue) replaces the GEMM and bandwidth figures with measured ones.
-/// Defaults and their sources: `GpuEfficiency::defaults()` (gpu_efficiency.cpp).
+/// Defaults and their sources: `GpuEfficiency::defaults()` (gpu_efficiency.cpp); five of
+/// them are fitted by `gpuplan fit` (cli/model_fit.h: `fitted_parameters()`).
 
 #include "models/precision.h"
 
@@ -28,8 +29,10 @@ struct GpuEfficiency {
   /// Large SGEMM fraction of the FP32 CUDA-core peak (cuBLAS SGEMM is typically 85-95 %).
   double matmul_cuda_core = 0.0;
   /// Convolution (cuDNN implicit GEMM) relative to a GEMM of the same FLOP on the same path,
-  /// on tensor cores and on CUDA cores: ResNet-50's small-channel 1x1 and 3x3 layers keep
-  /// tensor cores far below GEMM peaks, while FP32 CUDA-core convolutions come close to SGEMM.
+  /// on tensor cores and on CUDA cores. FITTED, like matmul_relative_to_gemm,
+  /// attention_relative_to_matmul and memory_bandwidth, by `gpuplan fit` over the validation
+  /// cases (cli/model_fit.h); the values and what they were fitted on: gpu_efficiency.cpp.
+  /// NCHW layout transposes are not in this fraction (op_time.h adds them as kernels).
   double conv_tensor_core_relative = 0.0;
   double conv_cuda_core_relative = 0.0;
   /// Linear layers of a training step (nn.Linear forward, grad-input and grad-weight GEMMs)
