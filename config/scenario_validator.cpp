@@ -1,6 +1,7 @@
 #include "config/scenario_validator.h"
 
 #include "config/applied_overrides.h"
+#include "config/scenario_fine_tuning.h"
 #include "config/scenario_hardware.h"
 #include "config/scenario_reading.h"
 #include "config/scenario_workload.h"
@@ -38,7 +39,7 @@ Enum enum_or(const std::optional<std::string>& name, Enum fallback) {
   return name ? *models::from_name<Enum>(*name) : fallback;
 }
 
-std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t) {
+std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, const models::Workload* workload) {
   if (!t) {
     return std::nullopt;
   }
@@ -54,10 +55,15 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t) {
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
                                     kDefaultFrameworkOverhead);
   spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>()), kDefaultAttention);
+  const std::optional<models::FineTuningSpec> fine_tuning = read_fine_tuning(*t, workload, spec.precision);
   t->finish();
   if (t->sink().messages().size() != errors_before) {
     return std::nullopt;
   }
+  if (!fine_tuning) {
+    return std::nullopt;
+  }
+  spec.fine_tuning = *fine_tuning;
   spec.batch_size = static_cast<int>(*batch_size);
   spec.gradient_accumulation = static_cast<int>(value_or(accumulation, 1));
   return spec;
@@ -206,7 +212,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
 
   WorkloadSection workload = read_workload_section(root, context.catalogs, context.families);
   std::optional<MapReader> training_reader = root.map("training", Requirement::kRequired);
-  std::optional<models::TrainingSpec> training = read_training(training_reader);
+  std::optional<models::TrainingSpec> training =
+      read_training(training_reader, workload.workload ? &*workload.workload : nullptr);
   const std::optional<models::DataLoaderSpec> data_loader = read_data_loader(root);
   const CloudSection cloud = read_cloud_section(root, context.catalogs, context.scenario_dir);
   HardwareSection hardware = read_hardware_section(root, cloud, context.catalogs);
@@ -305,7 +312,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   }
   ValidatedJob result;
   models::JobSpec& job = result.job;
-  job.workload = models::with_attention_kernel(*workload.workload, training->attention);
+  job.workload = models::with_fine_tuning(models::with_attention_kernel(*workload.workload, training->attention),
+                                         training->fine_tuning, training->precision);
   job.dataset = *workload.dataset;
   job.duration = *workload.duration;
   job.training = *training;

@@ -13,6 +13,7 @@
 #include "models/gpu/gpu_spec.h"
 #include "models/interconnect/topology.h"
 #include "models/precision.h"
+#include "models/workload/fine_tuning.h"
 #include "models/workload/workload.h"
 
 namespace gpuplan::models {
@@ -38,6 +39,9 @@ struct TrainingSpec {
   /// (sdpa_backend(), models/workload/attention_kernel.h), so models see eager, flash or
   /// memory_efficient.
   AttentionKernel attention = AttentionKernel::kSdpa;
+  /// Full training or LoRA/QLoRA adapters on a frozen base; config/ applies it to the
+  /// workload's op table (with_fine_tuning(), models/workload/fine_tuning.h).
+  FineTuningSpec fine_tuning;
 };
 
 struct DataLoaderSpec {

@@ -57,7 +57,9 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
   const double n = workload.parameters;
   const double batch = training.batch_size;
   MemoryBreakdown m;
-  m.weights_bytes = n * parameter_element_bytes(training.precision);
+  // Trained parameters at the precision's width, plus a LoRA/QLoRA run's frozen base as it
+  // is stored (bf16, int8 or NF4: models/workload/fine_tuning.h).
+  m.weights_bytes = n * parameter_element_bytes(training.precision) + workload.frozen_weight_bytes();
   m.gradients_bytes = n * parameter_element_bytes(training.precision);
   m.optimizer_state_bytes = optimizer_state_bytes(workload, training.optimizer);
   if (is_mixed(training.precision)) {

@@ -8,6 +8,9 @@
 ///   the master weights and autocast keeps a 16-bit copy of each weight during the step
 ///   (2 B/param, counted in optimizer_state_bytes as "AMP master/cast copies"); pure bf16
 ///   stores parameters and gradients in bf16 (2 B each) and keeps no master copy;
+/// - a LoRA/QLoRA run's frozen base weights (Workload::frozen_weight_bytes(), bf16, int8 or
+///   NF4 as stored) add to the weights; they have no gradient or optimizer state, so those
+///   count the trained adapters only (Workload::parameters);
 /// - optimizer state: optimizer_state_bytes() (optimizer_state.h: SGD 0, SGD momentum 4 B/param,
 ///   Adam/AdamW 8 B/param, 8-bit AdamW about 2 B/param, Adafactor factored);
 /// - saved activations: Op::saved_elements x batch x element size: 4 B in fp32/tf32, 2 B under

@@ -48,4 +48,12 @@ int Workload::forward_kernels() const {
   return kernels;
 }
 
+double Workload::frozen_weight_bytes() const {
+  double bytes = 0.0;
+  for (const Op& op : ops) {
+    bytes += op.frozen_parameters * op.frozen_element_bytes;
+  }
+  return bytes;
+}
+
 }  // namespace gpuplan::models

@@ -90,6 +90,17 @@ struct Op {
   /// For OpClass::kAttention: the kernel that runs it. kEager for the unfused batched
   /// matmuls; kFlash or kMemoryEfficient for the fused op of with_attention_kernel().
   AttentionKernel attention_kernel = AttentionKernel::kEager;
+  /// Weights this op computes with but does not train: the frozen base of a LoRA/QLoRA run
+  /// (models/workload/fine_tuning.h). No gradient, no optimizer state; the kernel reads them
+  /// at the compute precision's weight width (a quantized base is dequantized first).
+  double frozen_parameters = 0.0;
+  /// Bytes of one frozen weight as stored: 2 (bf16), about 1 (int8), about 0.52 (NF4);
+  /// base_weight_element_bytes(), fine_tuning.h.
+  double frozen_element_bytes = 0.0;
+  /// Bytes this op's kernel reads and writes once per forward pass and once per backward
+  /// pass whatever the batch: the dequantization of a quantized frozen weight (int8 or NF4
+  /// read, 16-bit written; fine_tuning.h). 0 for every other op.
+  double pass_bytes = 0.0;
 };
 
 /// A model as an op table plus the facts the job level needs.
@@ -98,6 +109,8 @@ struct Workload {
   std::string family;               ///< "resnet", "vit", "transformer_encoder", "transformer_decoder"
   std::vector<Op> ops;              ///< forward order; backward runs in reverse
   double parameters = 0.0;          ///< total trainable parameters (sum over ops)
+  /// Total frozen parameters (sum of Op::frozen_parameters): the base of a LoRA/QLoRA run.
+  double frozen_parameters = 0.0;
   double tokens_per_sample = 1.0;   ///< sequence length for language models, else 1
   bool is_language_model = false;   ///< report tokens/s as well as samples/s
   double input_bytes_per_sample = 0.0;  ///< tensor bytes copied H2D per sample (fp32 image, int64 ids)
@@ -111,6 +124,8 @@ struct Workload {
   double saved_elements_per_sample() const;
   /// Sum over ops of forward_kernels: kernels one eager forward pass launches.
   int forward_kernels() const;
+  /// Sum over ops of frozen_parameters x frozen_element_bytes: bytes of the frozen weights.
+  double frozen_weight_bytes() const;
 };
 
 }  // namespace gpuplan::models
