@@ -126,7 +126,14 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "gradient_accumulation" << YAML::Value << t.gradient_accumulation;
   out << YAML::Key << "precision" << YAML::Value << std::string(models::name_of(t.precision));
   out << YAML::Key << "optimizer" << YAML::Value << std::string(models::name_of(t.optimizer));
-  out << YAML::Key << "activation_checkpointing" << YAML::Value << t.activation_checkpointing;
+  out << YAML::Key << "activation_checkpointing" << YAML::Value;
+  if (t.activation_recompute == models::ActivationRecompute::kSelective) {
+    out << "selective";
+  } else if (t.activation_recompute == models::ActivationRecompute::kEvery) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "every" << YAML::Value << t.checkpoint_every << YAML::EndMap;
+  } else {
+    out << t.activation_checkpointing;
+  }
   out << YAML::Key << "memory_format" << YAML::Value << std::string(models::name_of(t.memory_format));
   out << YAML::Key << "framework_overhead" << YAML::Value << std::string(models::name_of(t.framework_overhead));
   out << YAML::Key << "attention" << YAML::Value << std::string(models::name_of(t.attention));

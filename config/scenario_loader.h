@@ -27,7 +27,7 @@
 /// | workload.dataset.layout / eval_samples / synthetic | files / 0 / false | |
 /// | training.gradient_accumulation | 1 | |
 /// | training.precision / optimizer | fp32 / sgd_momentum | |
-/// | training.activation_checkpointing | false | |
+/// | training.activation_checkpointing | false (true = full; also selective, {every: N}) | |
 /// | training.memory_format | channels_first | PyTorch's default layout (NCHW); ignored for non-CNNs |
 /// | training.framework_overhead | eager | |
 /// | training.attention | sdpa, resolved to flash, memory_efficient or eager for the GPU, precision and head size | PyTorch's scaled_dot_product_attention dispatch (models/workload/attention_kernel.h) |

@@ -2,6 +2,7 @@
 
 #include "config/applied_overrides.h"
 #include "config/scenario_fine_tuning.h"
+#include "config/scenario_recompute.h"
 #include "config/scenario_hardware.h"
 #include "config/scenario_reading.h"
 #include "config/scenario_workload.h"
@@ -49,7 +50,12 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   const auto accumulation = t->integer("gradient_accumulation", 1, kMaxGradientAccumulation);
   spec.precision = enum_or(t->choice("precision", models::names_of<models::Precision>()), kDefaultPrecision);
   spec.optimizer = enum_or(t->choice("optimizer", models::names_of<models::Optimizer>()), kDefaultOptimizer);
-  spec.activation_checkpointing = value_or(t->boolean("activation_checkpointing"), false);
+  const std::optional<RecomputeChoice> recompute = read_activation_checkpointing(*t);
+  if (recompute) {
+    spec.activation_recompute = recompute->mode;
+    spec.checkpoint_every = recompute->every;
+    spec.activation_checkpointing = recompute->mode == models::ActivationRecompute::kFull;
+  }
   spec.memory_format =
       enum_or(t->choice("memory_format", models::names_of<models::MemoryFormat>()), kDefaultMemoryFormat);
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
@@ -251,6 +257,9 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
       check_precision(*training_reader, training->precision, hw.gpu);
       if (workload.workload) {
         training->attention = resolve_attention(*training_reader, *training, *workload.workload, hw.gpu);
+        check_activation_checkpointing(*training_reader,
+                                       RecomputeChoice{training->activation_recompute, training->checkpoint_every},
+                                       *workload.workload, training->attention);
       }
     }
     const bool strategy_written = parallelism && parallelism->has("strategy");
@@ -312,8 +321,10 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   }
   ValidatedJob result;
   models::JobSpec& job = result.job;
-  job.workload = models::with_fine_tuning(models::with_attention_kernel(*workload.workload, training->attention),
-                                         training->fine_tuning, training->precision);
+  job.workload = models::with_activation_recompute(
+      models::with_fine_tuning(models::with_attention_kernel(*workload.workload, training->attention),
+                               training->fine_tuning, training->precision),
+      training->activation_recompute, training->checkpoint_every);
   job.dataset = *workload.dataset;
   job.duration = *workload.duration;
   job.training = *training;

@@ -18,7 +18,9 @@
 ///   cross-entropy, layer norm), which keep 4 B;
 /// - activation checkpointing (one checkpoint per repeated block, as HF
 ///   gradient_checkpointing_enable does): only each block's input stays saved, plus the
-///   largest block's activations while it is recomputed in backward.
+///   largest block's activations while it is recomputed in backward. {every: N} does the
+///   same for the blocks it marks (Op::checkpointed); selective recomputation has already
+///   dropped the score chain's saves from the op table (models/workload/activation_recompute.h).
 
 #include "models/gpu/gpu_spec.h"
 #include "models/job_spec.h"
@@ -39,10 +41,6 @@ struct MemoryModelParams {
   double allocator_slack_fraction = 0.0;
   static MemoryModelParams defaults();
 };
-
-/// Index of the repeated block an op belongs to ("layers.3.attn.qkv" -> 3, "layer2.1.conv1"
-/// -> the bottleneck "layer2.1"), or -1 for stem/head ops. Used for checkpointing.
-std::string block_of(const Op& op);
 
 /// Peak memory of one GPU training `workload` with `training` (micro-batch, precision,
 /// optimizer, checkpointing). Throws std::invalid_argument for a batch below 1.

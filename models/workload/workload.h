@@ -101,7 +101,19 @@ struct Op {
   /// pass whatever the batch: the dequantization of a quantized frozen weight (int8 or NF4
   /// read, 16-bit written; fine_tuning.h). 0 for every other op.
   double pass_bytes = 0.0;
+  /// The op's forward runs again before its backward (selective recomputation, or a block
+  /// checkpointed by {every: N}: activation_recompute.h); op_work adds the forward's work to
+  /// the backward's. Hardware FLOP, not model FLOP.
+  bool recompute_in_backward = false;
+  /// The op's block is checkpointed ({every: N}): the memory model keeps only the block's
+  /// input (and the largest checkpointed block while it is replayed), not this op's saves.
+  bool checkpointed = false;
 };
+
+/// The repeated block an op belongs to: its name up to the first numeric component that is
+/// followed by more ("layers.3.attn.qkv" -> "layers.3", "layer2.1.conv1" -> the bottleneck
+/// "layer2.1"), or "" for stem, embedding, head and loss ops. Checkpointing works per block.
+std::string block_of(const Op& op);
 
 /// A model as an op table plus the facts the job level needs.
 struct Workload {
@@ -118,6 +130,11 @@ struct Workload {
   /// the numerator of MFU (PaLM, Chowdhery et al. 2022, appendix B). Sum over ops of
   /// forward_flop · (1 + backward_flop_ratio).
   double training_flop_per_sample() const;
+  /// Executed FLOP per sample of one training step, HFU's numerator: model FLOP plus the
+  /// fused kernels' backward recomputation (backward_recompute_flop_ratio) plus each
+  /// recomputed forward (Op::recompute_in_backward; every op when `replay_all`, full
+  /// activation checkpointing). Korthikanti et al. 2022, sec. 6: HFU counts recomputation.
+  double hardware_flop_per_sample(bool replay_all) const;
   /// Sum over ops of forward_flop: FLOP of one forward pass of one sample.
   double forward_flop_per_sample() const;
   /// Sum over ops of saved_elements: activation elements kept for backward per sample.
