@@ -42,7 +42,8 @@ const std::vector<KeyDoc> kDocs = {
      "measured values `gpuplan validate` compares the prediction with"},
     {"workload", K::kSection, "", "required", "", "what is trained"},
     {"workload.model", K::kNameOrMapping, "", "required", "a catalog model (gpuplan list models) or {family, ...}",
-     "the model; an inline mapping names a family and its architecture keys (docs/language-models.md)"},
+     "the model; an inline mapping names a family, or base: a catalog model whose structure it starts from "
+     "(a GPT shape keeps GELU and tied embeddings), and its architecture keys (docs/language-models.md)"},
     {"workload.dataset", K::kSection, "", "required", "", "the training data"},
     {"workload.dataset.samples", K::kNumber, "", "required; with tokens: ceil(tokens / sequence_length)",
      "whole number, 1 to 1e15", "training samples per epoch"},

@@ -388,7 +388,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   if (!check_host_memory(job, hardware, cloud)) return std::nullopt;
   result.preemption_source = cloud.preemption_source;
   result.preemption_trace = cloud.preemption_trace;
-  result.notes = hardware.notes;
+  result.notes = workload.notes;
+  result.notes.insert(result.notes.end(), hardware.notes.begin(), hardware.notes.end());
   return result;
 }
 

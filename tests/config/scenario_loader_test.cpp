@@ -240,6 +240,44 @@ cloud:
     CHECK(v.preemption_source == PreemptionSource::kRate);
   }
 
+  TEST_CASE("an inline model with base: starts from that catalog model's structure (GPT-3 XL is 1.32 B)") {
+    const auto parameters_of = [](const std::string& model) {
+      return parse("format: gpuplan/v1\nworkload:\n  model: " + model +
+                   "\n  dataset: {samples: 100000, synthetic: true}\n  epochs: 1\ntraining: {batch_size: 1}\n"
+                   "hardware: {gpu: a100-80gb}\n")
+          .variants.front()
+          .job.workload.parameters;
+    };
+    // GPT-3 XL (Brown et al. 2020, table 2.1: 24 layers, d_model 2048, 16 heads, 2048 context,
+    // "1.3B"): 12 x 24 x 2048^2 weights in the blocks + 50257 x 2048 token and 2048 x 2048
+    // position embeddings, tied output, plus biases and norms = 1.3155e9.
+    const std::string shape = "layers: 24, hidden: 2048, heads: 16, ffn_hidden: 8192, max_positions: 2048, "
+                              "sequence_length: 2048";
+    const double gpt = parameters_of("{base: gpt2, " + shape + "}");
+    CHECK(gpt == doctest::Approx(1.3155e9).epsilon(0.001));
+    // The family's own defaults are SwiGLU and untied embeddings: another, larger model.
+    const double bare = parameters_of("{family: transformer_decoder, vocab: 50257, " + shape + "}");
+    CHECK(bare > 1.7e9);
+    // ... and the choices it took are named, not silent.
+    const Scenario s = parse("format: gpuplan/v1\nworkload:\n  model: {family: transformer_decoder, vocab: 50257, " +
+                             shape + "}\n  dataset: {samples: 100000, synthetic: true}\n  epochs: 1\n"
+                             "training: {batch_size: 1}\nhardware: {gpu: a100-80gb}\n");
+    REQUIRE_FALSE(s.variants.front().notes.empty());
+    const std::string note = s.variants.front().notes.front();
+    CAPTURE(note);
+    CHECK(note.rfind("workload.model: ", 0) == 0);
+    CHECK(note.find("mlp swiglu") != std::string::npos);
+    CHECK(note.find("tied_embeddings false") != std::string::npos);
+    CHECK(note.find("(the transformer_decoder defaults, not written)") != std::string::npos);
+    const Scenario based = parse("format: gpuplan/v1\nworkload:\n  model: {base: gpt2, " + shape +
+                                 "}\n  dataset: {samples: 100000, synthetic: true}\n  epochs: 1\n"
+                                 "training: {batch_size: 1}\nhardware: {gpu: a100-80gb}\n");
+    CHECK(based.variants.front().notes.front().rfind("synthetic data:", 0) == 0);  // no structural note
+    const std::string unknown = error_of([&] { parameters_of("{base: gtp2, layers: 24}"); });
+    CHECK(unknown.find("unknown model 'gtp2'") == 0);
+    CHECK(unknown.find("did you mean gpt2") != std::string::npos);
+  }
+
   TEST_CASE("synthetic data needs no cpu_cores, host_memory or storage: documented defaults, named in notes") {
     const Scenario s = parse(R"(format: gpuplan/v1
 workload:
