@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "cli/shell_completion.h"
+#include "config/scenario_schema_docs.h"
 #include "cli/advisor.h"
 #include "cli/app_context.h"
 #include "cli/calibrate.h"
@@ -73,6 +75,9 @@ const char* kTopUsage =
     "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
     "  gpuplan init [FILE]            write a commented starter scenario (default my-job.yaml)\n"
     "  gpuplan list gpus|instances|models|storage [--wide]\n"
+    "  gpuplan schema [--format markdown|json] [-o FILE]   every scenario key (docs/scenario-format.md)\n"
+    "  gpuplan completion bash|zsh    a shell completion script (source it)\n"
+    "  gpuplan help [--man]           this help, or as a man page (roff)\n"
     "  gpuplan --version\n"
     "\n"
     "Every command takes --help, --catalogs DIR (default: the repository's catalogs/, or\n"
@@ -115,7 +120,14 @@ void emit(const std::string& content, const po::variables_map& vm) {
 cli::AppContext context_of(const po::variables_map& vm) {
   std::vector<std::string> extra;
   if (vm.count("catalog") != 0U) extra = vm["catalog"].as<std::vector<std::string>>();
-  return cli::load_context(vm["catalogs"].as<std::string>(), extra);
+  cli::AppContext context = cli::load_context(vm["catalogs"].as<std::string>(), extra);
+  // A row of a --catalog file that is skipped (unknown GPU, no price, a GPU slice, ...) is
+  // named with its file:line and why, not dropped silently; the shipped catalogs' are listed
+  // by `gpuplan list instances --wide`.
+  for (const std::string& note : cli::notes_of_files(context.catalogs.instances.notes(), extra)) {
+    std::fprintf(stderr, "note: %s\n", note.c_str());
+  }
+  return context;
 }
 
 /// --format when given, else the extension of -o FILE (cli/output_format.h), else table.
@@ -392,6 +404,13 @@ int command_list(const std::vector<std::string>& args) {
                  i.spot_price_usd_per_s > 0 ? fmt::format("{:.4f}", core::to_usd_per_hour(i.spot_price_usd_per_s)) : "-"});
     }
     out = text(t);
+    const std::vector<std::string>& notes = context.catalogs.instances.notes();
+    if (wide) {
+      for (const std::string& note : notes) out += "note: " + note + "\n";
+    } else if (!notes.empty()) {
+      out += fmt::format("{} catalog rows were skipped or cleaned; gpuplan list instances --wide names each with its "
+                         "file:line and why.\n", notes.size());
+    }
   } else if (what == "models") {
     report::TextTable t({"model", "family", "summary"});
     for (const auto& name : context.catalogs.models.names()) {
@@ -415,8 +434,44 @@ int command_list(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+/// `gpuplan schema`: the scenario reference (markdown) or its JSON Schema, from the schema table.
+int command_schema(const std::vector<std::string>& args) {
+  po::options_description o("gpuplan schema [--format markdown|json] [-o FILE]");
+  o.add_options()("help,h", "show this help")("format", po::value<std::string>(), "markdown (default) or json")(
+      "output,o", po::value<std::string>(), "write to FILE (- = standard output)");
+  const po::variables_map vm = parse(args, o, po::positional_options_description());
+  if (vm.count("help") != 0U) {
+    std::cout << o;
+    return kExitOk;
+  }
+  const std::string output = vm.count("output") != 0U ? vm["output"].as<std::string>() : "";
+  const std::optional<std::string> given =
+      vm.count("format") != 0U ? std::optional<std::string>(vm["format"].as<std::string>()) : std::nullopt;
+  std::string format = given ? *given : output.ends_with(".json") ? "json" : "markdown";
+  if (format == "md") format = "markdown";
+  if (format != "markdown" && format != "json") {
+    throw UsageError("unknown --format '" + format + "' for gpuplan schema; expected markdown or json");
+  }
+  emit(format == "json" ? config::scenario_json_schema() : config::scenario_format_markdown(), vm);
+  return kExitOk;
+}
+
+/// `gpuplan completion bash|zsh`.
+int command_completion(const std::vector<std::string>& args) {
+  if (args.size() != 1 || (args[0] != "bash" && args[0] != "zsh")) {
+    throw UsageError("gpuplan completion needs one of bash, zsh");
+  }
+  const std::string script = args[0] == "bash" ? cli::bash_completion(kTopUsage) : cli::zsh_completion(kTopUsage);
+  std::fwrite(script.data(), 1, script.size(), stdout);
+  return kExitOk;
+}
+
 int dispatch(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.size() == 2 && args[0] == "help" && args[1] == "--man") {
+    std::cout << cli::man_page(kTopUsage, GPUPLAN_VERSION);
+    return kExitOk;
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << kTopUsage;
     return args.empty() ? kExitInput : kExitOk;
@@ -431,6 +486,8 @@ int dispatch(int argc, char** argv) {
   if (command == "validate") return command_validate(rest);
   if (command == "fit") return command_fit(rest);
   if (command == "list") return command_list(rest);
+  if (command == "schema") return command_schema(rest);
+  if (command == "completion") return command_completion(rest);
   if (command == "plan") {
     try {
       return cli::plan_main(rest);
@@ -453,7 +510,7 @@ int dispatch(int argc, char** argv) {
       throw UsageError(e.what());
     }
   }
-  throw UsageError("unknown command '" + command + "'; expected run, validate, fit, calibrate, plan, diagnose, init or list");
+  throw UsageError("unknown command '" + command + "'; expected run, validate, fit, calibrate, plan, diagnose, init, list, schema, completion or help");
 }
 
 }  // namespace

@@ -102,8 +102,6 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                [](const PlanPoint& p) { return Value(p.within_budget); }});
   f.push_back({"pareto", "", Applies::kAlways, "on the front of (time p90, dollars p90)",
                [](const PlanPoint& p) { return Value(p.pareto); }});
-  f.push_back({"simulated", "", Applies::kAlways, "false: a spot plan slower than the deadline without preemptions",
-               [](const PlanPoint& p) { return Value(p.simulated); }});
   return f;
 }
 
@@ -251,12 +249,6 @@ PlanPoint Planner::evaluate_one(const PlanTask& task, const StepResult& step) co
   const double time_s = step.time_s;
   const models::JobTimes shape = models::job_times(job, 1.0, 0.0);
   const double steps = shape.steps_per_epoch * shape.epochs;
-  if (task.market == models::Market::kSpot && time_s > options_.deadline_s) {
-    p.simulated = false;
-    p.time_p50_s = p.time_p90_s = time_s;
-    p.cost_p50_usd = p.cost_p90_usd = models::spot_cost_usd(row, task.nodes, time_s);
-    return p;
-  }
   const models::JobOutcome o = models::run_job_level(job, time_s / steps, 0.0, 0.0);
   p.time_p50_s = o.time_p50_s;
   p.time_p90_s = o.time_p90_s;
@@ -310,7 +302,7 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
   // Pareto front of (time p90, dollars p90): sweep by time, keep strictly cheaper points.
   std::vector<std::size_t> by_time;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (points[i].fits && points[i].simulated) by_time.push_back(i);
+    if (points[i].fits) by_time.push_back(i);
   }
   std::stable_sort(by_time.begin(), by_time.end(), [&](std::size_t a, std::size_t b) {
     if (points[a].time_p90_s != points[b].time_p90_s) return points[a].time_p90_s < points[b].time_p90_s;
@@ -325,15 +317,13 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
   }
   std::size_t oom = 0;
   std::size_t unfinished = 0;
-  std::size_t skipped = 0;
   for (const PlanPoint& p : points) {
     oom += p.fits ? 0 : 1;
-    skipped += p.fits && !p.simulated ? 1 : 0;
     unfinished += p.fits && p.finished_share < 1.0 ? 1 : 0;
   }
   r.points = std::move(points);
   r.notes.push_back(
-      "every GPU of each instance is simulated: DDP over the instance's interconnect and, with 2 nodes, its "
+      "every GPU of each instance is simulated: DDP over the instance's interconnect and, with several nodes, its "
       "network (catalog columns; >= 400 Gbit/s counts as an RDMA fabric), identical ranks simulated once");
   for (const std::string& row : skipped_rows_) r.notes.push_back(row);
   for (const std::string& row : one_node_rows_) {
@@ -343,17 +333,13 @@ PlanResult Planner::finish(std::vector<PlanPoint> points) const {
     r.notes.push_back(fmt::format("{} instance types give no network in the catalog: planned on one node only",
                                   no_network_types_));
   }
-  r.notes.push_back(fmt::format("{} plans evaluated: {} strategies x instance types x {{1, 2}} nodes x markets "
-                                "(on-demand per region, spot per zone at the zone's spot price)",
-                                r.points.size(), scenario_.variants.size()));
+  r.notes.push_back(fmt::format("{} plans evaluated: {} strategies x instance types x {{{}}} nodes x markets "
+                                "(on-demand per region, spot per zone at the zone's spot price); the Pareto front "
+                                "is over all of them, spot plans slower than the deadline included",
+                                r.points.size(), scenario_.variants.size(), fmt::join(kPlanNodeCounts, ", ")));
   r.notes.push_back("the scenario's own cloud instance and market are replaced by each plan's; spot preemption "
                     "rates come from the scenario when it writes one, else from catalogs/preemption.yaml");
   if (oom > 0) r.notes.push_back(fmt::format("{} plans do not fit in GPU memory (OOM) and are left out", oom));
-  if (skipped > 0) {
-    r.notes.push_back(fmt::format("{} spot plans are slower than the deadline even without preemptions: not "
-                                  "simulated (no-preemption lower bounds in the CSV/JSON, simulated = false)",
-                                  skipped));
-  }
   if (unfinished > 0) {
     r.notes.push_back(fmt::format("{} spot plans did not finish within the trial cap in some trials (time = cap)",
                                   unfinished));
@@ -411,7 +397,7 @@ std::string serialize_points(const std::vector<PlanPoint>& points) {
            p.market + '\x1f' + std::to_string(p.nodes) + '\x1f' + std::to_string(p.gpus) + '\x1f' +
            (p.fits ? "1" : "0") + '\x1f' + hexd(p.time_p50_s) + '\x1f' + hexd(p.time_p90_s) + '\x1f' +
            hexd(p.cost_p50_usd) + '\x1f' + hexd(p.cost_p90_usd) + '\x1f' + hexd(p.expected_preemptions) + '\x1f' +
-           hexd(p.finished_share) + '\x1f' + hexd(p.checkpoint_interval_s) + '\x1f' + (p.simulated ? "1" : "0") + '\x1e';
+           hexd(p.finished_share) + '\x1f' + hexd(p.checkpoint_interval_s) + '\x1e';
   }
   return out;
 }
@@ -430,7 +416,7 @@ std::vector<PlanPoint> deserialize_points(const std::string& text) {
       if (e == std::string::npos) break;
       s = e + 1;
     }
-    if (f.size() != 17) throw std::invalid_argument("deserialize_points: malformed record");
+    if (f.size() != 16) throw std::invalid_argument("deserialize_points: malformed record");
     PlanPoint p;
     p.strategy = f[0];
     p.instance = f[1];
@@ -448,7 +434,6 @@ std::vector<PlanPoint> deserialize_points(const std::string& text) {
     p.expected_preemptions = std::strtod(f[13].c_str(), nullptr);
     p.finished_share = std::strtod(f[14].c_str(), nullptr);
     p.checkpoint_interval_s = std::strtod(f[15].c_str(), nullptr);
-    p.simulated = f[16] == "1";
     out.push_back(std::move(p));
   }
   return out;

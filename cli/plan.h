@@ -3,12 +3,12 @@
 /// `gpuplan plan SCENARIO --deadline 72h [--budget "$5000"] [--providers aws,gcp]`: capacity
 /// planning. For every variant of the scenario (strategies x sweep points), every instance
 /// type of the catalogs (of the chosen providers) whose GPU the GPU catalog knows, node
-/// counts {1, 2}, and every market (on-demand per region; spot per zone with a spot price),
+/// counts kPlanNodeCounts, and every market (on-demand per region; spot per zone with a spot price),
 /// it runs the job level (Monte Carlo on spot) and reports the cheapest plans that finish
 /// by the deadline at p90 and the Pareto front of p90 time against p90 dollars.
 ///
 /// Every GPU of the instance trains: the step level simulates one rank of a DDP job over the
-/// instance's interconnect and (with 2 nodes) its network, from the catalog row by
+/// instance's interconnect and (with several nodes) its network, from the catalog row by
 /// config::instance_hardware, the rule of `gpuplan run`; identical ranks are simulated once.
 /// Rows that give no network are planned on one node only, rows that cannot be hardware
 /// (config::instance_facts problems) are skipped; the notes name both.
@@ -31,8 +31,9 @@ namespace gpuplan::cli {
 /// `gpuplan run` without simulation.trials (config/scenario_validator.cpp).
 inline constexpr int kPlanSpotTrials = 200;
 
-/// Node counts the planner tries for every instance type.
-inline const std::vector<int> kPlanNodeCounts = {1, 2};
+/// Node counts the planner tries for every instance type (a row without a Network column:
+/// one only). Powers of two up to 8 nodes (64 GPUs of 8-GPU instances).
+inline const std::vector<int> kPlanNodeCounts = {1, 2, 4, 8};
 
 struct PlanOptions {
   double deadline_s = 0.0;               ///< > 0
@@ -63,11 +64,7 @@ struct PlanPoint {
   double checkpoint_interval_s = 0.0;
   bool meets_deadline = false; ///< time_p90_s <= deadline (and fits)
   bool within_budget = true;   ///< cost_p90_usd <= budget (when given)
-  bool pareto = false;         ///< on the front of (time_p90, cost_p90) among simulated points
-  /// False for a spot plan slower than the deadline even without preemptions: no Monte
-  /// Carlo is run (it could not meet the deadline); its times and dollars are the
-  /// no-preemption lower bounds, and it is left out of the Pareto front.
-  bool simulated = true;
+  bool pareto = false;         ///< on the front of (time_p90, cost_p90) among all points that fit
 };
 
 /// One unit of work: a point to evaluate (its step-level input is shared by many points).

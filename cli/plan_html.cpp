@@ -25,7 +25,7 @@ std::string render_plan_html(const PlanResult& plan) {
   double max_usd = 0.0;
   double max_h = core::to_hours(plan.deadline_s);
   for (const PlanPoint& p : plan.points) {
-    if (!p.fits || !p.simulated) continue;
+    if (!p.fits) continue;
     const json point = {{"x", core::to_hours(p.time_p90_s)}, {"y", p.cost_p90_usd}};
     max_usd = std::max(max_usd, p.cost_p90_usd);
     max_h = std::max(max_h, core::to_hours(p.time_p90_s));

@@ -22,7 +22,7 @@ std::string plan_summary(const PlanResult& plan) {
   const PlanPoint* cheapest = nullptr;  // points are sorted by p90 dollars: the first that qualifies
   const PlanPoint* fastest = nullptr;
   for (const PlanPoint& p : plan.points) {
-    if (!p.fits || !p.simulated) continue;
+    if (!p.fits) continue;
     if (cheapest == nullptr && p.meets_deadline && p.within_budget) cheapest = &p;
     if (fastest == nullptr || p.time_p90_s < fastest->time_p90_s) fastest = &p;
   }

@@ -13,6 +13,8 @@ ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelPa
   run.result.scenario_path = scenario.path;
   for (const config::Variant& variant : scenario.variants) {
     models::VariantRun v = models::run_variant(variant.job, row_name(variant), params);
+    v.result.sweep_settings = variant.sweep_settings;
+    v.result.notes.insert(v.result.notes.begin(), variant.notes.begin(), variant.notes.end());
     run.events += v.events;
     run.result.variants.push_back(v.result);
     run.runs.push_back(std::move(v));

@@ -305,6 +305,22 @@ const models::GpuSpec* GpuCatalog::find(std::string_view name_or_alias) const {
   return i ? &specs_[*i] : nullptr;
 }
 
+std::vector<std::string> GpuCatalog::also_covered(std::string_view written, const models::GpuSpec& chosen) const {
+  const std::string prefix = fold(written);
+  std::vector<std::string> out;
+  if (prefix == fold(chosen.name)) {
+    return out;
+  }
+  for (const models::GpuSpec& spec : specs_) {
+    const std::string name = fold(spec.name);
+    if (spec.name != chosen.name && name.size() > prefix.size() && name.starts_with(prefix) &&
+        name[prefix.size()] == '-') {
+      out.push_back(spec.name);
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> GpuCatalog::suggestions(std::string_view unknown_name) const {
   return core::closest(unknown_name, names());
 }

@@ -44,6 +44,11 @@ class GpuCatalog {
   /// The GPU named `name_or_alias`: an exact catalog name first, then names and aliases
   /// compared case-insensitively ("A100-SXM4-80GB" -> a100-80gb). nullptr when none.
   const models::GpuSpec* find(std::string_view name_or_alias) const;
+  /// The other entries `written` (a name or alias that find() resolved to `chosen`) could
+  /// mean: those whose catalog name starts with it and a '-' (case-insensitive), so "H100"
+  /// (h100-sxm) also covers h100-pcie and h100-nvl, "A100" (a100-40gb) a100-80gb and the
+  /// PCIe ones. Empty when `written` is `chosen`'s own name or covers nothing else.
+  std::vector<std::string> also_covered(std::string_view written, const models::GpuSpec& chosen) const;
   /// Up to three catalog names closest to an unknown name, for "did you mean" (STYLE.md C3).
   std::vector<std::string> suggestions(std::string_view unknown_name) const;
   /// Catalog names, sorted.

@@ -90,9 +90,14 @@ constexpr std::array kSchema = {
     SchemaEntry{"checkpointing", SchemaKind::kSection},
     SchemaEntry{"checkpointing.interval", SchemaKind::kLeaf},
     SchemaEntry{"checkpointing.async", SchemaKind::kLeaf},
+    SchemaEntry{"checkpointing.destination", SchemaKind::kMappingLeaf},
+    SchemaEntry{"checkpointing.destination.write_bandwidth", SchemaKind::kLeaf},
+    SchemaEntry{"checkpointing.destination.read_bandwidth", SchemaKind::kLeaf},
+    SchemaEntry{"checkpointing.destination.survives_preemption", SchemaKind::kLeaf},
     SchemaEntry{"cloud", SchemaKind::kSection},
     SchemaEntry{"cloud.instance", SchemaKind::kLeaf},
     SchemaEntry{"cloud.region", SchemaKind::kLeaf},
+    SchemaEntry{"cloud.zone", SchemaKind::kLeaf},
     SchemaEntry{"cloud.market", SchemaKind::kLeaf},
     SchemaEntry{"cloud.preemption_rate", SchemaKind::kMappingLeaf},
     SchemaEntry{"cloud.preemption_rate.trace", SchemaKind::kLeaf},
@@ -192,6 +197,15 @@ class Flattener {
 };
 
 }  // namespace
+
+std::vector<SchemaPath> schema_paths() {
+  std::vector<SchemaPath> out;
+  for (const SchemaEntry& entry : kSchema) {
+    out.push_back({std::string(entry.path), entry.kind == SchemaKind::kScenario, entry.kind == SchemaKind::kSection,
+                   entry.kind == SchemaKind::kMappingLeaf});
+  }
+  return out;
+}
 
 std::vector<std::string> overridable_paths() {
   std::vector<std::string> out;

@@ -68,6 +68,17 @@ void check_strategy_sweep_overlap(const std::vector<StrategyOverrides>& strategi
 /// candidates of did-you-mean. "workload.model.<parameter>" stands for any architecture key.
 std::vector<std::string> overridable_paths();
 
+/// One key of the schema table, for the generated reference (config/scenario_schema_docs.h).
+struct SchemaPath {
+  std::string path;
+  bool file_level = false;  ///< applies to the whole file (format, name, seed, ...)
+  bool section = false;     ///< a mapping of keys
+  bool mapping = false;     ///< a value that may also be a mapping (its sub-keys follow it)
+};
+
+/// Every key of the schema table, in its order.
+std::vector<SchemaPath> schema_paths();
+
 /// A value as a sweep label shows it: a scalar as written, anything else in flow style.
 std::string value_label(const YAML::Node& value);
 

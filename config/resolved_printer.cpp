@@ -194,6 +194,16 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "interval" << YAML::Value
       << (!c.enabled ? std::string("none") : c.automatic ? std::string("auto") : with_unit(c.interval_s, "s"));
   out << YAML::Key << "async" << YAML::Value << c.async;
+  if (c.enabled) {
+    const double write = c.write_bytes_per_s > 0.0 ? c.write_bytes_per_s : hw.storage.write_bytes_per_s;
+    const double read = c.read_bytes_per_s > 0.0 ? c.read_bytes_per_s : hw.storage.read_bytes_per_s;
+    out << YAML::Key << "destination" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "name" << YAML::Value << c.destination;
+    out << YAML::Key << "write_bandwidth" << YAML::Value << with_unit(write, "B/s");
+    out << YAML::Key << "read_bandwidth" << YAML::Value << with_unit(read, "B/s");
+    out << YAML::Key << "survives_preemption" << YAML::Value << c.survives_preemption;
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 
   if (job.cloud) {

@@ -47,11 +47,16 @@ struct Variant {
   /// "" without a sweep, else "hardware.gpus_per_node=4, cloud.market=spot" (values as
   /// written, keys in the order of the `sweep:` block).
   std::string sweep_point;
+  /// The sweep point key by key: (path, value as written), in the order of `sweep:`.
+  std::vector<std::pair<std::string, std::string>> sweep_settings;
   models::JobSpec job;      ///< every value resolved, defaults applied, SI units
   PreemptionSource preemption_source = PreemptionSource::kNone;
   /// The trace file of `cloud.preemption_rate: {trace: path}`, resolved against the
   /// scenario's folder; empty otherwise.
   std::string preemption_trace;
+  /// Choices the loader made that the scenario did not spell out ("hardware.gpu: H100 is
+  /// taken as h100-sxm; ..."), shown as notes of the variant's row.
+  std::vector<std::string> notes;
   /// Which overrides built it, for re-validating it with more (config/variant_overrides.h):
   /// the index under `strategies:` (-1 without the key) and one value index per sweep key.
   int strategy_index = -1;

@@ -245,6 +245,7 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   MapReader& r = *c.reader;
   const std::optional<std::string> name = r.string("instance", Requirement::kRequired);
   const std::optional<std::string> region = r.string("region");
+  const std::optional<std::string> zone = r.string("zone");
   const std::optional<std::string> market_name = r.choice("market", models::names_of<models::Market>());
   const models::Market market =
       market_name ? *models::from_name<models::Market>(*market_name) : models::Market::kOnDemand;
@@ -310,12 +311,31 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
               core::did_you_mean(instances_of_type(*name, names)));
     } else if (const models::InstanceSpec* any = catalogs.instances.find(*name); any == nullptr) {
       r.error("instance", "unknown instance '" + *name + "'", suggest_names(*name, names, "instances"));
+    } else if (region && catalogs.instances.find(*name, *region) == nullptr) {
+      r.error("region", *name + " has no price for region '" + *region + "' in the catalog",
+              "; remove region to use the catalog's default (" + any->region + ") or pick another");
+    } else if (zone) {
+      // A zone prices the row as `gpuplan plan` does: that zone's on-demand and spot price.
+      c.instance = catalogs.instances.find(*name, region.value_or(""), *zone);
+      if (c.instance == nullptr) {
+        std::vector<std::string> zones;
+        for (const models::InstanceSpec* row : catalogs.instances.find_all(any->provider + "/" + any->instance_type)) {
+          if ((!region || row->region == *region) && !row->zone.empty()) {
+            zones.push_back(row->zone);
+          }
+        }
+        const std::string where = region ? " in region " + *region : "";
+        std::string fix = core::did_you_mean(core::closest(*zone, zones));
+        if (fix.empty()) {
+          fix = zones.empty() ? "; remove zone (the catalog has no zones for it" + where + ")" : "; pick one of";
+          for (std::size_t i = 0; i < zones.size(); ++i) {
+            fix += (i == 0 ? " " : ", ") + zones[i];
+          }
+        }
+        r.error("zone", *name + " has no row for zone '" + *zone + "'" + where + " in the catalog", fix);
+      }
     } else if (region) {
       c.instance = catalogs.instances.find(*name, *region);
-      if (c.instance == nullptr) {
-        r.error("region", *name + " has no price for region '" + *region + "' in the catalog",
-                "; remove region to use the catalog's default (" + any->region + ") or pick another");
-      }
     } else {
       c.instance = any;
     }
@@ -364,7 +384,18 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   return c;
 }
 
-HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud, const Catalogs& catalogs) {
+/// With synthetic data nothing is read or decoded, so the hardware keys of the input pipeline
+/// default to what the job still uses (scenario-format: "Synthetic data"):
+/// - cpu_cores: one per GPU of the node, the one core each training process's main loop
+///   needs (the same floor the validator asks of real data); it also sizes host power.
+/// - host_memory: 0 B: synthetic batches are made on the GPU, so no loader batch is held
+///   (models/host/loader_host_memory.h) and there is no dataset to cache.
+/// - storage: kSyntheticDefaultStorage, the catalog's local NVMe class, used only for
+///   checkpoints (checkpointing.destination can say otherwise).
+constexpr const char* kSyntheticDefaultStorage = "nvme_ssd";
+
+HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud, const Catalogs& catalogs,
+                                      bool synthetic_data) {
   HardwareSection h;
   ErrorSink& sink = root.sink();
   const std::size_t errors_before = sink.messages().size();
@@ -447,6 +478,16 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
     } else if (gpu_node.IsScalar()) {
       const std::string& name = gpu_node.Scalar();
       gpu = catalogs.gpus.find(name);
+      const std::vector<std::string> covered =
+          gpu != nullptr ? catalogs.gpus.also_covered(name, *gpu) : std::vector<std::string>{};
+      if (!covered.empty()) {
+        std::string others;
+        for (std::size_t i = 0; i < covered.size(); ++i) {
+          others += (i == 0 ? "" : i + 1 == covered.size() ? " and " : ", ") + covered[i];
+        }
+        h.notes.push_back("hardware.gpu: " + name + " is taken as " + gpu->name + "; it also names " + others +
+                          " (write the catalog name to choose one)");
+      }
       if (gpu == nullptr) {
         h.reader->error("gpu", "unknown gpu '" + name + "'", suggest_names(name, catalogs.gpus.names(), "GPUs"));
       } else if (inst_gpu != nullptr && inst_gpu->name != gpu->name) {
@@ -585,6 +626,10 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   } else if (!(h.reader && h.reader->has("cpu_cores"))) {
     if (inst_knows_cores) {
       spec.cpu_cores = inst_cores;
+    } else if (synthetic_data) {
+      spec.cpu_cores = spec.gpus_per_node;
+      h.notes.push_back("synthetic data: hardware.cpu_cores defaults to " + std::to_string(spec.cpu_cores) +
+                        " (one per GPU)");
     } else {
       missing("cpu_cores", "; add cpu_cores: <physical cores per node available to the job>, e.g. 8");
     }
@@ -607,6 +652,9 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   } else if (!(h.reader && h.reader->has("host_memory"))) {
     if (inst_knows_memory) {
       spec.host_memory_bytes = facts.host_memory_bytes;
+    } else if (synthetic_data) {
+      spec.host_memory_bytes = 0.0;
+      h.notes.push_back("synthetic data: hardware.host_memory defaults to 0 B (no loader batch or dataset is held)");
     } else {
       missing("host_memory", "; add host_memory: \"64 GiB\" (per node)");
     }
@@ -642,6 +690,11 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
     } else {
       spec.storage = *facts.storage;
     }
+  } else if (const models::StorageSpec* local = catalogs.storage.find(kSyntheticDefaultStorage);
+             synthetic_data && local != nullptr) {
+    spec.storage = *local;
+    h.notes.push_back(std::string("synthetic data: hardware.storage defaults to ") + kSyntheticDefaultStorage +
+                      " (it holds only the checkpoints)");
   } else {
     missing("storage", "; add storage: <a catalog class such as nvme_ssd> or {read_bandwidth, write_bandwidth, "
                        "latency, queue_depth}");

@@ -38,6 +38,8 @@ struct HardwareSection {
   std::optional<models::HardwareSpec> spec;
   bool explicit_gpus_per_node = false;
   bool explicit_nodes = false;
+  /// What the reader chose for the user, in words (an alias that names several GPUs).
+  std::vector<std::string> notes;
 };
 
 /// Reads `root.cloud`. `scenario_dir` resolves a relative preemption trace path.
@@ -46,8 +48,12 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs,
 
 /// Reads `root.hardware`, completed by the instance of `cloud`. On success `spec` holds the
 /// validated topology (models::validate_topology passed); errors are recorded in root's sink.
+/// With `synthetic_data` (workload.dataset.synthetic: true) the keys only a real input
+/// pipeline needs have documented defaults instead of being required (kSyntheticDefaults...
+/// of scenario_hardware.cpp: one CPU core per GPU, no host memory, nvme_ssd), each named in
+/// `notes`.
 HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud,
-                                      const Catalogs& catalogs);
+                                      const Catalogs& catalogs, bool synthetic_data = false);
 
 /// Reads `root.on_premises` (an error when `cloud` is also given).
 std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, const CloudSection& cloud);

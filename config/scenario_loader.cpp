@@ -266,9 +266,11 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
     const StrategyOverrides& strategy = strategies[s];
     for (const auto& point : points) {
       std::vector<std::string> labels;
+      std::vector<std::pair<std::string, std::string>> sweep_settings;
       Selection full_selection{has_strategies ? static_cast<int>(s) : -1, {}};
       for (std::size_t a = 0; a < axes.size(); ++a) {
         labels.push_back(axes[a].labels[point[a]]);
+        sweep_settings.emplace_back(axes[a].path, labels.back().substr(std::min(labels.back().size(), axes[a].path.size() + 1)));
         full_selection.values.push_back(static_cast<int>(point[a]));
       }
       const std::string point_label = join(labels, ", ");
@@ -322,11 +324,13 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
         Variant variant;
         variant.strategy = strategy.name;
         variant.sweep_point = point_label;
+        variant.sweep_settings = sweep_settings;
         variant.job = full.job->job;
         variant.job.scenario_name = scenario.name;
         variant.job.seed = scenario.seed;
         variant.preemption_source = full.job->preemption_source;
         variant.preemption_trace = full.job->preemption_trace;
+        variant.notes = full.job->notes;
         variant.strategy_index = full_selection.strategy;
         variant.sweep_values = full_selection.values;
         scenario.variants.push_back(std::move(variant));

@@ -1,5 +1,7 @@
 #include "config/scenario_validator.h"
 
+#include <array>
+
 #include "config/applied_overrides.h"
 #include "config/scenario_fine_tuning.h"
 #include "config/scenario_recompute.h"
@@ -103,7 +105,63 @@ std::optional<models::DataLoaderSpec> read_data_loader(MapReader& root) {
   return spec;
 }
 
-std::optional<models::CheckpointSpec> read_checkpointing(MapReader& root) {
+/// `checkpointing.destination`: where the checkpoints are written. A name takes its storage
+/// class's write and read bandwidth from catalogs/storage.yaml; local_nvme is the node's own
+/// disk, which a preemption takes with the node.
+struct CheckpointDestination {
+  const char* name;
+  const char* storage_class;  ///< catalogs/storage.yaml entry; nullptr = hardware.storage
+  bool survives_preemption;
+};
+constexpr std::array kCheckpointDestinations = {
+    CheckpointDestination{"hardware_storage", nullptr, true},
+    CheckpointDestination{"local_nvme", "nvme_ssd", false},
+    CheckpointDestination{"object_store", "object_store_fuse", true},
+    CheckpointDestination{"network_fs", "nfs", true},
+};
+
+/// Reads `checkpointing.destination` into `spec` (a name, or {write_bandwidth,
+/// read_bandwidth, survives_preemption}).
+void read_checkpoint_destination(MapReader& c, const StorageCatalog& storage, models::CheckpointSpec& spec) {
+  const YAML::Node node = c.raw("destination");
+  if (!node.IsDefined()) {
+    return;
+  }
+  if (node.IsMap()) {
+    MapReader d(node, c.path_of("destination"), c.sink());
+    const auto write = d.quantity("write_bandwidth", core::Dimension::kBytesPerSecond, Range::kPositive,
+                                  Requirement::kRequired);
+    const auto read = d.quantity("read_bandwidth", core::Dimension::kBytesPerSecond, Range::kPositive);
+    const auto survives = d.boolean("survives_preemption");
+    d.finish();
+    spec.destination = "custom";
+    spec.write_bytes_per_s = value_or(write, 0.0);
+    spec.read_bytes_per_s = value_or(read, spec.write_bytes_per_s);
+    spec.survives_preemption = value_or(survives, true);
+    return;
+  }
+  const std::optional<std::string> name = c.choice("destination", checkpoint_destination_names());
+  if (!name) {
+    return;
+  }
+  for (const CheckpointDestination& d : kCheckpointDestinations) {
+    if (*name != d.name) continue;
+    spec.destination = d.name;
+    spec.survives_preemption = d.survives_preemption;
+    if (d.storage_class != nullptr) {
+      const models::StorageSpec* s = storage.find(d.storage_class);
+      if (s == nullptr) {
+        c.error("destination", std::string("the storage catalog has no class ") + d.storage_class + " for " + d.name,
+                "; add it to catalogs/storage.yaml or write destination: {write_bandwidth: \"1 GB/s\"}");
+        return;
+      }
+      spec.write_bytes_per_s = s->write_bytes_per_s;
+      spec.read_bytes_per_s = s->read_bytes_per_s;
+    }
+  }
+}
+
+std::optional<models::CheckpointSpec> read_checkpointing(MapReader& root, const StorageCatalog& storage) {
   models::CheckpointSpec spec;
   if (!root.has("checkpointing")) {
     root.declare({"checkpointing"});
@@ -125,6 +183,7 @@ std::optional<models::CheckpointSpec> read_checkpointing(MapReader& root) {
         c->quantity("interval", core::Dimension::kSeconds, Range::kPositive, Requirement::kRequired), 0.0);
   }
   spec.async = value_or(c->boolean("async"), false);
+  read_checkpoint_destination(*c, storage, spec);
   c->finish();
   if (root.sink().messages().size() != errors_before) {
     return std::nullopt;
@@ -207,6 +266,12 @@ std::string plural(int n, const std::string& word) {
 
 }  // namespace
 
+std::vector<std::string_view> checkpoint_destination_names() {
+  std::vector<std::string_view> names;
+  for (const CheckpointDestination& d : kCheckpointDestinations) names.emplace_back(d.name);
+  return names;
+}
+
 std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const ValidationContext& context,
                                              ErrorSink& sink) {
   const std::size_t errors_before = sink.messages().size();
@@ -222,7 +287,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
       read_training(training_reader, workload.workload ? &*workload.workload : nullptr);
   const std::optional<models::DataLoaderSpec> data_loader = read_data_loader(root);
   const CloudSection cloud = read_cloud_section(root, context.catalogs, context.scenario_dir);
-  HardwareSection hardware = read_hardware_section(root, cloud, context.catalogs);
+  HardwareSection hardware = read_hardware_section(root, cloud, context.catalogs,
+                                                   workload.dataset && workload.dataset->synthetic);
 
   // Parallelism: `none` for one GPU; with more, the strategy must be written (config/README.md).
   std::optional<MapReader> parallelism;
@@ -242,7 +308,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   }
   parallel.strategy = enum_or(strategy_name, models::ParallelStrategy::kNone);
 
-  const std::optional<models::CheckpointSpec> checkpointing = read_checkpointing(root);
+  const std::optional<models::CheckpointSpec> checkpointing = read_checkpointing(root, context.catalogs.storage);
   const std::optional<models::OnPremisesSpec> on_premises = read_on_premises_section(root, cloud);
   const std::optional<int> trials = read_trials(root);
   root.finish();
@@ -341,6 +407,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   if (!check_host_memory(job, hardware, cloud)) return std::nullopt;
   result.preemption_source = cloud.preemption_source;
   result.preemption_trace = cloud.preemption_trace;
+  result.notes = workload.notes;
+  result.notes.insert(result.notes.end(), hardware.notes.begin(), hardware.notes.end());
   return result;
 }
 

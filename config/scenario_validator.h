@@ -32,7 +32,13 @@ struct ValidatedJob {
   models::JobSpec job;
   PreemptionSource preemption_source = PreemptionSource::kNone;
   std::string preemption_trace;
+  /// Choices the loader made that the user did not write (Variant::notes).
+  std::vector<std::string> notes;
 };
+
+/// The names `checkpointing.destination` takes: hardware_storage (the default), local_nvme,
+/// object_store, network_fs (or a mapping {write_bandwidth, read_bandwidth, survives_preemption}).
+std::vector<std::string_view> checkpoint_destination_names();
 
 /// Validates `root` (the whole scenario mapping; the file-level keys format, name, seed,
 /// strategies, sweep and expected are skipped here). Every error goes to `sink`; the result

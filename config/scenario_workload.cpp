@@ -27,12 +27,14 @@ const models::ArchitectureParameter* find_parameter(
 /// Reads the architecture keys of an inline model that its family declares, with the
 /// checks of ArchitectureReader, so that every bad key is reported (build() stops at the
 /// first). Cross-parameter consistency is left to build().
+/// Reads the architecture keys written in `model` into `values`; with `from_base` the values
+/// already hold a catalog model's (`base:`), so nothing is missing.
 void read_inline_parameters(MapReader& model, const std::vector<models::ArchitectureParameter>& parameters,
-                            models::ArchitectureValues& values) {
+                            models::ArchitectureValues& values, bool from_base = false) {
   for (const models::ArchitectureParameter& p : parameters) {
     if (!model.has(p.name)) {
       // sequence_length may also come from workload.sequence_length (checked by the caller).
-      if (p.required() && p.name != "sequence_length") {
+      if (p.required() && p.name != "sequence_length" && !from_base) {
         missing_key(model, p.name, "; add " + p.name + ": <value> (" + p.summary + ")");
       }
       continue;
@@ -91,6 +93,7 @@ struct ModelInput {
   std::string catalog_name;                     ///< empty for an inline model
   std::optional<double> catalog_sequence_length;
   std::optional<MapReader> inline_reader;       ///< the inline mapping
+  std::string defaulted_choices;                ///< "mlp swiglu, tied_embeddings false": not written, no base
 };
 
 std::optional<ModelInput> read_model(MapReader& workload, const Catalogs& catalogs,
@@ -144,7 +147,28 @@ std::optional<ModelInput> read_model(MapReader& workload, const Catalogs& catalo
   }
   MapReader model(node, workload.path_of("model"), sink);
   const std::size_t errors_before = sink.messages().size();
-  const std::optional<std::string> family_name = model.string("family", Requirement::kRequired);
+  // `base: <catalog model>`: start from that model's architecture, every structural choice
+  // included (a GPT shape keeps GELU, learned positions and tied embeddings), and change
+  // only the keys written.
+  const std::optional<std::string> base_name = model.string("base");
+  const ModelEntry* base = nullptr;
+  if (base_name) {
+    base = catalogs.models.find(*base_name);
+    if (base == nullptr) {
+      model.error("base", "unknown model '" + *base_name + "'",
+                  suggest_names(*base_name, catalogs.models.names(), "models"));
+      return std::nullopt;
+    }
+  }
+  const std::optional<std::string> family_name =
+      base != nullptr && !model.has("family") ? std::optional<std::string>(base->family)
+                                              : model.string("family", Requirement::kRequired);
+  if (base != nullptr && family_name && *family_name != base->family) {
+    model.error("family", "family " + *family_name + " differs from the family " + base->family + " of base " +
+                              base->name,
+                "; remove family (the base sets it)");
+    return std::nullopt;
+  }
   if (family_name) {
     input.family = families.find(*family_name);
     input.family_name = *family_name;
@@ -157,7 +181,24 @@ std::optional<ModelInput> read_model(MapReader& workload, const Catalogs& catalo
     return std::nullopt;  // without a family, its keys cannot be checked
   }
   const std::vector<models::ArchitectureParameter> parameters = input.family->parameters();
-  read_inline_parameters(model, parameters, input.values);
+  if (base != nullptr) {
+    try {
+      input.values = architecture_values(*base, *input.family);
+    } catch (const ConfigError& e) {
+      for (const std::string& message : e.messages()) sink.add_formatted(message);
+      return std::nullopt;
+    }
+    input.catalog_sequence_length = base->default_sequence_length;
+  }
+  read_inline_parameters(model, parameters, input.values, base != nullptr);
+  if (base == nullptr) {
+    for (const models::ArchitectureParameter& p : parameters) {
+      if (p.choices.empty() || model.has(p.name) || !p.default_value) continue;
+      const auto index = static_cast<std::size_t>(*p.default_value);
+      if (index >= p.choices.size()) continue;
+      input.defaulted_choices += (input.defaulted_choices.empty() ? "" : ", ") + p.name + " " + p.choices[index];
+    }
+  }
   for (const models::ArchitectureParameter& p : parameters) {
     model.declare({p.name});  // so that finish() suggests them for a misspelt key
   }
@@ -188,12 +229,17 @@ void report_build_error(const models::WorkloadError& e, MapReader& workload, con
 }
 
 std::optional<models::Workload> build_workload(MapReader& workload, const Catalogs& catalogs,
-                                               const core::Registry<models::IWorkloadFamily>& families) {
+                                               const core::Registry<models::IWorkloadFamily>& families,
+                                               std::vector<std::string>* notes) {
   const std::optional<std::int64_t> sequence_length =
       workload.integer("sequence_length", 1, kMaxSequenceLength);
   std::optional<ModelInput> input = read_model(workload, catalogs, families);
   if (!input) {
     return std::nullopt;
+  }
+  if (!input->defaulted_choices.empty() && notes != nullptr) {
+    notes->push_back("workload.model: " + input->defaulted_choices + " (the " + input->family_name +
+                     " defaults, not written); write them, or base: <a catalog model> to start from its structure");
   }
   const std::vector<models::ArchitectureParameter> parameters = input->family->parameters();
   const models::ArchitectureParameter* sequence_parameter = find_parameter(parameters, "sequence_length");
@@ -280,7 +326,7 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
   }
   MapReader& workload = *section.reader;
   ErrorSink& sink = workload.sink();
-  section.workload = build_workload(workload, catalogs, families);
+  section.workload = build_workload(workload, catalogs, families, &section.notes);
 
   section.dataset_reader = workload.map("dataset", Requirement::kRequired);
   if (section.dataset_reader) {

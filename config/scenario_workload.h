@@ -21,6 +21,9 @@ struct WorkloadSection {
   std::optional<models::Workload> workload;
   std::optional<models::DatasetSpec> dataset;
   std::optional<models::DurationSpec> duration;
+  /// Structural choices an inline model without `base:` left to its family's defaults
+  /// ("workload.model: mlp swiglu, tied_embeddings false (the transformer_decoder defaults) ...").
+  std::vector<std::string> notes;
 };
 
 /// Reads `root.workload`. Defaults (scenario-format.md, config/README.md): dataset.layout

@@ -100,6 +100,16 @@ struct CheckpointSpec {
   double interval_s = 0.0;  ///< 0 with `automatic` = Young/Daly
   bool automatic = false;
   bool async = false;
+  /// Where checkpoints go (`checkpointing.destination`): "hardware_storage" (the default: the
+  /// node's storage class), "local_nvme", "object_store", "network_fs", or "custom".
+  std::string destination = "hardware_storage";
+  /// Write and read bandwidth of the destination; 0 = the node's hardware.storage (so that
+  /// `gpuplan plan` on another instance uses that instance's disk).
+  double write_bytes_per_s = 0.0;
+  double read_bytes_per_s = 0.0;
+  /// False for storage of the node itself (local_nvme): a preemption takes the node and its
+  /// disk, so the job restarts from its last durable checkpoint (none: the start).
+  bool survives_preemption = true;
 };
 
 /// A cloud instance row (catalogs/instances/*.csv, SkyPilot vms.csv columns).

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::models {
@@ -74,7 +75,10 @@ struct SuggestedChange {
 /// One row of the comparison: a strategy (and sweep point) of a scenario.
 struct VariantResult {
   std::string strategy;                ///< strategy name, with the sweep point if any
+  /// The sweep point key by key (path, value as written); each key is its own CSV/JSON column.
+  std::vector<std::pair<std::string, std::string>> sweep_settings;
   std::string gpu;                     ///< GPU catalog name
+  double parameters = 0.0;             ///< trainable parameters of the model (WorkloadSpec::parameters)
   int gpus = 1;
   std::int64_t global_batch_samples = 0;  ///< up to the dataset bound, 1e15: needs 64 bits
   std::string parallelism;             ///< none | data_parallel | ddp

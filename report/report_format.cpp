@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "report/display_width.h"
@@ -19,8 +20,29 @@ namespace {
 using models::ScenarioResult;
 using models::VariantResult;
 
+/// The variant fields, then after `strategy` one machine column per sweep key (named by its
+/// path, the value as written), so a sweep point is not only packed into the strategy name.
 FieldGrid comparison_grid(const ScenarioResult& result) {
-  return make_grid<VariantResult>(variant_fields(), result.variants, [](const VariantResult& v) { return v.fits; });
+  FieldGrid grid =
+      make_grid<VariantResult>(variant_fields(), result.variants, [](const VariantResult& v) { return v.fits; });
+  std::vector<std::string> keys;
+  for (const VariantResult& v : result.variants) {
+    for (const auto& [path, value] : v.sweep_settings) {
+      if (std::find(keys.begin(), keys.end(), path) == keys.end()) keys.push_back(path);
+    }
+  }
+  const auto at = static_cast<std::ptrdiff_t>(std::min<std::size_t>(1, grid.columns.size()));
+  for (std::size_t k = keys.size(); k-- > 0;) {
+    grid.columns.insert(grid.columns.begin() + at, GridColumn{keys[k], "", "", false});
+    for (std::size_t r = 0; r < grid.rows.size(); ++r) {
+      GridCell cell;
+      for (const auto& [path, value] : result.variants[r].sweep_settings) {
+        if (path == keys[k]) cell.value = FieldValue(value);
+      }
+      grid.rows[r].insert(grid.rows[r].begin() + at, std::move(cell));
+    }
+  }
+  return grid;
 }
 
 std::string notes(const ScenarioResult& result, bool markdown) {

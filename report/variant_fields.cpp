@@ -28,6 +28,12 @@ std::vector<Field> make_fields() {
   f.push_back({"strategy", "", kAlways, "strategy name, with the sweep point if any",
                [](const VariantResult& v) { return text(v.strategy); }, "strategy"});
   f.push_back({"gpu", "", kAlways, "GPU catalog name", [](const VariantResult& v) { return text(v.gpu); }});
+  f.push_back({"parameters", "", kAlways, "trainable parameters of the model",
+               [](const VariantResult& v) { return number(v.parameters); }, "params",
+               [](const VariantResult& v) {
+                 const double p = v.parameters;
+                 return p >= 1e9 ? fmt::format("{:.3g} B", p / 1e9) : fmt::format("{:.3g} M", p / 1e6);
+               }});
   f.push_back({"gpus",
                "",
                kAlways,

@@ -26,6 +26,7 @@ SpotJobParams spot_params(const JobSpec& job, double work_s, double interval_s, 
   p.checkpoint_blocking_s = checkpoints ? ck.blocking_s : 0.0;
   p.checkpoint_background_s = checkpoints ? ck.background_s : 0.0;
   p.restore_s = checkpoints ? restore_time_s(job) : 0.0;
+  p.checkpoints_survive_preemption = job.checkpointing.survives_preemption;
   p.warmup_s = warmup_s;
   p.nodes = job.hardware.nodes;
   p.cap_s = kTrialCapFactor * no_preemption_s;
@@ -94,6 +95,11 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
         "spot: {} of {} trials did not finish within the cap of {:.0f}x the time without preemptions ({}); "
         "their time is reported as the cap",
         out.spot->trials - out.spot->finished, out.spot->trials, kTrialCapFactor, hours(p.cap_s)));
+  }
+  if (job.checkpointing.enabled && !job.checkpointing.survives_preemption) {
+    out.notes.push_back("checkpoints on " + job.checkpointing.destination +
+                        " are lost with a preempted node: each preemption restarts the job from the start; "
+                        "use checkpointing.destination: object_store or network_fs to resume instead");
   }
   if (job.trials < 2) {
     out.notes.push_back("spot: one Monte Carlo trial only; set simulation.trials (e.g. 200) for p50/p90");

@@ -17,6 +17,16 @@ double checkpoint_bytes(const JobSpec& job) {
          optimizer_state_bytes(job.workload, job.training.optimizer);
 }
 
+double checkpoint_write_bytes_per_s(const JobSpec& job) {
+  return job.checkpointing.write_bytes_per_s > 0.0 ? job.checkpointing.write_bytes_per_s
+                                                   : job.hardware.storage.write_bytes_per_s;
+}
+
+double checkpoint_read_bytes_per_s(const JobSpec& job) {
+  return job.checkpointing.read_bytes_per_s > 0.0 ? job.checkpointing.read_bytes_per_s
+                                                  : job.hardware.storage.read_bytes_per_s;
+}
+
 double step_time_for_throughput(const JobSpec& job, double samples_per_s) {
   if (!(samples_per_s > 0.0)) {
     throw std::invalid_argument("step_time_for_throughput: throughput must be positive");
@@ -44,10 +54,9 @@ JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s) 
     t.epoch_eval_s = std::ceil(job.dataset.eval_samples / (static_cast<double>(job.training.batch_size) * ranks)) * eval_batch_s;
   }
   const double train_s = t.epochs * (t.epoch_train_s + t.epoch_eval_s);
-  if (job.checkpointing.enabled && job.checkpointing.interval_s > 0.0 &&
-      job.hardware.storage.write_bytes_per_s > 0.0) {
-    t.checkpoint_write_s = job.checkpointing.async ? 0.0
-                                                   : checkpoint_bytes(job) / job.hardware.storage.write_bytes_per_s;
+  const double write_bytes_per_s = checkpoint_write_bytes_per_s(job);
+  if (job.checkpointing.enabled && job.checkpointing.interval_s > 0.0 && write_bytes_per_s > 0.0) {
+    t.checkpoint_write_s = job.checkpointing.async ? 0.0 : checkpoint_bytes(job) / write_bytes_per_s;
     t.checkpoints = std::floor(train_s / job.checkpointing.interval_s);
   }
   t.time_to_train_s = train_s + t.checkpoints * t.checkpoint_write_s;

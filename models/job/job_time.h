@@ -27,6 +27,11 @@ double global_batch_samples(const JobSpec& job);
 /// state (models/memory/optimizer_state.h).
 double checkpoint_bytes(const JobSpec& job);
 
+/// Checkpoint write and read bandwidth: the destination's (CheckpointSpec), else the node's
+/// hardware.storage. 0 when neither is known.
+double checkpoint_write_bytes_per_s(const JobSpec& job);
+double checkpoint_read_bytes_per_s(const JobSpec& job);
+
 /// The step time that gives a measured (pinned) throughput of `samples_per_s`: global batch /
 /// samples_per_s. The job level's way to take a throughput measured on real hardware instead
 /// of the simulated step (tests/config/spot_reality_test.cpp pins ResNet-50 on 8x H100 to

@@ -265,6 +265,10 @@ class Trial {
       }
     }
     pending_checkpoints_.clear();
+    if (!p_.checkpoints_survive_preemption) {
+      last_ckpt_ = 0.0;  // the preempted node's disk held them: back to the start
+      last_k_ = 0;
+    }
     out_.lost_work_s += std::max(0.0, reached - last_ckpt_);
     pos_ = last_ckpt_;
     pos_k_ = last_k_;

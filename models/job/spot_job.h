@@ -32,6 +32,9 @@ struct SpotJobParams {
   double checkpoint_blocking_s = 0.0;  ///< training stops this long per checkpoint
   double checkpoint_background_s = 0.0;  ///< async write after the blocking copy
   double restore_s = 0.0;              ///< read the checkpoint back (0 when none was written)
+  /// False when checkpoints live on the nodes' own disks (local_nvme): a preemption loses
+  /// them and the job restarts from the start.
+  bool checkpoints_survive_preemption = true;
   double startup_s = 0.0;              ///< instance boot + container start after a replacement
   double warmup_s = 0.0;               ///< data pipeline warm-up after a restart
   double replacement_wait_s = 0.0;     ///< Poisson mode, or a trace drop that leaves capacity

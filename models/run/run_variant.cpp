@@ -81,6 +81,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   VariantResult& r = run.result;
   r.strategy = strategy;
   r.gpu = job.hardware.gpu.name;
+  r.parameters = job.workload.parameters;
   r.gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   r.global_batch_samples = static_cast<std::int64_t>(global_batch_samples(job));
   r.calibrated = job.hardware.gpu.calibrated;

@@ -11,7 +11,7 @@ namespace gpuplan::models {
 CheckpointTimes checkpoint_times(const JobSpec& job) {
   CheckpointTimes t;
   t.bytes = checkpoint_bytes(job);
-  const double write = job.hardware.storage.write_bytes_per_s;
+  const double write = checkpoint_write_bytes_per_s(job);
   if (!(write > 0.0)) {
     return t;
   }
@@ -26,7 +26,7 @@ CheckpointTimes checkpoint_times(const JobSpec& job) {
 }
 
 double restore_time_s(const JobSpec& job) {
-  const double read = job.hardware.storage.read_bytes_per_s;
+  const double read = checkpoint_read_bytes_per_s(job);
   return read > 0.0 ? checkpoint_bytes(job) / read : 0.0;
 }
 

@@ -36,7 +36,8 @@ TEST_SUITE("cli.main") {
   TEST_CASE("bad command lines exit 2 with a pointer to --help") {
     const auto r = run_gpuplan("frobnicate");
     CHECK(r.exit_code == 2);
-    CHECK(r.err == "gpuplan: unknown command 'frobnicate'; expected run, validate, fit, calibrate, plan, diagnose, init or list (see gpuplan --help)\n");
+    CHECK(r.err == "gpuplan: unknown command 'frobnicate'; expected run, validate, fit, calibrate, plan, diagnose, init, list, schema, completion or help (see "
+                   "gpuplan --help)\n");
     CHECK(run_gpuplan("run").exit_code == 2);
     CHECK(run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " --format xml").exit_code == 2);
     CHECK(run_gpuplan("list colours").exit_code == 2);
@@ -131,7 +132,7 @@ TEST_SUITE("cli.main") {
     const std::string output = temp_path("run.csv");
     const auto r = run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " --format csv -o " + output);
     CHECK(r.exit_code == 0);
-    CHECK(slurp(output).rfind("strategy,gpu,gpus,", 0) == 0);
+    CHECK(slurp(output).rfind("strategy,gpu,parameters,gpus,", 0) == 0);
     std::filesystem::remove(output);
     const auto bad = run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " -o /nonexistent/dir/x.csv");
     CHECK(bad.exit_code == 2);

@@ -12,6 +12,7 @@
 
 #include "cli/app_context.h"
 #include "cli/plan.h"
+#include "config/config_error.h"
 #include "config/scenario_loader.h"
 #include "models/run/run_variant.h"
 
@@ -117,5 +118,41 @@ TEST_SUITE("cli.instance_rows") {
       CHECK(p.time_p50_s == doctest::Approx(in_run.time_to_train_s).epsilon(1e-6));
     }
     CHECK(one_node == 1);
+  }
+}
+
+TEST_SUITE("cli.catalog_provider") {
+  TEST_CASE("--catalog takes the provider from the file name, else from SkyPilot's folder layout") {
+    CHECK(cli::catalog_provider("/tmp/aws-vms.csv") == "aws");
+    CHECK(cli::catalog_provider("gcp.csv") == "gcp");
+    CHECK(cli::catalog_provider("/home/me/.sky/catalogs/v7/azure/vms.csv") == "azure");
+    CHECK(cli::catalog_provider("/home/me/.sky/catalogs/v7/lambda/vms.csv") == "lambda");
+    CHECK(cli::catalog_provider("/home/me/prices/vms.csv") == std::nullopt);
+    CHECK(cli::catalog_provider("vms.csv") == std::nullopt);
+  }
+
+  TEST_CASE("a catalog in SkyPilot's layout loads as that provider's rows") {
+    const fs::path root = fs::temp_directory_path() / ("gpuplan-sky-layout-test-" + std::to_string(::getpid()));
+    const fs::path file = root / ".sky" / "catalogs" / "v7" / "aws" / "vms.csv";
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << kPlainSkyPilotCsv;
+    const cli::AppContext context =
+        cli::load_context(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs", {file.string()});
+    const models::InstanceSpec* row = context.catalogs.instances.find("aws/p4d.24xlarge", "eu-central-1");
+    REQUIRE(row != nullptr);
+    CHECK(row->provider == "aws");
+    CHECK(row->zone == "euc1-az2");
+    CHECK(row->spot_price_usd_per_s == doctest::Approx(6.7915 / 3600.0));
+    const fs::path unnamed = root / "prices" / "vms.csv";
+    fs::create_directories(unnamed.parent_path());
+    std::ofstream(unnamed) << kPlainSkyPilotCsv;
+    try {
+      cli::load_context(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs", {unnamed.string()});
+      FAIL("a catalog that names no provider was accepted");
+    } catch (const config::ConfigError& e) {
+      CHECK(std::string(e.what()).find("cannot tell the provider of catalog '" + unnamed.string() + "'") == 0);
+    }
+    std::error_code ec;
+    fs::remove_all(root, ec);
   }
 }

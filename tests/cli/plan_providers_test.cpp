@@ -1,6 +1,8 @@
 // gpuplan plan --providers: a provider the catalogs do not hold is an error, not ignored.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "run_command.h"
@@ -15,5 +17,31 @@ TEST_SUITE("cli.plan_providers") {
     CHECK(r.out.empty());
     CHECK(r.err == "gpuplan: unknown provider 'foo' in --providers; the catalogs hold aws, azure, gcp, lambda (see "
                    "gpuplan --help)\n");
+  }
+}
+
+TEST_SUITE("cli.catalog_notes") {
+  TEST_CASE("rows a --catalog file skips are named with file:line and why, on every command") {
+    const gpuplan::testing::TempDir dir("catalog-notes");
+    std::filesystem::create_directories(dir.path / "aws");
+    const std::string csv = dir / "aws/vms.csv";
+    // Line 2: an accelerator the GPU catalog lacks; line 3: no on-demand price; line 4: kept.
+    std::ofstream(csv) << "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
+                          "Region,AvailabilityZone\n"
+                          "z9.xlarge,Z9000,1.0,8.0,64.0,,1.5,,eu-central-1,euc1-az1\n"
+                          "p4d.24xlarge,A100,8.0,96.0,1152.0,,,6.7915,eu-central-1,euc1-az1\n"
+                          "p4d.24xlarge,A100,8.0,96.0,1152.0,,32.7726,6.7915,eu-central-1,euc1-az2\n";
+    const auto r = run_gpuplan("list instances --catalog " + csv);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("note: " + csv + ":2: aws/z9.xlarge: accelerator 'Z9000' is not in the GPU catalog: skipped") !=
+          std::string::npos);
+    CHECK(r.err.find("note: " + csv + ":3: aws/p4d.24xlarge") != std::string::npos);
+    CHECK(r.err.find("has no on-demand Price: skipped") != std::string::npos);
+    CHECK(r.err.find("catalogs/instances/") == std::string::npos);  // the shipped files' notes: --wide only
+    CHECK(r.out.find("euc1-az2") != std::string::npos);
+    CHECK(r.out.find("catalog rows were skipped or cleaned; gpuplan list instances --wide names each") !=
+          std::string::npos);
+    const auto wide = run_gpuplan("list instances --wide --catalog " + csv);
+    CHECK(wide.out.find("note: " + csv + ":2: aws/z9.xlarge: accelerator 'Z9000'") != std::string::npos);
   }
 }

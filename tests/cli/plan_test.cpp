@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <set>
 
 #include "cli/app_context.h"
 #include "config/scenario_loader.h"
@@ -86,6 +87,36 @@ TEST_SUITE("cli.plan") {
     const std::string table = cli::render_plan(r, "table");
     CHECK(table.find("Pareto front") != std::string::npos);
     CHECK(table.find("every GPU of each instance is simulated") != std::string::npos);
+  }
+
+  TEST_CASE("a tight deadline: spot plans slower than it are simulated and on the front; 1, 2, 4 and 8 nodes") {
+    cli::PlanOptions o = gcp_options(2);
+    o.deadline_s = 600.0;  // 10 min: no spot plan meets it
+    o.budget_usd.reset();
+    const cli::Planner planner(scenario(), context().catalogs, o);
+    const cli::PlanResult r = planner.finish(planner.evaluate());
+    std::set<int> nodes;
+    int slow_spot_on_front = 0;
+    for (const cli::PlanPoint& p : r.points) {
+      nodes.insert(p.nodes);
+      if (!p.fits) continue;
+      if (p.market == "spot") {
+        CHECK(p.expected_preemptions >= 0.0);
+        CHECK(p.time_p90_s >= p.time_p50_s);
+      }
+      if (p.market == "spot" && p.pareto && p.time_p90_s > o.deadline_s) ++slow_spot_on_front;
+      if (!p.pareto) continue;
+      for (const cli::PlanPoint& q : r.points) {
+        const bool dominates = q.fits && q.time_p90_s <= p.time_p90_s && q.cost_p90_usd <= p.cost_p90_usd &&
+                               (q.time_p90_s < p.time_p90_s || q.cost_p90_usd < p.cost_p90_usd);
+        CHECK_FALSE(dominates);
+      }
+    }
+    // The cheapest fitting plan is always on the front; here it is a spot plan past the deadline.
+    REQUIRE(!r.points.empty());
+    CHECK(r.points.front().pareto);
+    CHECK(slow_spot_on_front >= 1);
+    CHECK(nodes == std::set<int>{1, 2, 4, 8});
   }
 
   TEST_CASE("two nodes of an 8-GPU instance train faster than one, but not twice as fast for free") {

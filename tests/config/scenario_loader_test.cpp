@@ -240,6 +240,150 @@ cloud:
     CHECK(v.preemption_source == PreemptionSource::kRate);
   }
 
+  TEST_CASE("an inline model with base: starts from that catalog model's structure (GPT-3 XL is 1.32 B)") {
+    const auto parameters_of = [](const std::string& model) {
+      return parse("format: gpuplan/v1\nworkload:\n  model: " + model +
+                   "\n  dataset: {samples: 100000, synthetic: true}\n  epochs: 1\ntraining: {batch_size: 1}\n"
+                   "hardware: {gpu: a100-80gb}\n")
+          .variants.front()
+          .job.workload.parameters;
+    };
+    // GPT-3 XL (Brown et al. 2020, table 2.1: 24 layers, d_model 2048, 16 heads, 2048 context,
+    // "1.3B"): 12 x 24 x 2048^2 weights in the blocks + 50257 x 2048 token and 2048 x 2048
+    // position embeddings, tied output, plus biases and norms = 1.3155e9.
+    const std::string shape = "layers: 24, hidden: 2048, heads: 16, ffn_hidden: 8192, max_positions: 2048, "
+                              "sequence_length: 2048";
+    const double gpt = parameters_of("{base: gpt2, " + shape + "}");
+    CHECK(gpt == doctest::Approx(1.3155e9).epsilon(0.001));
+    // The family's own defaults are SwiGLU and untied embeddings: another, larger model.
+    const double bare = parameters_of("{family: transformer_decoder, vocab: 50257, " + shape + "}");
+    CHECK(bare > 1.7e9);
+    // ... and the choices it took are named, not silent.
+    const Scenario s = parse("format: gpuplan/v1\nworkload:\n  model: {family: transformer_decoder, vocab: 50257, " +
+                             shape + "}\n  dataset: {samples: 100000, synthetic: true}\n  epochs: 1\n"
+                             "training: {batch_size: 1}\nhardware: {gpu: a100-80gb}\n");
+    REQUIRE_FALSE(s.variants.front().notes.empty());
+    const std::string note = s.variants.front().notes.front();
+    CAPTURE(note);
+    CHECK(note.rfind("workload.model: ", 0) == 0);
+    CHECK(note.find("mlp swiglu") != std::string::npos);
+    CHECK(note.find("tied_embeddings false") != std::string::npos);
+    CHECK(note.find("(the transformer_decoder defaults, not written)") != std::string::npos);
+    const Scenario based = parse("format: gpuplan/v1\nworkload:\n  model: {base: gpt2, " + shape +
+                                 "}\n  dataset: {samples: 100000, synthetic: true}\n  epochs: 1\n"
+                                 "training: {batch_size: 1}\nhardware: {gpu: a100-80gb}\n");
+    CHECK(based.variants.front().notes.front().rfind("synthetic data:", 0) == 0);  // no structural note
+    const std::string unknown = error_of([&] { parameters_of("{base: gtp2, layers: 24}"); });
+    CHECK(unknown.find("unknown model 'gtp2'") == 0);
+    CHECK(unknown.find("did you mean gpt2") != std::string::npos);
+  }
+
+  TEST_CASE("synthetic data needs no cpu_cores, host_memory or storage: documented defaults, named in notes") {
+    const Scenario s = parse(R"(format: gpuplan/v1
+workload:
+  model: resnet50
+  dataset: {samples: 1281167, synthetic: true}
+  epochs: 1
+training: {batch_size: 64}
+hardware: {gpu: a100-80gb, gpus_per_node: 4}
+parallelism: {strategy: ddp}
+)");
+    const Variant& v = s.variants.front();
+    CHECK(v.job.hardware.cpu_cores == 4);  // one per GPU
+    CHECK(v.job.hardware.host_memory_bytes == 0.0);
+    CHECK(v.job.hardware.storage.name == "nvme_ssd");
+    CHECK(v.notes == Messages{"synthetic data: hardware.cpu_cores defaults to 4 (one per GPU)",
+                              "synthetic data: hardware.host_memory defaults to 0 B (no loader batch or dataset is held)",
+                              "synthetic data: hardware.storage defaults to nvme_ssd (it holds only the checkpoints)"});
+    // Real data still needs them.
+    const std::string real = error_of([] {
+      parse("format: gpuplan/v1\nworkload: {model: resnet50, dataset: {samples: 1000, sample_size: \"110 KiB\", "
+            "decode_time: \"6 ms\"}, epochs: 1}\ntraining: {batch_size: 64}\nhardware: {gpu: a100-80gb}\n");
+    });
+    CHECK(real.find("missing key 'cpu_cores'") == 0);
+  }
+
+  TEST_CASE("checkpointing.destination: storage class bandwidths, and whether a preemption keeps them") {
+    const auto with_destination = [](const std::string& destination) {
+      return parse(std::string(kMinimal) + "checkpointing: {interval: \"30 min\", destination: " + destination + "}\n")
+          .variants.front()
+          .job.checkpointing;
+    };
+    const models::CheckpointSpec plain = parse(std::string(kMinimal) + "checkpointing: {interval: \"30 min\"}\n")
+                                             .variants.front()
+                                             .job.checkpointing;
+    CHECK(plain.destination == "hardware_storage");
+    CHECK(plain.write_bytes_per_s == 0.0);  // the node's hardware.storage
+    CHECK(plain.survives_preemption);
+    // catalogs/storage.yaml: nvme_ssd writes 4.2 GB/s, reads 7 GB/s; object_store_fuse 500 MB/s
+    // and 1 GB/s; nfs 500 MiB/s and 1500 MiB/s.
+    const models::CheckpointSpec local = with_destination("local_nvme");
+    CHECK(local.write_bytes_per_s == doctest::Approx(4.2e9));
+    CHECK(local.read_bytes_per_s == doctest::Approx(7e9));
+    CHECK_FALSE(local.survives_preemption);
+    const models::CheckpointSpec object = with_destination("object_store");
+    CHECK(object.write_bytes_per_s == doctest::Approx(500e6));
+    CHECK(object.read_bytes_per_s == doctest::Approx(1e9));
+    CHECK(object.survives_preemption);
+    const models::CheckpointSpec nfs = with_destination("network_fs");
+    CHECK(nfs.write_bytes_per_s == doctest::Approx(500.0 * 1024 * 1024));
+    CHECK(nfs.read_bytes_per_s == doctest::Approx(1500.0 * 1024 * 1024));
+    const models::CheckpointSpec custom = with_destination("{write_bandwidth: \"2 GB/s\"}");
+    CHECK(custom.destination == "custom");
+    CHECK(custom.write_bytes_per_s == doctest::Approx(2e9));
+    CHECK(custom.read_bytes_per_s == doctest::Approx(2e9));  // read defaults to the write bandwidth
+    CHECK(custom.survives_preemption);
+    CHECK_FALSE(with_destination("{write_bandwidth: \"2 GB/s\", survives_preemption: false}").survives_preemption);
+    const std::string bad = error_of([&] { with_destination("object_stor"); });
+    CHECK(bad.find("(checkpointing.destination)") != std::string::npos);
+    CHECK(bad.find("object_store") != std::string::npos);
+  }
+
+  TEST_CASE("an alias that names several GPUs resolves with a note naming the choice and the others") {
+    const auto notes_for = [](const std::string& gpu) {
+      return parse(with_replaced(kMinimal, "gpu: rtx3090", "gpu: " + gpu)).variants.front().notes;
+    };
+    CHECK(notes_for("H100") == Messages{"hardware.gpu: H100 is taken as h100-sxm; it also names h100-pcie and "
+                                        "h100-nvl (write the catalog name to choose one)"});
+    CHECK(notes_for("A100") == Messages{"hardware.gpu: A100 is taken as a100-40gb; it also names a100-80gb, "
+                                        "a100-40gb-pcie and a100-80gb-pcie (write the catalog name to choose one)"});
+    CHECK(notes_for("h100-sxm").empty());
+    CHECK(notes_for("a100-40gb").empty());  // the name itself, though a100-40gb-pcie starts with it
+    CHECK(notes_for("NVIDIA A100-SXM4-40GB").empty());  // names one GPU only
+    CHECK(notes_for("L40").empty());  // l40s does not start with "l40-"
+  }
+
+  TEST_CASE("cloud.zone picks that zone's row and its spot price, as plan prices zones") {
+    const std::string base = R"(format: gpuplan/v1
+workload:
+  model: resnet50
+  dataset: {samples: 1281167, sample_size: "110 KiB", decode_time: "6 ms"}
+  epochs: 90
+training: {batch_size: 256}
+parallelism: {strategy: ddp}
+cloud:
+  instance: aws/p4d.24xlarge
+  region: us-east-1
+  market: spot
+  replacement_wait: "10 min"
+)";
+    // catalogs/instances/aws.csv: p4d.24xlarge spot $5.0933/h in use1-az6, $6.7915/h in use1-az1
+    // (the first row, the default without a zone).
+    const Scenario first = parse(base);
+    REQUIRE(first.variants.front().job.cloud);
+    CHECK(first.variants.front().job.cloud->instance.zone == "use1-az1");
+    CHECK(first.variants.front().job.cloud->instance.spot_price_usd_per_s == doctest::Approx(6.7915 / 3600.0));
+    const Scenario zoned = parse(base + "  zone: use1-az6\n");
+    REQUIRE(zoned.variants.front().job.cloud);
+    CHECK(zoned.variants.front().job.cloud->instance.zone == "use1-az6");
+    CHECK(zoned.variants.front().job.cloud->instance.spot_price_usd_per_s == doctest::Approx(5.0933 / 3600.0));
+    const std::string bad = error_of([&] { parse(base + "  zone: use1-az7\n"); });
+    CHECK(bad.find("aws/p4d.24xlarge has no row for zone 'use1-az7' in region us-east-1 in the catalog at s.yaml:13:9 "
+                   "(cloud.zone); did you mean use1-az1, use1-az2 or use1-az6?") == 0);
+    const std::string far = error_of([&] { parse(base + "  zone: eu-central\n"); });
+    CHECK(far.find("(cloud.zone); pick one of use1-az1, use1-az2, use1-az6") != std::string::npos);
+  }
+
   TEST_CASE("a language model: catalog sequence length, its override, tokens") {
     const std::string llm = R"(format: gpuplan/v1
 workload:

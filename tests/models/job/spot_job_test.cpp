@@ -97,6 +97,29 @@ TEST_SUITE("models.job.spot") {
     CHECK(simulate_spot_trial(p, 1, 0).wall_s == doctest::Approx(10 * kHour + 9 * 5.0));
   }
 
+  TEST_CASE("checkpoints on the node's own disk are lost with it: the job restarts from the start") {
+    AvailabilityTrace trace;
+    trace.gap_s = 600.0;
+    trace.alive = {1, 1, 1, 1, 0};  // one drop at 2400 s, capacity back at 3000 s
+    trace.alive.insert(trace.alive.end(), 30, 1);
+    SpotJobParams p;
+    p.work_s = 2 * kHour;
+    p.checkpoint_interval_s = 600.0;  // checkpoints at 600, 1200 and 1800 s of work before the drop
+    p.nodes = 1;
+    p.trace = &trace;
+    p.cap_s = 100 * kHour;
+    p.price_usd_per_s = 1.0 / kHour;
+    const SpotTrial durable = simulate_spot_trial(p, 0, 0);
+    CHECK(durable.preemptions == 1);
+    CHECK(durable.lost_work_s == doctest::Approx(600.0));                // 2400 s reached, 1800 s kept
+    CHECK(durable.wall_s == doctest::Approx(3000.0 + 2 * kHour - 1800.0));  // resumes at 1800 s of work
+    p.checkpoints_survive_preemption = false;
+    const SpotTrial local = simulate_spot_trial(p, 0, 0);
+    CHECK(local.preemptions == 1);
+    CHECK(local.lost_work_s == doctest::Approx(2400.0));  // every checkpoint went with the disk
+    CHECK(local.wall_s == doctest::Approx(3000.0 + 2 * kHour));
+  }
+
   TEST_CASE("a trace: drops preempt, zeros wait for capacity, partial drops wait for a replacement") {
     AvailabilityTrace trace;
     trace.gap_s = 600.0;

@@ -1,0 +1,314 @@
+#include "config/scenario_schema_docs.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <stdexcept>
+
+#include "config/overrides.h"
+#include "config/scenario_hardware.h"
+#include "config/scenario_validator.h"
+#include "models/precision.h"
+
+namespace gpuplan::config {
+namespace {
+
+template <typename Enum>
+std::vector<std::string_view> enum_names() {
+  return models::names_of<Enum>();
+}
+
+std::vector<std::string_view> transports() {
+  return {"ethernet", "infiniband", "gpudirect_tcpxo", "roce", "efa", "rdma"};
+}
+
+std::vector<std::string_view> interconnects() { return interconnect_names(); }
+
+using K = KeyType;
+
+// Ranges and defaults as the readers (scenario_validator.cpp, scenario_workload.cpp,
+// scenario_hardware.cpp, scenario_loader.cpp) apply them; integer bounds are checked against
+// the readers by tests/config/schema_docs_test.cpp.
+const std::vector<KeyDoc> kDocs = {
+    {"format", K::kString, "", "required", "gpuplan/v1", "the version of the format; the first line of the file"},
+    {"name", K::kString, "", "the file name's stem", "any text", "the scenario's title in reports"},
+    {"seed", K::kInteger, "", "0", "0 to 2^63 - 1", "seed of every random stream (same seed = same bytes)", 0,
+     INT64_MAX},
+    {"strategies", K::kMapping, "", "none: one variant, baseline", "name -> overrides",
+     "variants to compare: each maps dotted key paths (or nested mappings) to values; ~ removes a key"},
+    {"sweep", K::kMapping, "", "none", "key path -> non-empty list",
+     "every combination of the listed values, for every strategy; each key becomes its own column"},
+    {"expected", K::kMapping, "", "none", "see tests/validation/README.md",
+     "measured values `gpuplan validate` compares the prediction with"},
+    {"workload", K::kSection, "", "required", "", "what is trained"},
+    {"workload.model", K::kNameOrMapping, "", "required", "a catalog model (gpuplan list models) or {family, ...}",
+     "the model; an inline mapping names a family, or base: a catalog model whose structure it starts from "
+     "(a GPT shape keeps GELU and tied embeddings), and its architecture keys (docs/language-models.md)"},
+    {"workload.dataset", K::kSection, "", "required", "", "the training data"},
+    {"workload.dataset.samples", K::kNumber, "", "required; with tokens: ceil(tokens / sequence_length)",
+     "whole number, 1 to 1e15", "training samples per epoch"},
+    {"workload.dataset.sample_size", K::kQuantity, "bytes (\"110 KiB\")", "required unless synthetic", "> 0",
+     "stored bytes of one sample as read from storage"},
+    {"workload.dataset.layout", K::kChoice, "", "files", "", "how samples are stored", std::nullopt, std::nullopt,
+     enum_names<models::DatasetLayout>},
+    {"workload.dataset.decode_time", K::kQuantity, "seconds (\"6 ms\")", "required unless synthetic", ">= 0",
+     "CPU time to decode and augment one sample on one core"},
+    {"workload.dataset.eval_samples", K::kNumber, "", "0 (no evaluation pass)", "whole number, 0 to 1e15",
+     "evaluation samples run forward once per epoch"},
+    {"workload.dataset.synthetic", K::kBoolean, "", "false", "",
+     "batches made on the GPU: no storage, decode or host memory; hardware.cpu_cores, host_memory and storage "
+     "then default to one core per GPU, 0 B and nvme_ssd"},
+    {"workload.sequence_length", K::kInteger, "tokens", "the catalog model's (sequence models only)",
+     "1 to 100000000", "tokens per sample", 1, 100'000'000},
+    {"workload.epochs", K::kNumber, "", "one of epochs and tokens is required", "> 0, at most 1e6",
+     "passes over the dataset"},
+    {"workload.tokens", K::kNumber, "tokens", "one of epochs and tokens is required", "whole number, 1 to 1e18",
+     "token budget of a language model"},
+    {"training", K::kSection, "", "required", "", "the training loop"},
+    {"training.batch_size", K::kInteger, "samples", "required", "1 to 1000000", "micro-batch per GPU", 1, 1'000'000},
+    {"training.gradient_accumulation", K::kInteger, "", "1", "1 to 1000000",
+     "micro-batches per optimizer step", 1, 1'000'000},
+    {"training.precision", K::kChoice, "", "fp32", "", "arithmetic of the step", std::nullopt, std::nullopt,
+     enum_names<models::Precision>},
+    {"training.optimizer", K::kChoice, "", "sgd_momentum", "", "optimizer (its state is in memory and checkpoints)",
+     std::nullopt, std::nullopt, enum_names<models::Optimizer>},
+    {"training.activation_checkpointing", K::kBoolean, "", "false", "",
+     "recompute activations in the backward pass instead of keeping them"},
+    {"training.memory_format", K::kChoice, "", "channels_first (PyTorch's NCHW)", "", "tensor layout of convolutions",
+     std::nullopt, std::nullopt, enum_names<models::MemoryFormat>},
+    {"training.framework_overhead", K::kChoice, "", "eager", "", "host dispatch per kernel", std::nullopt,
+     std::nullopt, enum_names<models::FrameworkOverhead>},
+    {"training.attention", K::kChoice, "", "sdpa (resolved per GPU and precision)", "", "attention kernel",
+     std::nullopt, std::nullopt, enum_names<models::AttentionKernel>},
+    {"data_loader", K::kSection, "", "PyTorch DataLoader defaults", "", "the input pipeline"},
+    {"data_loader.num_workers", K::kInteger, "processes", "0 (the main process loads)", "0 to 1024",
+     "loader worker processes per GPU", 0, 1024},
+    {"data_loader.prefetch_factor", K::kInteger, "batches", "2", "1 to 1024", "batches in flight per worker", 1, 1024},
+    {"data_loader.pin_memory", K::kBoolean, "", "false", "", "copy batches to page-locked memory for the H2D copy"},
+    {"data_loader.persistent_workers", K::kBoolean, "", "false", "", "keep workers alive between epochs"},
+    {"data_loader.preprocess_on", K::kChoice, "", "cpu", "", "where decode and augmentation run (gpu: DALI-like)",
+     std::nullopt, std::nullopt, enum_names<models::PreprocessOn>},
+    {"hardware", K::kSection, "", "required unless cloud.instance gives it", "", "one node, and how many"},
+    {"hardware.gpu", K::kNameOrMapping, "", "required; the instance's GPU with cloud.instance",
+     "a catalog name or alias (gpuplan list gpus) or {profile: path}",
+     "the GPU; an alias that names several entries (H100, A100) is resolved with a note"},
+    {"hardware.gpu.profile", K::kString, "", "none", "a file of gpuplan calibrate",
+     "a calibration profile measured on the GPU"},
+    {"hardware.gpus_per_node", K::kInteger, "GPUs", "1, or the instance's", "1 to 64", "GPUs per node", 1, 64},
+    {"hardware.nodes", K::kInteger, "nodes", "1", "1 to 100000", "nodes of the job", 1, 100'000},
+    {"hardware.gpu_interconnect", K::kChoice, "", "the instance's, else the GPU's board (NVLink board or PCIe)", "",
+     "links between the GPUs of a node", std::nullopt, std::nullopt, interconnects},
+    {"hardware.gpus_per_pcie_switch", K::kInteger, "GPUs", "config/hardware_topology.h (2 on NVSwitch boards)",
+     "1 to 64, at most gpus_per_node", "GPUs of one node that share a PCIe switch", 1, 64},
+    {"hardware.cpu_cores", K::kInteger, "cores", "required; the instance's vCPUs / 2; synthetic data: one per GPU",
+     "1 to 100000", "physical cores per node available to the job", 1, 100'000},
+    {"hardware.host_memory", K::kQuantity, "bytes (\"64 GiB\")", "required; the instance's; synthetic data: 0 B",
+     "> 0, at least the loaders' batches", "host memory per node"},
+    {"hardware.storage", K::kNameOrMapping, "", "required; the instance's disk; synthetic data: nvme_ssd",
+     "a catalog class (gpuplan list storage) or the mapping below", "where the dataset is read from"},
+    {"hardware.storage.read_bandwidth", K::kQuantity, "bytes/s (\"3 GB/s\")", "required in a mapping", "> 0",
+     "sequential read bandwidth"},
+    {"hardware.storage.random_read_bandwidth", K::kQuantity, "bytes/s", "0 (unknown)", "> 0",
+     "bandwidth of 128 KiB random reads"},
+    {"hardware.storage.write_bandwidth", K::kQuantity, "bytes/s", "required in a mapping", "> 0",
+     "write bandwidth (checkpoints)"},
+    {"hardware.storage.latency", K::kQuantity, "seconds (\"80 us\")", "required in a mapping", ">= 0",
+     "latency of one read"},
+    {"hardware.storage.queue_depth", K::kInteger, "requests", "required in a mapping", "1 to 65536",
+     "reads the device serves at once", 1, 65'536},
+    {"hardware.network", K::kNameOrMapping, "", "the instance's; needed with several nodes",
+     "a bandwidth (\"100 Gbit/s\", one Ethernet NIC) or the mapping below", "network between nodes"},
+    {"hardware.network.bandwidth", K::kQuantity, "bits/s or bytes/s (\"200 Gbit/s\")", "required in a mapping", "> 0",
+     "bandwidth of one NIC"},
+    {"hardware.network.transport", K::kChoice, "", "ethernet", "", "NCCL transport (roce, efa, rdma = infiniband)",
+     std::nullopt, std::nullopt, transports},
+    {"hardware.network.latency", K::kQuantity, "seconds", "per transport (models::default_message_latency_s)",
+     ">= 0, at most 1 s", "one NCCL message between two nodes"},
+    {"hardware.network.nics", K::kInteger, "NICs", "1", "1 to 64", "NICs per node", 1, 64},
+    {"parallelism", K::kSection, "", "strategy none", "", "how the GPUs share the job"},
+    {"parallelism.strategy", K::kChoice, "", "none (one GPU); required with more", "", "parallel strategy",
+     std::nullopt, std::nullopt, enum_names<models::ParallelStrategy>},
+    {"parallelism.bucket_size", K::kQuantity, "bytes (\"25 MiB\")", "25 MiB (DDP bucket_cap_mb)", "> 0",
+     "gradient bucket of DDP's all-reduce"},
+    {"checkpointing", K::kSection, "", "none: no checkpoints", "", "periodic checkpoints"},
+    {"checkpointing.interval", K::kQuantity, "seconds (\"30 min\") or auto", "required in the section",
+     "> 0, or auto (Young/Daly from the preemption rate)", "work between checkpoints"},
+    {"checkpointing.async", K::kBoolean, "", "false", "", "block only for the host copy, write in the background"},
+    {"checkpointing.destination", K::kNameOrMapping, "", "hardware_storage (treated as durable)",
+     "a name or the mapping below",
+     "where checkpoints go: a name takes its storage class's bandwidth (local_nvme: nvme_ssd, lost with a "
+     "preempted node; object_store: object_store_fuse; network_fs: nfs)",
+     std::nullopt, std::nullopt, checkpoint_destination_names},
+    {"checkpointing.destination.write_bandwidth", K::kQuantity, "bytes/s", "required in a mapping", "> 0",
+     "checkpoint write bandwidth"},
+    {"checkpointing.destination.read_bandwidth", K::kQuantity, "bytes/s", "the write bandwidth", "> 0",
+     "restore bandwidth"},
+    {"checkpointing.destination.survives_preemption", K::kBoolean, "", "true", "",
+     "false: a preemption loses the checkpoints and the job restarts from the start"},
+    {"cloud", K::kSection, "", "none", "", "a cloud instance (gpuplan list instances); not with on_premises"},
+    {"cloud.instance", K::kString, "", "required in the section", "provider/instance_type, e.g. aws/p4d.24xlarge",
+     "the instance; it gives GPU, cores, memory, storage and network"},
+    {"cloud.region", K::kString, "", "the catalog's first row", "a region of the instance's rows", "price region"},
+    {"cloud.zone", K::kString, "", "the first row of the region", "a zone of the instance's rows (in the region)",
+     "price zone (spot prices are per zone)"},
+    {"cloud.market", K::kChoice, "", "on_demand", "", "billing market", std::nullopt, std::nullopt,
+     enum_names<models::Market>},
+    {"cloud.preemption_rate", K::kNameOrMapping, "per second (\"0.05 /h\")", "catalog (catalogs/preemption.yaml)",
+     "catalog, a rate >= 0 per node, or {trace: path}", "spot preemptions"},
+    {"cloud.preemption_rate.trace", K::kString, "", "required in the mapping",
+     "a SkyPilot spot trace, relative to the scenario", "replayed availability"},
+    {"cloud.replacement_wait", K::kQuantity, "seconds (\"10 min\")", "required on spot", ">= 0",
+     "how long a preempted node takes to come back"},
+    {"on_premises", K::kSection, "", "none", "", "owned hardware; not with cloud"},
+    {"on_premises.purchase_price", K::kQuantity, "USD (\"$25000\")", "required in the section", "> 0",
+     "price of one node"},
+    {"on_premises.amortization", K::kQuantity, "seconds (\"3 years\")", "required in the section", "> 0",
+     "time the price is spread over"},
+    {"on_premises.electricity", K::kQuantity, "USD per energy (\"0.15 $/kWh\")", "required in the section", ">= 0",
+     "electricity price"},
+    {"simulation", K::kSection, "", "", "", "the simulation itself"},
+    {"simulation.trials", K::kInteger, "", "200 on spot, 1 on-demand", "1 to 1000000", "Monte Carlo trials", 1,
+     1'000'000},
+};
+
+std::string type_name(KeyType t) {
+  switch (t) {
+    case K::kSection: return "section";
+    case K::kString: return "text";
+    case K::kChoice: return "choice";
+    case K::kInteger: return "integer";
+    case K::kNumber: return "number";
+    case K::kQuantity: return "quantity";
+    case K::kBoolean: return "boolean";
+    case K::kNameOrMapping: return "name or mapping";
+    case K::kMapping: return "mapping";
+  }
+  return "";
+}
+
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else out += c;
+  }
+  return out.empty() ? "-" : out;
+}
+
+std::string range_of(const KeyDoc& d) {
+  std::string out(d.range);
+  if (d.choices != nullptr) {
+    std::string names;
+    for (std::string_view n : d.choices()) names += (names.empty() ? "" : ", ") + std::string(n);
+    out = out.empty() ? names : out + "; names: " + names;
+  }
+  return out;
+}
+
+const KeyDoc* find_doc(const std::string& path) {
+  for (const KeyDoc& d : kDocs) {
+    if (d.path == path) return &d;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<KeyDoc>& key_docs() { return kDocs; }
+
+std::string scenario_format_markdown() {
+  std::string out =
+      "# Scenario format reference (gpuplan/v1)\n\n"
+      "Generated by `gpuplan schema --format markdown` from the schema table (config/overrides.cpp) and its\n"
+      "documentation (config/scenario_schema_docs.cpp); tests/config/schema_docs_test.cpp fails when this file\n"
+      "is out of date. Do not edit by hand. A JSON Schema for editors: docs/scenario.schema.json.\n\n"
+      "Quantities are strings with their unit (\"110 KiB\", \"6 ms\", \"100 Gbit/s\", docs/units.md). A key path\n"
+      "such as `training.batch_size` is also how `strategies:` and `sweep:` name it.\n";
+  std::string table;
+  const auto flush = [&] {
+    if (!table.empty()) {
+      out += "\n| key | type | unit | default | range / values | meaning |\n|---|---|---|---|---|---|\n" + table;
+      table.clear();
+    }
+  };
+  for (const SchemaPath& p : schema_paths()) {
+    const KeyDoc* d = find_doc(p.path);
+    if (d == nullptr) throw std::logic_error("scenario_format_markdown: no documentation of key " + p.path);
+    if (p.section) {
+      flush();
+      out += "\n## `" + p.path + "`\n\n" + std::string(d->meaning) + " (default: " + cell(d->default_value) + ").\n";
+      continue;
+    }
+    if (p.file_level && table.empty()) out += "\n## File-level keys\n";
+    table += "| `" + p.path + "` | " + type_name(d->type) + " | " + cell(d->unit) + " | " + cell(d->default_value) +
+             " | " + cell(range_of(*d)) + " | " + cell(d->meaning) + " |\n";
+  }
+  flush();
+  return out;
+}
+
+std::string scenario_json_schema() {
+  using nlohmann::ordered_json;
+  const auto schema_of = [](const KeyDoc& d) {
+    ordered_json s;
+    std::string description(d.meaning);
+    if (!d.unit.empty()) description += "; unit: " + std::string(d.unit);
+    description += "; default: " + std::string(d.default_value.empty() ? "-" : d.default_value);
+    s["description"] = description;
+    switch (d.type) {
+      case K::kSection:
+      case K::kMapping: s["type"] = "object"; break;
+      case K::kString:
+      case K::kQuantity: s["type"] = "string"; break;
+      case K::kChoice: {
+        s["type"] = "string";
+        ordered_json names = ordered_json::array();
+        for (std::string_view n : d.choices()) names.push_back(std::string(n));
+        s["enum"] = names;
+        break;
+      }
+      case K::kInteger:
+        s["type"] = "integer";
+        if (d.min) s["minimum"] = *d.min;
+        if (d.max) s["maximum"] = *d.max;
+        break;
+      case K::kNumber: s["type"] = ordered_json::array({"number", "string"}); break;
+      case K::kBoolean: s["type"] = "boolean"; break;
+      case K::kNameOrMapping: s["type"] = ordered_json::array({"string", "object"}); break;
+    }
+    return s;
+  };
+  ordered_json root;
+  root["$schema"] = "https://json-schema.org/draft/2020-12/schema";
+  root["title"] = "gpuplan scenario (gpuplan/v1)";
+  root["description"] = "Generated by gpuplan schema --format json; the reference is docs/scenario-format.md.";
+  root["type"] = "object";
+  root["required"] = ordered_json::array({"format", "workload", "training"});
+  root["properties"] = ordered_json::object();
+  root["additionalProperties"] = false;
+  // Each path's node, as a JSON pointer into root (ordered_json objects move their members
+  // when they grow, so no references are kept).
+  std::map<std::string, std::string> pointers;
+  pointers[""] = "";
+  for (const SchemaPath& p : schema_paths()) {
+    const KeyDoc* d = find_doc(p.path);
+    if (d == nullptr) throw std::logic_error("scenario_json_schema: no documentation of key " + p.path);
+    const auto dot = p.path.rfind('.');
+    const std::string parent = dot == std::string::npos ? "" : p.path.substr(0, dot);
+    const std::string key = dot == std::string::npos ? p.path : p.path.substr(dot + 1);
+    const std::string parent_pointer = pointers.at(parent);
+    ordered_json& parent_node = root[ordered_json::json_pointer(parent_pointer)];
+    if (!parent_node.contains("properties")) {
+      parent_node["properties"] = ordered_json::object();  // a name-or-mapping value's mapping form
+    }
+    parent_node["properties"][key] = schema_of(*d);
+    if (p.section) {
+      parent_node["properties"][key]["properties"] = ordered_json::object();
+      parent_node["properties"][key]["additionalProperties"] = false;
+    }
+    pointers[p.path] = parent_pointer + "/properties/" + key;
+  }
+  return root.dump(2) + "\n";
+}
+
+}  // namespace gpuplan::config
