@@ -77,6 +77,7 @@ void ActivityGraph::start(ActivityId id) {
                            "' was already started");
   }
   slot.state = State::kReleased;
+  slot.released = engine_.now();
   if (slot.pending_predecessors == 0) {
     begin(id.index);
   }
@@ -106,7 +107,8 @@ void ActivityGraph::begin(std::uint32_t index) {
   slot.state = State::kRunning;
   slot.start = engine_.now();
   started_.emit(ActivityStarted{ActivityId{index, slot.generation}, slot.spec.label,
-                                slot.spec.kind, slot.spec.track, slot.start});
+                                slot.spec.kind, slot.spec.track, slot.spec.tag,
+                                slot.start});
   // A subscriber may have added activities (and moved the table): index again.
   const double latency_s = slots_[index].spec.latency_s;
   if (latency_s > 0.0) {
@@ -132,17 +134,21 @@ void ActivityGraph::work(std::uint32_t index) {
 void ActivityGraph::finish(std::uint32_t index) {
   Slot& slot = slots_[index];
   const ActivityId id{index, slot.generation};
-  finished_.emit(ActivityFinished{id, slot.spec.label, slot.spec.kind, slot.spec.track,
-                                  slot.start, engine_.now(), slot.spec.amount});
-  std::function<void()> on_done = std::move(slot.spec.on_done);
+  // Free the slot before the signal and the callbacks, which may add activities (moving the
+  // table and reusing the slot): the event reads the spec moved out of it.
+  ActivitySpec spec = std::move(slot.spec);
   std::vector<ActivityId> successors = std::move(slot.successors);
-  // Free the slot before the callbacks, which may add activities and reuse it.
+  const SimTime released = slot.released;
+  const SimTime start = slot.start;
   slot.state = State::kFree;
   slot.spec = ActivitySpec{};
   slot.successors.clear();
   ++slot.generation;
   free_slots_.push_back(index);
   --unfinished_;
+  finished_.emit(ActivityFinished{id, spec.label, spec.kind, spec.track, spec.tag, released, start,
+                                  engine_.now(), spec.amount});
+  std::function<void()> on_done = std::move(spec.on_done);
   if (on_done) {
     on_done();
   }
