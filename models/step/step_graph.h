@@ -52,8 +52,11 @@ class StepGraph {
   /// Micro-step m is final when m mod `accumulation` = accumulation - 1. With `labels` every
   /// activity is named for the trace ("batch 7 read", the unit's label). `micro_step_limit`
   /// >= 0 emits only that many micro-steps and loads only that many batches (one epoch);
-  /// -1 = unlimited. Throws std::invalid_argument for an accumulation < 1.
+  /// -1 = unlimited. `plan` must outlive the graph. Throws std::invalid_argument for an
+  /// accumulation < 1.
   StepGraph(const StepPlan& plan, int accumulation, bool labels, long micro_step_limit = -1);
+  /// A temporary plan would dangle: keep the plan in a variable.
+  StepGraph(StepPlan&& plan, int accumulation, bool labels, long micro_step_limit = -1) = delete;
   StepGraph(const StepGraph&) = delete;
   StepGraph& operator=(const StepGraph&) = delete;
   StepGraph(StepGraph&&) = delete;
