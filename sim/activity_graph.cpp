@@ -119,7 +119,7 @@ void ActivityGraph::begin(std::uint32_t index) {
 }
 
 void ActivityGraph::work(std::uint32_t index) {
-  const ActivitySpec& s = slots_[index].spec;
+  ActivitySpec& s = slots_[index].spec;
   auto done = [this, index] { finish(index); };
   if (s.amount == 0.0) {
     // Finish in an event of its own: a long chain of empty activities does not recurse.
@@ -127,7 +127,8 @@ void ActivityGraph::work(std::uint32_t index) {
   } else if (s.resources.empty()) {
     engine_.schedule_in(to_sim_time(s.amount / s.bound_per_s), done);
   } else {
-    network_.start_flow(s.resources, s.amount, done, s.label, s.bound_per_s);
+    // The network keeps the path; the spec's copy is not needed again.
+    network_.start_flow(std::move(s.resources), s.amount, done, s.label, s.bound_per_s);
   }
 }
 
@@ -138,11 +139,15 @@ void ActivityGraph::finish(std::uint32_t index) {
   // table and reusing the slot): the event reads the spec moved out of it.
   ActivitySpec spec = std::move(slot.spec);
   std::vector<ActivityId> successors = std::move(slot.successors);
+  if (!spare_successors_.empty()) {
+    // Give the slot a used vector back: its next activity's successors need no allocation.
+    slot.successors = std::move(spare_successors_.back());
+    spare_successors_.pop_back();
+  }
   const SimTime released = slot.released;
   const SimTime start = slot.start;
   slot.state = State::kFree;
   slot.spec = ActivitySpec{};
-  slot.successors.clear();
   ++slot.generation;
   free_slots_.push_back(index);
   --unfinished_;
@@ -159,6 +164,8 @@ void ActivityGraph::finish(std::uint32_t index) {
       begin(next.index);
     }
   }
+  successors.clear();
+  spare_successors_.push_back(std::move(successors));
 }
 
 }  // namespace gpuplan::sim

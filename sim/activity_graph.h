@@ -147,6 +147,7 @@ class ActivityGraph {
   BandwidthNetwork network_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
+  std::vector<std::vector<ActivityId>> spare_successors_;  ///< emptied successor lists, reused
   std::size_t unfinished_ = 0;
   Signal<ActivityStarted> started_;
   Signal<ActivityFinished> finished_;

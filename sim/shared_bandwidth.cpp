@@ -107,6 +107,7 @@ void BandwidthNetwork::reallocate_and_reschedule() {
   }
   in_use_.clear();
   for (Flow& flow : flows_) {
+    flow.previous_rate_bytes_per_s = flow.rate_bytes_per_s;
     flow.rate_bytes_per_s = -1.0;  // unfrozen
     for (const std::uint32_t index : flow.path) {
       Resource& r = resources_[index];
@@ -174,6 +175,12 @@ void BandwidthNetwork::reallocate_and_reschedule() {
   const double horizon_s = to_seconds(kMaxSimTime - now);
   SimTime earliest = kMaxSimTime;
   for (Flow& flow : flows_) {
+    if (flow.rate_bytes_per_s == flow.previous_rate_bytes_per_s && flow.planned_finish != kMaxSimTime) {
+      // Same rate as when it was planned: the planned finish stands (recomputing it from the
+      // remaining bytes would only add rounding).
+      earliest = std::min(earliest, flow.planned_finish);
+      continue;
+    }
     const double remaining_s = std::max(flow.remaining_bytes, 0.0) / flow.rate_bytes_per_s;
     // A flow starved to a zero rate, or one ending beyond the representable range, gets no
     // planned finish; a later reallocation may give it one.

@@ -151,6 +151,7 @@ class BandwidthNetwork {
     SimTime planned_finish = kMaxSimTime;  // kMaxSimTime: not within the representable range
     std::function<void()> on_done;
     std::string label;
+    double previous_rate_bytes_per_s = 0.0;  // before the current reallocation
   };
 
   const Resource& resource(ResourceId id) const;

@@ -80,7 +80,7 @@ void StepGraph::begin() {
   for (int k = 0; k < 2 && (limit_ < 0 || emitted_ < limit_); ++k) {
     emit_micro_step(emitted_++);
   }
-  if (plan_.loader.synthetic || (limit_ >= 0 && limit_ == 0)) {
+  if (plan_.loader.synthetic || limit_ == 0) {
     return;
   }
   if (workers_ == 0) {
