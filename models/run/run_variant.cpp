@@ -28,7 +28,7 @@ double eval_batch_s(const StepPlan& plan) {
   }
   double loader = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;
   if (!plan.loader.synthetic && plan.loader.workers > 0) {
-    // Workers beyond the cores time-share them (models/step/step_simulation.cpp).
+    // Workers beyond the cores time-share them (models/step/step_graph.cpp).
     const int cores = plan.loader.cpu_cores > 0 ? plan.loader.cpu_cores : plan.loader.workers;
     loader /= std::min(plan.loader.workers, cores);
   }
