@@ -50,6 +50,10 @@ void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
                                 " per s; expected a bound > 0 (infinity for none)");
   }
   std::vector<std::uint32_t> indices;
+  if (!spare_paths_.empty()) {
+    indices = std::move(spare_paths_.back());  // a finished flow's storage, emptied
+    spare_paths_.pop_back();
+  }
   indices.reserve(path.size());
   for (const ResourceId id : path) {
     resource(id);  // throws for an unknown id
@@ -223,7 +227,8 @@ void BandwidthNetwork::on_completion_event(std::uint64_t generation) {
 
   // The flows planned to finish now are done by definition, whatever floating-point residue
   // their remaining bytes show; they leave in start order.
-  std::vector<std::function<void()>> callbacks;
+  std::vector<std::function<void()>> callbacks = std::move(spare_callbacks_);
+  callbacks.clear();
   auto done = [now](const Flow& flow) { return flow.planned_finish <= now; };
   for (Flow& flow : flows_) {
     if (!done(flow)) {
@@ -240,12 +245,16 @@ void BandwidthNetwork::on_completion_event(std::uint64_t generation) {
     if (flow.on_done) {
       callbacks.push_back(std::move(flow.on_done));
     }
+    flow.path.clear();
+    spare_paths_.push_back(std::move(flow.path));
   }
   flows_.erase(std::remove_if(flows_.begin(), flows_.end(), done), flows_.end());
   reallocate_and_reschedule();
   for (auto& callback : callbacks) {
     callback();
   }
+  callbacks.clear();
+  spare_callbacks_ = std::move(callbacks);  // no allocation at the next completion
 }
 
 const std::string& BandwidthNetwork::name(ResourceId id) const { return resource(id).name; }
