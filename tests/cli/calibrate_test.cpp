@@ -161,9 +161,9 @@ TEST_SUITE("cli.validate.calibrated") {
       }
     }
     // One GPU: V001, V002, V011, V012, V013, V016, V017, V026, V027; eight: V003, V004, V014,
-    // V015, V018, V019, V028, V029.
-    CHECK(calibrated == 17);
-    CHECK(b["calibrated_rows"] == 17);
+    // V015, V018, V019, V028, V029, L010.
+    CHECK(calibrated == 18);
+    CHECK(b["calibrated_rows"] == 18);
     CHECK(b["throughput_mape"] == a["throughput_mape"]);
 
     const auto table = run_gpuplan("validate " + cases + " --calibrations " + kFixtures + "/profiles");
