@@ -203,7 +203,9 @@ Planner::StepResult Planner::step_result(std::size_t key) const {
   one.cloud.reset();
   one.on_premises.reset();
   one.trials = 1;
-  const models::VariantRun run = models::run_variant(one, "plan", models::ModelParams{});
+  models::ModelParams params;
+  params.scaling_reference = false;  // the plan reads fits and time only: no single-GPU run
+  const models::VariantRun run = models::run_variant(one, "plan", params);
   StepResult s;
   s.fits = run.result.fits;
   s.time_s = run.result.time_to_train_s;

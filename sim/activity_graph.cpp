@@ -77,6 +77,7 @@ void ActivityGraph::start(ActivityId id) {
                            "' was already started");
   }
   slot.state = State::kReleased;
+  slot.released = engine_.now();
   if (slot.pending_predecessors == 0) {
     begin(id.index);
   }
@@ -106,7 +107,8 @@ void ActivityGraph::begin(std::uint32_t index) {
   slot.state = State::kRunning;
   slot.start = engine_.now();
   started_.emit(ActivityStarted{ActivityId{index, slot.generation}, slot.spec.label,
-                                slot.spec.kind, slot.spec.track, slot.start});
+                                slot.spec.kind, slot.spec.track, slot.spec.tag,
+                                slot.start});
   // A subscriber may have added activities (and moved the table): index again.
   const double latency_s = slots_[index].spec.latency_s;
   if (latency_s > 0.0) {
@@ -117,7 +119,7 @@ void ActivityGraph::begin(std::uint32_t index) {
 }
 
 void ActivityGraph::work(std::uint32_t index) {
-  const ActivitySpec& s = slots_[index].spec;
+  ActivitySpec& s = slots_[index].spec;
   auto done = [this, index] { finish(index); };
   if (s.amount == 0.0) {
     // Finish in an event of its own: a long chain of empty activities does not recurse.
@@ -125,24 +127,33 @@ void ActivityGraph::work(std::uint32_t index) {
   } else if (s.resources.empty()) {
     engine_.schedule_in(to_sim_time(s.amount / s.bound_per_s), done);
   } else {
-    network_.start_flow(s.resources, s.amount, done, s.label, s.bound_per_s);
+    // The network keeps the path; the spec's copy is not needed again.
+    network_.start_flow(std::move(s.resources), s.amount, done, s.label, s.bound_per_s);
   }
 }
 
 void ActivityGraph::finish(std::uint32_t index) {
   Slot& slot = slots_[index];
   const ActivityId id{index, slot.generation};
-  finished_.emit(ActivityFinished{id, slot.spec.label, slot.spec.kind, slot.spec.track,
-                                  slot.start, engine_.now(), slot.spec.amount});
-  std::function<void()> on_done = std::move(slot.spec.on_done);
+  // Free the slot before the signal and the callbacks, which may add activities (moving the
+  // table and reusing the slot): the event reads the spec moved out of it.
+  ActivitySpec spec = std::move(slot.spec);
   std::vector<ActivityId> successors = std::move(slot.successors);
-  // Free the slot before the callbacks, which may add activities and reuse it.
+  if (!spare_successors_.empty()) {
+    // Give the slot a used vector back: its next activity's successors need no allocation.
+    slot.successors = std::move(spare_successors_.back());
+    spare_successors_.pop_back();
+  }
+  const SimTime released = slot.released;
+  const SimTime start = slot.start;
   slot.state = State::kFree;
   slot.spec = ActivitySpec{};
-  slot.successors.clear();
   ++slot.generation;
   free_slots_.push_back(index);
   --unfinished_;
+  finished_.emit(ActivityFinished{id, spec.label, spec.kind, spec.track, spec.tag, released, start,
+                                  engine_.now(), spec.amount});
+  std::function<void()> on_done = std::move(spec.on_done);
   if (on_done) {
     on_done();
   }
@@ -153,6 +164,8 @@ void ActivityGraph::finish(std::uint32_t index) {
       begin(next.index);
     }
   }
+  successors.clear();
+  spare_successors_.push_back(std::move(successors));
 }
 
 }  // namespace gpuplan::sim

@@ -35,6 +35,7 @@ struct ActivitySpec {
   std::string label;          ///< what it is, for observers (a trace span's name)
   std::uint32_t kind = 0;     ///< the caller's tag, passed to observers (what the time is spent on)
   std::uint32_t track = 0;    ///< the caller's tag for where it runs (a trace row)
+  std::uint64_t tag = 0;      ///< the caller's payload for observers (e.g. a batch number)
   double latency_s = 0.0;     ///< fixed delay before the work, s (a request's latency)
   double amount = 0.0;        ///< work, in the resources' unit
   std::vector<ResourceId> resources;  ///< resources the work uses at once (may be empty)
@@ -49,16 +50,20 @@ struct ActivityStarted {
   std::string_view label;
   std::uint32_t kind;
   std::uint32_t track;
+  std::uint64_t tag;
   SimTime time;
 };
 
 /// An activity finished, reported by ActivityGraph::activity_finished. The label view is
-/// valid only during the call.
+/// valid only during the call. Subscribers may add and start activities (a model that builds
+/// its graph as it runs); the finished activity's successors begin after every subscriber.
 struct ActivityFinished {
   ActivityId id;
   std::string_view label;
   std::uint32_t kind;
   std::uint32_t track;
+  std::uint64_t tag;
+  SimTime released;  ///< when `start` released it (it began once its predecessors had finished)
   SimTime start;   ///< when it began (its latency included)
   SimTime end;
   double amount;   ///< its work, in the resources' unit
@@ -127,6 +132,7 @@ class ActivityGraph {
     std::uint32_t generation = 0;
     State state = State::kFree;
     int pending_predecessors = 0;
+    SimTime released = 0;
     SimTime start = 0;
     ActivitySpec spec;
     std::vector<ActivityId> successors;
@@ -141,6 +147,7 @@ class ActivityGraph {
   BandwidthNetwork network_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
+  std::vector<std::vector<ActivityId>> spare_successors_;  ///< emptied successor lists, reused
   std::size_t unfinished_ = 0;
   Signal<ActivityStarted> started_;
   Signal<ActivityFinished> finished_;

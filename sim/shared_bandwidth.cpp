@@ -50,6 +50,10 @@ void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
                                 " per s; expected a bound > 0 (infinity for none)");
   }
   std::vector<std::uint32_t> indices;
+  if (!spare_paths_.empty()) {
+    indices = std::move(spare_paths_.back());  // a finished flow's storage, emptied
+    spare_paths_.pop_back();
+  }
   indices.reserve(path.size());
   for (const ResourceId id : path) {
     resource(id);  // throws for an unknown id
@@ -107,6 +111,7 @@ void BandwidthNetwork::reallocate_and_reschedule() {
   }
   in_use_.clear();
   for (Flow& flow : flows_) {
+    flow.previous_rate_bytes_per_s = flow.rate_bytes_per_s;
     flow.rate_bytes_per_s = -1.0;  // unfrozen
     for (const std::uint32_t index : flow.path) {
       Resource& r = resources_[index];
@@ -174,6 +179,12 @@ void BandwidthNetwork::reallocate_and_reschedule() {
   const double horizon_s = to_seconds(kMaxSimTime - now);
   SimTime earliest = kMaxSimTime;
   for (Flow& flow : flows_) {
+    if (flow.rate_bytes_per_s == flow.previous_rate_bytes_per_s && flow.planned_finish != kMaxSimTime) {
+      // Same rate as when it was planned: the planned finish stands (recomputing it from the
+      // remaining bytes would only add rounding).
+      earliest = std::min(earliest, flow.planned_finish);
+      continue;
+    }
     const double remaining_s = std::max(flow.remaining_bytes, 0.0) / flow.rate_bytes_per_s;
     // A flow starved to a zero rate, or one ending beyond the representable range, gets no
     // planned finish; a later reallocation may give it one.
@@ -216,7 +227,8 @@ void BandwidthNetwork::on_completion_event(std::uint64_t generation) {
 
   // The flows planned to finish now are done by definition, whatever floating-point residue
   // their remaining bytes show; they leave in start order.
-  std::vector<std::function<void()>> callbacks;
+  std::vector<std::function<void()>> callbacks = std::move(spare_callbacks_);
+  callbacks.clear();
   auto done = [now](const Flow& flow) { return flow.planned_finish <= now; };
   for (Flow& flow : flows_) {
     if (!done(flow)) {
@@ -233,12 +245,16 @@ void BandwidthNetwork::on_completion_event(std::uint64_t generation) {
     if (flow.on_done) {
       callbacks.push_back(std::move(flow.on_done));
     }
+    flow.path.clear();
+    spare_paths_.push_back(std::move(flow.path));
   }
   flows_.erase(std::remove_if(flows_.begin(), flows_.end(), done), flows_.end());
   reallocate_and_reschedule();
   for (auto& callback : callbacks) {
     callback();
   }
+  callbacks.clear();
+  spare_callbacks_ = std::move(callbacks);  // no allocation at the next completion
 }
 
 const std::string& BandwidthNetwork::name(ResourceId id) const { return resource(id).name; }

@@ -151,6 +151,7 @@ class BandwidthNetwork {
     SimTime planned_finish = kMaxSimTime;  // kMaxSimTime: not within the representable range
     std::function<void()> on_done;
     std::string label;
+    double previous_rate_bytes_per_s = 0.0;  // before the current reallocation
   };
 
   const Resource& resource(ResourceId id) const;
@@ -165,6 +166,8 @@ class BandwidthNetwork {
   std::vector<std::uint32_t> in_use_;  // scratch: resources crossed by active flows
   SimTime last_update_ = 0;
   std::uint64_t generation_ = 0;
+  std::vector<std::vector<std::uint32_t>> spare_paths_;  // finished flows' paths, emptied, reused
+  std::vector<std::function<void()>> spare_callbacks_;   // on_completion_event's list, reused
   std::uint64_t completed_flows_ = 0;
   Signal<FlowFinished> flow_finished_;
   Signal<ResourceStateChanged> resource_changed_;

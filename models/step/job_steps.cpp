@@ -10,6 +10,10 @@
 
 namespace gpuplan::models {
 
+bool later_epochs_from_page_cache(const JobSpec& job, const StepPlan& cold, double epochs) {
+  return !cold.loader.synthetic && epochs > 1.0 && dataset_fits_page_cache(job.dataset, job.hardware.host_memory_bytes);
+}
+
 JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options,
                             double steps_per_epoch, double epochs) {
   if (!(steps_per_epoch >= 1.0) || !(epochs > 0.0)) {
@@ -18,8 +22,7 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
   JobSteps out;
   const StepPlan cold = plan_step(job, efficiency);
   StepPlan warm = cold;
-  out.page_cache = !cold.loader.synthetic && epochs > 1.0 &&
-                   dataset_fits_page_cache(job.dataset, job.hardware.host_memory_bytes);
+  out.page_cache = later_epochs_from_page_cache(job, cold, epochs);
   warm.loader.page_cache_hit = out.page_cache;
   out.startup_s = cold.loader.synthetic ? 0.0 : job.data_loader.num_workers * kWorkerStartupS;
   const double later_startup_s = job.data_loader.persistent_workers ? 0.0 : out.startup_s;

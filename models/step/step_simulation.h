@@ -3,8 +3,9 @@
 /// Tier-2 process model of training steps on one GPU (STYLE.md E3): the host process takes a
 /// batch from the data loader, copies it to the GPU, dispatches the forward, backward and
 /// (on the last micro-step) optimizer kernels, and synchronises at the end of the step (the
-/// loss is read every step, as training loops do). The GPU stream, the copy engine and the
-/// loader workers are sim/ FIFO servers; contention is decided by the engine.
+/// loss is read every step, as training loops do). The step is a graph of activities built
+/// in one place (StepGraph, step_graph.h) and measured by an observer (StepMeasurement,
+/// step_measurement.h); contention is decided by the engine's max-min resources.
 ///
 /// Steady state: `warmup_steps` optimizer steps are discarded, then steps are simulated in
 /// whole loader cycles (W / gcd(W, simulated micro-steps per step) steps for W workers: batch i

@@ -2,9 +2,10 @@
 /// \file storage_model.h
 /// How the data loader's reads use a storage class (catalogs/storage.yaml), pure (no sim/):
 /// per-request latency held in one of `queue_depth` device slots, then the bytes over the
-/// device's shared read bandwidth, and the OS page cache. The step simulation
-/// (models/step/step_simulation.cpp) plays these costs on sim::FifoServer (slots) and
-/// sim::SharedLink (bandwidth). Units: seconds, bytes, B/s.
+/// device's shared read bandwidth, and the OS page cache. The step graph
+/// (models/step/step_graph_loader.cpp) plays these costs as activities: a slot chain in
+/// arrival order for the latency, then a flow on the device's bandwidth. Units: seconds,
+/// bytes, B/s.
 
 #include "models/job_spec.h"
 

@@ -189,6 +189,43 @@ TEST_SUITE("sim.activity_graph") {
     CHECK(to_seconds(engine.now()) == doctest::Approx(3.0));
   }
 
+  TEST_CASE("a finished-subscriber grows the graph; events carry the tag and the release time") {
+    // a (1 s) is released at 0; b is added and started from a's finished event with a as its
+    // predecessor (already finished: no wait), released at 1 s, begins behind c (a 2 s
+    // predecessor released at 0) at 2 s and runs 1 s.
+    Engine engine;
+    ActivityGraph graph(engine);
+    ActivitySpec c = work("c", 2.0, {}, 1.0);
+    const ActivityId cid = graph.add(std::move(c));
+    graph.start(cid);
+    std::vector<std::string> seen;
+    double b_released_s = -1.0;
+    double b_start_s = -1.0;
+    std::uint64_t b_tag = 0;
+    graph.activity_finished().subscribe([&](const ActivityFinished& e) {
+      seen.emplace_back(e.label);
+      if (e.label == "a") {
+        ActivitySpec b = work("b", 1.0, {}, 1.0);
+        b.tag = 42;
+        graph.start_after({e.id, cid}, std::move(b));  // may reuse a's slot
+      }
+      if (e.label == "b") {
+        b_released_s = to_seconds(e.released);
+        b_start_s = to_seconds(e.start);
+        b_tag = e.tag;
+      }
+    });
+    ActivitySpec a = work("a", 1.0, {}, 1.0);
+    graph.start(graph.add(std::move(a)));
+    engine.run();
+    CHECK(seen == std::vector<std::string>{"a", "c", "b"});
+    CHECK(b_released_s == doctest::Approx(1.0));
+    CHECK(b_start_s == doctest::Approx(2.0));
+    CHECK(b_tag == 42);
+    CHECK(to_seconds(engine.now()) == doctest::Approx(3.0));
+    CHECK(graph.unfinished() == 0);
+  }
+
   TEST_CASE("invalid activities and links throw") {
     Engine engine;
     ActivityGraph graph(engine);

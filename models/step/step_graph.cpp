@@ -1,0 +1,318 @@
+#include "models/step/step_graph.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gpuplan::models {
+
+std::string track_name(std::uint32_t track) {
+  switch (static_cast<StepTrack>(track)) {
+    case StepTrack::kMainProcess: return "main process";
+    case StepTrack::kPinThread: return "pin_memory";
+    case StepTrack::kCopyEngine: return "h2d";
+    case StepTrack::kComputeStream: return "gpu";
+    case StepTrack::kCommStream: return "nccl";
+    case StepTrack::kStorage: return "storage";
+    case StepTrack::kWorker0: break;
+  }
+  return "worker " + std::to_string(track - static_cast<std::uint32_t>(StepTrack::kWorker0));
+}
+
+StepGraph::StepGraph(const StepPlan& plan, int accumulation, bool labels, long micro_step_limit)
+    : plan_(plan), accumulation_(accumulation), labels_(labels), limit_(micro_step_limit), graph_(engine_) {
+  if (accumulation < 1) {
+    throw std::invalid_argument("StepGraph: gradient accumulation " + std::to_string(accumulation) +
+                                "; expected at least 1 micro-step per optimizer step");
+  }
+  const LoaderPlan& l = plan_.loader;
+  workers_ = l.synthetic ? 0 : std::max(0, l.workers);
+  prefetch_ = l.prefetch_batches;
+  pin_thread_ = !l.synthetic && l.workers > 0 && l.pin_copy_s > 0.0;
+  // Resources, in this order (the max-min solver breaks ties between equal shares by it).
+  if (!l.synthetic && !l.page_cache_hit && l.storage_bytes_per_s > 0.0 && l.read_bytes > 0.0) {
+    storage_link_ = graph_.add_resource("storage_bandwidth", l.storage_bytes_per_s);
+    has_storage_link_ = true;
+  }
+  // CPU contention: workers, the main process and the pin-memory thread share `cpu_cores`
+  // cores max-min (processor sharing); a thread runs on at most one core (a rate bound of 1).
+  const int threads = std::max(0, l.workers) + 1 + (l.pin_copy_s > 0.0 && l.workers > 0 ? 1 : 0);
+  contended_ = !l.synthetic && l.cpu_cores > 0 && threads > l.cpu_cores;
+  if (contended_) {
+    cores_ = graph_.add_resource("cpu", static_cast<double>(l.cpu_cores));
+  }
+  // The GPU's SMs: kernels run at most at full speed (bound 1); an all-reduce beside them
+  // takes s / (1 + s) of the SMs, so that compute overlapping it runs at 1 / (1 + s), i.e.
+  // takes 1 + s times as long (s = CommPlan::overlap_compute_slowdown), while the all-reduce
+  // keeps its own time. Without slowdown NCCL's stream uses no SMs and kernels are timers.
+  sm_ = graph_.add_resource("gpu SMs", 1.0);
+  const double s = plan_.comm.overlap_compute_slowdown;
+  comm_sm_share_ = s > 0.0 ? s / (1.0 + s) : 0.0;
+  if (!l.synthetic) {
+    for (int r = 0; r < std::max(1, workers_); ++r) {
+      const std::string name = workers_ == 0 ? "data_loader.main" : "data_loader.worker " + std::to_string(r);
+      readers_.push_back(std::make_unique<sim::RandomStream>(l.seed, name));
+    }
+  }
+  storage_slots_.resize(static_cast<std::size_t>(std::max(1, l.storage_queue_depth)));
+  graph_.activity_finished().subscribe([this](const sim::ActivityFinished& e) { on_finished(e); });
+}
+
+void StepGraph::run_until_started(long index) {
+  target_ = index;
+  if (!begun_) {
+    begun_ = true;
+    begin();
+  }
+  if (started_ > index) {
+    return;
+  }
+  engine_.run();
+  if (started_ <= index) {
+    throw std::logic_error("StepGraph: the graph stopped after " + std::to_string(started_) +
+                           " micro-steps, before micro-step " + std::to_string(index) + " started");
+  }
+}
+
+void StepGraph::begin() {
+  started_ = 1;
+  micro_step_started_.emit(MicroStepStarted{0, final_micro_step(0), engine_.now()});
+  for (int k = 0; k < 2 && (limit_ < 0 || emitted_ < limit_); ++k) {
+    emit_micro_step(emitted_++);
+  }
+  if (plan_.loader.synthetic || limit_ == 0) {
+    return;
+  }
+  if (workers_ == 0) {
+    arrive(0);
+    return;
+  }
+  for (long i = 0; i < prefetch_; ++i) {
+    check_arrival(i);
+  }
+}
+
+void StepGraph::on_finished(const sim::ActivityFinished& e) {
+  const long index = static_cast<long>(e.tag & kTagIndexMask);
+  switch (static_cast<StepActivity>(e.kind)) {
+    case StepActivity::kDecode: on_decoded(index); break;
+    case StepActivity::kPin: on_ready(index); break;
+    case StepActivity::kKernel:
+    case StepActivity::kOptimizerKernel:
+    case StepActivity::kCommKernel:
+      if ((e.tag & kTagEndsMicroStep) != 0) on_micro_step_boundary(index + 1);
+      break;
+    default: break;
+  }
+}
+
+/// The last kernel of micro-step `index - 1` has run: the host's loss read returns and
+/// micro-step `index` starts.
+void StepGraph::on_micro_step_boundary(long index) {
+  started_ = index + 1;
+  micro_step_started_.emit(MicroStepStarted{index, final_micro_step(index), engine_.now()});
+  if (index == target_) {
+    engine_.stop();  // after this event: what is due now stays queued for the next run
+  }
+  if (limit_ >= 0 && index >= limit_) {
+    return;
+  }
+  if (limit_ < 0 || emitted_ < limit_) {
+    emit_micro_step(emitted_++);
+  }
+  if (plan_.loader.synthetic) {
+    return;
+  }
+  if (workers_ == 0) {
+    arrive(index);  // num_workers = 0: the main process loads its batch now, serially
+  } else if ((flags(index) & kReady) != 0) {
+    take(index);
+  }
+}
+
+sim::ActivitySpec StepGraph::cpu_work(double core_s, StepActivity kind, StepTrack track, std::uint64_t tag) const {
+  sim::ActivitySpec spec;
+  spec.kind = static_cast<std::uint32_t>(kind);
+  spec.track = static_cast<std::uint32_t>(track);
+  spec.tag = tag;
+  spec.amount = core_s;
+  spec.bound_per_s = 1.0;  // one thread: at most one core
+  if (contended_) spec.resources = {cores_};
+  return spec;
+}
+
+sim::ActivitySpec StepGraph::gpu_work(double gpu_s, StepActivity kind, StepTrack track, std::uint64_t tag) const {
+  sim::ActivitySpec spec;
+  spec.kind = static_cast<std::uint32_t>(kind);
+  spec.track = static_cast<std::uint32_t>(track);
+  spec.tag = tag;
+  spec.amount = gpu_s;
+  spec.bound_per_s = 1.0;
+  if (comm_sm_share_ > 0.0) spec.resources = {sm_};  // else nothing shares the SMs: a timer
+  return spec;
+}
+
+sim::ActivityId StepGraph::add_kernel(const DispatchUnit& u, StepActivity kind, std::uint64_t tag,
+                                      sim::ActivityId dispatch,
+                                      const std::vector<sim::ActivityId>& extra_predecessors) {
+  sim::ActivitySpec spec = gpu_work(u.gpu_s, kind, StepTrack::kComputeStream, tag);
+  if (labels_) spec.label = u.label;
+  const sim::ActivityId id = graph_.add(std::move(spec));
+  graph_.add_successor(dispatch, id);
+  if (has_tail_) graph_.add_successor(tail_, id);  // stream order
+  for (const sim::ActivityId p : extra_predecessors) graph_.add_successor(p, id);
+  graph_.start(id);
+  tail_ = id;
+  has_tail_ = true;
+  return id;
+}
+
+void StepGraph::emit_micro_step(long index) {
+  const bool final = final_micro_step(index);
+  const bool loads = !plan_.loader.synthetic;
+  const auto tag = static_cast<std::uint64_t>(index);
+  Gate& gate = gates_[index & 1];
+  gate = Gate{};
+  gate.index = index;
+  // The previous micro-step's last kernel: the host's sync before this micro-step.
+  const bool has_boundary = has_tail_;
+  const sim::ActivityId boundary = tail_;
+  std::vector<sim::ActivityId> first_kernel_waits;
+  if (loads) {
+    // The batch's H2D copy, once the host has taken the batch (the gate).
+    sim::ActivitySpec copy;
+    copy.kind = static_cast<std::uint32_t>(plan_.pinned ? StepActivity::kCopyPinned : StepActivity::kCopyPageable);
+    copy.track = static_cast<std::uint32_t>(StepTrack::kCopyEngine);
+    copy.tag = tag;
+    copy.amount = plan_.h2d_bytes / plan_.h2d_bytes_per_s;
+    copy.bound_per_s = 1.0;
+    if (labels_) copy.label = "batch " + std::to_string(index) + (plan_.pinned ? " H2D" : " H2D (pageable)");
+    gate.copy = graph_.add(std::move(copy));
+    gate.has_copy = true;
+    if (has_boundary) graph_.add_successor(boundary, gate.copy);
+    // Pinned + non_blocking: the stream holds the kernels behind the copy. Pageable: the
+    // copy is synchronous for the host, which dispatches after it.
+    first_kernel_waits.push_back(gate.copy);
+  }
+  if (plan_.loader.gpu_preprocess_s > 0.0) {
+    DispatchUnit decode;
+    decode.label = "decode (GPU)";
+    decode.gpu_s = plan_.loader.gpu_preprocess_s;
+    sim::ActivitySpec spec = gpu_work(decode.gpu_s, StepActivity::kKernel, StepTrack::kComputeStream, tag);
+    if (labels_) spec.label = decode.label;
+    const sim::ActivityId id = graph_.add(std::move(spec));
+    if (has_tail_) graph_.add_successor(tail_, id);
+    for (const sim::ActivityId p : first_kernel_waits) graph_.add_successor(p, id);
+    graph_.start(id);
+    tail_ = id;
+    has_tail_ = true;
+    first_kernel_waits.clear();
+  }
+  if (loads && !plan_.pinned) first_kernel_waits.clear();  // the dispatch already waits for the copy
+
+  const std::vector<DispatchUnit>* phases[3] = {&plan_.forward, &plan_.backward, final ? &plan_.optimizer : nullptr};
+  const StepActivity phase_kind[3] = {StepActivity::kKernel, StepActivity::kKernel, StepActivity::kOptimizerKernel};
+  int last_phase = 0;
+  for (int p = 0; p < 3; ++p) {
+    if (phases[p] != nullptr && !phases[p]->empty()) last_phase = p;
+  }
+  // fp16 AMP's GradScaler reads found_inf on the host before optimizer.step
+  // (torch/amp/grad_scaler.py, GradScaler._maybe_opt_step): the optimizer's dispatch waits
+  // for backward and, through the default stream, for DDP's all-reduces.
+  const bool sync_before_optimizer = final && plan_.host_sync_before_optimizer && !plan_.optimizer.empty();
+  int last_before_optimizer = -1;  // the phase whose last dispatch precedes the optimizer's sync
+  if (sync_before_optimizer) last_before_optimizer = plan_.backward.empty() ? 0 : 1;
+  bool has_dispatch = false;
+  sim::ActivityId previous;
+  bool step_buckets = false;  // this micro-step all-reduces buckets (the last one, DDP)
+  for (int p = 0; p < 3; ++p) {
+    if (phases[p] == nullptr) continue;
+    const std::vector<DispatchUnit>& units = *phases[p];
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      const DispatchUnit& u = units[i];
+      const bool last = i + 1 == units.size();
+      std::uint64_t dispatch_tag = tag;
+      if (last && (p == last_phase || p == last_before_optimizer)) dispatch_tag |= kTagHostWaitsAfter;
+      sim::ActivitySpec spec = cpu_work(u.dispatch_s, StepActivity::kDispatch, StepTrack::kMainProcess, dispatch_tag);
+      const sim::ActivityId dispatch = graph_.add(std::move(spec));
+      bool gated = false;
+      if (has_dispatch) {
+        graph_.add_successor(previous, dispatch);
+      } else if (loads && !plan_.pinned) {
+        graph_.add_successor(gate.copy, dispatch);
+      } else {
+        if (has_boundary) graph_.add_successor(boundary, dispatch);
+        gated = loads;  // pinned: the host dispatches once it has taken the batch
+      }
+      std::vector<sim::ActivityId> waits;
+      if (p == 2 && i == 0) {
+        if (sync_before_optimizer) {
+          if (has_tail_) graph_.add_successor(tail_, dispatch);
+          if (step_buckets) graph_.add_successor(comm_tail_, dispatch);
+        }
+        if (step_buckets) waits.push_back(comm_tail_);  // DDP: the optimizer follows every all-reduce
+      }
+      if (!has_dispatch) waits.insert(waits.end(), first_kernel_waits.begin(), first_kernel_waits.end());
+      if (gated) {
+        gate.dispatch = dispatch;
+        gate.has_dispatch = true;
+      } else {
+        graph_.start(dispatch);
+      }
+      previous = dispatch;
+      has_dispatch = true;
+      const StepActivity kind = u.communication && p < 2 ? StepActivity::kCommKernel : phase_kind[p];
+      const std::uint64_t kernel_tag = last && p == last_phase ? tag | kTagEndsMicroStep : tag;
+      const sim::ActivityId kernel = add_kernel(u, kind, kernel_tag, dispatch, waits);
+      if (p == 1 && final) step_buckets = emit_buckets(index, i, kernel) || step_buckets;
+    }
+  }
+  if (loads && (flags(index) & kReady) != 0) release_gate(index);
+}
+
+bool StepGraph::emit_buckets(long index, std::size_t backward_unit, sim::ActivityId kernel) {
+  bool any = false;
+  const std::vector<GradientBucket>& buckets = plan_.comm.buckets;
+  for (std::size_t b = 0; b < buckets.size(); ++b) {
+    if (buckets[b].ready_after_unit != backward_unit) continue;
+    // A bucket is full once the backward unit that completes it has run on the GPU; its
+    // all-reduce queues on NCCL's stream.
+    sim::ActivitySpec spec;
+    spec.kind = static_cast<std::uint32_t>(StepActivity::kAllReduce);
+    spec.track = static_cast<std::uint32_t>(StepTrack::kCommStream);
+    spec.tag = static_cast<std::uint64_t>(index);
+    if (labels_) {
+      spec.label = "all_reduce bucket " + std::to_string(b) + " (" +
+                   std::to_string(static_cast<long long>(buckets[b].bytes / 1024)) + " KiB)";
+    }
+    if (comm_sm_share_ > 0.0) {
+      spec.amount = comm_sm_share_ * buckets[b].all_reduce_s;  // at its bound: all_reduce_s
+      spec.resources = {sm_};
+      spec.bound_per_s = comm_sm_share_;
+    } else {
+      spec.amount = buckets[b].all_reduce_s;
+      spec.bound_per_s = 1.0;
+    }
+    const sim::ActivityId id = graph_.add(std::move(spec));
+    graph_.add_successor(kernel, id);
+    if (has_comm_tail_) graph_.add_successor(comm_tail_, id);
+    graph_.start(id);
+    comm_tail_ = id;
+    has_comm_tail_ = true;
+    any = true;
+  }
+  return any;
+}
+
+void StepGraph::release_gate(long index) {
+  Gate& gate = gates_[index & 1];
+  if (gate.index != index) {
+    throw std::logic_error("StepGraph: micro-step " + std::to_string(index) + " is not emitted");
+  }
+  if (gate.has_copy) graph_.start(gate.copy);
+  if (gate.has_dispatch) graph_.start(gate.dispatch);
+  gate.has_copy = false;
+  gate.has_dispatch = false;
+}
+
+}  // namespace gpuplan::models
