@@ -94,6 +94,9 @@ void emit_workload(YAML::Emitter& out, const models::JobSpec& job) {
   out << YAML::Key << "language_model" << YAML::Value << w.is_language_model;
   out << YAML::Key << "tokens_per_sample" << YAML::Value << number(w.tokens_per_sample);
   out << YAML::Key << "parameters" << YAML::Value << number(w.parameters);
+  if (w.frozen_parameters > 0.0) {
+    out << YAML::Key << "frozen_parameters" << YAML::Value << number(w.frozen_parameters);
+  }
   out << YAML::Key << "ops" << YAML::Value << w.ops.size();
   out << YAML::Key << "forward_flop_per_sample" << YAML::Value << with_unit(w.forward_flop_per_sample(), "FLOP");
   out << YAML::Key << "training_flop_per_sample" << YAML::Value
@@ -129,10 +132,36 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "gradient_accumulation" << YAML::Value << t.gradient_accumulation;
   out << YAML::Key << "precision" << YAML::Value << std::string(models::name_of(t.precision));
   out << YAML::Key << "optimizer" << YAML::Value << std::string(models::name_of(t.optimizer));
-  out << YAML::Key << "activation_checkpointing" << YAML::Value << t.activation_checkpointing;
+  out << YAML::Key << "activation_checkpointing" << YAML::Value;
+  if (t.activation_recompute == models::ActivationRecompute::kSelective) {
+    out << "selective";
+  } else if (t.activation_recompute == models::ActivationRecompute::kEvery) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "every" << YAML::Value << t.checkpoint_every << YAML::EndMap;
+  } else {
+    out << t.activation_checkpointing;
+  }
   out << YAML::Key << "memory_format" << YAML::Value << std::string(models::name_of(t.memory_format));
   out << YAML::Key << "framework_overhead" << YAML::Value << std::string(models::name_of(t.framework_overhead));
   out << YAML::Key << "attention" << YAML::Value << std::string(models::name_of(t.attention));
+  if (t.fine_tuning.method != models::FineTuningMethod::kFull) {
+    const models::FineTuningSpec& ft = t.fine_tuning;
+    out << YAML::Key << "fine_tuning" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "method" << YAML::Value << std::string(models::name_of(ft.method));
+    out << YAML::Key << "rank" << YAML::Value << ft.rank;
+    out << YAML::Key << "alpha" << YAML::Value << number(ft.alpha);
+    out << YAML::Key << "targets" << YAML::Value;
+    if (ft.targets.empty()) {
+      out << "all_linear";
+    } else {
+      out << YAML::Flow << YAML::BeginSeq;
+      for (models::LoraTarget target : ft.targets) {
+        out << std::string(models::name_of(target));
+      }
+      out << YAML::EndSeq;
+    }
+    out << YAML::Key << "base_precision" << YAML::Value << std::string(models::name_of(ft.base_precision));
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 
   const models::DataLoaderSpec& dl = job.data_loader;

@@ -27,10 +27,13 @@
 /// | workload.dataset.layout / eval_samples / synthetic | files / 0 / false | |
 /// | training.gradient_accumulation | 1 | |
 /// | training.precision / optimizer | fp32 / sgd_momentum | |
-/// | training.activation_checkpointing | false | |
+/// | training.activation_checkpointing | false (true = full; also selective, {every: N}) | |
 /// | training.memory_format | channels_first | PyTorch's default layout (NCHW); ignored for non-CNNs |
 /// | training.framework_overhead | eager | |
 /// | training.attention | sdpa, resolved to flash, memory_efficient or eager for the GPU, precision and head size | PyTorch's scaled_dot_product_attention dispatch (models/workload/attention_kernel.h) |
+/// | training.fine_tuning | method full (every parameter trained) | |
+/// | training.fine_tuning.rank / alpha / targets | 8 / 8 / all_linear | peft LoraConfig defaults r=8, lora_alpha=8; all-linear as peft's "all-linear" |
+/// | training.fine_tuning.base_precision | bf16 for lora, nf4 for qlora | QLoRA's NF4 with double quantization |
 /// | data_loader.num_workers / prefetch_factor | 0 / 2 | torch DataLoader defaults |
 /// | data_loader.pin_memory / persistent_workers | false / false | torch DataLoader defaults |
 /// | data_loader.preprocess_on | cpu | |

@@ -1,6 +1,8 @@
 #include "config/scenario_validator.h"
 
 #include "config/applied_overrides.h"
+#include "config/scenario_fine_tuning.h"
+#include "config/scenario_recompute.h"
 #include "config/scenario_hardware.h"
 #include "config/scenario_reading.h"
 #include "config/scenario_workload.h"
@@ -38,7 +40,7 @@ Enum enum_or(const std::optional<std::string>& name, Enum fallback) {
   return name ? *models::from_name<Enum>(*name) : fallback;
 }
 
-std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t) {
+std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, const models::Workload* workload) {
   if (!t) {
     return std::nullopt;
   }
@@ -48,16 +50,26 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t) {
   const auto accumulation = t->integer("gradient_accumulation", 1, kMaxGradientAccumulation);
   spec.precision = enum_or(t->choice("precision", models::names_of<models::Precision>()), kDefaultPrecision);
   spec.optimizer = enum_or(t->choice("optimizer", models::names_of<models::Optimizer>()), kDefaultOptimizer);
-  spec.activation_checkpointing = value_or(t->boolean("activation_checkpointing"), false);
+  const std::optional<RecomputeChoice> recompute = read_activation_checkpointing(*t);
+  if (recompute) {
+    spec.activation_recompute = recompute->mode;
+    spec.checkpoint_every = recompute->every;
+    spec.activation_checkpointing = recompute->mode == models::ActivationRecompute::kFull;
+  }
   spec.memory_format =
       enum_or(t->choice("memory_format", models::names_of<models::MemoryFormat>()), kDefaultMemoryFormat);
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
                                     kDefaultFrameworkOverhead);
   spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>()), kDefaultAttention);
+  const std::optional<models::FineTuningSpec> fine_tuning = read_fine_tuning(*t, workload, spec.precision);
   t->finish();
   if (t->sink().messages().size() != errors_before) {
     return std::nullopt;
   }
+  if (!fine_tuning) {
+    return std::nullopt;
+  }
+  spec.fine_tuning = *fine_tuning;
   spec.batch_size = static_cast<int>(*batch_size);
   spec.gradient_accumulation = static_cast<int>(value_or(accumulation, 1));
   return spec;
@@ -206,7 +218,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
 
   WorkloadSection workload = read_workload_section(root, context.catalogs, context.families);
   std::optional<MapReader> training_reader = root.map("training", Requirement::kRequired);
-  std::optional<models::TrainingSpec> training = read_training(training_reader);
+  std::optional<models::TrainingSpec> training =
+      read_training(training_reader, workload.workload ? &*workload.workload : nullptr);
   const std::optional<models::DataLoaderSpec> data_loader = read_data_loader(root);
   const CloudSection cloud = read_cloud_section(root, context.catalogs, context.scenario_dir);
   HardwareSection hardware = read_hardware_section(root, cloud, context.catalogs);
@@ -244,6 +257,9 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
       check_precision(*training_reader, training->precision, hw.gpu);
       if (workload.workload) {
         training->attention = resolve_attention(*training_reader, *training, *workload.workload, hw.gpu);
+        check_activation_checkpointing(*training_reader,
+                                       RecomputeChoice{training->activation_recompute, training->checkpoint_every},
+                                       *workload.workload, training->attention);
       }
     }
     const bool strategy_written = parallelism && parallelism->has("strategy");
@@ -305,7 +321,10 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   }
   ValidatedJob result;
   models::JobSpec& job = result.job;
-  job.workload = models::with_attention_kernel(*workload.workload, training->attention);
+  job.workload = models::with_activation_recompute(
+      models::with_fine_tuning(models::with_attention_kernel(*workload.workload, training->attention),
+                               training->fine_tuning, training->precision),
+      training->activation_recompute, training->checkpoint_every);
   job.dataset = *workload.dataset;
   job.duration = *workload.duration;
   job.training = *training;

@@ -13,6 +13,8 @@
 #include "models/gpu/gpu_spec.h"
 #include "models/interconnect/topology.h"
 #include "models/precision.h"
+#include "models/workload/activation_recompute.h"
+#include "models/workload/fine_tuning.h"
 #include "models/workload/workload.h"
 
 namespace gpuplan::models {
@@ -31,13 +33,22 @@ struct TrainingSpec {
   int gradient_accumulation = 1;   ///< micro-steps per optimizer step
   Precision precision = Precision::kFp32;
   Optimizer optimizer = Optimizer::kSgdMomentum;
+  /// Full activation checkpointing (every block; the step plan replays each forward).
+  /// Equal to activation_recompute == kFull.
   bool activation_checkpointing = false;
+  /// `training.activation_checkpointing` as written: selective and {every: N} are applied to
+  /// the op table by config/ (models/workload/activation_recompute.h).
+  ActivationRecompute activation_recompute = ActivationRecompute::kNone;
+  int checkpoint_every = 0;  ///< N of {every: N}; 0 otherwise
   MemoryFormat memory_format = MemoryFormat::kChannelsFirst;
   FrameworkOverhead framework_overhead = FrameworkOverhead::kEager;
   /// The attention kernel; config/ resolves kSdpa to the backend PyTorch picks
   /// (sdpa_backend(), models/workload/attention_kernel.h), so models see eager, flash or
   /// memory_efficient.
   AttentionKernel attention = AttentionKernel::kSdpa;
+  /// Full training or LoRA/QLoRA adapters on a frozen base; config/ applies it to the
+  /// workload's op table (with_fine_tuning(), models/workload/fine_tuning.h).
+  FineTuningSpec fine_tuning;
 };
 
 struct DataLoaderSpec {

@@ -56,6 +56,34 @@ std::string_view name_of(AttentionKernel k) {
   }
   return "?";
 }
+std::string_view name_of(FineTuningMethod m) {
+  switch (m) {
+    case FineTuningMethod::kFull: return "full";
+    case FineTuningMethod::kLora: return "lora";
+    case FineTuningMethod::kQlora: return "qlora";
+  }
+  return "?";
+}
+std::string_view name_of(BasePrecision b) {
+  switch (b) {
+    case BasePrecision::kBf16: return "bf16";
+    case BasePrecision::kInt8: return "int8";
+    case BasePrecision::kNf4: return "nf4";
+  }
+  return "?";
+}
+std::string_view name_of(LoraTarget t) {
+  switch (t) {
+    case LoraTarget::kQ: return "q";
+    case LoraTarget::kK: return "k";
+    case LoraTarget::kV: return "v";
+    case LoraTarget::kO: return "o";
+    case LoraTarget::kGate: return "gate";
+    case LoraTarget::kUp: return "up";
+    case LoraTarget::kDown: return "down";
+  }
+  return "?";
+}
 
 template <>
 std::vector<std::string_view> names_of<Precision>() {
@@ -93,6 +121,18 @@ std::vector<std::string_view> names_of<Market>() {
 template <>
 std::vector<std::string_view> names_of<AttentionKernel>() {
   return {"eager", "sdpa", "flash", "memory_efficient"};
+}
+template <>
+std::vector<std::string_view> names_of<FineTuningMethod>() {
+  return {"full", "lora", "qlora"};
+}
+template <>
+std::vector<std::string_view> names_of<BasePrecision>() {
+  return {"bf16", "int8", "nf4"};
+}
+template <>
+std::vector<std::string_view> names_of<LoraTarget>() {
+  return {"q", "k", "v", "o", "gate", "up", "down"};
 }
 
 double activation_element_bytes(Precision p) {

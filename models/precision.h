@@ -34,6 +34,21 @@ enum class Market { kOnDemand, kSpot };
 /// also for fp32 and with an additive mask; kSdpa: what torch.nn.functional.
 /// scaled_dot_product_attention dispatches to (models/workload/attention_kernel.h).
 enum class AttentionKernel { kEager, kSdpa, kFlash, kMemoryEfficient };
+/// What a training run updates (`training.fine_tuning.method`): every parameter (kFull);
+/// low-rank adapters beside frozen 16-bit base weights (kLora, Hu et al. 2021, "LoRA:
+/// Low-Rank Adaptation of Large Language Models"); adapters beside a quantized frozen base
+/// (kQlora, Dettmers et al. 2023, "QLoRA: Efficient Finetuning of Quantized LLMs").
+/// The op table: models/workload/fine_tuning.h.
+enum class FineTuningMethod { kFull, kLora, kQlora };
+/// How the frozen base weights of a LoRA/QLoRA run are stored
+/// (`training.fine_tuning.base_precision`): bf16 (2 B), int8 (bitsandbytes LLM.int8 rows,
+/// Dettmers et al. 2022), or nf4 (4-bit NormalFloat with double quantization, QLoRA).
+/// Bytes per weight: base_weight_element_bytes() (models/workload/fine_tuning.h).
+enum class BasePrecision { kBf16, kInt8, kNf4 };
+/// The projections a LoRA adapter can attach to (`training.fine_tuning.targets`), named as
+/// peft's target_modules for Llama-style models: q_proj, k_proj, v_proj, o_proj, gate_proj,
+/// up_proj, down_proj.
+enum class LoraTarget { kQ, kK, kV, kO, kGate, kUp, kDown };
 
 std::string_view name_of(Precision p);
 std::string_view name_of(Optimizer o);
@@ -44,6 +59,9 @@ std::string_view name_of(PreprocessOn p);
 std::string_view name_of(ParallelStrategy s);
 std::string_view name_of(Market m);
 std::string_view name_of(AttentionKernel k);
+std::string_view name_of(FineTuningMethod m);
+std::string_view name_of(BasePrecision b);
+std::string_view name_of(LoraTarget t);
 
 /// All accepted names of an enumeration, in declaration order (for "expected one of").
 template <typename Enum>
@@ -66,6 +84,12 @@ template <>
 std::vector<std::string_view> names_of<Market>();
 template <>
 std::vector<std::string_view> names_of<AttentionKernel>();
+template <>
+std::vector<std::string_view> names_of<FineTuningMethod>();
+template <>
+std::vector<std::string_view> names_of<BasePrecision>();
+template <>
+std::vector<std::string_view> names_of<LoraTarget>();
 
 /// The enumerator whose name_of() is `name`, or nullopt.
 template <typename Enum>

@@ -97,6 +97,9 @@ struct VariantResult {
   std::optional<double> throughput_tokens_per_s;  ///< language models
   double gpu_utilization = 0.0;        ///< nvidia-smi: share of time a kernel runs, [0, 1]
   double mfu = 0.0;                    ///< model FLOP/s / peak dense FLOP/s of the precision, [0, 1]
+  /// Hardware FLOP/s (recomputation included: fused attention's backward, selective or
+  /// checkpointed replays) / the same peak; >= mfu (Korthikanti et al. 2022, sec. 6).
+  double hfu = 0.0;
   double epoch_time_s = 0.0;
   double time_to_train_s = 0.0;
   std::optional<double> cost_on_demand_usd;

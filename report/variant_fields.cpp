@@ -144,6 +144,15 @@ std::vector<Field> make_fields() {
                {},
                "-",
                "mfu"});
+  f.push_back({"hfu",
+               "1",
+               kFits,
+               "hardware FLOP/s (model FLOP plus recomputation: fused attention's backward, selective or "
+               "checkpointed replays) / dense peak FLOP/s of the precision; >= mfu",
+               [](const VariantResult& v) { return number(v.hfu); },
+               "HFU",
+               {},
+               [](const VariantResult& v) { return v.hfu > v.mfu + 0.005; }});
   f.push_back({"peak_memory_bytes",
                "B",
                kAlways,

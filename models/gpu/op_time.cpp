@@ -120,7 +120,9 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   const double act_bytes =
       is_mixed(p) && (op.autocast_fp32 || (input_fp32 && !is_math(op.op_class))) ? 4.0 : element_bytes(p);
   const double activation_traffic = (op.input_elements + op.output_elements) * batch * act_bytes;
-  const double weight_traffic = op.parameters * weight_bytes(p);
+  // Frozen weights (LoRA/QLoRA base) are read like trained ones; pass_bytes is a
+  // dequantization's traffic, once per pass (models/workload/fine_tuning.h).
+  const double weight_traffic = (op.parameters + op.frozen_parameters) * weight_bytes(p) + op.pass_bytes;
   const double mem_rate = memory_rate(gpu, e);
 
   OpWork w;
@@ -216,6 +218,14 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     phase->gpu_time_s += transpose->bytes / mem_rate + transpose->kernels * kernel_fixed(gpu, e);
     phase->bytes += transpose->bytes;
     phase->kernels += transpose->kernels;
+  }
+  if (op.recompute_in_backward) {
+    // Selective or per-block recomputation replays the forward before the backward
+    // (models/workload/activation_recompute.h).
+    w.backward.flop += w.forward.flop;
+    w.backward.bytes += w.forward.bytes;
+    w.backward.kernels += w.forward.kernels;
+    w.backward.gpu_time_s += w.forward.gpu_time_s;
   }
   return w;
 }

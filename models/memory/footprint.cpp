@@ -17,26 +17,6 @@ MemoryModelParams MemoryModelParams::defaults() {
   return p;
 }
 
-std::string block_of(const Op& op) {
-  // Blocks are named by the generators with a numeric path component: "layer3.2.conv1",
-  // "encoder.layer.7.attn.qkv", "layers.31.mlp.up". The block is the name up to and
-  // including the first numeric component that is followed by more; stem, embeddings, head
-  // and loss have none.
-  std::size_t begin = 0;
-  while (begin < op.name.size()) {
-    const std::size_t dot = op.name.find('.', begin);
-    if (dot == std::string::npos) {
-      return "";
-    }
-    const std::string part = op.name.substr(begin, dot - begin);
-    if (!part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return op.name.substr(0, dot);
-    }
-    begin = dot + 1;
-  }
-  return "";
-}
-
 namespace {
 /// Autocast's cached 16-bit copy of each fp32 weight during the step.
 constexpr double kAutocastWeightCopyBytes = 2.0;
@@ -86,44 +66,42 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
   const double n = workload.parameters;
   const double batch = training.batch_size;
   MemoryBreakdown m;
-  m.weights_bytes = n * parameter_element_bytes(training.precision);
+  // Trained parameters at the precision's width, plus a LoRA/QLoRA run's frozen base as it
+  // is stored (bf16, int8 or NF4: models/workload/fine_tuning.h).
+  m.weights_bytes = n * parameter_element_bytes(training.precision) + workload.frozen_weight_bytes();
   m.gradients_bytes = n * parameter_element_bytes(training.precision);
   m.optimizer_state_bytes = optimizer_state_bytes(workload, training.optimizer);
   if (is_mixed(training.precision)) {
     m.optimizer_state_bytes += n * kAutocastWeightCopyBytes;
   }
 
+  // A block is checkpointed under full checkpointing (all of them) or when {every: N}
+  // marked its ops (Op::checkpointed); its ops' saves give way to the block's input.
   const std::vector<double> op_saved = saved_bytes_per_sample(workload, training);
   double saved = 0.0;
-  if (!training.activation_checkpointing) {
-    for (double bytes : op_saved) {
+  std::map<std::string, double> block_saved;   // bytes per sample of each checkpointed block
+  std::map<std::string, double> block_input;   // bytes per sample of each checkpointed block's input
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const Op& op = workload.ops[i];
+    const std::string block = block_of(op);
+    const double bytes = op_saved[i];
+    if (block.empty() || !(training.activation_checkpointing || op.checkpointed)) {
       saved += bytes;
+      continue;
     }
-  } else {
-    std::map<std::string, double> block_saved;   // bytes per sample of each block
-    std::map<std::string, double> block_input;   // bytes per sample of each block's input
-    for (std::size_t i = 0; i < workload.ops.size(); ++i) {
-      const Op& op = workload.ops[i];
-      const std::string block = block_of(op);
-      const double bytes = op_saved[i];
-      if (block.empty()) {
-        saved += bytes;
-        continue;
-      }
-      if (block_input.find(block) == block_input.end()) {
-        block_input[block] = op.input_elements * activation_element_bytes(training.precision);
-      }
-      block_saved[block] += bytes;
+    if (block_input.find(block) == block_input.end()) {
+      block_input[block] = op.input_elements * activation_element_bytes(training.precision);
     }
-    double largest = 0.0;
-    for (const auto& [block, bytes] : block_saved) {
-      largest = std::max(largest, bytes);
-    }
-    for (const auto& [block, bytes] : block_input) {
-      saved += bytes;
-    }
-    saved += largest;
+    block_saved[block] += bytes;
   }
+  double largest = 0.0;
+  for (const auto& [block, bytes] : block_saved) {
+    largest = std::max(largest, bytes);
+  }
+  for (const auto& [block, bytes] : block_input) {
+    saved += bytes;
+  }
+  saved += largest;
   m.activations_bytes = saved * batch;
   m.workspace_bytes = params.workspace_bytes;
   m.cuda_context_bytes = params.cuda_context_bytes;

@@ -8,6 +8,9 @@
 ///   the master weights and autocast keeps a 16-bit copy of each weight during the step
 ///   (2 B/param, counted in optimizer_state_bytes as "AMP master/cast copies"); pure bf16
 ///   stores parameters and gradients in bf16 (2 B each) and keeps no master copy;
+/// - a LoRA/QLoRA run's frozen base weights (Workload::frozen_weight_bytes(), bf16, int8 or
+///   NF4 as stored) add to the weights; they have no gradient or optimizer state, so those
+///   count the trained adapters only (Workload::parameters);
 /// - optimizer state: optimizer_state_bytes() (optimizer_state.h: SGD 0, SGD momentum 4 B/param,
 ///   Adam/AdamW 8 B/param, 8-bit AdamW about 2 B/param, Adafactor factored);
 /// - saved activations: Op::saved_elements x batch x element size: 4 B in fp32/tf32, 2 B under
@@ -23,7 +26,9 @@
 ///   in backward by default (train_gpt2.cu, `-r 1`). Dropout masks stay saved;
 /// - activation checkpointing (one checkpoint per repeated block, as HF
 ///   gradient_checkpointing_enable does): only each block's input stays saved, plus the
-///   largest block's activations while it is recomputed in backward.
+///   largest block's activations while it is recomputed in backward. {every: N} does the
+///   same for the blocks it marks (Op::checkpointed); selective recomputation has already
+///   dropped the score chain's saves from the op table (models/workload/activation_recompute.h).
 
 #include <string>
 #include <vector>
@@ -47,10 +52,6 @@ struct MemoryModelParams {
   double allocator_slack_fraction = 0.0;
   static MemoryModelParams defaults();
 };
-
-/// Index of the repeated block an op belongs to ("layers.3.attn.qkv" -> 3, "layer2.1.conv1"
-/// -> the bottleneck "layer2.1"), or -1 for stem/head ops. Used for checkpointing.
-std::string block_of(const Op& op);
 
 /// Saved activation bytes per sample of each op of `workload` (same order as workload.ops)
 /// under `training`'s precision and framework mode: Op::saved_elements x element size, with

@@ -127,6 +127,9 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   }
   r.gpu_utilization = stats.gpu_busy_s / step_s;
   r.mfu = plan.peak_flop_per_s > 0.0 ? plan.model_flop_per_step / step_s / plan.peak_flop_per_s : 0.0;
+  const double hardware_flop_per_step = job.workload.hardware_flop_per_sample(job.training.activation_checkpointing) *
+                                        job.training.batch_size * job.training.gradient_accumulation;
+  r.hfu = plan.peak_flop_per_s > 0.0 ? hardware_flop_per_step / step_s / plan.peak_flop_per_s : 0.0;
 
   const double first_batch_s = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;
   // The job level sees the job's mean step: start-up, pipeline fill and page-cache epochs in.

@@ -1,5 +1,7 @@
 #include "models/workload/workload.h"
 
+#include <algorithm>
+
 namespace gpuplan::models {
 
 std::string_view name_of(OpClass c) {
@@ -16,10 +18,39 @@ std::string_view name_of(OpClass c) {
   return "?";
 }
 
+std::string block_of(const Op& op) {
+  // Blocks are named by the generators with a numeric path component: "layer3.2.conv1",
+  // "encoder.layer.7.attn.qkv", "layers.31.mlp.up". The block is the name up to and
+  // including the first numeric component that is followed by more; stem, embeddings, head
+  // and loss have none.
+  std::size_t begin = 0;
+  while (begin < op.name.size()) {
+    const std::size_t dot = op.name.find('.', begin);
+    if (dot == std::string::npos) {
+      return "";
+    }
+    const std::string part = op.name.substr(begin, dot - begin);
+    if (!part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return op.name.substr(0, dot);
+    }
+    begin = dot + 1;
+  }
+  return "";
+}
+
 double Workload::training_flop_per_sample() const {
   double flop = 0.0;
   for (const Op& op : ops) {
     flop += op.forward_flop * (1.0 + op.backward_flop_ratio);
+  }
+  return flop;
+}
+
+double Workload::hardware_flop_per_sample(bool replay_all) const {
+  double flop = 0.0;
+  for (const Op& op : ops) {
+    const double replay = replay_all || op.recompute_in_backward ? 1.0 : 0.0;
+    flop += op.forward_flop * (1.0 + op.backward_flop_ratio + op.backward_recompute_flop_ratio + replay);
   }
   return flop;
 }
@@ -46,6 +77,14 @@ int Workload::forward_kernels() const {
     kernels += op.forward_kernels;
   }
   return kernels;
+}
+
+double Workload::frozen_weight_bytes() const {
+  double bytes = 0.0;
+  for (const Op& op : ops) {
+    bytes += op.frozen_parameters * op.frozen_element_bytes;
+  }
+  return bytes;
 }
 
 }  // namespace gpuplan::models

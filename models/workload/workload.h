@@ -90,7 +90,30 @@ struct Op {
   /// For OpClass::kAttention: the kernel that runs it. kEager for the unfused batched
   /// matmuls; kFlash or kMemoryEfficient for the fused op of with_attention_kernel().
   AttentionKernel attention_kernel = AttentionKernel::kEager;
+  /// Weights this op computes with but does not train: the frozen base of a LoRA/QLoRA run
+  /// (models/workload/fine_tuning.h). No gradient, no optimizer state; the kernel reads them
+  /// at the compute precision's weight width (a quantized base is dequantized first).
+  double frozen_parameters = 0.0;
+  /// Bytes of one frozen weight as stored: 2 (bf16), about 1 (int8), about 0.52 (NF4);
+  /// base_weight_element_bytes(), fine_tuning.h.
+  double frozen_element_bytes = 0.0;
+  /// Bytes this op's kernel reads and writes once per forward pass and once per backward
+  /// pass whatever the batch: the dequantization of a quantized frozen weight (int8 or NF4
+  /// read, 16-bit written; fine_tuning.h). 0 for every other op.
+  double pass_bytes = 0.0;
+  /// The op's forward runs again before its backward (selective recomputation, or a block
+  /// checkpointed by {every: N}: activation_recompute.h); op_work adds the forward's work to
+  /// the backward's. Hardware FLOP, not model FLOP.
+  bool recompute_in_backward = false;
+  /// The op's block is checkpointed ({every: N}): the memory model keeps only the block's
+  /// input (and the largest checkpointed block while it is replayed), not this op's saves.
+  bool checkpointed = false;
 };
+
+/// The repeated block an op belongs to: its name up to the first numeric component that is
+/// followed by more ("layers.3.attn.qkv" -> "layers.3", "layer2.1.conv1" -> the bottleneck
+/// "layer2.1"), or "" for stem, embedding, head and loss ops. Checkpointing works per block.
+std::string block_of(const Op& op);
 
 /// A model as an op table plus the facts the job level needs.
 struct Workload {
@@ -98,6 +121,8 @@ struct Workload {
   std::string family;               ///< "resnet", "vit", "transformer_encoder", "transformer_decoder"
   std::vector<Op> ops;              ///< forward order; backward runs in reverse
   double parameters = 0.0;          ///< total trainable parameters (sum over ops)
+  /// Total frozen parameters (sum of Op::frozen_parameters): the base of a LoRA/QLoRA run.
+  double frozen_parameters = 0.0;
   double tokens_per_sample = 1.0;   ///< sequence length for language models, else 1
   bool is_language_model = false;   ///< report tokens/s as well as samples/s
   double input_bytes_per_sample = 0.0;  ///< tensor bytes copied H2D per sample (fp32 image, int64 ids)
@@ -105,12 +130,19 @@ struct Workload {
   /// the numerator of MFU (PaLM, Chowdhery et al. 2022, appendix B). Sum over ops of
   /// forward_flop · (1 + backward_flop_ratio).
   double training_flop_per_sample() const;
+  /// Executed FLOP per sample of one training step, HFU's numerator: model FLOP plus the
+  /// fused kernels' backward recomputation (backward_recompute_flop_ratio) plus each
+  /// recomputed forward (Op::recompute_in_backward; every op when `replay_all`, full
+  /// activation checkpointing). Korthikanti et al. 2022, sec. 6: HFU counts recomputation.
+  double hardware_flop_per_sample(bool replay_all) const;
   /// Sum over ops of forward_flop: FLOP of one forward pass of one sample.
   double forward_flop_per_sample() const;
   /// Sum over ops of saved_elements: activation elements kept for backward per sample.
   double saved_elements_per_sample() const;
   /// Sum over ops of forward_kernels: kernels one eager forward pass launches.
   int forward_kernels() const;
+  /// Sum over ops of frozen_parameters x frozen_element_bytes: bytes of the frozen weights.
+  double frozen_weight_bytes() const;
 };
 
 }  // namespace gpuplan::models

@@ -11,8 +11,9 @@ using gpuplan::testing::run_gpuplan;
 // model parameters, fitted by `gpuplan fit tests/validation`. The bounds sit just above
 // today's figures (throughput MAPE 9.0 % over 44 rows: 8.9 % over 27 one-GPU cases and
 // 9.1 % over 17 multi-GPU cases on five GPU types, six with the time-to-train row X115;
-// peak memory 4.9 % over 4; fits/OOM right 4 of 5), so a model change that loses accuracy
-// fails here and must
+// peak memory 11.7 % over 9: the BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full
+// rows L001-L005 17.2 % over 5; fits/OOM right 5 of 6), so a model change that loses
+// accuracy fails here and must
 // say so; one that gains accuracy should tighten them.
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -21,13 +22,13 @@ TEST_SUITE("cli.validate") {
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 44);
     CHECK(j["throughput_mape"].get<double>() <= 0.092);
-    CHECK(j["rows"].size() >= 54);
+    CHECK(j["rows"].size() >= 61);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.091);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 17);
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.093);
-    CHECK(j["memory_mape"].get<double>() <= 0.05);
-    CHECK(j["fits_right"].get<int>() >= 4);
+    CHECK(j["memory_mape"].get<double>() <= 0.12);
+    CHECK(j["fits_right"].get<int>() >= 5);
   }
 
   TEST_CASE("each BERT-large memory row of the published measurements within 10 %") {
@@ -36,7 +37,7 @@ TEST_SUITE("cli.validate") {
     int memory_rows = 0;
     const auto j = nlohmann::json::parse(r.out);
     for (const auto& row : j["rows"]) {
-      if (row["metric"] == "peak_memory") {
+      if (row["metric"] == "peak_memory" && row["case"].get<std::string>().rfind("V1", 0) == 0) {
         ++memory_rows;
         CAPTURE(row["case"].get<std::string>());
         CHECK(std::abs(row["relative_error"].get<double>()) <= 0.10);

@@ -136,4 +136,31 @@ TEST_SUITE("config.model_catalog") {
       CHECK(catalog.find(name) != nullptr);
     }
   }
+  TEST_CASE("the language models' parameter counts are within 1 % of the published sizes") {
+    // Totals of the Hugging Face checkpoints (safetensors metadata of the repositories named
+    // in each entry's source; Pythia: Biderman et al. 2023, table 1 "Non-embedding" plus
+    // embeddings). Qwen2.5 leaves out its q/k/v biases (0.002 %).
+    const ModelCatalog catalog = ModelCatalog::load(kModelsYaml);
+    gpuplan::core::Registry<models::IWorkloadFamily> families;
+    models::register_builtin_workloads(families);
+    const std::vector<std::pair<std::string, double>> published = {
+        {"llama3-70b", 70'553'706'496.0},  {"llama3.1-405b", 405'853'388'800.0}, {"llama3.2-1b", 1'235'814'400.0},
+        {"llama3.2-3b", 3'212'749'824.0},  {"mistral-7b", 7'241'732'096.0},     {"qwen2.5-7b", 7'615'616'512.0},
+        {"qwen2.5-72b", 72'706'203'648.0}, {"pythia-1b", 1'011'781'632.0},      {"pythia-2.8b", 2'775'208'960.0},
+        {"pythia-6.9b", 6'857'302'016.0},  {"tinyllama-1.1b", 1'100'048'384.0}, {"llama3-8b", 8'030'261'248.0},
+    };
+    for (const auto& [name, parameters] : published) {
+      CAPTURE(name);
+      const ModelEntry* entry = catalog.find(name);
+      REQUIRE(entry != nullptr);
+      CHECK(entry->source.find("config.json") != std::string::npos);
+      const auto* family = families.find(entry->family);
+      REQUIRE(family != nullptr);
+      models::ArchitectureValues values = gpuplan::config::architecture_values(*entry, *family);
+      REQUIRE(entry->default_sequence_length.has_value());
+      values["sequence_length"] = *entry->default_sequence_length;
+      const models::Workload w = family->build(values);
+      CHECK(w.parameters == doctest::Approx(parameters).epsilon(0.01));
+    }
+  }
 }

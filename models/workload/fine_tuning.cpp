@@ -1,0 +1,200 @@
+#include "models/workload/fine_tuning.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "models/workload/layer_ops.h"
+
+namespace gpuplan::models {
+namespace {
+
+constexpr double kBf16Bytes = 2.0;
+constexpr double kInt8Bytes = 1.0;
+constexpr double kFp32Bytes = 4.0;
+constexpr double kBitsPerByte = 8.0;
+/// peft's `result + lora_B(lora_A(x)) * scaling`: one multiply and one add per output.
+constexpr double kLoraAddFlopPerElement = 2.0;
+constexpr int kLoraAddKernels = 2;
+
+/// One weight matrix of a layer projection and the target that adapts it.
+struct Projection {
+  std::string suffix;  ///< "q", "gate", ..., or "qkv" for a fused q/k/v GEMM
+  std::vector<LoraTarget> targets;  ///< any of these adapts it
+  double in = 0.0;
+  double out = 0.0;
+};
+
+bool ends_with(const std::string& name, const std::string& tail) {
+  return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// The projections of a transformer-layer linear (names of transformer_block.cpp), or none
+/// for any other op (heads, embeddings, convolutions).
+std::vector<Projection> projections_of(const Op& op) {
+  if (op.op_class != OpClass::kMatmul || op.weight_columns <= 0.0) {
+    return {};
+  }
+  const double in = op.weight_columns;
+  const double out = op.weight_rows;
+  if (ends_with(op.name, "attn.qkv")) {
+    if (op.forward_kernels == 3) {
+      const double kv = (out - in) / 2.0;  // q is in x in; k and v share the rest
+      return {{"q", {LoraTarget::kQ}, in, in}, {"k", {LoraTarget::kK}, in, kv}, {"v", {LoraTarget::kV}, in, kv}};
+    }
+    return {{"qkv", {LoraTarget::kQ, LoraTarget::kK, LoraTarget::kV}, in, out}};
+  }
+  if (ends_with(op.name, "attn.out")) {
+    return {{"o", {LoraTarget::kO}, in, out}};
+  }
+  if (ends_with(op.name, "mlp.gate_up")) {
+    return {{"gate", {LoraTarget::kGate}, in, out / 2.0}, {"up", {LoraTarget::kUp}, in, out / 2.0}};
+  }
+  if (ends_with(op.name, "mlp.up")) {
+    return {{"up", {LoraTarget::kUp}, in, out}};
+  }
+  if (ends_with(op.name, "mlp.down")) {
+    return {{"down", {LoraTarget::kDown}, in, out}};
+  }
+  return {};
+}
+
+bool targeted(const Projection& p, const FineTuningSpec& spec) {
+  if (spec.targets.empty()) {
+    return true;  // all_linear
+  }
+  return std::any_of(p.targets.begin(), p.targets.end(), [&](LoraTarget t) {
+    return std::find(spec.targets.begin(), spec.targets.end(), t) != spec.targets.end();
+  });
+}
+
+bool quantized(BasePrecision b) { return b == BasePrecision::kInt8 || b == BasePrecision::kNf4; }
+
+}  // namespace
+
+double base_weight_element_bytes(BasePrecision base, double in_features) {
+  if (in_features <= 0.0) {
+    throw std::invalid_argument("base_weight_element_bytes: in_features must be positive");
+  }
+  switch (base) {
+    case BasePrecision::kBf16: return kBf16Bytes;
+    case BasePrecision::kInt8: return kInt8Bytes + kFp32Bytes / in_features;
+    case BasePrecision::kNf4: return kNf4BitsPerWeight / kBitsPerByte;
+  }
+  return kBf16Bytes;
+}
+
+std::vector<LoraTarget> lora_targets_of(const Workload& workload) {
+  std::vector<bool> present(names_of<LoraTarget>().size(), false);
+  for (const Op& op : workload.ops) {
+    for (const Projection& p : projections_of(op)) {
+      for (LoraTarget t : p.targets) {
+        present[static_cast<std::size_t>(t)] = true;
+      }
+    }
+  }
+  std::vector<LoraTarget> targets;
+  for (std::size_t i = 0; i < present.size(); ++i) {
+    if (present[i]) {
+      targets.push_back(static_cast<LoraTarget>(i));
+    }
+  }
+  return targets;
+}
+
+double lora_max_rank(const Workload& workload, const FineTuningSpec& spec) {
+  double rank = 0.0;
+  for (const Op& op : workload.ops) {
+    for (const Projection& p : projections_of(op)) {
+      if (targeted(p, spec)) {
+        const double width = std::min(p.in, p.out);
+        rank = rank == 0.0 ? width : std::min(rank, width);
+      }
+    }
+  }
+  return rank;
+}
+
+Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precision precision) {
+  if (spec.method == FineTuningMethod::kFull) {
+    return workload;
+  }
+  if (spec.rank < 1) {
+    throw std::invalid_argument("with_fine_tuning: rank must be at least 1");
+  }
+  const std::vector<LoraTarget> present = lora_targets_of(workload);
+  for (LoraTarget t : spec.targets) {
+    if (std::find(present.begin(), present.end(), t) == present.end()) {
+      throw std::invalid_argument("with_fine_tuning: " + workload.name + " has no " + std::string(name_of(t)) +
+                                  " projection");
+    }
+  }
+  const double r = spec.rank;
+  // The GEMMs run at the compute precision: a quantized weight is dequantized to its width.
+  const double compute_bytes = activation_element_bytes(precision);
+  std::vector<Op> ops;
+  ops.reserve(workload.ops.size() * 3);
+  int adapters = 0;
+  for (const Op& original : workload.ops) {
+    if (original.parameters <= 0.0) {
+      Op kept = original;
+      if (kept.op_class == OpClass::kMatmul) {
+        // A head tied to the frozen embedding: input gradient only, nothing saved for it.
+        kept.backward_flop_ratio = 1.0;
+        kept.saved_elements = 0.0;
+      }
+      ops.push_back(kept);
+      continue;
+    }
+    const std::vector<Projection> projections = projections_of(original);
+    Op base = original;
+    base.frozen_parameters = original.parameters;
+    base.parameters = 0.0;
+    const bool quantize = quantized(spec.base_precision) && !projections.empty();
+    base.frozen_element_bytes = quantize ? base_weight_element_bytes(spec.base_precision, original.weight_columns)
+                                         : kBf16Bytes;
+    bool any_targeted = false;
+    for (const Projection& p : projections) {
+      any_targeted = any_targeted || targeted(p, spec);
+    }
+    if (original.op_class == OpClass::kMatmul) {
+      // Input gradient only; the input stays saved only for the adapter beside it.
+      base.backward_flop_ratio = 1.0;
+      base.saved_elements = any_targeted ? original.saved_elements : 0.0;
+    }
+    if (quantize) {
+      Op dequant;
+      dequant.name = original.name + ".dequant";
+      dequant.op_class = OpClass::kElementwise;
+      dequant.backward_flop_ratio = 0.0;
+      dequant.forward_kernels = original.forward_kernels;  // one per weight matrix
+      dequant.pass_bytes = original.parameters * (base.frozen_element_bytes + compute_bytes);
+      ops.push_back(dequant);
+    }
+    ops.push_back(base);
+    const double rows = original.input_elements / original.weight_columns;
+    for (const Projection& p : projections) {
+      if (!targeted(p, spec)) {
+        continue;
+      }
+      const std::string prefix = original.name + "." + p.suffix + ".lora_";
+      ops.push_back(linear_op(prefix + "a", rows, p.in, r, false, false));
+      ops.push_back(linear_op(prefix + "b", rows, r, p.out, false, true));
+      ops.push_back(elementwise_op(prefix + "add", rows * p.out, 2.0, kLoraAddFlopPerElement, 0.0, kLoraAddKernels));
+      ++adapters;
+    }
+  }
+  if (adapters == 0) {
+    throw std::invalid_argument("with_fine_tuning: " + workload.name + " has no projection to adapt");
+  }
+  workload.ops = std::move(ops);
+  workload.parameters = 0.0;
+  workload.frozen_parameters = 0.0;
+  for (const Op& op : workload.ops) {
+    workload.parameters += op.parameters;
+    workload.frozen_parameters += op.frozen_parameters;
+  }
+  return workload;
+}
+
+}  // namespace gpuplan::models

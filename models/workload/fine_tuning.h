@@ -1,0 +1,77 @@
+#pragma once
+/// \file fine_tuning.h
+/// Parameter-efficient fine-tuning as an op-table transform (`training.fine_tuning`): LoRA
+/// (Hu et al. 2021) and QLoRA (Dettmers et al. 2023) as HF peft and bitsandbytes run them.
+///
+/// with_fine_tuning() turns a model's op table into the one a LoRA/QLoRA step plays:
+/// - every weight of the model becomes frozen (Op::frozen_parameters): no gradient, no
+///   optimizer state, no weight-gradient GEMM. A frozen linear still passes the gradient to
+///   its input (dx = dy·W: backward_flop_ratio 1, one GEMM per weight), so gradients flow
+///   through frozen layers to every adapter below; a frozen linear needs nothing saved for
+///   that (only the adapter beside it saves the shared input x);
+/// - each targeted projection W (out x in) gets an adapter y += (x·Aᵀ)·Bᵀ·alpha/r with A of
+///   r x in and B of out x r, trained: ops "<name>.<target>.lora_a" (2·s·in·r FLOP, saves
+///   nothing of its own: x is the base op's saved input), "<name>.<target>.lora_b"
+///   (2·s·r·out FLOP, saves x·Aᵀ, s·r) and "<name>.<target>.lora_add" (peft's
+///   `result + lora_B(lora_A(x)) * scaling`: a multiply and an add, 2 kernels, saves nothing);
+///   peft's default lora_dropout 0 (no dropout op). Parameters r·(in + out) per target;
+/// - targets are peft's target_modules of a Llama layer: q, k, v, o, gate, up, down. Models
+///   with one fused qkv GEMM (GPT-2 c_attn, MPT Wqkv, BERT/ViT here) carry one adapter on the
+///   fused matrix when any of q, k, v is targeted (peft targets the fused module); a GELU MLP
+///   has up and down, no gate. The output head (lm_head, classifiers) and the embeddings stay
+///   frozen and full precision (peft's all-linear excludes the output layer; bitsandbytes
+///   keeps lm_head unquantized);
+/// - QLoRA (base_precision nf4 or int8): the layer projections' weights are stored quantized
+///   and each is dequantized to the compute precision before its GEMM, in forward and again
+///   in backward (bitsandbytes MatMul4Bit / MatMul8bitLt dequantize for grad input): an op
+///   "<name>.dequant" with one kernel per weight matrix and Op::pass_bytes = stored + 16-bit
+///   bytes of the weight, whatever the batch.
+
+#include <vector>
+
+#include "models/precision.h"
+#include "models/workload/workload.h"
+
+namespace gpuplan::models {
+
+/// `training.fine_tuning` as models read it.
+struct FineTuningSpec {
+  FineTuningMethod method = FineTuningMethod::kFull;
+  /// r, the adapters' rank: peft LoraConfig's default r = 8.
+  int rank = 8;
+  /// LoRA alpha (scaling alpha / r): changes no FLOP or byte, kept for the resolved scenario.
+  /// peft's default lora_alpha = 8.
+  double alpha = 8.0;
+  /// The projections with adapters; empty = all_linear (every projection of every layer).
+  std::vector<LoraTarget> targets;
+  BasePrecision base_precision = BasePrecision::kBf16;
+};
+
+/// NF4 weight: 4 bits plus the quantization constants of double quantization, 0.127 bits
+/// per parameter (Dettmers et al. 2023, sec. 3 "Double Quantization": an fp32 absmax per
+/// 64 weights, 32/64 = 0.5 bits, quantized to 8 bits with an fp32 constant per 256 of them:
+/// 8/64 + 32/(64·256) = 0.127 bits).
+inline constexpr double kNf4BitsPerWeight = 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0);
+
+/// Bytes of one stored frozen weight of a matrix with `in_features` columns: bf16 2;
+/// int8 1 + 4 / in_features (LLM.int8 vector-wise quantization, one fp32 scale per output
+/// row: Dettmers et al. 2022, "LLM.int8()", sec. 3.1); nf4 kNf4BitsPerWeight / 8.
+/// Throws std::invalid_argument for in_features <= 0.
+double base_weight_element_bytes(BasePrecision base, double in_features);
+
+/// The targets that exist in `workload` (q, k, v, o and up/down, gate for a SwiGLU MLP), in
+/// LoraTarget order; empty for a model without transformer layers (ResNet).
+std::vector<LoraTarget> lora_targets_of(const Workload& workload);
+
+/// The largest rank an adapter of `spec`'s targets can have in `workload`: the smallest
+/// min(in, out) over the targeted matrices (a rank above it is no longer low-rank); 0 when
+/// no matrix is targeted.
+double lora_max_rank(const Workload& workload, const FineTuningSpec& spec);
+
+/// `workload` as `spec` trains it at compute `precision` (rules in the file comment);
+/// unchanged for kFull. `parameters` becomes the adapters' count and `frozen_parameters`
+/// the base's. Throws std::invalid_argument when rank < 1, when no op is targeted, or when a
+/// target is not in the model (config/ checks all three first, at the key).
+Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precision precision);
+
+}  // namespace gpuplan::models

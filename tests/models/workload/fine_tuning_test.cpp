@@ -1,0 +1,192 @@
+/// \file fine_tuning_test.cpp
+/// LoRA/QLoRA op tables against hand counts: adapter parameters as peft's
+/// print_trainable_parameters() reports them, frozen bases, backward FLOP of frozen
+/// layers, the dequantization ops of a quantized base, and the memory of a 7 B QLoRA run.
+
+#include "models/workload/fine_tuning.h"
+
+#include <doctest/doctest.h>
+
+#include "../test_gpus.h"
+#include "catalog_models.h"
+#include "models/gpu/op_time.h"
+#include "models/memory/footprint.h"
+
+using namespace gpuplan::models;
+
+namespace {
+FineTuningSpec lora(int rank, std::vector<LoraTarget> targets = {}) {
+  FineTuningSpec spec;
+  spec.method = FineTuningMethod::kLora;
+  spec.rank = rank;
+  spec.targets = std::move(targets);
+  return spec;
+}
+FineTuningSpec qlora(int rank) {
+  FineTuningSpec spec = lora(rank);
+  spec.method = FineTuningMethod::kQlora;
+  spec.base_precision = BasePrecision::kNf4;
+  return spec;
+}
+const Op& op_named(const Workload& w, const std::string& name) {
+  for (const Op& op : w.ops) {
+    if (op.name == name) {
+      return op;
+    }
+  }
+  FAIL("no op " << name);
+  return w.ops.front();
+}
+bool has_op(const Workload& w, const std::string& name) {
+  for (const Op& op : w.ops) {
+    if (op.name == name) {
+      return true;
+    }
+  }
+  return false;
+}
+/// Llama-2-7B: 6,738,415,616 parameters (HF config.json figures, workload test).
+constexpr double kLlama2Parameters = 6'738'415'616.0;
+}  // namespace
+
+TEST_SUITE("models.workload.fine_tuning") {
+  TEST_CASE("LoRA r=16 on every projection of a Llama-2-7B layer: 1,249,280 adapter parameters") {
+    const Workload base = testing::build_catalog_model("llama2-7b");
+    const Workload w = with_fine_tuning(base, lora(16), Precision::kBf16Amp);
+    // q, k, v, o: 16 x (4096 + 4096) = 131,072 each; gate, up, down: 16 x (4096 + 11008)
+    // = 241,664 each; one layer 1,249,280; 32 layers 39,976,960 (peft reports
+    // "trainable params: 39,976,960" for this configuration).
+    const double layer0 = testing::sum_over(w, "layers.0.", [](const Op& op) { return op.parameters; });
+    CHECK(layer0 == doctest::Approx(1'249'280.0));
+    CHECK(w.parameters == doctest::Approx(39'976'960.0));
+    CHECK(w.frozen_parameters == doctest::Approx(kLlama2Parameters));
+    CHECK(op_named(w, "layers.0.attn.qkv.k.lora_a").parameters == doctest::Approx(16.0 * 4096));
+    CHECK(op_named(w, "layers.0.mlp.gate_up.gate.lora_b").parameters == doctest::Approx(11008.0 * 16));
+    // Full fine-tuning leaves the op table as it was.
+    const Workload full = with_fine_tuning(base, FineTuningSpec{}, Precision::kBf16Amp);
+    CHECK(full.parameters == doctest::Approx(kLlama2Parameters));
+    CHECK(full.ops.size() == base.ops.size());
+  }
+
+  TEST_CASE("targets [q, v] at r=8 on Llama-3-8B's grouped-query layers: 3,407,872") {
+    // q 8 x (4096 + 4096) = 65,536; v 8 x (4096 + 1024) = 40,960 (8 key/value heads of
+    // 128); x 32 layers = 3,407,872, peft's figure for target_modules [q_proj, v_proj].
+    const Workload w =
+        with_fine_tuning(testing::build_catalog_model("llama3-8b"), lora(8, {LoraTarget::kQ, LoraTarget::kV}),
+                         Precision::kBf16Amp);
+    CHECK(w.parameters == doctest::Approx(3'407'872.0));
+    CHECK_FALSE(has_op(w, "layers.0.attn.qkv.k.lora_a"));
+    CHECK_FALSE(has_op(w, "layers.0.attn.out.o.lora_a"));
+    // An untargeted frozen linear needs no saved input (dx = dy·W); a targeted one keeps
+    // it for its adapter, and the adapter's B saves x·Aᵀ (s x r).
+    const double s = 8192.0;
+    CHECK(op_named(w, "layers.0.attn.out").saved_elements == 0.0);
+    CHECK(op_named(w, "layers.0.mlp.down").saved_elements == 0.0);
+    CHECK(op_named(w, "layers.0.attn.qkv").saved_elements == doctest::Approx(s * 4096));
+    CHECK(op_named(w, "layers.0.attn.qkv.v.lora_b").saved_elements == doctest::Approx(s * 8));
+    CHECK(op_named(w, "layers.0.attn.qkv.v.lora_a").saved_elements == 0.0);
+  }
+
+  TEST_CASE("a fused qkv GEMM carries one adapter: GPT-2 c_attn at r=8 is 294,912") {
+    // 8 x (768 + 2304) = 24,576 per layer x 12 (peft, target_modules ["c_attn"]).
+    const Workload w = with_fine_tuning(testing::build_catalog_model("gpt2"), lora(8, {LoraTarget::kQ}),
+                                        Precision::kBf16Amp);
+    CHECK(w.parameters == doctest::Approx(294'912.0));
+    CHECK(has_op(w, "layers.11.attn.qkv.qkv.lora_a"));
+    // A GELU MLP has no gate projection; lora_targets_of lists what the model has.
+    CHECK(lora_targets_of(w) == std::vector<LoraTarget>{LoraTarget::kQ, LoraTarget::kK, LoraTarget::kV,
+                                                        LoraTarget::kO, LoraTarget::kUp, LoraTarget::kDown});
+    CHECK(lora_targets_of(testing::build_catalog_model("resnet50")).empty());
+    CHECK(lora_max_rank(testing::build_catalog_model("gpt2"), lora(8)) == doctest::Approx(768.0));
+  }
+
+  TEST_CASE("frozen layers pass gradients to their inputs only") {
+    const Workload base = testing::build_catalog_model("llama2-7b");
+    const Workload w = with_fine_tuning(base, lora(16), Precision::kBf16Amp);
+    for (const char* name : {"layers.3.attn.qkv", "layers.3.mlp.down", "lm_head"}) {
+      const Op& frozen = op_named(w, name);
+      CHECK(frozen.parameters == 0.0);
+      CHECK(frozen.backward_flop_ratio == 1.0);  // grad input, no grad weight
+      CHECK(frozen.frozen_parameters == doctest::Approx(op_named(base, name).parameters));
+      CHECK(frozen.frozen_element_bytes == 2.0);  // bf16 base
+    }
+    CHECK(op_named(w, "layers.3.attn.qkv.q.lora_b").backward_flop_ratio == 2.0);
+    // Model FLOP per token: the base's 6·N falls to 4·N (no weight gradients), the adapters
+    // add 6 x their parameters; at s = 4096 the attention and memory-bound ops are the rest.
+    const double s = 4096.0;
+    const double linear_flop = [&] {
+      double f = 0.0;
+      for (const Op& op : base.ops) {
+        if (op.op_class == OpClass::kMatmul) f += op.forward_flop;
+      }
+      return f;
+    }();
+    const double drop = base.training_flop_per_sample() - w.training_flop_per_sample();
+    // Base linears lose one forward's worth (their weight gradient); adapters add 6·P·s.
+    CHECK(drop == doctest::Approx(linear_flop - 6.0 * w.parameters * s).epsilon(0.002));
+    // The frozen GEMM launches one backward kernel per forward kernel (no weight gradient).
+    const GpuSpec a100 = testing::ampere_like();
+    TrainingSpec t;
+    t.precision = Precision::kBf16Amp;
+    const OpWork frozen = op_work(op_named(w, "layers.3.mlp.down"), 1.0, a100, t, GpuEfficiency::defaults(), false);
+    CHECK(frozen.backward.kernels == 1);
+  }
+
+  TEST_CASE("QLoRA: NF4 layer weights with double quantization, dequantized per pass") {
+    CHECK(base_weight_element_bytes(BasePrecision::kNf4, 4096.0) == doctest::Approx(4.127 / 8.0).epsilon(1e-4));
+    CHECK(base_weight_element_bytes(BasePrecision::kInt8, 4096.0) == doctest::Approx(1.0 + 4.0 / 4096));
+    CHECK(base_weight_element_bytes(BasePrecision::kBf16, 4096.0) == 2.0);
+    CHECK_THROWS_AS(base_weight_element_bytes(BasePrecision::kNf4, 0.0), std::invalid_argument);
+
+    const Workload w = with_fine_tuning(testing::build_catalog_model("llama2-7b"), qlora(16), Precision::kBf16Amp);
+    const Op& dequant = op_named(w, "layers.0.mlp.gate_up.dequant");
+    const double gate_up = 4096.0 * 2 * 11008;
+    CHECK(dequant.pass_bytes == doctest::Approx(gate_up * (kNf4BitsPerWeight / 8.0 + 2.0)));
+    CHECK(dequant.forward_kernels == 2);  // gate and up are two weights
+    CHECK(dequant.forward_flop == 0.0);   // not model FLOP
+    // The head and the embeddings stay bf16 (bitsandbytes skips lm_head).
+    CHECK_FALSE(has_op(w, "lm_head.dequant"));
+    CHECK(op_named(w, "lm_head").frozen_element_bytes == 2.0);
+    // The dequantization's traffic does not grow with the batch, and backward repeats it.
+    const GpuSpec a100 = testing::ampere_like();
+    TrainingSpec t;
+    t.precision = Precision::kBf16Amp;
+    const OpWork one = op_work(dequant, 1.0, a100, t, GpuEfficiency::defaults(), false);
+    const OpWork eight = op_work(dequant, 8.0, a100, t, GpuEfficiency::defaults(), false);
+    CHECK(one.forward.bytes == doctest::Approx(dequant.pass_bytes));
+    CHECK(eight.forward.bytes == doctest::Approx(one.forward.bytes));
+    CHECK(one.backward.bytes == doctest::Approx(dequant.pass_bytes));
+  }
+
+  TEST_CASE("memory of a 7 B QLoRA run: NF4 base, bf16 rest, adapters with AdamW") {
+    const Workload w = with_fine_tuning(testing::build_catalog_model("llama2-7b"), qlora(16), Precision::kBf16Amp);
+    TrainingSpec t;
+    t.batch_size = 1;
+    t.precision = Precision::kBf16Amp;
+    t.optimizer = Optimizer::kAdamW;
+    const MemoryBreakdown m = training_memory(w, t, MemoryModelParams::defaults());
+    // Layer projections: 32 x (4·4096² + 3·4096·11008) = 6,476,005,376 weights at
+    // 4.127 bits; embeddings, lm_head and norms (262,410,240) in bf16; the 39,976,960 fp32
+    // adapters.
+    const double quantized = 6'476'005'376.0;
+    const double bf16_rest = kLlama2Parameters - quantized;
+    const double adapters = 39'976'960.0;
+    CHECK(bf16_rest == doctest::Approx(262'410'240.0));
+    const double weights = quantized * kNf4BitsPerWeight / 8.0 + bf16_rest * 2.0 + adapters * 4.0;
+    CHECK(m.weights_bytes == doctest::Approx(weights));
+    CHECK(m.weights_bytes / 1e9 == doctest::Approx(4.02).epsilon(0.005));  // 3.34 + 0.52 + 0.16 GB
+    CHECK(m.gradients_bytes == doctest::Approx(adapters * 4.0));
+    // AdamW's two fp32 moments plus autocast's 16-bit copy, for the adapters only.
+    CHECK(m.optimizer_state_bytes == doctest::Approx(adapters * (8.0 + 2.0)));
+  }
+
+  TEST_CASE("bad specs are refused") {
+    const Workload llama = testing::build_catalog_model("llama2-7b");
+    CHECK_THROWS_AS(with_fine_tuning(llama, lora(0), Precision::kBf16Amp), std::invalid_argument);
+    CHECK_THROWS_AS(with_fine_tuning(testing::build_catalog_model("resnet50"), lora(8), Precision::kBf16Amp),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(with_fine_tuning(testing::build_catalog_model("gpt2"), lora(8, {LoraTarget::kGate}),
+                                     Precision::kBf16Amp),
+                    std::invalid_argument);
+  }
+}
