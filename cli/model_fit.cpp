@@ -85,6 +85,8 @@ const std::vector<FittedParameter>& fitted_parameters() {
        "per-head batched attention matmuls (k = head_dim) relative to a GEMM"},
       {"memory_bandwidth", &models::GpuEfficiency::memory_bandwidth,
        "achieved share of datasheet memory bandwidth by memory-bound kernels"},
+      {"boost_headroom_kept", &models::GpuEfficiency::boost_headroom_kept,
+       "share of a GPU Boost card's clock above its rated boost that a training load keeps"},
   };
   return parameters;
 }

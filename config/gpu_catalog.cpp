@@ -205,6 +205,13 @@ std::optional<models::GpuSpec> read_gpu(const std::string& name, const YAML::Nod
     gpu.error("idle_power", "idle power is not below the TDP",
               "; idle_power is the draw with no kernel running, a fraction of tdp");
   }
+  spec.boost_clock_hz = gpu.quantity("boost_clock", Dimension::kHertz, Range::kPositive).value_or(0.0);
+  spec.observed_load_clock_hz =
+      gpu.quantity("observed_load_clock", Dimension::kHertz, Range::kPositive).value_or(0.0);
+  if (spec.observed_load_clock_hz > 0.0 && spec.boost_clock_hz <= 0.0) {
+    gpu.error("observed_load_clock", "an observed load clock without the boost clock",
+              "; add boost_clock, the clock the datasheet peaks are quoted at");
+  }
   spec.source = gpu.string("source", Requirement::kRequired).value_or("");
   if (gpu.has("source") && spec.source.empty()) {
     gpu.error("source", "empty source", "; name the datasheet URL the figures come from");

@@ -39,6 +39,12 @@ void emit_gpu(YAML::Emitter& out, const models::GpuSpec& gpu) {
       << with_unit(gpu.nvlink_bytes_per_s_per_direction, "B/s");
   out << YAML::Key << "tdp" << YAML::Value << with_unit(gpu.tdp_w, "W");
   out << YAML::Key << "idle_power" << YAML::Value << with_unit(gpu.idle_w, "W");
+  if (gpu.boost_clock_hz > 0.0) {
+    out << YAML::Key << "boost_clock" << YAML::Value << with_unit(gpu.boost_clock_hz, "Hz");
+  }
+  if (gpu.observed_load_clock_hz > 0.0) {
+    out << YAML::Key << "observed_load_clock" << YAML::Value << with_unit(gpu.observed_load_clock_hz, "Hz");
+  }
   out << YAML::Key << "calibrated" << YAML::Value << gpu.calibrated;
   out << YAML::Key << "source" << YAML::Value << gpu.source;
   out << YAML::Key << "retrieved" << YAML::Value << gpu.retrieved;

@@ -52,6 +52,9 @@ constexpr std::array kFlopUnits = {
     UnitFactor{"GFLOP", kGiga}, UnitFactor{"TFLOP", kTera}, UnitFactor{"PFLOP", kPeta},
     UnitFactor{"EFLOP", kExa},
 };
+constexpr std::array kFrequencyUnits = {
+    UnitFactor{"Hz", 1.0}, UnitFactor{"kHz", kKilo}, UnitFactor{"MHz", kMega}, UnitFactor{"GHz", kGiga},
+};
 constexpr std::array kPowerUnits = {
     UnitFactor{"W", 1.0}, UnitFactor{"kW", kKilo}, UnitFactor{"MW", kMega},
 };
@@ -154,6 +157,9 @@ std::optional<double> interpret(const Pieces& p, Dimension dimension) {
     case Dimension::kJoules:
       if (!r.has_slash) return scaled(lookup(kEnergyUnits, r.numerator), p.number);
       return std::nullopt;
+    case Dimension::kHertz:
+      if (!r.has_slash) return scaled(lookup(kFrequencyUnits, r.numerator), p.number);
+      return std::nullopt;
     default:
       break;
   }
@@ -193,6 +199,7 @@ constexpr std::array kAllDimensions = {
     Dimension::kFlop,         Dimension::kFlopPerSecond, Dimension::kUsd,
     Dimension::kUsdPerSecond, Dimension::kUsdPerJoule,  Dimension::kPerSecond,
     Dimension::kWatts,        Dimension::kJoules,       Dimension::kSamplesPerSecond,
+    Dimension::kHertz,
 };
 
 // Hints for units people often write but which are ambiguous or refused (STYLE.md U5).
@@ -233,6 +240,7 @@ DimensionInfo describe(Dimension dimension) {
     case Dimension::kWatts: return {"power", "\"700 W\""};
     case Dimension::kJoules: return {"energy", "\"3 kWh\""};
     case Dimension::kSamplesPerSecond: return {"throughput", "\"2650 samples/s\""};
+    case Dimension::kHertz: return {"clock frequency", "\"1695 MHz\""};
   }
   return {"quantity", "\"1 s\""};
 }

@@ -24,6 +24,7 @@ enum class Dimension {
   kWatts,            ///< W, kW -> W
   kJoules,           ///< J, kJ, MJ, Wh, kWh -> J
   kSamplesPerSecond, ///< samples/s, images/s, img/s, sequences/s, tokens/s -> 1/s
+  kHertz,            ///< clock frequency: Hz, kHz, MHz, GHz -> Hz
 };
 
 /// The name of a dimension and an example value, for error messages:

@@ -4,7 +4,7 @@
 /// peak per op class and math path, the fixed cost of a kernel, and the host-side cost of
 /// launching one. ONE set for every scenario and GPU (no per-case tuning); a calibration
 /// profile (calibration issue) replaces the GEMM and bandwidth figures with measured ones.
-/// Defaults and their sources: `GpuEfficiency::defaults()` (gpu_efficiency.cpp); five of
+/// Defaults and their sources: `GpuEfficiency::defaults()` (gpu_efficiency.cpp); six of
 /// them are fitted by `gpuplan fit` (cli/model_fit.h: `fitted_parameters()`).
 
 #include "models/precision.h"
@@ -51,6 +51,11 @@ struct GpuEfficiency {
   /// Achieved fraction of datasheet memory bandwidth for streaming kernels (STREAM-like copy
   /// reaches 0.8-0.9 on HBM GPUs).
   double memory_bandwidth = 0.0;
+  /// Share of a card's GPU Boost headroom (GpuSpec::observed_load_clock_hz over
+  /// boost_clock_hz) that a dense training load keeps under the board power limit: math runs
+  /// at peak x (1 + share x (observed / boost - 1)). Cards without an observed clock
+  /// (datacenter parts, which cap at their boost clock) are unaffected. FITTED by `gpuplan fit`.
+  double boost_headroom_kept = 0.0;
   /// Fixed GPU time per kernel (launch latency on the device, ramp-up and tail): a few us.
   double kernel_fixed_s = 0.0;
   /// Host CPU time to dispatch one kernel, by framework mode, forward / backward.

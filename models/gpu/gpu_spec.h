@@ -33,6 +33,13 @@ struct GpuSpec {
   double nvlink_bytes_per_s_per_direction = 0.0;  ///< total over all links, per direction; 0 = none
   double tdp_w = 0.0;
   double idle_w = 0.0;
+  /// The clock the datasheet peaks are quoted at (NVIDIA's "boost clock"); 0 = not in the catalog.
+  double boost_clock_hz = 0.0;
+  /// The highest graphics clock a public log shows the card holding under a sustained compute
+  /// load. GeForce and workstation cards run GPU Boost above their rated boost clock while
+  /// power and temperature allow; datacenter parts cap at it. 0 = not known (taken as the
+  /// boost clock). op_time.h keeps GpuEfficiency::boost_headroom_kept of the difference.
+  double observed_load_clock_hz = 0.0;
   std::string source;                  ///< where the figures come from (datasheet URL)
   std::string retrieved;               ///< ISO date the source was read
   bool calibrated = false;             ///< true when built from a calibration profile

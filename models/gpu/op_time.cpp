@@ -58,6 +58,15 @@ double kernel_fixed(const GpuSpec& gpu, const GpuEfficiency& e) {
   return e.kernel_fixed_s;
 }
 
+// Datasheet peaks are quoted at the boost clock; GPU Boost cards hold a higher clock under
+// load while the power limit allows (GpuSpec::observed_load_clock_hz).
+double sustained_clock_factor(const GpuSpec& gpu, const GpuEfficiency& e) {
+  if (gpu.boost_clock_hz <= 0.0 || gpu.observed_load_clock_hz <= 0.0) {
+    return 1.0;
+  }
+  return 1.0 + e.boost_headroom_kept * (gpu.observed_load_clock_hz / gpu.boost_clock_hz - 1.0);
+}
+
 }  // namespace
 
 bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu) {
@@ -172,7 +181,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       const double flop_per_kernel = w.forward.flop / std::max(1, op.forward_kernels);
       compute_rate = measured->rate_at(flop_per_kernel) * relative;
     } else {
-      compute_rate = math_peak_flop_per_s(op.op_class, p, gpu) * eff;
+      compute_rate = math_peak_flop_per_s(op.op_class, p, gpu) * eff * sustained_clock_factor(gpu, e);
     }
     if (is_mixed(p) && op.parameters > 0.0) {
       // autocast casts the fp32 weight to 16 bit once per forward (cached for backward).

@@ -27,7 +27,36 @@ double saved_bytes_per_element(const Op& op, Precision precision) {
   }
   return activation_element_bytes(precision);
 }
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A pointwise activation (GELU, SwiGLU, ReLU, tanh) whose saved tensor a fusing compiler can
+// rebuild in backward; dropout masks come from the RNG and stay saved.
+bool rematerializable(const Op& op) {
+  return op.op_class == OpClass::kElementwise && op.saved_elements > 0.0 && !ends_with(op.name, "dropout");
+}
 }  // namespace
+
+std::vector<double> saved_bytes_per_sample(const Workload& workload, const TrainingSpec& training) {
+  std::vector<double> bytes(workload.ops.size(), 0.0);
+  const bool compiled = training.framework_overhead == FrameworkOverhead::kCompiled;
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const Op& op = workload.ops[i];
+    double elements = op.saved_elements;
+    if (compiled && rematerializable(op)) {
+      // The partitioner keeps the activation's input (GELU: the up projection's output;
+      // SwiGLU: gate and up) and recomputes the pointwise result in backward.
+      elements = std::min(elements, op.input_elements);
+    } else if (compiled && i > 0 && op.op_class == OpClass::kMatmul && rematerializable(workload.ops[i - 1])) {
+      // The linear after it needs that result for its weight gradient: recomputed, not saved.
+      elements = 0.0;
+    }
+    bytes[i] = elements * saved_bytes_per_element(op, training.precision);
+  }
+  return bytes;
+}
 
 MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& training,
                                 const MemoryModelParams& params) {
@@ -48,12 +77,14 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
 
   // A block is checkpointed under full checkpointing (all of them) or when {every: N}
   // marked its ops (Op::checkpointed); its ops' saves give way to the block's input.
+  const std::vector<double> op_saved = saved_bytes_per_sample(workload, training);
   double saved = 0.0;
   std::map<std::string, double> block_saved;   // bytes per sample of each checkpointed block
   std::map<std::string, double> block_input;   // bytes per sample of each checkpointed block's input
-  for (const Op& op : workload.ops) {
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const Op& op = workload.ops[i];
     const std::string block = block_of(op);
-    const double bytes = op.saved_elements * saved_bytes_per_element(op, training.precision);
+    const double bytes = op_saved[i];
     if (block.empty() || !(training.activation_checkpointing || op.checkpointed)) {
       saved += bytes;
       continue;

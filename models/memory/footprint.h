@@ -16,11 +16,22 @@
 /// - saved activations: Op::saved_elements x batch x element size: 4 B in fp32/tf32, 2 B under
 ///   AMP except ops that autocast runs in fp32 (Op::autocast_fp32: softmax, log-softmax /
 ///   cross-entropy, layer norm), which keep 4 B;
+/// - under a fusing compiler (FrameworkOverhead::kCompiled: torch.compile, TorchScript with
+///   NVFuser, llm.c's hand-fused kernels) a pointwise activation is not saved twice: the
+///   backward keeps its input (GELU: the up projection's output; SwiGLU: gate and up) and
+///   recomputes the activation for the next linear's weight gradient, instead of keeping both
+///   the input and the result. AOTAutograd's min-cut partitioner does this for every cheap
+///   pointwise op (PyTorch torch/_functorch/partitioners.py, min_cut_rematerialization_partition;
+///   H. He, "Min-cut optimal recomputation", PyTorch dev-discuss 2022); llm.c recomputes GELU
+///   in backward by default (train_gpt2.cu, `-r 1`). Dropout masks stay saved;
 /// - activation checkpointing (one checkpoint per repeated block, as HF
 ///   gradient_checkpointing_enable does): only each block's input stays saved, plus the
 ///   largest block's activations while it is recomputed in backward. {every: N} does the
 ///   same for the blocks it marks (Op::checkpointed); selective recomputation has already
 ///   dropped the score chain's saves from the op table (models/workload/activation_recompute.h).
+
+#include <string>
+#include <vector>
 
 #include "models/gpu/gpu_spec.h"
 #include "models/job_spec.h"
@@ -41,6 +52,11 @@ struct MemoryModelParams {
   double allocator_slack_fraction = 0.0;
   static MemoryModelParams defaults();
 };
+
+/// Saved activation bytes per sample of each op of `workload` (same order as workload.ops)
+/// under `training`'s precision and framework mode: Op::saved_elements x element size, with
+/// the compiled-mode rematerialization above. Pure.
+std::vector<double> saved_bytes_per_sample(const Workload& workload, const TrainingSpec& training);
 
 /// Peak memory of one GPU training `workload` with `training` (micro-batch, precision,
 /// optimizer, checkpointing). Throws std::invalid_argument for a batch below 1.

@@ -152,7 +152,9 @@ TEST_SUITE("cli.validate.calibrated") {
       // the uncalibrated figures do not move
       CHECK(ra["relative_error"] == rb["relative_error"]);
       CHECK(ra["calibrated_relative_error"].is_null());
-      const bool a100 = rb["case"].get<std::string>().find("a100") != std::string::npos;
+      // the profile is an A100 80GB's: the nanoGPT case on the A100 40GB (X115) stays uncalibrated
+      const std::string name = rb["case"].get<std::string>();
+      const bool a100 = name.find("a100") != std::string::npos && name.find("a100-40gb") == std::string::npos;
       CHECK(rb["calibrated_relative_error"].is_null() == !a100);
       if (a100) {
         ++calibrated;
@@ -161,9 +163,9 @@ TEST_SUITE("cli.validate.calibrated") {
       }
     }
     // One GPU: V001, V002, V011, V012, V013, V016, V017, V026, V027; eight: V003, V004, V014,
-    // V015, V018, V019, V028, V029, L010.
-    CHECK(calibrated == 18);
-    CHECK(b["calibrated_rows"] == 18);
+    // V015, V018, V019, V028, V029, L010, X111, X112.
+    CHECK(calibrated == 20);
+    CHECK(b["calibrated_rows"] == 20);
     CHECK(b["throughput_mape"] == a["throughput_mape"]);
 
     const auto table = run_gpuplan("validate " + cases + " --calibrations " + kFixtures + "/profiles");

@@ -248,6 +248,26 @@ TEST_SUITE("config.gpu_catalog") {
           "idle_power is the draw with no kernel running, a fraction of tdp");
   }
 
+  TEST_CASE("clocks: read in Hz; an observed load clock needs the boost clock") {
+    const GpuCatalog both = GpuCatalog::parse(
+        volta_yaml("    idle_power: \"50 W\"\n",
+                   "    idle_power: \"50 W\"\n    boost_clock: \"1695 MHz\"\n    observed_load_clock: \"1.965 GHz\"\n"),
+        "inline.yaml");
+    CHECK(both.find("test-gpu")->boost_clock_hz == doctest::Approx(1.695e9));
+    CHECK(both.find("test-gpu")->observed_load_clock_hz == doctest::Approx(1.965e9));
+    CHECK(error_of([] {
+            GpuCatalog::parse(volta_yaml("    idle_power: \"50 W\"\n",
+                                         "    idle_power: \"50 W\"\n    observed_load_clock: \"1965 MHz\"\n"),
+                              "inline.yaml");
+          }) ==
+          "an observed load clock without the boost clock at inline.yaml:15:26 (gpus.test-gpu.observed_load_clock); "
+          "add boost_clock, the clock the datasheet peaks are quoted at");
+    // the shipped GeForce entries carry both; datacenter parts neither (they cap at boost)
+    const GpuCatalog shipped = GpuCatalog::load(kGpusYaml);
+    CHECK(shipped.find("rtx3090")->observed_load_clock_hz == doctest::Approx(1.965e9));
+    CHECK(shipped.find("a100-80gb")->observed_load_clock_hz == 0.0);
+  }
+
   TEST_CASE("an alias may name one GPU only") {
     std::string text = volta_yaml("    form_factor:", "    aliases: [\"V100\"]\n    form_factor:");
     const std::string second = text.substr(text.find("  test-gpu:"));

@@ -40,6 +40,8 @@ TEST_SUITE("core.unit_parse") {
     CHECK(parse_quantity("3 kWh", Dimension::kJoules) == doctest::Approx(3 * 3.6e6));
     CHECK(parse_quantity("2650 samples/s", Dimension::kSamplesPerSecond) == doctest::Approx(2650));
     CHECK(parse_quantity("317 sequences/s", Dimension::kSamplesPerSecond) == doctest::Approx(317));
+    CHECK(parse_quantity("1695 MHz", Dimension::kHertz) == doctest::Approx(1.695e9));
+    CHECK(parse_quantity("1.41 GHz", Dimension::kHertz) == doctest::Approx(1.41e9));
   }
 
   TEST_CASE("a bare number names the dimension and gives an example with a unit") {

@@ -53,6 +53,22 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(w.backward.gpu_time_s == doctest::Approx(2e12 / (160e12 * 0.87 * 0.75) + 3e-6).scale(0));
   }
 
+  TEST_CASE("a GPU Boost card computes at the share of its observed clock headroom it keeps") {
+    GpuEfficiency e = testing::hand_efficiency();
+    e.boost_headroom_kept = 0.5;
+    GpuSpec gpu = testing::ampere_like();
+    gpu.boost_clock_hz = 1.0e9;
+    gpu.observed_load_clock_hz = 1.2e9;
+    const Op op = matmul(1e12, 1e6, 0);
+    // 1 + 0.5 x (1.2 / 1.0 - 1) = 1.1 x the datasheet rate
+    const OpWork w = op_work(op, 1, gpu, training(Precision::kTf32), e);
+    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (160e12 * 0.87 * 0.75 * 1.1) + 3e-6).scale(0));
+    // no observed clock (datacenter parts): the datasheet rate
+    gpu.observed_load_clock_hz = 0.0;
+    const OpWork capped = op_work(op, 1, gpu, training(Precision::kTf32), e);
+    CHECK(capped.forward.gpu_time_s == doctest::Approx(1e12 / (160e12 * 0.87 * 0.75) + 3e-6).scale(0));
+  }
+
   TEST_CASE("an attention matmul runs at its own factor, not the linear layers'") {
     const GpuEfficiency e = testing::hand_efficiency();
     Op op = matmul(1e12, 1e6, 0);
