@@ -1,5 +1,9 @@
 #include "cli/advisor.h"
 
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
 #include <thread>
 
 #include "cli/parallel_for.h"
@@ -8,15 +12,55 @@
 
 namespace gpuplan::cli {
 
-std::vector<models::Remedy> valid_remedies(const ScenarioRun& run, std::size_t index, const config::Scenario& scenario,
-                                           const AppContext& context, std::vector<models::JobSpec>& jobs) {
-  const config::Variant& variant = scenario.variants[index];
+namespace {
+
+models::RemedyOptions remedy_options(const AppContext& context) {
   models::RemedyOptions options;
   for (const std::string& name : context.catalogs.storage.names()) {
     options.storage_classes.push_back(*context.catalogs.storage.find(name));
   }
+  return options;
+}
+
+/// "path=value;..." of `remedy`'s overrides, sorted: the same set of changes in any order.
+std::string change_set(const models::Remedy& remedy) {
+  std::vector<std::string> parts;
+  for (const models::ScenarioOverride& o : remedy.overrides) parts.push_back(o.path + "=" + o.value);
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const std::string& p : parts) out += p + ";";
+  return out;
+}
+
+struct Task {
+  std::size_t row;
+  models::Remedy remedy;
+  models::JobSpec job;
+};
+
+/// Simulates every task (all cores, results independent of the thread count) and appends
+/// each outcome to its row's list.
+void simulate(std::vector<Task>& tasks, const ScenarioRun& run, const models::ModelParams& quiet, unsigned threads,
+              std::vector<std::vector<models::RemedyOutcome>>& outcomes, std::vector<std::vector<models::JobSpec>>& jobs) {
+  std::vector<models::VariantResult> results(tasks.size());
+  parallel_for(tasks.size(), threads, {}, 0, 0, [&](std::size_t t) {
+    results[t] = models::run_variant(tasks[t].job, run.result.variants[tasks[t].row].strategy, quiet).result;
+  });
+  for (std::size_t t = 0; t < tasks.size(); ++t) {
+    outcomes[tasks[t].row].push_back({std::move(tasks[t].remedy), std::move(results[t])});
+    jobs[tasks[t].row].push_back(std::move(tasks[t].job));
+  }
+  tasks.clear();
+}
+
+}  // namespace
+
+std::vector<models::Remedy> valid_remedies(const ScenarioRun& run, std::size_t index, const config::Scenario& scenario,
+                                           const AppContext& context, std::vector<models::JobSpec>& jobs) {
+  const config::Variant& variant = scenario.variants[index];
   std::vector<models::Remedy> valid;
-  for (models::Remedy& remedy : models::candidate_remedies(variant.job, run.result.variants[index], options)) {
+  for (models::Remedy& remedy :
+       models::candidate_remedies(variant.job, run.result.variants[index], remedy_options(context))) {
     config::OverriddenJob changed =
         config::with_overrides(scenario, variant, remedy.overrides, context.catalogs, context.families);
     if (!changed.job) continue;
@@ -28,30 +72,40 @@ std::vector<models::Remedy> valid_remedies(const ScenarioRun& run, std::size_t i
 
 void advise(ScenarioRun& run, const config::Scenario& scenario, const AppContext& context,
             const models::ModelParams& params, unsigned threads) {
-  struct Task {
-    std::size_t row;
-    models::JobSpec job;
-  };
+  const std::size_t rows = run.result.variants.size();
+  std::vector<std::vector<models::RemedyOutcome>> outcomes(rows);
+  std::vector<std::vector<models::JobSpec>> jobs(rows);  // outcome k of row i ran jobs[i][k]
   std::vector<Task> tasks;
-  std::vector<std::vector<models::RemedyOutcome>> outcomes(run.result.variants.size());
-  std::vector<std::pair<std::size_t, std::size_t>> slots;  // task -> (row, outcome)
-  for (std::size_t i = 0; i < run.result.variants.size(); ++i) {
-    std::vector<models::JobSpec> jobs;
-    for (models::Remedy& remedy : valid_remedies(run, i, scenario, context, jobs)) {
-      slots.emplace_back(i, outcomes[i].size());
-      outcomes[i].push_back({std::move(remedy), {}});
-    }
-    for (models::JobSpec& job : jobs) tasks.push_back({i, std::move(job)});
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::vector<models::JobSpec> row_jobs;
+    std::vector<models::Remedy> remedies = valid_remedies(run, i, scenario, context, row_jobs);
+    for (std::size_t k = 0; k < remedies.size(); ++k) tasks.push_back({i, std::move(remedies[k]), std::move(row_jobs[k])});
   }
   models::ModelParams quiet = params;
   quiet.step.trace_steps = 0;
   quiet.scaling_reference = false;
   if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
-  parallel_for(tasks.size(), threads, {}, 0, 0, [&](std::size_t t) {
-    const auto [row, slot] = slots[t];
-    outcomes[row][slot].result = models::run_variant(tasks[t].job, run.result.variants[row].strategy, quiet).result;
-  });
-  for (std::size_t i = 0; i < run.result.variants.size(); ++i) models::apply_advice(run.result.variants[i], outcomes[i]);
+  simulate(tasks, run, quiet, threads, outcomes, jobs);
+  // Rows that no single remedy helps enough: each of the best starts (models::pair_starts)
+  // with the remedies of its own result on top, validated and simulated like the others.
+  const models::RemedyOptions options = remedy_options(context);
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::set<std::string> tried;
+    for (const models::RemedyOutcome& o : outcomes[i]) tried.insert(change_set(o.remedy));
+    for (const std::size_t s : models::pair_starts(run.result.variants[i], outcomes[i])) {
+      const models::RemedyOutcome& start = outcomes[i][s];
+      for (const models::Remedy& next : models::candidate_remedies(jobs[i][s], start.result, options)) {
+        std::optional<models::Remedy> pair = models::combined_remedy(start.remedy, next);
+        if (!pair || !tried.insert(change_set(*pair)).second) continue;
+        config::OverriddenJob changed = config::with_overrides(scenario, scenario.variants[i], pair->overrides,
+                                                               context.catalogs, context.families);
+        if (!changed.job) continue;
+        tasks.push_back({i, std::move(*pair), std::move(*changed.job)});
+      }
+    }
+  }
+  simulate(tasks, run, quiet, threads, outcomes, jobs);
+  for (std::size_t i = 0; i < rows; ++i) models::apply_advice(run.result.variants[i], outcomes[i]);
 }
 
 ScenarioRun run_and_advise(const config::Scenario& scenario, const AppContext& context, const models::ModelParams& params,

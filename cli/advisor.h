@@ -4,7 +4,10 @@
 /// (issue 10 item 4): for each fitting row, the candidates of models/run/remedies.h are
 /// written into the row's variant through config/variant_overrides.h (the path strategies
 /// take), each valid one simulated with models::run_variant, and models::apply_advice keeps
-/// the one with the largest gain. Remedies that validation refuses (bf16 on a V100, an
+/// the one with the largest gain. Where no single remedy gains
+/// kMinimumRemedyGain, the remedies of each of the best ones' own results are tried on top of
+/// it (models::pair_starts, models::combined_remedy): a pair such as compiled mode + GPU
+/// decoding, each of which alone moves the limit to the other. Remedies that validation refuses (bf16 on a V100, an
 /// interconnect the instance lacks) are skipped. Cost: one simulation per candidate (about
 /// 1-4 per row), run on all cores; the output does not depend on the number of threads.
 

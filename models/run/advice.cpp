@@ -1,5 +1,10 @@
 #include "models/run/advice.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
 namespace gpuplan::models {
 
 std::optional<double> run_cost_usd(const VariantResult& row) {
@@ -23,15 +28,51 @@ std::string overrides_text(const std::vector<ScenarioOverride>& overrides) {
   return out;
 }
 
+namespace {
+
+/// Gain of `o` over `row` on its goal; NaN when it does not fit or has no positive goal value.
+double gain_of(const VariantResult& row, const RemedyOutcome& o) {
+  if (!o.result.fits) return std::numeric_limits<double>::quiet_NaN();
+  const double after = goal_value(o.result, o.remedy.goal);
+  if (!(after > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  return goal_value(row, o.remedy.goal) / after - 1.0;
+}
+
+}  // namespace
+
+std::vector<std::size_t> pair_starts(const VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
+  if (!row.fits) return {};
+  std::vector<std::pair<double, std::size_t>> ranked;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const double gain = gain_of(row, outcomes[i]);
+    if (std::isnan(gain)) continue;
+    if (gain >= kMinimumRemedyGain) return {};
+    ranked.emplace_back(gain, i);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < ranked.size() && i < kPairStarts; ++i) starts.push_back(ranked[i].second);
+  return starts;
+}
+
+std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second) {
+  if (first.goal != second.goal) return std::nullopt;
+  for (const ScenarioOverride& x : first.overrides) {
+    for (const ScenarioOverride& y : second.overrides) {
+      if (x.path == y.path) return std::nullopt;
+    }
+  }
+  Remedy pair = first;
+  pair.overrides.insert(pair.overrides.end(), second.overrides.begin(), second.overrides.end());
+  return pair;
+}
+
 void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
   if (!row.fits) return;
   const RemedyOutcome* best = nullptr;
   double best_gain = kMinimumRemedyGain;
   for (const RemedyOutcome& o : outcomes) {
-    if (!o.result.fits) continue;
-    const double after = goal_value(o.result, o.remedy.goal);
-    if (!(after > 0.0)) continue;
-    const double gain = goal_value(row, o.remedy.goal) / after - 1.0;
+    const double gain = gain_of(row, o);
     if (gain >= best_gain && (best == nullptr || gain > best_gain)) {
       best = &o;
       best_gain = gain;

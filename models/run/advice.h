@@ -34,6 +34,23 @@ double goal_value(const VariantResult& row, RemedyGoal goal);
 /// "path: value, path: value", in order.
 std::string overrides_text(const std::vector<ScenarioOverride>& overrides);
 
+/// How many of a row's best single remedies a second remedy is tried on top of.
+inline constexpr std::size_t kPairStarts = 2;
+
+/// Where to look for a pair of remedies when no single one gains kMinimumRemedyGain: the
+/// indexes in `outcomes` of the (at most kPairStarts) fitting outcomes with the largest
+/// gains, best first, equal gains in the candidates' order. Relieving one limiter often
+/// moves the limit to another (compiled mode on a row that the loader holds too gains
+/// nothing until decoding moves to the GPU), so the caller tries each start's own remedies
+/// on top of it. Empty when the row does not fit or a single remedy already gains enough.
+/// Throws nothing.
+std::vector<std::size_t> pair_starts(const VariantResult& row, const std::vector<RemedyOutcome>& outcomes);
+
+/// `first` then `second` as one remedy: first's overrides followed by second's, relieving
+/// first's resource (the one the pair starts from) with first's goal. Absent when the two
+/// change a key in common or rank on different goals. Throws nothing.
+std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second);
+
 /// Sets row.bottleneck, row.suggestion and row.suggested from the best of `outcomes`
 /// (strictly largest gain; the first of equal ones); leaves the row as it is when none
 /// fits and gains kMinimumRemedyGain. Throws nothing.

@@ -155,6 +155,29 @@ TEST_SUITE("cli.advice") {
     CHECK(fp32.suggestion == "data_loader.num_workers: 7");
   }
 
+  TEST_CASE("ResNet-50 AMP channels_last on an A100 with 5 workers: compiled alone or DALI alone gain nothing, both do") {
+    // The new-user finding: the row said "gpu_compute -> a faster GPU or more GPUs" where
+    // compiled mode and GPU decoding together gain 13 % (each alone moves the limit to the other).
+    const std::string base = testing::slurp(std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/dle-resnet50-a100.yaml");
+    const std::string amp = "training.precision: fp16_amp, training.memory_format: channels_last";
+    const std::string yaml = base.substr(0, base.find("strategies:")) + "strategies:\n" +
+                             "  amp: {" + amp + "}\n" +
+                             "  compiled: {" + amp + ", training.framework_overhead: compiled}\n" +
+                             "  dali: {" + amp + ", data_loader.preprocess_on: gpu}\n" +
+                             "  both: {" + amp + ", training.framework_overhead: compiled, data_loader.preprocess_on: gpu}\n";
+    const auto rows = advised_text(yaml);
+    const double amp_rate = rows.at("amp").throughput_samples_per_s;
+    CHECK(rows.at("compiled").throughput_samples_per_s / amp_rate - 1.0 < models::kMinimumRemedyGain);
+    CHECK(rows.at("dali").throughput_samples_per_s < amp_rate);
+    const double both_gain = rows.at("both").throughput_samples_per_s / amp_rate - 1.0;
+    CHECK(both_gain > 0.10);
+    const models::VariantResult& row = rows.at("amp");
+    CHECK(row.bottleneck == "gpu_compute");
+    CHECK(row.suggestion == "training.framework_overhead: compiled, data_loader.preprocess_on: gpu");
+    REQUIRE(row.suggested);
+    CHECK(row.suggested->throughput_change == doctest::Approx(both_gain).epsilon(0.01));
+  }
+
   TEST_CASE("BERT-large on 8 PCIe A100s behind the host bridge: communication, and a remedy that gains") {
     const std::string yaml =
         "format: gpuplan/v1\n"

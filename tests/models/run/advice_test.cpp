@@ -140,6 +140,40 @@ TEST_SUITE("models.run.advice") {
     CHECK_FALSE(row.suggested);
   }
 
+  TEST_CASE("a pair is looked for from the best two fitting remedies only when none gains enough") {
+    VariantResult row = row_with({{"gpu_compute", 0.1, 0.0}}, 3600.0, 100.0);
+    const Remedy compiled{"gpu_compute", {{"training.framework_overhead", "compiled"}}, RemedyGoal::kTimeToTrain};
+    const Remedy dali{"data_loading_cpu", {{"data_loader.preprocess_on", "gpu"}}, RemedyGoal::kTimeToTrain};
+    const Remedy batch{"gpu_compute", {{"training.batch_size", "512"}}, RemedyGoal::kTimeToTrain};
+    VariantResult oom = row_with({}, 1000.0, 20.0);
+    oom.fits = false;
+    // compiled +0.5 %, GPU decoding -15 %, the bigger batch does not fit: starts compiled, then dali.
+    const std::vector<RemedyOutcome> weak = {{dali, row_with({}, 3600.0 / 0.85, 120.0)},
+                                             {batch, oom},
+                                             {compiled, row_with({}, 3600.0 / 1.005, 99.0)}};
+    CHECK(pair_starts(row, weak) == std::vector<std::size_t>{2, 0});
+    // One remedy at +2.9 % is enough: no pair.
+    const std::vector<RemedyOutcome> strong = {{compiled, row_with({}, 3500.0, 97.0)}};
+    CHECK(pair_starts(row, strong).empty());
+    VariantResult oom_row = row;
+    oom_row.fits = false;
+    CHECK(pair_starts(oom_row, weak).empty());
+  }
+
+  TEST_CASE("a combined remedy keeps the first one's resource and goal, and refuses a shared key") {
+    const Remedy compiled{"gpu_compute", {{"training.framework_overhead", "compiled"}}, RemedyGoal::kTimeToTrain};
+    const Remedy dali{"data_loading_cpu", {{"data_loader.preprocess_on", "gpu"}}, RemedyGoal::kTimeToTrain};
+    const Remedy graphs{"host_dispatch", {{"training.framework_overhead", "cuda_graphs"}}, RemedyGoal::kTimeToTrain};
+    const Remedy interval{"preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost};
+    const std::optional<Remedy> pair = combined_remedy(compiled, dali);
+    REQUIRE(pair);
+    CHECK(pair->relieves == "gpu_compute");
+    CHECK(pair->goal == RemedyGoal::kTimeToTrain);
+    CHECK(overrides_text(pair->overrides) == "training.framework_overhead: compiled, data_loader.preprocess_on: gpu");
+    CHECK_FALSE(combined_remedy(compiled, graphs));    // both set training.framework_overhead
+    CHECK_FALSE(combined_remedy(compiled, interval));  // time against dollars
+  }
+
   TEST_CASE("a cost remedy is ranked on dollars") {
     VariantResult row = row_with({{"gpu_compute", 0.1, 0.0}}, 3600.0, 100.0);
     row.cost_p50_usd = 100.0;
