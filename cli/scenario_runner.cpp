@@ -1,5 +1,8 @@
 #include "cli/scenario_runner.h"
 
+#include "config/config_error.h"
+#include "sim/sim_time.h"
+
 namespace gpuplan::cli {
 
 std::string row_name(const config::Variant& variant) {
@@ -12,7 +15,16 @@ ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelPa
   run.result.scenario_name = scenario.name;
   run.result.scenario_path = scenario.path;
   for (const config::Variant& variant : scenario.variants) {
-    models::VariantRun v = models::run_variant(variant.job, row_name(variant), params);
+    models::VariantRun v;
+    try {
+      v = models::run_variant(variant.job, row_name(variant), params);
+    } catch (const sim::TimeRangeError& e) {
+      // A job past the engine's range: reported at the key that sizes it.
+      throw config::ConfigError(config::format_diagnostic(
+          row_name(variant) + ": " + e.what(), variant.duration_mark, variant.duration_key,
+          "; lower " + variant.duration_key + ", or check what makes each step slow (workload.dataset.sample_size, "
+          "the storage, the batch)"));
+    }
     run.events += v.events;
     run.result.variants.push_back(v.result);
     run.runs.push_back(std::move(v));

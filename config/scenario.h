@@ -52,6 +52,11 @@ struct Variant {
   /// The trace file of `cloud.preemption_rate: {trace: path}`, resolved against the
   /// scenario's folder; empty otherwise.
   std::string preemption_trace;
+  /// The key that sizes the job (workload.epochs or workload.tokens) and where its value was
+  /// written (a strategy's or sweep's override included): what a time to train past the
+  /// engine's range is reported at.
+  std::string duration_key;
+  SourceMark duration_mark;
   /// Which overrides built it, for re-validating it with more (config/variant_overrides.h):
   /// the index under `strategies:` (-1 without the key) and one value index per sweep key.
   int strategy_index = -1;

@@ -32,6 +32,8 @@ struct ValidatedJob {
   models::JobSpec job;
   PreemptionSource preemption_source = PreemptionSource::kNone;
   std::string preemption_trace;
+  std::string duration_key;   ///< see Variant::duration_key
+  SourceMark duration_mark;   ///< see Variant::duration_mark
 };
 
 /// Validates `root` (the whole scenario mapping; the file-level keys format, name, seed,
