@@ -1,7 +1,8 @@
 #include "cli/scenario_runner.h"
 
+#include "cli/located_time_range_error.h"
 #include "config/config_error.h"
-#include "sim/sim_time.h"
+#include "models/run/job_time_range_error.h"
 
 namespace gpuplan::cli {
 
@@ -18,9 +19,9 @@ ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelPa
     models::VariantRun v;
     try {
       v = models::run_variant(variant.job, row_name(variant), params);
-    } catch (const sim::TimeRangeError& e) {
+    } catch (const models::JobTimeRangeError& e) {
       // A job past the engine's range: reported at the key that sizes it.
-      throw config::ConfigError(config::format_diagnostic(
+      throw LocatedTimeRangeError(config::format_diagnostic(
           row_name(variant) + ": " + e.what(), variant.duration_mark, variant.duration_key,
           "; lower " + variant.duration_key + ", or check what makes each step slow (workload.dataset.sample_size, "
           "the storage, the batch)"));

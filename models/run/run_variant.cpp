@@ -12,6 +12,7 @@
 #include "models/memory/parallel_memory.h"
 #include "models/run/bottleneck.h"
 #include "models/run/critical_path.h"
+#include "models/run/job_time_range_error.h"
 #include "models/step/job_steps.h"
 #include "models/step/step_plan.h"
 #include "sim/sim_time.h"
@@ -19,12 +20,12 @@
 namespace gpuplan::models {
 namespace {
 
-/// Throws sim::TimeRangeError when the job's time to train does not fit in SimTime: a job
+/// Throws JobTimeRangeError when the job's time to train does not fit in SimTime: a job
 /// longer than the engine can represent comes from absurd input, not from a defect.
 void check_time_range(const JobTimes& times, double step_s) {
   const double max_s = sim::to_seconds(sim::kMaxSimTime);
   if (times.time_to_train_s <= max_s) return;
-  throw sim::TimeRangeError(fmt::format(
+  throw JobTimeRangeError(fmt::format(
       "time to train {:.3g} s ({:.3g} epochs x {:.3g} steps per epoch x {:.3g} s per step, with evaluation and "
       "checkpoints) exceeds {:.3g} s (2^63 ns, about 292 years)",
       times.time_to_train_s, times.epochs, times.steps_per_epoch, step_s, max_s));
