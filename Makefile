@@ -37,18 +37,21 @@ update-golden: build
 bench: build
 	$(BUILD)/bench/gpuplan_bench
 
+# The ASan/UBSan suite: every test under clang with AddressSanitizer + UndefinedBehaviorSanitizer
+# (scripts/configure-sanitize; the same build holds the fuzz targets).
 asan: deps
-	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUPLAN_SANITIZE=ON
+	scripts/configure-sanitize $(ASAN_BUILD)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	# The MPI test is left out here: OpenMPI's own start-up allocations (libmpi and its
 	# dlopen'ed components) are reported by LeakSanitizer; `make test` runs it.
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -LE 'gpu|mpi'
 
-# libFuzzer targets of fuzz/ (clang, ASan + UBSan), each for FUZZ_SECONDS; fails on any
-# crash, leak, timeout or out-of-memory (scripts/fuzz, fuzz/README.md).
+# libFuzzer targets of fuzz/ (clang, ASan + UBSan, built in ASAN_BUILD), each for
+# FUZZ_SECONDS; fails on any crash, leak, timeout or out-of-memory (scripts/fuzz,
+# fuzz/README.md). CI runs `make fuzz FUZZ_SECONDS=8`.
 FUZZ_SECONDS ?= 60
 fuzz: deps
-	JOBS=$(JOBS) scripts/fuzz $(FUZZ_SECONDS)
+	JOBS=$(JOBS) FUZZ_BUILD=$(ASAN_BUILD) scripts/fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build

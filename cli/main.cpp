@@ -20,6 +20,7 @@
 #include "cli/advisor.h"
 #include "cli/app_context.h"
 #include "cli/calibrate.h"
+#include "cli/located_time_range_error.h"
 #include "cli/diagnose_command.h"
 #include "cli/model_fit.h"
 #include "cli/init_command.h"
@@ -524,6 +525,9 @@ int main(int argc, char** argv) {
   } catch (const config::ConfigError& e) {
     std::cerr << "gpuplan: " << e.summary() << ":\n";
     for (const auto& m : e.messages()) std::cerr << "  " << m << "\n";
+    return kExitInput;
+  } catch (const cli::LocatedTimeRangeError& e) {
+    std::cerr << "gpuplan: 1 error:\n  " << e.what() << "\n";
     return kExitInput;
   } catch (const sim::TimeRangeError& e) {
     // Valid keys whose combination asks for more than ~292 years of simulated time.

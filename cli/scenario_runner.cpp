@@ -1,5 +1,9 @@
 #include "cli/scenario_runner.h"
 
+#include "cli/located_time_range_error.h"
+#include "config/config_error.h"
+#include "models/run/job_time_range_error.h"
+
 namespace gpuplan::cli {
 
 std::string row_name(const config::Variant& variant) {
@@ -12,7 +16,16 @@ ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelPa
   run.result.scenario_name = scenario.name;
   run.result.scenario_path = scenario.path;
   for (const config::Variant& variant : scenario.variants) {
-    models::VariantRun v = models::run_variant(variant.job, row_name(variant), params);
+    models::VariantRun v;
+    try {
+      v = models::run_variant(variant.job, row_name(variant), params);
+    } catch (const models::JobTimeRangeError& e) {
+      // A job past the engine's range: reported at the key that sizes it.
+      throw LocatedTimeRangeError(config::format_diagnostic(
+          row_name(variant) + ": " + e.what(), variant.duration_mark, variant.duration_key,
+          "; lower " + variant.duration_key + ", or check what makes each step slow (workload.dataset.sample_size, "
+          "the storage, the batch)"));
+    }
     v.result.sweep_settings = variant.sweep_settings;
     v.result.notes.insert(v.result.notes.begin(), variant.notes.begin(), variant.notes.end());
     run.events += v.events;

@@ -23,7 +23,9 @@ std::string row_name(const config::Variant& variant);
 
 /// Simulates every variant of `scenario` with `params`, calling `progress(done, total)` after
 /// each variant when given. Throws std::invalid_argument when a variant cannot run (the
-/// loader rejects such input first).
+/// loader rejects such input first), sim::TimeRangeError when a step does not fit in
+/// simulated time, and LocatedTimeRangeError (at the variant's workload.epochs or tokens)
+/// when its time to train does not (models::JobTimeRangeError).
 ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelParams& params,
                          const std::function<void(std::size_t, std::size_t)>& progress = {});
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "config/config_error.h"
+#include "config/input_text.h"
 #include "config/json_reader.h"
 #include "config/probe_provenance.h"
 #include "config/scenario_reading.h"
@@ -87,13 +88,7 @@ nlohmann::ordered_json provenance_json(const models::ProbeProvenance& pv) {
 }
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError("cannot read calibration profile '" + path + "': " + std::strerror(errno));
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return read_text_file(path, "calibration profile");
 }
 
 }  // namespace

@@ -87,7 +87,7 @@ std::vector<models::GpuSeries> read_dcgmi_dmon(const LogText& log, std::vector<s
       }
       series.add(cells[1].text, static_cast<int>(id), "", r);
     } catch (const std::exception&) {
-      if (i != last) throw;
+      if (!cut_short(i, last, cells.size(), tags.size() + 2)) throw;
       note_cut_short(log, line, notes);
     }
   }

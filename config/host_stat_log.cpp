@@ -72,7 +72,7 @@ void read_mpstat(const LogText& log, models::HostSeries& s, std::vector<std::str
       r.busy = busy;
       s.cpu.push_back(r);
     } catch (const std::exception&) {
-      if (i != last) throw;
+      if (!cut_short(i, last, cells.size(), header.size())) throw;
       note_cut_short(log, line, notes);
     }
   }
@@ -105,7 +105,7 @@ void read_vmstat(const LogText& log, models::HostSeries& s, std::vector<std::str
       }
       s.cpu.push_back(r);
     } catch (const std::exception&) {
-      if (i != last) throw;
+      if (!cut_short(i, last, cells.size(), header.size())) throw;
       note_cut_short(log, line, notes);
     }
   }
@@ -159,7 +159,7 @@ void read_iostat(const LogText& log, models::HostSeries& s, std::vector<std::str
         disks.emplace_back(report, d);
       }
     } catch (const std::exception&) {
-      if (i != last) throw;
+      if (!cut_short(i, last, cells.size(), (state == State::kCpu ? cpu_header : device_header).size())) throw;
       note_cut_short(log, line, notes);
     }
   }

@@ -116,9 +116,9 @@ void check_input_text(std::string_view text, const std::string& file) {
   }
 }
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, const std::string& what) {
   const auto fail = [&](const std::string& reason) {
-    throw ConfigError("cannot read file '" + path + "': " + reason);
+    throw ConfigError("cannot read " + what + " '" + path + "': " + reason);
   };
   // Opened without blocking, so that a FIFO with no writer is refused instead of waited on;
   // fstat on the open descriptor then decides (no race between a check and the open).

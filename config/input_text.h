@@ -31,8 +31,8 @@ void check_input_text(std::string_view text, const std::string& file);
 /// Reads a whole text file of at most kMaxInputBytes (config/input_text.h). Throws
 /// ConfigError naming the file and the reason when it cannot be opened, is not a regular
 /// file (a directory, a FIFO, a device such as /dev/zero: reading one could block or never
-/// end), or is larger than the bound.
-std::string read_text_file(const std::string& path);
+/// end), or is larger than the bound: "cannot read <what> '<path>': <reason>".
+std::string read_text_file(const std::string& path, const std::string& what = "file");
 
 /// Whether `text` is well-formed UTF-8 (RFC 3629).
 bool is_utf8(std::string_view text);

@@ -131,6 +131,11 @@ std::optional<double> JsonObjectReader::number(const std::string& key, bool requ
                    v->dump());
     return std::nullopt;
   }
+  if (x > kMaxJsonNumber) {
+    error(key, "out-of-range number " + v->dump() + ": no measured quantity reaches 1e18 in SI units",
+          "; produce the file again (cuda_probe -o FILE, gpuplan calibrate)");
+    return std::nullopt;
+  }
   return x;
 }
 

@@ -21,6 +21,11 @@ namespace gpuplan::config {
 /// 1.8e308) at <file>:<line>:<column>; <fix>").
 nlohmann::json parse_json_text(const std::string& text, const std::string& file, const std::string& fix);
 
+/// Largest number JsonObjectReader::number accepts: 10^18 in SI units. The largest
+/// quantities of probe outputs and profiles are FLOP/s peaks, about 10^16 (NVIDIA B200
+/// dense FP8: 4.5e15), so 2^63 or 1e30 is a corrupt file, not a measurement.
+inline constexpr double kMaxJsonNumber = 1e18;
+
 /// Collected errors of one JSON file.
 class JsonErrors {
  public:
@@ -46,7 +51,8 @@ class JsonObjectReader {
   bool has(const std::string& key) const;
   std::string path_of(const std::string& key) const;
   std::optional<std::string> string(const std::string& key, bool required);
-  /// A finite number; `positive` rejects zero and negatives, else only negatives.
+  /// A finite number of at most kMaxJsonNumber; `positive` rejects zero and negatives, else
+  /// only negatives.
   std::optional<double> number(const std::string& key, bool required, bool positive);
   std::optional<std::int64_t> integer(const std::string& key, bool required, std::int64_t min_value);
   /// The raw value of `key` (nullptr when absent); marks the key as known.

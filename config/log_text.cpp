@@ -10,11 +10,13 @@
 #include <sstream>
 
 #include "config/config_error.h"
+#include "config/input_text.h"
 #include "core/units.h"
 
 namespace gpuplan::config {
 
 LogText log_text_of(const std::string& content, const std::string& path) {
+  check_input_text(content, path);
   LogText log;
   log.path = path;
   std::string current;
@@ -33,13 +35,7 @@ LogText log_text_of(const std::string& content, const std::string& path) {
   return log;
 }
 
-LogText read_log_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError("cannot read log " + path + ": " + std::strerror(errno));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return log_text_of(s.str(), path);
-}
+LogText read_log_text(const std::string& path) { return log_text_of(read_text_file(path), path); }
 
 std::size_t last_nonblank_line(const LogText& log) {
   std::size_t last = 0;
@@ -47,6 +43,10 @@ std::size_t last_nonblank_line(const LogText& log) {
     if (!trim_view(log.lines[i].text).empty()) last = i;
   }
   return last;
+}
+
+bool cut_short(std::size_t i, std::size_t last, std::size_t cells, std::size_t columns) {
+  return i == last && cells < columns;
 }
 
 void note_cut_short(const LogText& log, const LogLine& line, std::vector<std::string>& notes) {
@@ -120,6 +120,10 @@ double cell_number(const LogText& log, int line, const LogCell& cell, const std:
   }
   if (n->value < 0.0) {
     throw_log_error(log, line, cell.column, what, "'" + cell.text + "' is negative", "; expected a value of at least 0");
+  }
+  if (n->value > kMaxLogReading) {
+    throw_log_error(log, line, cell.column, what, "'" + cell.text + "' is out of range",
+                    "; no reading of a monitoring tool reaches 1e15 (W, %, MiB, MHz, MB/s, bytes/s)");
   }
   return n->value;
 }

@@ -30,14 +30,22 @@ struct LogCell {
   int column = 1;
 };
 
-/// Reads `path` whole. Throws ConfigError "cannot read log <path>: <reason>" when it cannot.
+/// Reads `path` whole (read_text_file: a regular file of at most 64 MiB). Throws ConfigError
+/// "cannot read file '<path>': <reason>" when it cannot, and as log_text_of.
 LogText read_log_text(const std::string& path);
-/// A LogText from in-memory `content` (tests), named `path` in messages.
+/// A LogText from in-memory `content` (tests), named `path` in messages. Throws ConfigError
+/// at the first byte that is not plain UTF-8 text (check_input_text: a byte-order mark of
+/// UTF-16/32, a NUL byte, a CR-only line ending).
 LogText log_text_of(const std::string& content, const std::string& path);
 
 /// The position in `log.lines` of its last line that is not blank (0 for an empty log): the
 /// one line a reader may find cut short (the logger was stopped mid-write).
 std::size_t last_nonblank_line(const LogText& log);
+/// Whether line `i` (a position in `log.lines`) that failed to read is one the logger was
+/// stopped in the middle of: the last non-blank line (`last`) with fewer cells than its
+/// header's `columns`. Any other bad line, the last included (a complete row with an
+/// impossible reading, a row wider than its header), is an error.
+bool cut_short(std::size_t i, std::size_t last, std::size_t cells, std::size_t columns);
 /// Records in `notes` that `line` of `log`, its last, was cut short and skipped.
 void note_cut_short(const LogText& log, const LogLine& line, std::vector<std::string>& notes);
 
@@ -64,9 +72,15 @@ struct NumberWithUnit {
 };
 std::optional<NumberWithUnit> split_number(std::string_view cell);
 
+/// Largest reading cell_number accepts: 10^15. No monitoring tool prints one that large in
+/// its units (W, %, MiB, MHz, MB/s; dcgmi's bytes/s peak near 10^12), so 2^63 or 1e30 is a
+/// corrupt log.
+inline constexpr double kMaxLogReading = 1e15;
+
 /// `cell` as a number whose unit, when the cell carries one, must be `unit` ("%", "MiB",
 /// "W", "MHz"; "" for none). NaN for a not_available cell. Throws the log error otherwise,
-/// and for a negative value (every monitored quantity is at least 0).
+/// for a negative value (every monitored quantity is at least 0) and for one above
+/// kMaxLogReading.
 double cell_number(const LogText& log, int line, const LogCell& cell, const std::string& what,
                    const std::string& unit);
 

@@ -112,7 +112,7 @@ std::vector<models::GpuSeries> read_nvidia_smi_dmon(const LogText& log, std::vec
       if (index < 0) throw_log_error(log, line.number, 1, "gpu", "the header has no gpu column");
       series.add(std::to_string(index), index, "", r);
     } catch (const std::exception&) {
-      if (i != last) throw;
+      if (!cut_short(i, last, cells.size(), names.size())) throw;
       note_cut_short(log, line, notes);
     }
   }

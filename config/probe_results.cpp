@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/config_error.h"
+#include "config/input_text.h"
 #include "config/json_reader.h"
 #include "config/probe_provenance.h"
 
@@ -128,13 +129,7 @@ models::ProbeResults parse_probe_results(const std::string& text, const std::str
 }
 
 models::ProbeResults load_probe_results(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError("cannot read probe output '" + path + "': " + std::strerror(errno));
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_probe_results(s.str(), path);
+  return parse_probe_results(read_text_file(path, "probe output"), path);
 }
 
 }  // namespace gpuplan::config

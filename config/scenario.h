@@ -54,6 +54,11 @@ struct Variant {
   /// The trace file of `cloud.preemption_rate: {trace: path}`, resolved against the
   /// scenario's folder; empty otherwise.
   std::string preemption_trace;
+  /// The key that sizes the job (workload.epochs or workload.tokens) and where its value was
+  /// written (a strategy's or sweep's override included): what a time to train past the
+  /// engine's range is reported at.
+  std::string duration_key;
+  SourceMark duration_mark;
   /// Choices the loader made that the scenario did not spell out ("hardware.gpu: H100 is
   /// taken as h100-sxm; ..."), shown as notes of the variant's row.
   std::vector<std::string> notes;

@@ -330,6 +330,8 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
         variant.job.seed = scenario.seed;
         variant.preemption_source = full.job->preemption_source;
         variant.preemption_trace = full.job->preemption_trace;
+        variant.duration_key = full.job->duration_key;
+        variant.duration_mark = full.job->duration_mark;
         variant.notes = full.job->notes;
         variant.strategy_index = full_selection.strategy;
         variant.sweep_values = full_selection.values;

@@ -407,6 +407,9 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   if (!check_host_memory(job, hardware, cloud)) return std::nullopt;
   result.preemption_source = cloud.preemption_source;
   result.preemption_trace = cloud.preemption_trace;
+  const std::string duration_key = workload.reader->has("tokens") ? "tokens" : "epochs";
+  result.duration_key = workload.reader->path_of(duration_key);
+  result.duration_mark = sink.to_source_mark(workload.reader->mark_of(duration_key));
   result.notes = workload.notes;
   result.notes.insert(result.notes.end(), hardware.notes.begin(), hardware.notes.end());
   return result;

@@ -32,6 +32,8 @@ struct ValidatedJob {
   models::JobSpec job;
   PreemptionSource preemption_source = PreemptionSource::kNone;
   std::string preemption_trace;
+  std::string duration_key;   ///< see Variant::duration_key
+  SourceMark duration_mark;   ///< see Variant::duration_mark
   /// Choices the loader made that the user did not write (Variant::notes).
   std::vector<std::string> notes;
 };

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "config/scenario_reading.h"
 #include "models/workload/architecture_reader.h"
 
@@ -13,6 +15,10 @@ constexpr double kMaxSamples = 1e15;
 constexpr double kMaxEpochs = 1e6;
 constexpr double kMaxTokens = 1e18;
 constexpr std::int64_t kMaxSequenceLength = 100'000'000;
+/// Largest dataset (samples x sample_size) a scenario may describe: 10^18 B (1 EB), about a
+/// thousand times the largest public training corpora (petabytes). Past it the times it
+/// takes to read leave the engine's range (2^63 ns, sim/sim_time.h) on any storage.
+constexpr double kMaxDatasetBytes = 1e18;
 
 const models::ArchitectureParameter* find_parameter(
     const std::vector<models::ArchitectureParameter>& parameters, const std::string& name) {
@@ -303,6 +309,12 @@ std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_
   const std::optional<std::string> layout =
       dataset.choice("layout", models::names_of<models::DatasetLayout>());
   const std::optional<double> eval_samples = whole_number(dataset, "eval_samples", 0, kMaxSamples);
+  if (samples && sample_bytes && *samples * *sample_bytes > kMaxDatasetBytes) {
+    dataset.error("sample_size",
+                  fmt::format("the dataset of {:.3g} samples x {:.3g} B = {:.3g} B exceeds {:.3g} B (1 EB)", *samples,
+                              *sample_bytes, *samples * *sample_bytes, kMaxDatasetBytes),
+                  "; check the unit of sample_size (bytes per sample, e.g. \"110 KiB\") and samples");
+  }
   dataset.finish();
   if (dataset.sink().messages().size() != errors_before) {
     return std::nullopt;

@@ -22,8 +22,11 @@ models::AvailabilityTrace parse_spot_trace(const std::string& json_text, const s
       parse_json_text(json_text, file_name,
                       "; expected SkyPilot spot-traces JSON: {\"metadata\": {\"gap_seconds\": 600}, \"data\": [1, 1, 0, ...]}");
   if (!j.is_object() || !j.contains("metadata") || !j["metadata"].is_object() ||
-      !j["metadata"].contains("gap_seconds") || !j["metadata"]["gap_seconds"].is_number()) {
+      !j["metadata"].contains("gap_seconds")) {
     fail("missing metadata.gap_seconds");
+  }
+  if (!j["metadata"]["gap_seconds"].is_number()) {
+    fail("metadata.gap_seconds is " + describe_json(j["metadata"]["gap_seconds"]) + ", not a number");
   }
   models::AvailabilityTrace t;
   t.source = file_name;

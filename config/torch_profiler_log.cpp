@@ -119,6 +119,13 @@ models::ProfilerTable read_torch_profiler(const LogText& log, std::vector<std::s
     try {
       models::ProfilerRow row;
       const auto wide = split_wide(line.text);
+      // Text past the last column's rule: a row wider than its header.
+      if (!spans.empty() && line.text.size() > spans.back().end &&
+          !trim_view(std::string_view(line.text).substr(spans.back().end)).empty()) {
+        throw_log_error(log, line.number, static_cast<int>(spans.back().end) + 1, "row",
+                        fmt::format("the row has {} cells where the header has {}", wide.size(), spans.size()),
+                        "; keep the table as the profiler printed it");
+      }
       for (std::size_t k = 0; k < spans.size(); ++k) {
         const Span& s = spans[k];
         // Cells by blank runs where the row has one per column; by the rule's spans otherwise.
@@ -137,7 +144,7 @@ models::ProfilerTable read_torch_profiler(const LogText& log, std::vector<std::s
       }
       table.rows.push_back(row);
     } catch (const std::exception&) {
-      if (i != last) throw;
+      if (!cut_short(i, last, split_wide(line.text).size(), spans.size())) throw;
       note_cut_short(log, line, notes);
     }
   }

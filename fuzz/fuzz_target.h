@@ -17,7 +17,8 @@ inline std::string as_text(const std::uint8_t* data, std::size_t size) {
   return std::string(reinterpret_cast<const char*>(data), size);
 }
 
-/// catalogs/ of the source tree and the built-in families, loaded on first use.
+/// catalogs/ of the source tree and the built-in families, loaded on first use (a target
+/// that uses them calls it from LLVMFuzzerInitialize).
 inline const cli::AppContext& shipped_context() {
   static const cli::AppContext context = cli::load_context(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs", {});
   return context;

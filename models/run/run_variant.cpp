@@ -12,11 +12,24 @@
 #include "models/memory/parallel_memory.h"
 #include "models/run/bottleneck.h"
 #include "models/run/critical_path.h"
+#include "models/run/job_time_range_error.h"
 #include "models/step/job_steps.h"
 #include "models/step/step_plan.h"
+#include "sim/sim_time.h"
 
 namespace gpuplan::models {
 namespace {
+
+/// Throws JobTimeRangeError when the job's time to train does not fit in SimTime: a job
+/// longer than the engine can represent comes from absurd input, not from a defect.
+void check_time_range(const JobTimes& times, double step_s) {
+  const double max_s = sim::to_seconds(sim::kMaxSimTime);
+  if (times.time_to_train_s <= max_s) return;
+  throw JobTimeRangeError(fmt::format(
+      "time to train {:.3g} s ({:.3g} epochs x {:.3g} steps per epoch x {:.3g} s per step, with evaluation and "
+      "checkpoints) exceeds {:.3g} s (2^63 ns, about 292 years)",
+      times.time_to_train_s, times.epochs, times.steps_per_epoch, step_s, max_s));
+}
 
 // Forward-only time of one evaluation batch: the GPU forward (or the loader, if slower).
 double eval_batch_s(const StepPlan& plan) {
@@ -148,6 +161,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   const JobTimes& times = job_level.times;
   r.epoch_time_s = times.epoch_time_s;
   r.time_to_train_s = times.time_to_train_s;
+  check_time_range(times, job_steps.job_mean_step_s);
   r.energy_j = training_energy_j(job.hardware, r.gpu_utilization, r.time_to_train_s);
   if (job.cloud) {
     r.cost_on_demand_usd = on_demand_cost_usd(job.cloud->instance, job.hardware.nodes, r.time_to_train_s);

@@ -31,7 +31,9 @@ struct VariantRun {
 };
 
 /// Simulates `job` and fills the result row named `strategy`. Throws std::invalid_argument
-/// when the job cannot run at all.
+/// when the job cannot run at all, and sim::TimeRangeError when its time to train is past
+/// simulated time's range (2^63 ns, about 292 years; sim/sim_time.h): the message gives the
+/// product (epochs x steps per epoch x step time) and the bound.
 VariantRun run_variant(const JobSpec& job, const std::string& strategy, const ModelParams& params);
 
 }  // namespace gpuplan::models

@@ -153,7 +153,7 @@ TEST_SUITE("cli.diagnose") {
     CHECK(r.err == "gpuplan: 1 error:\n  '95 W' has unit 'W' at " + gpu + ":3:26 (utilization.gpu); expected %\n");
     const auto missing = run_gpuplan("diagnose /nonexistent/gpu.csv");
     CHECK(missing.exit_code == 2);
-    CHECK(missing.err == "gpuplan: 1 error:\n  cannot read log /nonexistent/gpu.csv: No such file or directory\n");
+    CHECK(missing.err == "gpuplan: 1 error:\n  cannot read file '/nonexistent/gpu.csv': No such file or directory\n");
     const auto none = run_gpuplan("diagnose");
     CHECK(none.exit_code == 2);
     CHECK(none.err == "gpuplan: gpuplan diagnose needs at least one LOG file (see gpuplan --help)\n");

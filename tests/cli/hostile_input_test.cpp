@@ -199,11 +199,55 @@ TEST_SUITE("cli.hostile_input") {
     }
   }
 
+  TEST_CASE("a dataset past 1 EB, or a job past simulated time's 292 years: an input error at the key") {
+    // 1,281,167 x 1e15 TiB (1e15 x 2^40 B = 1.1e27 B) = 1.41e33 B.
+    check_run_refused(replaced(kBase, "\"110 KiB\"", "\"1e15 TiB\""),
+                      one_error("the dataset of 1.28e+06 samples x 1.1e+27 B = 1.41e+33 B exceeds 1e+18 B (1 EB) at "
+                                "@:8:18 (workload.dataset.sample_size); check the unit of sample_size (bytes per "
+                                "sample, e.g. \"110 KiB\") and samples"));
+    // 10^12 samples of 110 KiB (1.13e17 B, within 1 EB) for 10^5 epochs: 10^12 / 32 =
+    // 3.125e10 steps per epoch, 3.125e15 steps, past 2^63 ns = 9.22e9 s at any step time
+    // above 3 us; at the simulated 0.259 s per step, 10^5 x 3.125e10 x 0.259 = 8.1e14 s.
+    check_run_refused(replaced(replaced(kBase, "samples: 1281167", "samples: 1e12"), "epochs: 1", "epochs: 100000"),
+                      one_error("baseline: time to train 8.1e+14 s (1e+05 epochs x 3.12e+10 steps per epoch x 0.259 s per step, "
+                                "with evaluation and checkpoints) exceeds 9.22e+09 s (2^63 ns, about 292 years) at "
+                                "@:10:11 (workload.epochs); lower workload.epochs, or check what makes each step slow "
+                                "(workload.dataset.sample_size, the storage, the batch)"));
+  }
+
+  TEST_CASE("diagnose: a UTF-16 log, a NUL byte, /dev/zero and a FIFO as a log: exit 2, the message, no -o file") {
+    // The readers of every other file kind: tests/config/hostile_inputs_test.cpp.
+    const TempDir dir;
+    const std::string fifo = (dir.path / "fifo").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const std::string dmon = "# gpu    pwr     sm\n# Idx      W      %\n    0     43     10\n";
+    const std::string utf16 = dir.write("u.log", std::string("\xFF\xFE", 2) + dmon);
+    const std::string nul = dir.write("n.log", dmon + std::string("    0  \0  44\n", 13));
+    const std::string not_regular =
+        "': it is not a regular file (a FIFO, socket or device); save the input to a file and give its path";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {utf16, "the file is UTF-16 (it starts with a byte-order mark) at " + utf16 + ":1:1; save it as UTF-8"},
+        {nul, "NUL byte at " + nul + ":4:8; the file is binary, or UTF-16/32 without a byte-order mark: save it as "
+              "UTF-8 text"},
+        {"/dev/zero", "cannot read file '/dev/zero" + not_regular},
+        {fifo, "cannot read file '" + fifo + not_regular},
+    };
+    for (const auto& [log, message] : cases) {
+      const Timed t = run_timed("diagnose " + log + " -o " + (dir.path / "out.txt").string());
+      CHECK(t.result.exit_code == 2);
+      CHECK(t.result.err == one_error(message));
+      CHECK(t.result.out.empty());
+      CHECK(dir.others({"fifo", "u.log", "n.log"}).empty());
+      CHECK(t.wall_s < 10.0);
+    }
+  }
+
   TEST_CASE("a global batch beyond 2^31 is reported exactly, not wrapped") {
-    // 1,000,000 x 1,000,000 x 1 GPU = 10^12 samples, within a dataset of 10^15.
+    // 1,000,000 x 1,000,000 x 1 GPU = 10^12 samples, a dataset of 10^12 (110 KiB each:
+    // 1.1e17 B, within 1 EB).
     const TempDir dir;
     const std::string file =
-        dir.write("s.yaml", replaced(replaced(replaced(kBase, "samples: 1281167", "samples: 1e15"), "batch_size: 32",
+        dir.write("s.yaml", replaced(replaced(replaced(kBase, "samples: 1281167", "samples: 1e12"), "batch_size: 32",
                                               "batch_size: 1000000\n  gradient_accumulation: 1000000"),
                                      // the loaders hold two decoded batches: 2 x 10^6 x 3x224x224 x 4 B = 1.2 TB
                                      "\"64 GiB\"", "\"2 TiB\""));

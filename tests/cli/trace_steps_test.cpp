@@ -76,7 +76,9 @@ TEST_SUITE("cli.trace_steps") {
     const auto first = read_trace(early);
     const auto later = read_trace(late);
     REQUIRE(later.size() == 4);  // the scenario's four strategies
-    for (const auto& [name, t] : later) {
+    for (const auto& entry : later) {
+      const auto& name = entry.first;  // not a binding: CAPTURE cannot capture one under clang 14
+      const auto& t = entry.second;
       CAPTURE(name);
       for (int w = 0; w < 5; ++w) CHECK(t.tracks.count("worker " + std::to_string(w)) == 1);
       CHECK(t.tracks.count("gpu") == 1);

@@ -84,7 +84,10 @@ TEST_SUITE("config.gpu_catalog") {
         {"Tesla V100-SXM2-16GB", "v100-16gb"}, {"A100-PCIE-40GB", "a100-40gb-pcie"},
         {"NVIDIA RTX 6000 Ada Generation", "rtx-6000-ada"}, {"NVIDIA H20", "h20"},
     };
-    for (const auto& [alias, name] : cases) {
+    for (const auto& entry : cases) {
+      // Not a structured binding: CAPTURE's lambda cannot capture one under clang 14.
+      const auto& alias = entry.first;
+      const auto& name = entry.second;
       CAPTURE(alias);
       const auto* gpu = gpus.find(alias);
       REQUIRE(gpu != nullptr);

@@ -3,8 +3,10 @@
 // ../shared/data/logs/, and the errors at file:line:column.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "config/config_error.h"
 #include "config/monitoring_log.h"
@@ -285,6 +287,72 @@ TEST_SUITE("config.monitoring_log") {
     CHECK(io.hosts[0].disks[0].device == "nvme0n1");
     CHECK(io.hosts[0].disks[0].utilization == doctest::Approx(0.98));
     CHECK(io.hosts[0].disks[0].read_bytes_per_s == doctest::Approx(160000.0 * 1024));
+  }
+
+  TEST_CASE("the last line: cut short (fewer cells than its header) is skipped with a note; any other bad last line is an error") {
+    // Each log as the tool prints it, then a last line the logger was stopped in the middle
+    // of, one complete but with a bad reading, and one wider than its header.
+    struct Case {
+      std::string log;        // header and one good row
+      std::string cut;        // a prefix of a valid row
+      std::string bad;        // a complete row with a value that is not a number
+      std::string bad_error;  // the whole message for `bad`
+      std::string wide;       // a row with one cell more than the header
+      std::string wide_error;
+    };
+    const std::string dmon_header =
+        "# gpu    pwr     sm\n"
+        "# Idx      W      %\n"
+        "    0     43     10\n";
+    const std::string dcgmi_header = "#Entity   GPUTL  POWER\nID\nGPU 0     97     300\n";
+    const std::string mpstat_header =
+        "10:23:45 AM  CPU    %usr %iowait   %idle\n"
+        "10:23:46 AM  all   80.00    5.00    5.00\n";
+    const std::string vmstat_header =
+        " r  b us sy id wa\n"
+        " 1  0  5  1 94  0\n"
+        " 2  0 50  1 49  0\n";
+    const std::string iostat_header =
+        "avg-cpu:  %user %iowait   %idle\n"
+        "          10.00    1.00   89.00\n\n"
+        "Device            r/s  %util\n"
+        "nvme0n1       2500.00   5.00\n";
+    const std::string profiler_header =
+        "------------  ------------  ------------  ------------\n"
+        "        Name    Self CPU %      Self CPU    # of Calls\n"
+        "------------  ------------  ------------  ------------\n"
+        "    aten::mm        50.00%      10.000ms           100\n";
+    const std::vector<Case> cases = {
+        {dmon_header, "    0     44", "    0     44     many\n",
+         "'many' is not a number at gpu.log:4:18 (sm); expected a number, or [N/A]", "    0     44     10     7\n",
+         "the row has 4 cells where the header has 3 at gpu.log:4:1 (row); every dmon row has one cell per column of its header"},
+        {dcgmi_header, "GPU 0     9", "GPU 0     97     many\n",
+         "'many' is not a number at gpu.log:4:18 (POWER); expected a number, or [N/A]", "GPU 0     97     300   1\n",
+         "the row has 3 values where the header has 2 fields at gpu.log:4:1 (row); every dcgmi dmon row is 'GPU <id>' and one value per field"},
+        {mpstat_header, "10:23:47 AM  all   80.00", "10:23:47 AM  all   80.00    5.00    idle\n",
+         "'idle' is not a number at gpu.log:3:37 (%idle); expected a number, or [N/A]",
+         "10:23:47 AM  all   80.00    5.00    5.00  1\n",
+         "the row has 7 cells where the header has 6 at gpu.log:3:1 (row); keep the output as the tool printed it"},
+        {vmstat_header, " 3  0 50", " 3  0 xx  1 49  0\n", "'xx' is not a number at gpu.log:4:7 (us); expected a number, or [N/A]",
+         " 3  0 50  1 49  0 7\n",
+         "the row has 7 cells where the header has 6 at gpu.log:4:1 (row); keep the output as the tool printed it"},
+        {iostat_header, "nvme0n1       25", "nvme0n1       2500.00   five\n",
+         "'five' is not a number at gpu.log:6:25 (%util); expected a number, or [N/A]", "nvme0n1       2500.00   5.00  9\n",
+         "the row has 4 cells where the header has 3 at gpu.log:6:1 (row); keep the output as the tool printed it"},
+        {profiler_header, "   aten::add", "   aten::add        50.00%       1.000ms          many\n",
+         "'many' is not a number at gpu.log:5:51 (# of Calls); expected a number, or [N/A]",
+         "   aten::add        50.00%       1.000ms           100      7\n",
+         "the row has 5 cells where the header has 4 at gpu.log:5:55 (row); keep the table as the profiler printed it"},
+    };
+    for (const Case& c : cases) {
+      CAPTURE(c.log);
+      const auto t = parse(c.log + c.cut);
+      const int cut_line = static_cast<int>(std::count(c.log.begin(), c.log.end(), '\n')) + 1;
+      const std::string note = "gpu.log:" + std::to_string(cut_line) + ": the last line is cut short and was skipped";
+      CHECK(std::find(t.notes.begin(), t.notes.end(), note) != t.notes.end());
+      CHECK(error_of(c.log + c.bad) == c.bad_error);
+      CHECK(error_of(c.log + c.wide) == c.wide_error);
+    }
   }
 
   TEST_CASE("a file of no known format is an error that lists the formats") {

@@ -42,7 +42,9 @@ TEST_SUITE("report.variant_fields") {
     int measured = 0;
     for (const auto& f : report::variant_fields()) measured += f.measured_as.empty() ? 0 : 1;
     CHECK(measured == 8);
-    for (const auto& [metric, field] : metrics) {
+    for (const auto& entry : metrics) {
+      const auto& metric = entry.first;  // not a binding: CAPTURE cannot capture one under clang 14
+      const auto& field = entry.second;
       CAPTURE(metric);
       REQUIRE(report::field_measured_as(metric) != nullptr);
       CHECK(report::field_measured_as(metric)->name == field);
