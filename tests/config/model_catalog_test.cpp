@@ -149,7 +149,10 @@ TEST_SUITE("config.model_catalog") {
         {"qwen2.5-72b", 72'706'203'648.0}, {"pythia-1b", 1'011'781'632.0},      {"pythia-2.8b", 2'775'208'960.0},
         {"pythia-6.9b", 6'857'302'016.0},  {"tinyllama-1.1b", 1'100'048'384.0}, {"llama3-8b", 8'030'261'248.0},
     };
-    for (const auto& [name, parameters] : published) {
+    for (const auto& row : published) {
+      // Not a structured binding: clang 14 cannot capture one in doctest's CAPTURE lambda.
+      const std::string& name = row.first;
+      const double parameters = row.second;
       CAPTURE(name);
       const ModelEntry* entry = catalog.find(name);
       REQUIRE(entry != nullptr);
