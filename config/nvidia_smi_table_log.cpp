@@ -28,6 +28,10 @@ std::optional<double> asctime_seconds(const std::string& line) {
   const auto year = split_number(cells[4].text);
   const auto clock = clock_seconds(cells[3].text);
   if (month == 0 || !day || !year || !clock || !day->unit.empty() || !year->unit.empty()) return std::nullopt;
+  // Checked before the casts below: a year of 50 digits is not a date (found by fuzz_monitoring_log).
+  if (!(year->value >= 1970.0 && year->value <= 9999.0) || !(day->value >= 1.0 && day->value <= 31.0)) {
+    return std::nullopt;
+  }
   const auto days = days_since_epoch(static_cast<int>(year->value), month, static_cast<unsigned>(day->value));
   if (!days) return std::nullopt;
   return core::days(*days) + *clock;

@@ -225,6 +225,15 @@ TEST_SUITE("config.monitoring_log") {
     CHECK(t.gpus[0].readings[1].power_w == 300.0);
     CHECK(t.gpus[0].readings[1].memory_total_bytes == 81920.0 * 1024 * 1024);
     CHECK(t.gpus[0].interval_s == doctest::Approx(2.0));
+    // A snapshot header whose year is no date (50 digits: once a float-to-int overflow, found
+    // by fuzz_monitoring_log) is no timestamp: the snapshot reads, the interval is unknown.
+    std::string bad_year = old_layout;
+    bad_year.replace(bad_year.find("2024"), 4, std::string(48, '5') + "24");
+    const auto u = parse(bad_year);
+    REQUIRE(u.gpus.size() == 1);
+    REQUIRE(u.gpus[0].readings.size() == 1);
+    CHECK(u.gpus[0].readings[0].utilization == doctest::Approx(0.38));
+    CHECK(std::isnan(u.gpus[0].readings[0].time_s));
   }
 
   TEST_CASE("the real torch.profiler table of a single-process loader (R03, ../shared/data/logs)") {
