@@ -24,12 +24,21 @@ double value_at(const LogText& log, int line, const std::vector<LogCell>& cells,
   return cell_number(log, line, cells[static_cast<std::size_t>(column)], name, "");
 }
 
-/// "(16 CPU)" in the sysstat banner.
+/// "(16 CPU)" in the sysstat banner; 0 without one. A count past 10^6 CPUs is an error at the
+/// banner (it once overflowed std::stoi: found by fuzz_monitoring_log).
 int banner_cpus(const LogText& log) {
   static const std::regex cpus(R"(\((\d+) CPU\))");
+  constexpr long kMaxCpus = 1'000'000;
   for (const auto& l : log.lines) {
     std::smatch m;
-    if (std::regex_search(l.text, m, cpus)) return std::stoi(m[1].str());
+    if (!std::regex_search(l.text, m, cpus)) continue;
+    const std::string digits = m[1].str();
+    if (digits.size() > 7 || std::stol(digits) > kMaxCpus) {
+      throw_log_error(log, l.number, static_cast<int>(m.position(1)) + 1, "banner",
+                      "a CPU count of " + digits + " is past 1000000",
+                      "; keep the banner as sysstat printed it");
+    }
+    return static_cast<int>(std::stol(digits));
   }
   return 0;
 }

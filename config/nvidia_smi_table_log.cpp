@@ -68,6 +68,11 @@ std::vector<models::GpuSeries> read_nvidia_smi_table(const LogText& log, std::ve
     if (line.text.find("Processes:") != std::string::npos || trim_view(line.text).empty()) in_gpus = false;
     std::smatch m;
     if (!in_gpus || !std::regex_search(line.text, m, index_line)) continue;
+    // A GPU index past 4 digits is no nvidia-smi row (std::stoi would overflow on 11).
+    if (m[1].length() > 4) {
+      throw_log_error(log, line.number, static_cast<int>(m.position(1)) + 1, "GPU index",
+                      "the GPU index " + m[1].str() + " is past 9999", "; keep the table as nvidia-smi printed it");
+    }
     const int index = std::stoi(m[1].str());
     const std::string name = m[2].str();
     if (i + 1 >= log.lines.size()) {

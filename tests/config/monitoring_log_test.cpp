@@ -234,6 +234,11 @@ TEST_SUITE("config.monitoring_log") {
     REQUIRE(u.gpus[0].readings.size() == 1);
     CHECK(u.gpus[0].readings[0].utilization == doctest::Approx(0.38));
     CHECK(std::isnan(u.gpus[0].readings[0].time_s));
+    // A GPU index of 11 digits (once a std::stoi overflow) is an error at the index.
+    std::string wide_index = old_layout;
+    wide_index.replace(wide_index.find("|   0  NVIDIA"), 13, "|   12345678901  NVIDIA");
+    CHECK(error_of(wide_index) ==
+          "the GPU index 12345678901 is past 9999 at gpu.log:9:5 (GPU index); keep the table as nvidia-smi printed it");
   }
 
   TEST_CASE("the real torch.profiler table of a single-process loader (R03, ../shared/data/logs)") {
@@ -266,6 +271,12 @@ TEST_SUITE("config.monitoring_log") {
     REQUIRE(mp.hosts[0].cpu.size() == 1);
     CHECK(mp.hosts[0].cpu[0].busy == doctest::Approx(0.90));  // 100 - 5 idle - 5 iowait
     CHECK(mp.hosts[0].cpu[0].iowait == doctest::Approx(0.05));
+    // A banner CPU count past 10^6 (18 digits once overflowed std::stoi: fuzz_monitoring_log).
+    const std::string huge = "Linux 5.15.0 (host) \t01/15/2024 \t_x86_64_\t(844444444444444444 CPU)\n\n"
+                       "10:23:45 AM  CPU    %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle\n"
+                       "10:23:46 AM  all   80.00    0.00   10.00    5.00    0.00    0.00    0.00    0.00    0.00    5.00\n";
+    CHECK(error_of(huge) ==
+          "a CPU count of 844444444444444444 is past 1000000 at gpu.log:1:44 (banner); keep the banner as sysstat printed it");
 
     const auto vm = parse(
         "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----\n"
