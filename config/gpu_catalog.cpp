@@ -182,6 +182,17 @@ std::optional<models::GpuSpec> read_gpu(const std::string& name, const YAML::Nod
   spec.memory_bytes_per_s = gpu.quantity("memory_bandwidth", Dimension::kBytesPerSecond,
                                          Range::kPositive, Requirement::kRequired)
                                 .value_or(0.0);
+  if (auto type = gpu.choice("memory_type", {"hbm2", "hbm2e", "hbm3", "hbm3e", "gddr5x", "gddr6", "gddr6x", "gddr7"},
+                             Requirement::kRequired)) {
+    static const std::map<std::string, models::MemoryType> kTypes = {
+        {"hbm2", models::MemoryType::kHbm2},     {"hbm2e", models::MemoryType::kHbm2e},
+        {"hbm3", models::MemoryType::kHbm3},     {"hbm3e", models::MemoryType::kHbm3e},
+        {"gddr5x", models::MemoryType::kGddr5x}, {"gddr6", models::MemoryType::kGddr6},
+        {"gddr6x", models::MemoryType::kGddr6x}, {"gddr7", models::MemoryType::kGddr7}};
+    spec.memory_type = kTypes.at(*type);
+  }
+  spec.l2_cache_bytes =
+      gpu.quantity("l2_cache", Dimension::kBytes, Range::kPositive, Requirement::kRequired).value_or(0.0);
   if (auto pcie = gpu.map("pcie", Requirement::kRequired)) {
     spec.pcie_generation =
         static_cast<int>(pcie->integer("generation", 1, 6, Requirement::kRequired).value_or(0));
@@ -205,13 +216,12 @@ std::optional<models::GpuSpec> read_gpu(const std::string& name, const YAML::Nod
     gpu.error("idle_power", "idle power is not below the TDP",
               "; idle_power is the draw with no kernel running, a fraction of tdp");
   }
-  spec.boost_clock_hz = gpu.quantity("boost_clock", Dimension::kHertz, Range::kPositive).value_or(0.0);
+  spec.boost_clock_hz =
+      gpu.quantity("boost_clock", Dimension::kHertz, Range::kPositive, Requirement::kRequired).value_or(0.0);
   spec.observed_load_clock_hz =
       gpu.quantity("observed_load_clock", Dimension::kHertz, Range::kPositive).value_or(0.0);
-  if (spec.observed_load_clock_hz > 0.0 && spec.boost_clock_hz <= 0.0) {
-    gpu.error("observed_load_clock", "an observed load clock without the boost clock",
-              "; add boost_clock, the clock the datasheet peaks are quoted at");
-  }
+  spec.prediction_only =
+      gpu.choice("accuracy", {"measured", "prediction-only"}, Requirement::kRequired).value_or("") == "prediction-only";
   spec.source = gpu.string("source", Requirement::kRequired).value_or("");
   if (gpu.has("source") && spec.source.empty()) {
     gpu.error("source", "empty source", "; name the datasheet URL the figures come from");

@@ -8,8 +8,10 @@
 ///   aliases (optional list), form_factor (sxm | pcie), compute_capability ("8.0"), sms,
 ///   peak_dense {fp32, fp16, tf32, bf16, fp8} as FLOP/s strings (dense rates; tf32 and bf16
 ///   required from compute capability 8.0 and refused below it, fp8 likewise from 8.9),
-///   memory, memory_bandwidth, pcie {generation, lanes}, nvlink_per_direction (optional;
-///   total over all links, one direction), tdp, idle_power (below tdp), source,
+///   memory, memory_bandwidth, memory_type (hbm2 | hbm2e | hbm3 | hbm3e | gddr5x | gddr6 |
+///   gddr6x | gddr7), l2_cache, pcie {generation, lanes}, nvlink_per_direction (optional;
+///   total over all links, one direction), tdp, idle_power (below tdp), boost_clock,
+///   observed_load_clock (optional), accuracy (measured | prediction-only), source,
 ///   retrieved (YYYY-MM-DD).
 /// Every dimensional value goes through core::parse_quantity, so a bare number is an error
 /// with a fix hint. Names are lower-case letters, digits and hyphens. Names and aliases are

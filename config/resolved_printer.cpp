@@ -33,6 +33,8 @@ void emit_gpu(YAML::Emitter& out, const models::GpuSpec& gpu) {
   out << YAML::Key << "peak_dense_fp16" << YAML::Value << with_unit(gpu.peak_fp16_flop_per_s, "FLOP/s");
   out << YAML::Key << "peak_dense_bf16" << YAML::Value << with_unit(gpu.peak_bf16_flop_per_s, "FLOP/s");
   out << YAML::Key << "peak_dense_fp8" << YAML::Value << with_unit(gpu.peak_fp8_flop_per_s, "FLOP/s");
+  out << YAML::Key << "memory_type" << YAML::Value << models::memory_type_name(gpu.memory_type);
+  out << YAML::Key << "l2_cache" << YAML::Value << with_unit(gpu.l2_cache_bytes, "B");
   out << YAML::Key << "pcie_generation" << YAML::Value << gpu.pcie_generation;
   out << YAML::Key << "pcie_lanes" << YAML::Value << gpu.pcie_lanes;
   out << YAML::Key << "nvlink_per_direction" << YAML::Value
@@ -46,6 +48,7 @@ void emit_gpu(YAML::Emitter& out, const models::GpuSpec& gpu) {
     out << YAML::Key << "observed_load_clock" << YAML::Value << with_unit(gpu.observed_load_clock_hz, "Hz");
   }
   out << YAML::Key << "calibrated" << YAML::Value << gpu.calibrated;
+  out << YAML::Key << "accuracy" << YAML::Value << (gpu.prediction_only ? "prediction-only" : "measured");
   out << YAML::Key << "source" << YAML::Value << gpu.source;
   out << YAML::Key << "retrieved" << YAML::Value << gpu.retrieved;
   out << YAML::EndMap;

@@ -121,6 +121,8 @@ struct VariantResult {
   std::vector<CriticalPathPart> critical_path;  ///< fitting rows: the step's parts, fixed order
   std::vector<std::string> notes;      ///< warnings (e.g. "fp16 without tensor cores")
   bool calibrated = false;
+  /// The GPU is `accuracy: prediction-only` in the catalog: no validation case measures it.
+  bool gpu_prediction_only = false;
   // Job level on a cloud market (models/job/cloud_job.h); empty / absent without `cloud`.
   std::string market;                          ///< on_demand | spot
   std::optional<double> time_p50_s;            ///< wall time to finish; on-demand: no spread

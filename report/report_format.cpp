@@ -64,6 +64,16 @@ std::string notes(const ScenarioResult& result, bool markdown) {
       "Times are simulated. GPU util = share of time a kernel runs (nvidia-smi); MFU = model "
       "FLOP/s / dense peak of the precision. GB = 10^9 B. ");
   out += calibrated ? "Calibrated GPU profile.\n" : "GPU figures from the datasheet catalog (uncalibrated).\n";
+  std::vector<std::string> unmeasured;
+  for (const auto& v : result.variants) {
+    if (v.gpu_prediction_only && std::find(unmeasured.begin(), unmeasured.end(), v.gpu) == unmeasured.end()) {
+      unmeasured.push_back(v.gpu);
+    }
+  }
+  for (const std::string& gpu : unmeasured) {
+    out += gpu + ": prediction only; no validation case measures this GPU, so its error is unknown (gpuplan "
+                 "calibrate on one narrows it).\n";
+  }
   bool any_multi = false;
   for (const auto& v : result.variants) any_multi |= v.gpus > 1;
   if (any_multi) {

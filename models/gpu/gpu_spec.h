@@ -12,6 +12,26 @@
 
 namespace gpuplan::models {
 
+/// The DRAM technology of a GPU (catalogs/gpus.yaml `memory_type`): memory-bound kernels
+/// stream at the achieved share of datasheet bandwidth of their type
+/// (GpuEfficiency::memory_bandwidth_share).
+enum class MemoryType { kHbm2, kHbm2e, kHbm3, kHbm3e, kGddr5x, kGddr6, kGddr6x, kGddr7 };
+
+/// The catalog spelling of a memory type ("hbm2e", "gddr6x").
+inline const char* memory_type_name(MemoryType t) {
+  switch (t) {
+    case MemoryType::kHbm2: return "hbm2";
+    case MemoryType::kHbm2e: return "hbm2e";
+    case MemoryType::kHbm3: return "hbm3";
+    case MemoryType::kHbm3e: return "hbm3e";
+    case MemoryType::kGddr5x: return "gddr5x";
+    case MemoryType::kGddr6: return "gddr6";
+    case MemoryType::kGddr6x: return "gddr6x";
+    case MemoryType::kGddr7: return "gddr7";
+  }
+  return "hbm2";
+}
+
 struct GpuSpec {
   std::string name;                    ///< catalog name, e.g. "a100-80gb"
   std::vector<std::string> aliases;    ///< other spellings, e.g. "A100-SXM4-80GB"
@@ -28,6 +48,8 @@ struct GpuSpec {
   double peak_fp8_flop_per_s = 0.0;    ///< tensor-core FP8 (cc >= 8.9), else 0
   double memory_bytes = 0.0;           ///< device memory capacity
   double memory_bytes_per_s = 0.0;     ///< device memory bandwidth (datasheet)
+  MemoryType memory_type = MemoryType::kHbm2;  ///< DRAM technology (datasheet)
+  double l2_cache_bytes = 0.0;         ///< on-chip L2 capacity (architecture whitepaper)
   int pcie_generation = 0;
   int pcie_lanes = 0;
   double nvlink_bytes_per_s_per_direction = 0.0;  ///< total over all links, per direction; 0 = none
@@ -43,6 +65,9 @@ struct GpuSpec {
   std::string source;                  ///< where the figures come from (datasheet URL)
   std::string retrieved;               ///< ISO date the source was read
   bool calibrated = false;             ///< true when built from a calibration profile
+  /// True when no validation case measures this GPU (catalog `accuracy: prediction-only`):
+  /// its predictions carry no measured error; the run report says so.
+  bool prediction_only = false;
   /// Measured rates of a calibration profile (hardware.gpu: {profile: ...}); when present,
   /// op_time.cpp uses them instead of peak x GpuEfficiency. Set together with `calibrated`.
   std::optional<GpuCalibration> calibration;

@@ -103,6 +103,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   r.global_batch_samples = static_cast<std::int64_t>(global_batch_samples(job));
   r.calibrated = job.hardware.gpu.calibrated;
+  r.gpu_prediction_only = job.hardware.gpu.prediction_only;
   r.parallelism = std::string(name_of(job.parallelism.strategy));
   r.nodes = job.hardware.nodes;
   if (r.gpus > 1) r.interconnect = job.hardware.topology.intra_node.name;

@@ -52,3 +52,23 @@ TEST_SUITE("cli.validate") {
     CHECK(r.err.find("cannot read folder '/tmp/gpuplan-no-such-folder'") != std::string::npos);
   }
 }
+
+#include <set>
+
+#include "cli/app_context.h"
+#include "cli/validation.h"
+
+// The catalog's `accuracy` flag says whether gpuplan's error on a GPU is known: it must be
+// `measured` exactly for the GPUs some validation case runs on.
+TEST_CASE("cli.validate: catalog accuracy is `measured` exactly for the GPUs of the validation cases") {
+  const gpuplan::cli::AppContext context = gpuplan::cli::load_context(gpuplan::cli::default_catalog_dir(), {});
+  std::set<std::string> measured;
+  for (const auto& c : gpuplan::cli::load_validation_cases(std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation", context)) {
+    for (const auto& v : c.scenario.variants) measured.insert(v.job.hardware.gpu.name);
+  }
+  CHECK(measured.size() >= 7);
+  for (const auto& gpu : context.catalogs.gpus.all()) {
+    CAPTURE(gpu.name);
+    CHECK(gpu.prediction_only == (measured.count(gpu.name) == 0));
+  }
+}

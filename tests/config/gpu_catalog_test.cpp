@@ -24,7 +24,7 @@ const std::string kGpusYaml = std::string(GPUPLAN_SOURCE_DIR) + "/catalogs/gpus.
 /// A valid catalog with one Volta-like GPU; tests replace one line to break it. Lines:
 /// 1 format, 2 gpus, 3 name, 4 form_factor, 5 compute_capability, 6 sms, 7 peak_dense,
 /// 8 fp32, 9 fp16, 10 memory, 11 memory_bandwidth, 12 pcie, 13 tdp, 14 idle_power,
-/// 15 source, 16 retrieved.
+/// 15 source, 16 retrieved, 17 memory_type, 18 l2_cache, 19 boost_clock, 20 accuracy.
 std::string volta_yaml(const std::string& replace, const std::string& with) {
   std::string text =
       "format: gpuplan/v1\n"
@@ -42,7 +42,11 @@ std::string volta_yaml(const std::string& replace, const std::string& with) {
       "    tdp: \"300 W\"\n"
       "    idle_power: \"50 W\"\n"
       "    source: \"https://example.com/datasheet.pdf\"\n"
-      "    retrieved: 2026-11-29\n";
+      "    retrieved: 2026-11-29\n"
+      "    memory_type: hbm2\n"
+      "    l2_cache: \"6 MiB\"\n"
+      "    boost_clock: \"1530 MHz\"\n"
+      "    accuracy: measured\n";
   return with_replaced(text, replace, with);
 }
 
@@ -251,24 +255,40 @@ TEST_SUITE("config.gpu_catalog") {
           "idle_power is the draw with no kernel running, a fraction of tdp");
   }
 
-  TEST_CASE("clocks: read in Hz; an observed load clock needs the boost clock") {
+  TEST_CASE("clocks: read in Hz; the boost clock is required") {
     const GpuCatalog both = GpuCatalog::parse(
-        volta_yaml("    idle_power: \"50 W\"\n",
-                   "    idle_power: \"50 W\"\n    boost_clock: \"1695 MHz\"\n    observed_load_clock: \"1.965 GHz\"\n"),
+        volta_yaml("    boost_clock: \"1530 MHz\"\n",
+                   "    boost_clock: \"1695 MHz\"\n    observed_load_clock: \"1.965 GHz\"\n"),
         "inline.yaml");
     CHECK(both.find("test-gpu")->boost_clock_hz == doctest::Approx(1.695e9));
     CHECK(both.find("test-gpu")->observed_load_clock_hz == doctest::Approx(1.965e9));
     CHECK(error_of([] {
-            GpuCatalog::parse(volta_yaml("    idle_power: \"50 W\"\n",
-                                         "    idle_power: \"50 W\"\n    observed_load_clock: \"1965 MHz\"\n"),
+            GpuCatalog::parse(volta_yaml("    boost_clock: \"1530 MHz\"\n", "    observed_load_clock: \"1965 MHz\"\n"),
                               "inline.yaml");
-          }) ==
-          "an observed load clock without the boost clock at inline.yaml:15:26 (gpus.test-gpu.observed_load_clock); "
-          "add boost_clock, the clock the datasheet peaks are quoted at");
-    // the shipped GeForce entries carry both; datacenter parts neither (they cap at boost)
+          }) == "missing key 'boost_clock' at inline.yaml:4:5 (gpus.test-gpu.boost_clock); add boost_clock: a clock "
+             "frequency with its unit, such as \"1695 MHz\"");
+    // the shipped GeForce entries carry both; datacenter parts only the boost clock (they cap at it)
     const GpuCatalog shipped = GpuCatalog::load(kGpusYaml);
     CHECK(shipped.find("rtx3090")->observed_load_clock_hz == doctest::Approx(1.965e9));
     CHECK(shipped.find("a100-80gb")->observed_load_clock_hz == 0.0);
+    // A100: 19.5 TFLOP/s fp32 = 6912 cores x 2 x 1.41 GHz (GA100 whitepaper)
+    CHECK(shipped.find("a100-80gb")->boost_clock_hz == doctest::Approx(1.41e9));
+  }
+
+  TEST_CASE("memory type, L2 and accuracy: read, and a misspelt memory type is refused with the choices") {
+    const GpuCatalog shipped = GpuCatalog::load(kGpusYaml);
+    CHECK(shipped.find("a100-80gb")->memory_type == gpuplan::models::MemoryType::kHbm2e);
+    CHECK(shipped.find("rtx3090")->memory_type == gpuplan::models::MemoryType::kGddr6x);
+    CHECK(shipped.find("h100-sxm")->l2_cache_bytes == 50.0 * 1024 * 1024);
+    CHECK_FALSE(shipped.find("v100-16gb")->prediction_only);
+    CHECK(shipped.find("b200")->prediction_only);
+    CHECK(error_of([] { GpuCatalog::parse(volta_yaml("memory_type: hbm2", "memory_type: hmb2"), "inline.yaml"); }) ==
+          "unknown value 'hmb2', expected one of hbm2, hbm2e, hbm3, hbm3e, gddr5x, gddr6, gddr6x or gddr7 at "
+          "inline.yaml:17:18 (gpus.test-gpu.memory_type); did you mean hbm2?");
+    CHECK(error_of([] {
+            GpuCatalog::parse(volta_yaml("accuracy: measured", "accuracy: guessed"), "inline.yaml");
+          }) == "unknown value 'guessed', expected one of measured or prediction-only at inline.yaml:20:15 "
+             "(gpus.test-gpu.accuracy)");
   }
 
   TEST_CASE("an alias may name one GPU only") {
@@ -276,7 +296,7 @@ TEST_SUITE("config.gpu_catalog") {
     const std::string second = text.substr(text.find("  test-gpu:"));
     text += std::string(second).replace(second.find("test-gpu"), 8, "other-gpu");
     CHECK(error_of([&] { GpuCatalog::parse(text, "inline.yaml"); }) ==
-          "alias 'V100' is already a name or alias of test-gpu at inline.yaml:19:15 "
+          "alias 'V100' is already a name or alias of test-gpu at inline.yaml:23:15 "
           "(gpus.other-gpu.aliases[0]); a name or alias must identify one GPU (case-insensitive): "
           "remove it here or there");
   }

@@ -63,7 +63,11 @@ std::vector<Reader> readers() {
        "    tdp: \"400 W\"\n"
        "    idle_power: \"50 W\"\n"
        "    source: \"a test row\"\n"
-       "    retrieved: 2026-12-01\n",
+       "    retrieved: 2026-12-01\n"
+       "    memory_type: hbm2e\n"
+       "    l2_cache: \"40 MiB\"\n"
+       "    boost_clock: \"1410 MHz\"\n"
+       "    accuracy: prediction-only\n",
        [](const std::string& p) { GpuCatalog::load(p); }, "108"},
       {"vms.csv",
        "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,SpotPrice,Region,AvailabilityZone\n"

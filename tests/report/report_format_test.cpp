@@ -46,6 +46,21 @@ models::ScenarioResult two_rows() {
 }  // namespace
 
 TEST_SUITE("report.report_format") {
+  TEST_CASE("table: a GPU no validation case measures is named once as prediction only") {
+    models::ScenarioResult r = two_rows();
+    const std::string line =
+        "b200: prediction only; no validation case measures this GPU, so its error is unknown (gpuplan calibrate on "
+        "one narrows it).\n";
+    CHECK(report::render_table(r).find("prediction only") == std::string::npos);
+    for (auto& v : r.variants) {
+      v.gpu = "b200";
+      v.gpu_prediction_only = true;
+    }
+    const std::string table = report::render_table(r);
+    REQUIRE(table.find(line) != std::string::npos);
+    CHECK(table.find(line, table.find(line) + 1) == std::string::npos);  // two rows, one line
+  }
+
   TEST_CASE("CSV: the columns of report/variant_fields.cpp, SI values, empty cells for an OOM row, quoted commas") {
     const std::string csv = report::render_csv(two_rows());
     const std::string header =
