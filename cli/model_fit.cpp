@@ -75,18 +75,14 @@ std::string gpu_of(const ValidationCase& c) { return c.scenario.variants.front()
 
 const std::vector<FittedParameter>& fitted_parameters() {
   static const std::vector<FittedParameter> parameters = {
-      {"conv_tensor_core_relative", &models::GpuEfficiency::conv_tensor_core_relative,
-       "cuDNN convolution on tensor cores relative to a large GEMM of the same path"},
-      {"conv_cuda_core_relative", &models::GpuEfficiency::conv_cuda_core_relative,
-       "cuDNN convolution on FP32 CUDA cores relative to SGEMM"},
+      {"conv_relative_to_gemm", &models::GpuEfficiency::conv_relative_to_gemm,
+       "cuDNN convolution relative to a large GEMM of the same path (tensor or CUDA cores)"},
       {"matmul_relative_to_gemm", &models::GpuEfficiency::matmul_relative_to_gemm,
        "a model's linear layers (forward, grad-input, grad-weight) relative to the best-shape GEMM"},
       {"attention_relative_to_matmul", &models::GpuEfficiency::attention_relative_to_matmul,
        "per-head batched attention matmuls (k = head_dim) relative to a GEMM"},
       {"memory_bandwidth", &models::GpuEfficiency::memory_bandwidth,
        "achieved share of datasheet memory bandwidth by memory-bound kernels"},
-      {"boost_headroom_kept", &models::GpuEfficiency::boost_headroom_kept,
-       "share of a GPU Boost card's clock above its rated boost that a training load keeps"},
   };
   return parameters;
 }

@@ -13,19 +13,24 @@ GpuEfficiency GpuEfficiency::defaults() {
   // cuBLAS SGEMM on V100 reaches ~14 of 15.7 TFLOP/s for large squares (NVIDIA cuBLAS
   // performance notes); 0.88.
   e.matmul_cuda_core = 0.88;
-  // The six fractions below are FITTED by `gpuplan fit tests/validation` (cli/model_fit.h:
+  // The four fractions below are FITTED by `gpuplan fit tests/validation` (cli/model_fit.h:
   // Levenberg-Marquardt on ln(predicted/measured) of the 44 throughput rows of 50 cases on
   // A100 SXM 80GB, V100 SXM2 16GB, RTX 3090, TITAN RTX and H100 SXM; tests/validation/README.md),
-  // rounded to three digits (2026-12-01, after the GPU Boost clock term; every fraction
-  // started at 0.5). The previous fit (39 rows, no clock term): linear 0.684, attention
+  // rounded to three digits (2026-12-01, refit after merging the two convolution fractions
+  // into one and computing GPU Boost cards at their observed clock: the same values to three
+  // digits; every fraction started at 0.5). Before that, six fractions: convolutions 1.000 /
+  // 1.000 and a fitted clock-headroom share 1.000, the rest as now. The fit before the clock
+  // term (39 rows): linear 0.684, attention
   // 0.643, memory 0.779, convolutions 1.000 / 1.000. Values before any fit:
   // conv 0.70 / 0.95, linear 0.75, attention 0.60 (fitted by hand on ResNet-50 and BERT),
   // memory 0.80 (STREAM-like copies reach ~85 % on HBM).
-  // cuDNN convolutions relative to a GEMM of the same path: the fit runs both to the upper
-  // bound (1.000): with NCHW transposes and memory-bound ops modelled apart, the
-  // convolutions themselves are as efficient as the best-shape GEMM measured on the GPU.
-  e.conv_tensor_core_relative = 1.000;
-  e.conv_cuda_core_relative = 1.000;
+  // cuDNN convolutions relative to a GEMM of the same path: the fit runs the fraction to its
+  // upper bound (1.000), as it ran the two separate ones before: with NCHW transposes and
+  // memory-bound ops modelled apart, the convolutions themselves are as efficient as the
+  // best-shape GEMM of the path. One fraction, not one per path: only the V100's fp32
+  // ResNet-50 rows (V005, V007) ran convolutions on CUDA cores, so a CUDA-core fraction was
+  // left at its 0.5 start by a refit without the V100, which predicted those rows at half speed.
+  e.conv_relative_to_gemm = 1.000;
   // A model's linear layers (forward, grad-input, grad-weight GEMMs with the bias pass)
   // relative to the best-shape GEMM.
   e.matmul_relative_to_gemm = 0.706;
@@ -42,11 +47,6 @@ GpuEfficiency GpuEfficiency::defaults() {
   // Achieved share of datasheet bandwidth by memory-bound kernels (STREAM-like copy reaches
   // ~85 % on A100/H100 HBM).
   e.memory_bandwidth = 0.742;
-  // Share of the GPU Boost headroom (observed load clock over rated boost, gpus.yaml) that a
-  // training load keeps: FITTED as above, on the RTX 3090 rows (the one card of the cases with
-  // an observed clock); the fit runs it to its bound, 1.000: the 3090's training runs hold the
-  // 1965 MHz the serving log shows.
-  e.boost_headroom_kept = 1.000;
   // Minimum kernel duration on recent NVIDIA GPUs is 2-5 us (NVIDIA Nsight guidance).
   e.kernel_fixed_s = core::microseconds(3.0);
   // Eager PyTorch: a bare aten op costs ~10 us of Python, dispatcher and launch ("Making Deep

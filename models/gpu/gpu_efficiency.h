@@ -28,13 +28,14 @@ struct GpuEfficiency {
   }
   /// Large SGEMM fraction of the FP32 CUDA-core peak (cuBLAS SGEMM is typically 85-95 %).
   double matmul_cuda_core = 0.0;
-  /// Convolution (cuDNN implicit GEMM) relative to a GEMM of the same FLOP on the same path,
-  /// on tensor cores and on CUDA cores. FITTED, like matmul_relative_to_gemm,
-  /// attention_relative_to_matmul and memory_bandwidth, by `gpuplan fit` over the validation
-  /// cases (cli/model_fit.h); the values and what they were fitted on: gpu_efficiency.cpp.
-  /// NCHW layout transposes are not in this fraction (op_time.h adds them as kernels).
-  double conv_tensor_core_relative = 0.0;
-  double conv_cuda_core_relative = 0.0;
+  /// Convolution (cuDNN implicit GEMM) relative to a GEMM of the same FLOP on the same path:
+  /// ONE figure for tensor cores and FP32 CUDA cores (the path's own peak and GEMM fraction
+  /// already differ; the implicit-GEMM kernel's share of its path's GEMM rate is taken as the
+  /// same). FITTED, like matmul_relative_to_gemm, attention_relative_to_matmul and
+  /// memory_bandwidth, by `gpuplan fit` over the validation cases (cli/model_fit.h); the
+  /// values and what they were fitted on: gpu_efficiency.cpp. NCHW layout transposes are not
+  /// in this fraction (op_time.h adds them as kernels).
+  double conv_relative_to_gemm = 0.0;
   /// Linear layers of a training step (nn.Linear forward, grad-input and grad-weight GEMMs)
   /// relative to the large-GEMM figures above: those are the best shape a sweep finds,
   /// while a model's linears have one dimension at the width (1024-4096), transposed
@@ -51,11 +52,6 @@ struct GpuEfficiency {
   /// Achieved fraction of datasheet memory bandwidth for streaming kernels (STREAM-like copy
   /// reaches 0.8-0.9 on HBM GPUs).
   double memory_bandwidth = 0.0;
-  /// Share of a card's GPU Boost headroom (GpuSpec::observed_load_clock_hz over
-  /// boost_clock_hz) that a dense training load keeps under the board power limit: math runs
-  /// at peak x (1 + share x (observed / boost - 1)). Cards without an observed clock
-  /// (datacenter parts, which cap at their boost clock) are unaffected. FITTED by `gpuplan fit`.
-  double boost_headroom_kept = 0.0;
   /// Fixed GPU time per kernel (launch latency on the device, ramp-up and tail): a few us.
   double kernel_fixed_s = 0.0;
   /// Host CPU time to dispatch one kernel, by framework mode, forward / backward.

@@ -60,7 +60,7 @@ struct GpuSpec {
   /// The highest graphics clock a public log shows the card holding under a sustained compute
   /// load. GeForce and workstation cards run GPU Boost above their rated boost clock while
   /// power and temperature allow; datacenter parts cap at it. 0 = not known (taken as the
-  /// boost clock). op_time.h keeps GpuEfficiency::boost_headroom_kept of the difference.
+  /// boost clock). op_time.h computes at this clock (peaks x observed / boost).
   double observed_load_clock_hz = 0.0;
   std::string source;                  ///< where the figures come from (datasheet URL)
   std::string retrieved;               ///< ISO date the source was read

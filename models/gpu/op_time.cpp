@@ -59,12 +59,13 @@ double kernel_fixed(const GpuSpec& gpu, const GpuEfficiency& e) {
 }
 
 // Datasheet peaks are quoted at the boost clock; GPU Boost cards hold a higher clock under
-// load while the power limit allows (GpuSpec::observed_load_clock_hz).
-double sustained_clock_factor(const GpuSpec& gpu, const GpuEfficiency& e) {
+// sustained load while the power limit allows (GpuSpec::observed_load_clock_hz, a logged
+// fact): math runs at the peaks scaled by that clock.
+double sustained_clock_factor(const GpuSpec& gpu) {
   if (gpu.boost_clock_hz <= 0.0 || gpu.observed_load_clock_hz <= 0.0) {
     return 1.0;
   }
-  return 1.0 + e.boost_headroom_kept * (gpu.observed_load_clock_hz / gpu.boost_clock_hz - 1.0);
+  return gpu.observed_load_clock_hz / gpu.boost_clock_hz;
 }
 
 }  // namespace
@@ -148,8 +149,8 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     double eff = tc ? e.matmul_tensor_core(gpu.compute_capability_major) : e.matmul_cuda_core;
     double relative = 1.0;  // the op class relative to a GEMM of the same FLOP and path
     if (op.op_class == OpClass::kConv) {
-      eff *= tc ? e.conv_tensor_core_relative : e.conv_cuda_core_relative;
-      relative *= tc ? e.conv_tensor_core_relative : e.conv_cuda_core_relative;
+      eff *= e.conv_relative_to_gemm;
+      relative *= e.conv_relative_to_gemm;
       if (tc && training.memory_format == MemoryFormat::kChannelsFirst) {
         // cuDNN's tensor-core kernels are NHWC: an NCHW convolution transposes its input
         // and output around the kernel (nchwToNhwc / nhwcToNchw, one read and one write
@@ -181,7 +182,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       const double flop_per_kernel = w.forward.flop / std::max(1, op.forward_kernels);
       compute_rate = measured->rate_at(flop_per_kernel) * relative;
     } else {
-      compute_rate = math_peak_flop_per_s(op.op_class, p, gpu) * eff * sustained_clock_factor(gpu, e);
+      compute_rate = math_peak_flop_per_s(op.op_class, p, gpu) * eff * sustained_clock_factor(gpu);
     }
     if (is_mixed(p) && op.parameters > 0.0) {
       // autocast casts the fp32 weight to 16 bit once per forward (cached for backward).

@@ -60,8 +60,7 @@ inline GpuSpec pascal_like() {
 /// attention 0.60, memory bandwidth 0.80.
 inline GpuEfficiency hand_efficiency() {
   GpuEfficiency e = GpuEfficiency::defaults();
-  e.conv_tensor_core_relative = 0.70;
-  e.conv_cuda_core_relative = 0.95;
+  e.conv_relative_to_gemm = 0.70;
   e.matmul_relative_to_gemm = 0.75;
   e.attention_relative_to_matmul = 0.60;
   e.memory_bandwidth = 0.80;

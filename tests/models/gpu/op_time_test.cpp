@@ -53,16 +53,15 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(w.backward.gpu_time_s == doctest::Approx(2e12 / (160e12 * 0.87 * 0.75) + 3e-6).scale(0));
   }
 
-  TEST_CASE("a GPU Boost card computes at the share of its observed clock headroom it keeps") {
-    GpuEfficiency e = testing::hand_efficiency();
-    e.boost_headroom_kept = 0.5;
+  TEST_CASE("a GPU Boost card computes at its observed load clock") {
+    const GpuEfficiency e = testing::hand_efficiency();
     GpuSpec gpu = testing::ampere_like();
     gpu.boost_clock_hz = 1.0e9;
     gpu.observed_load_clock_hz = 1.2e9;
     const Op op = matmul(1e12, 1e6, 0);
-    // 1 + 0.5 x (1.2 / 1.0 - 1) = 1.1 x the datasheet rate
+    // 1.2 GHz / 1.0 GHz = 1.2 x the datasheet rate
     const OpWork w = op_work(op, 1, gpu, training(Precision::kTf32), e);
-    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (160e12 * 0.87 * 0.75 * 1.1) + 3e-6).scale(0));
+    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (160e12 * 0.87 * 0.75 * 1.2) + 3e-6).scale(0));
     // no observed clock (datacenter parts): the datasheet rate
     gpu.observed_load_clock_hz = 0.0;
     const OpWork capped = op_work(op, 1, gpu, training(Precision::kTf32), e);
