@@ -167,7 +167,8 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
         if (type_gpus % tensor_parallel != 0) {
           if (nodes == 1) {
             skipped_rows_.push_back(type + " is skipped: its " + std::to_string(type_gpus) +
-                                    " GPUs do not hold a tensor-parallel group of " + std::to_string(tensor_parallel));
+                                    (type_gpus == 1 ? " GPU does" : " GPUs do") +
+                                    " not hold a tensor-parallel group of " + std::to_string(tensor_parallel));
           }
           continue;
         }
