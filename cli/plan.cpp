@@ -160,6 +160,18 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
       for (int nodes : kPlanNodeCounts) {
         // Several nodes only of the rows that give a network (instance_hardware's check).
         std::vector<const models::InstanceSpec*> rows;
+        // A tensor-parallel group stays inside a node (config/scenario_model_parallel.h); the
+        // rows of a type have the same GPUs.
+        const int tensor_parallel = scenario.variants[v].job.parallelism.tensor_parallel;
+        const int type_gpus = by_type[type].front()->accelerator_count;
+        if (type_gpus % tensor_parallel != 0) {
+          if (nodes == 1) {
+            skipped_rows_.push_back(type + " is skipped: its " + std::to_string(type_gpus) +
+                                    (type_gpus == 1 ? " GPU does" : " GPUs do") +
+                                    " not hold a tensor-parallel group of " + std::to_string(tensor_parallel));
+          }
+          continue;
+        }
         for (const models::InstanceSpec* row : by_type[type]) {
           if (nodes == 1 || row->network_bytes_per_s > 0.0) {
             rows.push_back(row);

@@ -196,6 +196,8 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "parallelism" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "strategy" << YAML::Value << std::string(models::name_of(job.parallelism.strategy));
   out << YAML::Key << "bucket_size" << YAML::Value << with_unit(job.parallelism.bucket_bytes, "B");
+  out << YAML::Key << "tensor_parallel" << YAML::Value << job.parallelism.tensor_parallel;
+  out << YAML::Key << "sequence_parallel" << YAML::Value << job.parallelism.sequence_parallel;
   out << YAML::EndMap;
 
   const models::CheckpointSpec& c = job.checkpointing;

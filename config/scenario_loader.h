@@ -47,6 +47,7 @@
 /// | hardware.network.transport / latency / nics | ethernet / the transport's default message latency / 1 | models::default_message_latency_s |
 /// | parallelism.strategy | none with one GPU in total; with more it must be written | no silent choice of ddp |
 /// | parallelism.bucket_size | 25 MiB | DDP bucket_cap_mb=25 |
+/// | parallelism.tensor_parallel / sequence_parallel | 1 / false | no model parallelism unless written |
 /// | checkpointing | none without the section; with it, interval is required, async false | |
 /// | cloud.region | the catalog's first row for the instance | |
 /// | cloud.market | on_demand | |
@@ -73,6 +74,9 @@
 ///   everywhere (slowly without tensor cores) and is accepted.
 /// - More than one GPU in total needs parallelism.strategy ddp or data_parallel;
 ///   data_parallel is single-node.
+/// - tensor_parallel > 1 needs strategy ddp and a transformer decoder, and divides
+///   gpus_per_node (groups stay inside a node) and the query and key/value heads;
+///   sequence_parallel needs tensor_parallel > 1.
 /// - The global batch (batch_size × gradient_accumulation × GPUs) may not exceed
 ///   workload.dataset.samples.
 /// - cloud.preemption_rate and replacement_wait are read on every market (typos are errors)

@@ -148,6 +148,13 @@ const std::vector<KeyDoc> kDocs = {
      std::nullopt, std::nullopt, enum_names<models::ParallelStrategy>},
     {"parallelism.bucket_size", K::kQuantity, "bytes (\"25 MiB\")", "25 MiB (DDP bucket_cap_mb)", "> 0",
      "gradient bucket of DDP's all-reduce"},
+    {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1", "1 to 1024; divides gpus_per_node and the heads",
+     "Megatron tensor parallelism: each transformer-decoder block split over this many GPUs of a node "
+     "(strategy ddp; data-parallel ranks = GPUs / tensor_parallel)",
+     1, 1024},
+    {"parallelism.sequence_parallel", K::kBoolean, "", "false", "needs tensor_parallel > 1",
+     "Megatron sequence parallelism: norms and dropouts split along the sequence, all-gather + "
+     "reduce-scatter instead of all-reduce (Korthikanti et al. 2022)"},
     {"checkpointing", K::kSection, "", "none: no checkpoints", "", "periodic checkpoints"},
     {"checkpointing.interval", K::kQuantity, "seconds (\"30 min\") or auto", "required in the section",
      "> 0, or auto (Young/Daly from the preemption rate)", "work between checkpoints"},

@@ -6,6 +6,7 @@
 #include "config/scenario_fine_tuning.h"
 #include "config/scenario_recompute.h"
 #include "config/scenario_hardware.h"
+#include "config/scenario_model_parallel.h"
 #include "config/scenario_reading.h"
 #include "config/scenario_workload.h"
 #include "core/units.h"
@@ -304,6 +305,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
     strategy_name = parallelism->choice("strategy", models::names_of<models::ParallelStrategy>());
     parallel.bucket_bytes = value_or(parallelism->quantity("bucket_size", core::Dimension::kBytes),
                                      parallel.bucket_bytes);
+    read_model_parallel(*parallelism, parallel);
     parallelism->finish();
   }
   parallel.strategy = enum_or(strategy_name, models::ParallelStrategy::kNone);
@@ -349,6 +351,9 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                              plural(hw.nodes, "node"),
                          "; use ddp");
     }
+    if (parallelism && workload.workload) {
+      check_model_parallel(*parallelism, parallel, hw, *workload.workload);
+    }
     // A data loader needs a core per training process; with none it could never deliver.
     if (workload.dataset && !workload.dataset->synthetic && hw.cpu_cores > 0 && hw.cpu_cores < hw.gpus_per_node) {
       const std::string problem = "cpu_cores " + std::to_string(hw.cpu_cores) + " leaves no CPU core for the data " +
@@ -365,14 +370,17 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
     }
     // samples is 0 only when it was left to a token budget that could not be resolved.
     if (training && training_reader && workload.dataset && workload.dataset->samples > 0.0) {
+      const int replicas = parallel.data_parallel_size(total_gpus);  // tensor-parallel ranks share a batch
       const double global_batch = static_cast<double>(training->batch_size) * training->gradient_accumulation *
-                                  total_gpus;
+                                  replicas;
+      const std::string replicas_text =
+          replicas == total_gpus ? plural(total_gpus, "GPU") : plural(replicas, "data-parallel rank");
       if (global_batch > workload.dataset->samples) {
         training_reader->error(
             "batch_size",
             "global batch " + models::format_architecture_value(global_batch) + " (batch_size " +
                 std::to_string(training->batch_size) + " x gradient_accumulation " +
-                std::to_string(training->gradient_accumulation) + " x " + plural(total_gpus, "GPU") +
+                std::to_string(training->gradient_accumulation) + " x " + replicas_text +
                 ") exceeds the dataset's " + models::format_architecture_value(workload.dataset->samples) +
                 " samples",
             "; lower batch_size or gradient_accumulation, or check workload.dataset.samples");

@@ -93,6 +93,15 @@ struct HardwareSpec {
 struct ParallelismSpec {
   ParallelStrategy strategy = ParallelStrategy::kNone;
   double bucket_bytes = 25.0 * 1024 * 1024;  ///< DDP default bucket_cap_mb = 25 (PyTorch docs)
+  /// Tensor-parallel ranks t (`parallelism.tensor_parallel`): Megatron-LM's column/row split
+  /// of every transformer block over t GPUs of one node (models/workload/tensor_parallel_shard.h).
+  int tensor_parallel = 1;
+  /// Megatron's sequence parallelism (Korthikanti et al. 2022) on top of tensor parallelism:
+  /// norms and dropouts split along the sequence, all-gather + reduce-scatter for all-reduce.
+  bool sequence_parallel = false;
+
+  /// Data-parallel ranks of `gpus` GPUs: gpus / tensor_parallel.
+  int data_parallel_size(int gpus) const { return gpus / tensor_parallel; }
 };
 
 struct CheckpointSpec {

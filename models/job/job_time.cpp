@@ -8,8 +8,9 @@
 namespace gpuplan::models {
 
 double global_batch_samples(const JobSpec& job) {
+  // Tensor-parallel ranks train one replica together: the data-parallel ranks count.
   return static_cast<double>(job.training.batch_size) * job.training.gradient_accumulation *
-         job.hardware.gpus_per_node * job.hardware.nodes;
+         job.parallelism.data_parallel_size(job.hardware.gpus_per_node * job.hardware.nodes);
 }
 
 double checkpoint_bytes(const JobSpec& job) {

@@ -84,6 +84,8 @@ double single_gpu_throughput(const JobSpec& job, const ModelParams& params, doub
   one.hardware.gpus_per_pcie_switch = 1;
   one.hardware.topology = Topology{};
   one.parallelism.strategy = ParallelStrategy::kNone;
+  one.parallelism.tensor_parallel = 1;  // the whole model on the one GPU
+  one.parallelism.sequence_parallel = false;
   StepSimOptions options = params.step;
   options.trace_steps = 0;
   StepPlan plan = plan_step(one, params.gpu);
@@ -112,7 +114,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
     r.network_bytes_per_s =
         job.hardware.topology.inter_node->bytes_per_s_per_direction * job.hardware.topology.nics_per_node;
   }
-  r.memory = training_memory(job.workload, job.training, params.memory);
+  r.memory = training_memory(rank_workload(job), job.training, params.memory);  // per GPU
   r.memory.data_parallel_bytes = data_parallel_memory_bytes(job);
   r.peak_memory_bytes = r.memory.total_bytes();
   r.memory_capacity_bytes = job.hardware.gpu.memory_bytes;
@@ -147,8 +149,10 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   }
   r.gpu_utilization = stats.gpu_busy_s / step_s;
   r.mfu = plan.peak_flop_per_s > 0.0 ? plan.model_flop_per_step / step_s / plan.peak_flop_per_s : 0.0;
+  // Per GPU, as MFU's numerator: a tensor-parallel rank's share of the model.
   const double hardware_flop_per_step = job.workload.hardware_flop_per_sample(job.training.activation_checkpointing) *
-                                        job.training.batch_size * job.training.gradient_accumulation;
+                                        job.training.batch_size * job.training.gradient_accumulation /
+                                        job.parallelism.tensor_parallel;
   r.hfu = plan.peak_flop_per_s > 0.0 ? hardware_flop_per_step / step_s / plan.peak_flop_per_s : 0.0;
 
   const double first_batch_s = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;

@@ -8,6 +8,7 @@
 #include "models/host/host_cpu.h"
 #include "models/memory/parallel_memory.h"
 #include "models/step/data_parallel_plan.h"
+#include "models/step/tensor_parallel_plan.h"
 #include "models/storage/storage_model.h"
 
 namespace gpuplan::models {
@@ -27,8 +28,10 @@ bool data_parallel(const JobSpec& job) {
   return job.parallelism.strategy == ParallelStrategy::kDataParallel && job.hardware.gpus_per_node > 1;
 }
 
+/// DDP with more than one data-parallel rank (tensor-parallel ranks hold one replica).
 bool ddp(const JobSpec& job) {
-  return job.parallelism.strategy == ParallelStrategy::kDdp && job.hardware.gpus_per_node * job.hardware.nodes > 1;
+  const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
+  return job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.data_parallel_size(gpus) > 1;
 }
 
 /// Training processes on a node, each with its own DataLoader: one per GPU with DDP, one in
@@ -90,7 +93,11 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   plan.gradient_accumulation = t.gradient_accumulation;
   const GpuSpec& gpu = job.hardware.gpu;
   int parameter_tensors = 0;
-  const auto& ops = job.workload.ops;
+  // One tensor-parallel rank runs its shard of the model (tensor_parallel_shard.h) and the
+  // group's collectives around it (tensor_parallel_plan.h).
+  const Workload rank = rank_workload(job);
+  const TensorParallelPlan tensor_parallel(job, e);
+  const auto& ops = rank.ops;
   // Under autocast, a tensor stays fp32 from an op autocast runs in fp32 through the
   // elementwise ops that follow it (type promotion), until a matmul or convolution casts it.
   std::vector<bool> input_fp32(ops.size(), false);
@@ -105,7 +112,9 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     const OpWork w = op_work(op, plan.micro_batch, gpu, t, e, input_cast(i));
+    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kBeforeForward, plan.micro_batch);
     plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
+    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kAfterForward, plan.micro_batch);
     if (op.parameters > 0.0) {
       parameter_tensors += 2;  // weight and (usually) bias
     }
@@ -116,15 +125,20 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   for (std::size_t r = ops.size(); r-- > 0;) {
     const OpWork w = op_work(ops[r], plan.micro_batch, gpu, t, e, input_cast(r));
     if (t.activation_checkpointing) {
+      // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
+      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, plan.micro_batch);
       plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
+      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterForward, plan.micro_batch);
     }
+    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, plan.micro_batch);
     DispatchUnit bwd = unit_of(ops[r].name + " bwd", w.backward, t, true, e);
     bwd.grad_bytes = ops[r].parameters * parameter_element_bytes(t.precision);  // DDP buckets hold .grad (fp32; bf16 in pure bf16)
     plan.backward.push_back(bwd);
+    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, plan.micro_batch);
   }
   // The optimizer's kernels are dispatched one after another while the GPU runs the earlier
   // ones: split into units of at most 64 kernels so dispatch and execution overlap.
-  const KernelWork opt = optimizer_work(job.workload.parameters, std::max(1, parameter_tensors), gpu, t, e);
+  const KernelWork opt = optimizer_work(rank.parameters, std::max(1, parameter_tensors), gpu, t, e);
   const int pieces = std::max(1, static_cast<int>(std::ceil(opt.kernels / 64.0)));
   KernelWork piece = opt;
   piece.kernels = static_cast<int>(std::ceil(static_cast<double>(opt.kernels) / pieces));
@@ -147,7 +161,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
     plan.h2d_bytes_per_s = h2d_bytes_per_s(gpu, plan.pinned, e) / sharing;
   }
   if (ddp(job)) {
-    plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, job.hardware.topology);
+    plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, data_parallel_topology(job));
   } else if (data_parallel(job)) {
     // The model's outputs are what the loss reads (the logits); DataParallel gathers them.
     const double output_bytes_per_sample = model_output_elements_per_sample(job.workload) * 4.0;
@@ -158,8 +172,9 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   // fp16 needs a loss scaler (bf16 does not); a CUDA-graph step is captured without it.
   plan.host_sync_before_optimizer =
       t.precision == Precision::kFp16Amp && t.framework_overhead != FrameworkOverhead::kCudaGraphs;
-  plan.model_flop_per_step =
-      job.workload.training_flop_per_sample() * plan.micro_batch * plan.gradient_accumulation;
+  // A tensor-parallel rank's share of the model FLOP (PaLM's MFU counts the model's FLOP).
+  plan.model_flop_per_step = job.workload.training_flop_per_sample() * plan.micro_batch *
+                             plan.gradient_accumulation / job.parallelism.tensor_parallel;
   plan.peak_flop_per_s = math_peak_flop_per_s(OpClass::kMatmul, t.precision, gpu);
   return plan;
 }

@@ -82,7 +82,9 @@ struct StepPlan {
 /// Builds the plan of one rank of `job`: with several GPUs, the rank gets its share of the
 /// node (CPU cores, storage bandwidth and queue depth split evenly among the node's GPUs, the
 /// PCIe uplink split among the GPUs behind one switch), and DDP's buckets or DataParallel's
-/// extra work on GPU 0 (comm_plan.h, data_parallel_plan.h). Throws std::invalid_argument when the job cannot run
+/// extra work on GPU 0 (comm_plan.h, data_parallel_plan.h); with tensor parallelism the rank's
+/// shard of the model and its group's collectives (tensor_parallel_plan.h), DDP over the
+/// data-parallel group. Throws std::invalid_argument when the job cannot run
 /// (zero batch, no CPU core for a loader that needs one).
 StepPlan plan_step(const JobSpec& job, const GpuEfficiency& efficiency);
 

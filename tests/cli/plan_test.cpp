@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -143,6 +144,32 @@ TEST_SUITE("cli.plan") {
     // 100 Gbit/s Ethernet between the two nodes costs something: less than 2x.
     CHECK(two->time_p50_s > 0.5 * one->time_p50_s);
     CHECK(two->time_p50_s < 0.7 * one->time_p50_s);
+  }
+
+  TEST_CASE("tensor parallelism: instance types whose GPUs do not hold the group are skipped, with a note") {
+    const config::Scenario tp = config::parse_scenario(R"(format: gpuplan/v1
+workload:
+  model: gpt2
+  sequence_length: 1024
+  dataset: {samples: 100000, synthetic: true}
+  epochs: 1
+training: {batch_size: 8, precision: bf16_amp, optimizer: adamw}
+hardware: {gpu: a100-80gb, cpu_cores: 64, host_memory: "512 GiB", storage: nvme_ssd, gpus_per_node: 8}
+parallelism: {strategy: ddp, tensor_parallel: 4}
+)",
+                                                       "tp.yaml", context().catalogs, context().families);
+    const cli::Planner planner(tp, context().catalogs, gcp_options(2));
+    const cli::PlanResult r = planner.finish(planner.evaluate());
+    REQUIRE_FALSE(r.points.empty());
+    for (const cli::PlanPoint& p : r.points) {
+      CAPTURE(p.instance);
+      CHECK(p.gpus / p.nodes % 4 == 0);
+    }
+    const auto noted = [&](const std::string& note) {
+      return std::find(r.notes.begin(), r.notes.end(), note) != r.notes.end();
+    };
+    CHECK(noted("gcp/a2-ultragpu-1g is skipped: its 1 GPU does not hold a tensor-parallel group of 4"));
+    CHECK(noted("gcp/a2-ultragpu-2g is skipped: its 2 GPUs do not hold a tensor-parallel group of 4"));
   }
 
   TEST_CASE("command line: bad deadline and unknown provider are usage errors (exit 2)") {

@@ -1,0 +1,131 @@
+#include "models/workload/tensor_parallel_shard.h"
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <string_view>
+
+namespace gpuplan::models {
+namespace {
+
+bool ends_with(std::string_view name, std::string_view tail) {
+  return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// Block ops between a column- and a row-parallel linear (transformer_block.cpp names; the
+/// fused attention op of attention_kernel.cpp).
+constexpr std::array kShardedInBlock = {
+    std::string_view{"attn.rotary"}, std::string_view{"attn.repeat_kv"}, std::string_view{"attn.scores"},
+    std::string_view{"attn.scale"},  std::string_view{"attn.alibi"},     std::string_view{"attn.mask"},
+    std::string_view{"attn.softmax"}, std::string_view{"attn.dropout"},  std::string_view{"attn.context"},
+    std::string_view{"attn.fused"},  std::string_view{"attn.merge_heads"}, std::string_view{"mlp.gelu"},
+    std::string_view{"mlp.swiglu"},
+};
+
+}  // namespace
+
+TensorSplit tensor_split_of(const Op& op) {
+  if (block_of(op).empty()) {
+    if (op.name == "embed.tokens") return TensorSplit::kVocab;
+    if (op.name == "lm_head") return TensorSplit::kColumn;
+    if (op.name == "loss") return TensorSplit::kSharded;
+    return TensorSplit::kReplicated;
+  }
+  if (ends_with(op.name, "attn.qkv") || ends_with(op.name, "mlp.up") || ends_with(op.name, "mlp.gate_up")) {
+    return TensorSplit::kColumn;
+  }
+  if (ends_with(op.name, "attn.out") || ends_with(op.name, "mlp.down")) return TensorSplit::kRow;
+  for (const std::string_view tail : kShardedInBlock) {
+    if (ends_with(op.name, tail)) return TensorSplit::kSharded;
+  }
+  return TensorSplit::kReplicated;
+}
+
+Workload tensor_parallel_rank_workload(const Workload& workload, int tensor_parallel, bool sequence_parallel) {
+  if (tensor_parallel < 1) {
+    throw std::invalid_argument("tensor_parallel_rank_workload: " + std::to_string(tensor_parallel) +
+                                " ranks; expected at least 1");
+  }
+  if (tensor_parallel == 1) return workload;
+  if (workload.family != "transformer_decoder") {
+    throw std::invalid_argument("tensor_parallel_rank_workload: " + workload.name + " is a " + workload.family +
+                                ", not a transformer_decoder");
+  }
+  const double t = tensor_parallel;
+  Workload rank = workload;
+  rank.parameters = 0.0;
+  rank.frozen_parameters = 0.0;
+  for (Op& op : rank.ops) {
+    const TensorSplit split = tensor_split_of(op);
+    const bool weights_split = split == TensorSplit::kColumn || split == TensorSplit::kRow ||
+                               split == TensorSplit::kVocab;
+    if (weights_split) {
+      op.parameters /= t;
+      op.frozen_parameters /= t;
+      op.pass_bytes /= t;
+      // The weight is out x in (linear) or rows x width (embedding): column-parallel and
+      // vocab-parallel split its rows, row-parallel its columns.
+      if (split == TensorSplit::kRow) {
+        op.weight_columns /= t;
+      } else {
+        op.weight_rows /= t;
+      }
+    }
+    switch (split) {
+      case TensorSplit::kColumn:
+        op.forward_flop /= t;
+        op.output_elements /= t;
+        if (sequence_parallel) op.saved_elements /= t;  // the shard, gathered again in backward
+        break;
+      case TensorSplit::kSharded:
+        op.forward_flop /= t;
+        op.input_elements /= t;
+        op.output_elements /= t;
+        op.saved_elements /= t;
+        break;
+      case TensorSplit::kRow:
+        op.forward_flop /= t;
+        op.input_elements /= t;
+        op.saved_elements /= t;
+        break;
+      case TensorSplit::kVocab:
+        op.input_elements /= t;  // the gathered rows
+        break;
+      case TensorSplit::kReplicated:
+        if (sequence_parallel) {
+          op.forward_flop /= t;
+          op.input_elements /= t;
+          op.output_elements /= t;
+          op.saved_elements /= t;
+        }
+        break;
+    }
+    rank.parameters += op.parameters;
+    rank.frozen_parameters += op.frozen_parameters;
+  }
+  return rank;
+}
+
+DecoderHeads decoder_heads(const Workload& workload) {
+  const double s = workload.tokens_per_sample;
+  DecoderHeads heads;
+  double hidden = 0.0;
+  for (const Op& op : workload.ops) {
+    if (op.op_class == OpClass::kAttention && ends_with(op.name, "attn.scores")) {
+      heads.heads = static_cast<int>(std::lround(op.output_elements / (s * s)));
+      hidden = op.input_elements / (2.0 * s);  // Q and K, s·h each
+      break;
+    }
+  }
+  for (const Op& op : workload.ops) {
+    if (heads.heads > 0 && ends_with(op.name, "attn.qkv")) {
+      // qkv writes s·(h + 2·h_kv) with h_kv = h·kv_heads / heads.
+      const double kv_width = (op.output_elements / s - hidden) / 2.0;
+      heads.kv_heads = static_cast<int>(std::lround(kv_width / hidden * heads.heads));
+      break;
+    }
+  }
+  return heads;
+}
+
+}  // namespace gpuplan::models

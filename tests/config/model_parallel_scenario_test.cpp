@@ -1,0 +1,104 @@
+/// \file model_parallel_scenario_test.cpp
+/// parallelism.tensor_parallel and sequence_parallel through the loader: the values, the
+/// per-GPU memory they give, and every refused combination with its whole message.
+
+#include <doctest/doctest.h>
+
+#include "config_fixture.h"
+#include "models/memory/footprint.h"
+#include "models/memory/parallel_memory.h"
+
+namespace gpuplan::config::testing {
+namespace {
+
+/// GPT-2 on one node of 8 A100-80GB; `parallelism` is the section's body (line 14 on).
+std::string gpt2_on_node(const std::string& parallelism, const std::string& model = "gpt2") {
+  return R"(format: gpuplan/v1
+workload:
+  model: )" + model + R"(
+  sequence_length: 1024
+  dataset: {samples: 1000000, synthetic: true}
+  epochs: 1
+training: {batch_size: 8, precision: bf16_amp, optimizer: adamw}
+hardware:
+  gpu: a100-80gb
+  cpu_cores: 64
+  host_memory: "512 GiB"
+  storage: nvme_ssd
+  gpus_per_node: 8
+parallelism:
+)" + parallelism;
+}
+
+models::JobSpec job_of(const std::string& text) { return parse_text(text).variants.front().job; }
+
+}  // namespace
+
+TEST_SUITE("config.model_parallel") {
+  TEST_CASE("tensor_parallel and sequence_parallel are read; the defaults are 1 and false") {
+    const models::JobSpec plain = job_of(gpt2_on_node("  strategy: ddp\n"));
+    CHECK(plain.parallelism.tensor_parallel == 1);
+    CHECK_FALSE(plain.parallelism.sequence_parallel);
+    const models::JobSpec tp =
+        job_of(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 4\n  sequence_parallel: true\n"));
+    CHECK(tp.parallelism.tensor_parallel == 4);
+    CHECK(tp.parallelism.sequence_parallel);
+    CHECK(tp.parallelism.data_parallel_size(8) == 2);
+  }
+
+  TEST_CASE("tensor parallelism over 4 GPUs holds a quarter of the split weights per GPU") {
+    const models::JobSpec one = job_of(gpt2_on_node("  strategy: ddp\n"));
+    const models::JobSpec tp = job_of(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 4\n"));
+    const auto defaults = models::MemoryModelParams::defaults();
+    const models::MemoryBreakdown whole = models::training_memory(models::rank_workload(one), one.training, defaults);
+    const models::MemoryBreakdown rank = models::training_memory(models::rank_workload(tp), tp.training, defaults);
+    // GPT-2's 124,439,808 parameters; a rank holds 31,728,576 (models.workload.
+    // tensor_parallel_shard): weights, gradients and AdamW's two moments scale alike.
+    CHECK(rank.weights_bytes / whole.weights_bytes == doctest::Approx(31'728'576.0 / 124'439'808.0));
+    CHECK(rank.activations_bytes < whole.activations_bytes);
+  }
+
+  TEST_CASE("refused: tensor_parallel across nodes, or not dividing the heads") {
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 3\n")) ==
+          Messages{"tensor_parallel 3 does not divide the 8 GPUs per node (a tensor-parallel group stays inside "
+                   "a node) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 8\n")) ==
+          Messages{"tensor_parallel 8 does not divide the 12 attention heads of gpt2 (each rank computes whole "
+                   "heads) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 16\n")) ==
+          Messages{"tensor_parallel 16 does not divide the 8 GPUs per node (a tensor-parallel group stays inside "
+                   "a node) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
+  }
+
+  TEST_CASE("refused: tensor_parallel on a model that is not a transformer decoder, or without ddp") {
+    std::string resnet = gpt2_on_node("  strategy: ddp\n  tensor_parallel: 2\n", "resnet50");
+    resnet.replace(resnet.find("  sequence_length: 1024\n"), 24, "");
+    CHECK(scenario_errors(resnet) ==
+          Messages{"tensor_parallel 2 splits the blocks of a transformer decoder, and resnet50 is a resnet at "
+                   "s.yaml:15:20 (parallelism.tensor_parallel); use tensor_parallel: 1 (data parallelism with "
+                   "strategy ddp)"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: data_parallel\n  tensor_parallel: 2\n")) ==
+          Messages{"tensor_parallel 2 runs one process per GPU, and strategy is data_parallel at s.yaml:16:20 "
+                   "(parallelism.tensor_parallel); set parallelism.strategy: ddp"});
+  }
+
+  TEST_CASE("refused: sequence_parallel without tensor parallelism") {
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  sequence_parallel: true\n")) ==
+          Messages{"sequence_parallel splits the norms and dropouts of a tensor-parallel group along the "
+                   "sequence, but tensor_parallel is 1 at s.yaml:16:22 (parallelism.sequence_parallel); set "
+                   "tensor_parallel: 2 or more, or remove sequence_parallel"});
+  }
+
+  TEST_CASE("grouped-query attention: tensor_parallel divides the key/value heads too") {
+    // Llama 3 8B: 32 query and 8 key/value heads, split over the 8 GPUs of the node.
+    CHECK(job_of(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 8\n", "llama3-8b")).parallelism.tensor_parallel ==
+          8);
+    // Qwen2.5-7B: 28 query and 4 key/value heads: 8 divides neither.
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 8\n", "qwen2.5-7b")) ==
+          Messages{"tensor_parallel 8 does not divide the 28 query and 4 key/value heads of qwen2.5-7b (each rank "
+                   "computes whole heads) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 "
+                   "or 4"});
+  }
+}
+
+}  // namespace gpuplan::config::testing

@@ -1,0 +1,168 @@
+// Tensor and sequence parallelism in one rank's step: Megatron's collectives per block, by hand.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "../test_gpus.h"
+#include "../workload/catalog_models.h"
+#include "models/collective/builtin.h"
+#include "models/collective/fastest_collective.h"
+#include "models/interconnect/interconnect_table.h"
+#include "models/memory/parallel_memory.h"
+#include "models/step/step_plan.h"
+#include "models/step/step_simulation.h"
+#include "models/step/tensor_parallel_plan.h"
+
+using namespace gpuplan::models;
+
+namespace {
+
+constexpr double kTokens = 1024.0;  // GPT-2's sequence
+constexpr double kHidden = 768.0;
+constexpr int kBatch = 8;
+
+/// GPT-2 124M, bf16 AMP, eager attention, synthetic data, on one node of 4 NVSwitch GPUs.
+JobSpec gpt2_on_node(int tensor_parallel, bool sequence_parallel) {
+  JobSpec job;
+  job.workload = testing::build_catalog_model("gpt2");
+  job.dataset.samples = 1e6;
+  job.dataset.synthetic = true;
+  job.training.batch_size = kBatch;
+  job.training.precision = Precision::kBf16Amp;
+  job.training.optimizer = Optimizer::kAdamW;
+  job.training.attention = AttentionKernel::kEager;
+  job.hardware.gpu = testing::ampere_like();
+  job.hardware.gpus_per_node = 4;
+  job.hardware.cpu_cores = 32;
+  job.hardware.topology.gpus_per_node = 4;
+  job.hardware.topology.intra_node = intra_node_link("nvlink3_nvswitch");
+  job.parallelism.strategy = ParallelStrategy::kDdp;
+  job.parallelism.tensor_parallel = tensor_parallel;
+  job.parallelism.sequence_parallel = sequence_parallel;
+  return job;
+}
+
+/// The units of `units` from the one labelled `first` to the one labelled `last`.
+std::vector<DispatchUnit> between(const std::vector<DispatchUnit>& units, const std::string& first,
+                                  const std::string& last) {
+  std::vector<DispatchUnit> out;
+  bool in = false;
+  for (const DispatchUnit& u : units) {
+    if (u.label == first) in = true;
+    if (in) out.push_back(u);
+    if (u.label == last) break;
+  }
+  return out;
+}
+
+double time_of(Collective c, double bytes, int ranks) {
+  Topology group;
+  group.gpus_per_node = ranks;
+  group.intra_node = intra_node_link("nvlink3_nvswitch");
+  return fastest_collective(builtin_collective_registry(), c, bytes, group).time_s;
+}
+
+}  // namespace
+
+TEST_SUITE("models.step.tensor_parallel") {
+  TEST_CASE("a block's forward: its GEMMs / t plus two all-reduces of s·b·h at 2 B") {
+    const StepPlan whole = plan_step(gpt2_on_node(1, false), GpuEfficiency::defaults());
+    const StepPlan tp = plan_step(gpt2_on_node(4, false), GpuEfficiency::defaults());
+    const std::vector<DispatchUnit> block =
+        between(tp.forward, "layers.0.norm1 fwd", "layers.0.mlp.residual fwd");
+    // Each all-reduce carries the block's whole bf16 activation: s·b·h·2 B = 1024·8·768·2
+    // = 12,582,912 B, over the 4 GPUs of the tensor-parallel group.
+    const double bytes = kTokens * kBatch * kHidden * 2.0;
+    CHECK(bytes == 12'582'912.0);
+    const double all_reduce_s = time_of(Collective::kAllReduce, bytes, 4);
+    std::vector<std::string> comm;
+    double block_s = 0.0;
+    double math_s = 0.0;
+    for (const DispatchUnit& u : block) {
+      block_s += u.gpu_s;
+      if (u.communication) {
+        comm.push_back(u.label);
+        CHECK(u.gpu_s == doctest::Approx(all_reduce_s));
+      } else {
+        math_s += u.gpu_s;
+      }
+    }
+    CHECK(comm == std::vector<std::string>{"layers.0.attn.out fwd all_reduce (tensor parallel)",
+                                           "layers.0.mlp.down fwd all_reduce (tensor parallel)"});
+    CHECK(block_s == doctest::Approx(math_s + 2.0 * all_reduce_s));
+    // The column-parallel qkv GEMM does a quarter of the FLOP and the time: (2·s·b·h·3h +
+    // s·b·3h for the bias) / 4 = (28,991,029,248 + 18,874,368) / 4 = 7,252,475,904.
+    const auto qkv = between(tp.forward, "layers.0.attn.qkv fwd", "layers.0.attn.qkv fwd");
+    const auto whole_qkv = between(whole.forward, "layers.0.attn.qkv fwd", "layers.0.attn.qkv fwd");
+    REQUIRE(qkv.size() == 1);
+    REQUIRE(whole_qkv.size() == 1);
+    CHECK(qkv[0].flop == doctest::Approx(7'252'475'904.0));
+    CHECK(qkv[0].gpu_s == doctest::Approx(whole_qkv[0].gpu_s / 4.0).epsilon(0.05));
+    // The model FLOP of a rank is a quarter of the model's (MFU's numerator per GPU).
+    CHECK(tp.model_flop_per_step == doctest::Approx(whole.model_flop_per_step / 4.0));
+    // 4 GPUs in one tensor-parallel group: one data-parallel rank, no DDP buckets.
+    CHECK(tp.comm.buckets.empty());
+  }
+
+  TEST_CASE("backward all-reduces the input gradients of the column-parallel linears") {
+    const StepPlan tp = plan_step(gpt2_on_node(4, false), GpuEfficiency::defaults());
+    const std::vector<DispatchUnit> block =
+        between(tp.backward, "layers.0.mlp.residual bwd", "layers.0.norm1 bwd");
+    std::vector<std::string> comm;
+    for (const DispatchUnit& u : block) {
+      if (u.communication) comm.push_back(u.label);
+    }
+    CHECK(comm == std::vector<std::string>{"layers.0.mlp.up bwd all_reduce (tensor parallel)",
+                                           "layers.0.attn.qkv bwd all_reduce (tensor parallel)"});
+  }
+
+  TEST_CASE("sequence parallelism: an all-gather and a reduce-scatter of the same bytes per all-reduce") {
+    const StepPlan sp = plan_step(gpt2_on_node(4, true), GpuEfficiency::defaults());
+    const double bytes = kTokens * kBatch * kHidden * 2.0;
+    std::vector<std::string> comm;
+    double comm_s = 0.0;
+    for (const DispatchUnit& u : between(sp.forward, "layers.0.norm1 fwd", "layers.0.mlp.residual fwd")) {
+      if (!u.communication) continue;
+      comm.push_back(u.label);
+      comm_s += u.gpu_s;
+    }
+    CHECK(comm == std::vector<std::string>{"layers.0.attn.qkv fwd all_gather (tensor parallel)",
+                                           "layers.0.attn.out fwd reduce_scatter (tensor parallel)",
+                                           "layers.0.mlp.up fwd all_gather (tensor parallel)",
+                                           "layers.0.mlp.down fwd reduce_scatter (tensor parallel)"});
+    CHECK(comm_s == doctest::Approx(2.0 * time_of(Collective::kAllGather, bytes, 4) +
+                                    2.0 * time_of(Collective::kReduceScatter, bytes, 4)));
+  }
+
+  TEST_CASE("the collectives are on the critical path of the simulated step") {
+    const StepPlan tp = plan_step(gpt2_on_node(4, false), GpuEfficiency::defaults());
+    double comm_s = 0.0;
+    double gpu_s = 0.0;
+    for (const auto* units : {&tp.forward, &tp.backward, &tp.optimizer}) {
+      for (const DispatchUnit& u : *units) {
+        gpu_s += u.gpu_s;
+        if (u.communication) comm_s += u.gpu_s;
+      }
+    }
+    // Per layer 2 + 2 all-reduces, the embedding's in forward, the head's in backward: 50.
+    CHECK(comm_s == doctest::Approx(50.0 * time_of(Collective::kAllReduce, kTokens * kBatch * kHidden * 2.0, 4)));
+    const StepStats s = simulate_steps(tp);
+    CHECK(s.breakdown.communication_exposed_s == doctest::Approx(comm_s).epsilon(1e-6));
+    CHECK(s.breakdown.step_time_s >= gpu_s);
+  }
+
+  TEST_CASE("DDP over the data-parallel group: 8 GPUs at t = 2 all-reduce over 4") {
+    JobSpec job = gpt2_on_node(2, false);
+    job.hardware.gpus_per_node = 8;
+    job.hardware.topology.gpus_per_node = 8;
+    CHECK(data_parallel_topology(job).ranks() == 4);
+    const StepPlan plan = plan_step(job, GpuEfficiency::defaults());
+    CHECK(plan.comm.ranks == 4);
+    double bucket_bytes = 0.0;
+    for (const GradientBucket& b : plan.comm.buckets) bucket_bytes += b.bytes;
+    // fp32 gradients of the rank's shard (wte / 2, layers' linears / 2, norms and wpe whole).
+    CHECK(bucket_bytes == doctest::Approx(rank_workload(job).parameters * 4.0));
+    CHECK(rank_workload(job).parameters < 0.6 * job.workload.parameters);
+  }
+}
