@@ -11,7 +11,7 @@ using gpuplan::testing::run_gpuplan;
 // model parameters, fitted by `gpuplan fit tests/validation`. The bounds sit just above
 // today's figures (throughput MAPE 11.0 % over 53 rows: 8.9 % over 27 one-GPU cases and
 // 13.2 % over 26 multi-GPU cases on five GPU types, six with the time-to-train row X115; the
-// vTrain Megatron GPT rows M001-M007 on 8 A100s, TP 1-8, are 18.2 % over 7, Korthikanti's
+// vTrain Megatron GPT rows D001-D007 on 8 A100s, TP 1-8, are 18.2 % over 7, Korthikanti's
 // 22B at TP8 K001-K002 30.4 % over 2;
 // peak memory 11.7 % over 9: the BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full
 // rows L001-L005 17.2 % over 5; fits/OOM right 5 of 6), so a model change that loses
