@@ -9,21 +9,22 @@ namespace gpuplan::sim {
 ActivityGraph::ActivityGraph(Engine& engine) : engine_(engine), network_(engine) {}
 
 ActivityId ActivityGraph::add(ActivitySpec spec) {
-  const std::string name = "ActivityGraph::add: activity '" + spec.label + "': ";
+  // The message's prefix is built only for an error: no allocation per valid activity.
+  const auto name = [&spec] { return "ActivityGraph::add: activity '" + spec.label + "': "; };
   if (!std::isfinite(spec.latency_s) || spec.latency_s < 0.0) {
-    throw std::invalid_argument(name + "latency " + std::to_string(spec.latency_s) +
+    throw std::invalid_argument(name() + "latency " + std::to_string(spec.latency_s) +
                                 " s; expected a finite number >= 0");
   }
   if (!std::isfinite(spec.amount) || spec.amount < 0.0) {
-    throw std::invalid_argument(name + "amount " + std::to_string(spec.amount) +
+    throw std::invalid_argument(name() + "amount " + std::to_string(spec.amount) +
                                 "; expected a finite number >= 0");
   }
   if (std::isnan(spec.bound_per_s) || !(spec.bound_per_s > 0.0)) {
-    throw std::invalid_argument(name + "rate bound " + std::to_string(spec.bound_per_s) +
+    throw std::invalid_argument(name() + "rate bound " + std::to_string(spec.bound_per_s) +
                                 " per s; expected a bound > 0 (infinity for none)");
   }
   if (spec.amount > 0.0 && spec.resources.empty() && std::isinf(spec.bound_per_s)) {
-    throw std::invalid_argument(name +
+    throw std::invalid_argument(name() +
                                 "work on no resource and without a rate bound has no duration; "
                                 "give it a resource or a finite bound");
   }
@@ -128,7 +129,7 @@ void ActivityGraph::work(std::uint32_t index) {
     engine_.schedule_in(to_sim_time(s.amount / s.bound_per_s), done);
   } else {
     // The network keeps the path; the spec's copy is not needed again.
-    network_.start_flow(std::move(s.resources), s.amount, done, s.label, s.bound_per_s);
+    network_.start_flow(std::move(s.resources), s.amount, done, s.bound_per_s);
   }
 }
 

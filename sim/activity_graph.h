@@ -79,8 +79,7 @@ struct ActivityFinished {
 /// while the engine runs, e.g. from an `on_done`. A cycle of successors never starts; such
 /// activities stay counted in `unfinished()`.
 ///
-/// Observers subscribe to `activity_started`, `activity_finished` and (through `network()`)
-/// `resource_changed`. The graph must outlive the engine's processing of its events.
+/// Observers subscribe to `activity_started` and `activity_finished`. The graph must outlive the engine's processing of its events.
 /// Not copyable.
 class ActivityGraph {
  public:
@@ -119,7 +118,7 @@ class ActivityGraph {
   /// Activities added and not finished.
   std::size_t unfinished() const { return unfinished_; }
 
-  /// The max-min network that shares the resources (queries and `resource_changed`).
+  /// The max-min network that shares the resources (for its per-resource queries).
   BandwidthNetwork& network() { return network_; }
   /// Emitted when an activity begins (before its latency).
   Signal<ActivityStarted>& activity_started() { return started_; }
