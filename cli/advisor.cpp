@@ -87,7 +87,12 @@ void advise(ScenarioRun& run, const config::Scenario& scenario, const AppContext
   const std::size_t rows = run.result.variants.size();
   std::vector<std::vector<models::RemedyOutcome>> outcomes(rows);
   std::vector<std::vector<models::JobSpec>> jobs(rows);  // outcome k of row i ran jobs[i][k]
-  std::map<std::string, models::VariantResult> done;     // by override key: each job simulated once
+  // By override key, each job simulated once. The rows are in already: a remedy that makes a
+  // row into another row (files_on_hdd + layout: shards = shards_on_hdd) reads that row.
+  std::map<std::string, models::VariantResult> done;
+  for (std::size_t i = 0; i < rows; ++i) {
+    done.emplace(config::override_key(scenario, scenario.variants[i], {}), run.result.variants[i]);
+  }
   std::vector<Task> tasks;
   for (std::size_t i = 0; i < rows; ++i) {
     std::vector<models::JobSpec> row_jobs;

@@ -11,7 +11,10 @@
 /// interconnect the instance lacks) are skipped. Cost: one simulation per distinct job
 /// (about 1-4 per row): remedies whose overrides resolve alike (config::override_key; e.g.
 /// `data_loader.num_workers: 15` on every point of a num_workers sweep, or a pair that equals
-/// another row's single remedy) are simulated once. Run on all cores; the output does not
+/// another row's single remedy) are simulated once, and one that makes its row into another
+/// row of the scenario (files_on_hdd + `workload.dataset.layout: shards` = shards_on_hdd)
+/// reads that row's result (the remedies read only its fit, times, dollars, throughput and
+/// critical path, which the scaling reference and the trace do not change). Run on all cores; the output does not
 /// depend on the number of threads.
 
 #include <functional>
