@@ -106,9 +106,17 @@ void BandwidthNetwork::reallocate_and_reschedule() {
     resources_[index].allocated_bytes_per_s = 0.0;
   }
   in_use_.clear();
-  for (Flow& flow : flows_) {
+  unfrozen_.clear();
+  // A flow whose bound is below every equal share it could get saturates its bound first
+  // (SimGrid lmm: var.value <= var.bound): the lowest bound of the unfrozen flows, kept up to
+  // date as they freeze.
+  double lowest_bound = std::numeric_limits<double>::infinity();
+  for (std::size_t f = 0; f < flows_.size(); ++f) {
+    Flow& flow = flows_[f];
     flow.previous_rate_bytes_per_s = flow.rate_bytes_per_s;
     flow.rate_bytes_per_s = -1.0;  // unfrozen
+    unfrozen_.push_back(static_cast<std::uint32_t>(f));
+    lowest_bound = std::min(lowest_bound, flow.bound_per_s);
     for (const std::uint32_t index : flow.path) {
       Resource& r = resources_[index];
       if (r.unfrozen_flows++ == 0) {
@@ -118,10 +126,9 @@ void BandwidthNetwork::reallocate_and_reschedule() {
     }
   }
   // Resource order, not discovery order, decides ties between equal shares.
-  std::sort(in_use_.begin(), in_use_.end());
+  if (in_use_.size() > 1) std::sort(in_use_.begin(), in_use_.end());
 
-  std::size_t unfrozen = flows_.size();
-  while (unfrozen > 0) {
+  while (!unfrozen_.empty()) {
     // The bottleneck: the resource whose residual capacity, split equally among its unfrozen
     // flows, is smallest.
     double share = std::numeric_limits<double>::infinity();
@@ -137,30 +144,23 @@ void BandwidthNetwork::reallocate_and_reschedule() {
         }
       }
     }
-    // A flow whose bound is below every equal share it could get saturates its bound first
-    // (SimGrid lmm: var.value <= var.bound); freeze the lowest-bounded flows at their bound.
-    double lowest_bound = std::numeric_limits<double>::infinity();
-    for (const Flow& flow : flows_) {
-      if (flow.rate_bytes_per_s < 0.0) {
-        lowest_bound = std::min(lowest_bound, flow.bound_per_s);
-      }
-    }
+    // Freeze, in start order, the lowest-bounded flows at their bound if it comes first, else
+    // the bottleneck's flows at its share; the others stay unfrozen, in order.
     const bool bound_first = lowest_bound <= share;
-    auto freezes = [&](const Flow& flow) {
-      if (flow.rate_bytes_per_s >= 0.0) {
-        return false;
-      }
-      return bound_first ? flow.bound_per_s == lowest_bound
-                         : std::find(flow.path.begin(), flow.path.end(), bottleneck) !=
-                               flow.path.end();
-    };
     const double rate = bound_first ? lowest_bound : share;
-    for (Flow& flow : flows_) {
-      if (!freezes(flow)) {
+    double next_lowest_bound = std::numeric_limits<double>::infinity();
+    std::size_t kept = 0;
+    for (const std::uint32_t f : unfrozen_) {
+      Flow& flow = flows_[f];
+      const bool freezes = bound_first
+                               ? flow.bound_per_s == lowest_bound
+                               : std::find(flow.path.begin(), flow.path.end(), bottleneck) != flow.path.end();
+      if (!freezes) {
+        next_lowest_bound = std::min(next_lowest_bound, flow.bound_per_s);
+        unfrozen_[kept++] = f;
         continue;
       }
       flow.rate_bytes_per_s = rate;
-      --unfrozen;
       for (const std::uint32_t index : flow.path) {
         Resource& r = resources_[index];
         r.residual_bytes_per_s -= rate;
@@ -168,6 +168,8 @@ void BandwidthNetwork::reallocate_and_reschedule() {
         --r.unfrozen_flows;
       }
     }
+    unfrozen_.resize(kept);
+    lowest_bound = next_lowest_bound;
   }
 
   // Plan each flow's finish and schedule one event for the earliest.

@@ -42,10 +42,10 @@ struct ResourceId {
 /// recomputation moves it (Engine::reschedule_at: the same order as a new event, without a
 /// stale one left behind).
 ///
-/// Cost: each start or end recomputes the flows of the resources it touches and of those
-/// they share flows with (the connected component; other flows' rates cannot change), in
-/// O(R x (R + F x P)) for R resources in use, F flows there and P resources per path; fine for
-/// the tens of flows of a training step.
+/// Cost: each start or end recomputes every active flow's rate, in O(K x (R + F x P)) for K
+/// filling rounds (at most R + F; one when every flow sits at its bound), R resources in use,
+/// F active flows and P resources per path; each round visits only the flows still unfrozen.
+/// Fine for the tens of flows of a training step.
 ///
 /// The network emits no signals: an activity's start and end are reported by the activity
 /// graph that drives it (activity_graph.h). It must outlive the engine's processing of the
@@ -131,6 +131,7 @@ class BandwidthNetwork {
   std::vector<Resource> resources_;
   std::vector<Flow> flows_;  // active flows in start order
   std::vector<std::uint32_t> in_use_;  // scratch: resources crossed by active flows
+  std::vector<std::uint32_t> unfrozen_;  // water-filling scratch: flows not yet frozen, in start order
   SimTime last_update_ = 0;
   bool completion_pending_ = false;  // completion_ is scheduled and has not run
   EventId completion_;              // the one completion event, moved at each reallocation
