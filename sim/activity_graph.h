@@ -127,10 +127,15 @@ class ActivityGraph {
 
  private:
   enum class State : std::uint8_t { kFree, kCreated, kReleased, kRunning };
+  /// What following an edge reads, 12 bytes a slot: a finishing activity's successors are
+  /// scattered over the table, which stays in cache this way (the bodies would not).
   struct Slot {
     std::uint32_t generation = 0;
     State state = State::kFree;
     int pending_predecessors = 0;
+  };
+  /// The rest of an activity, same index as its Slot.
+  struct Body {
     SimTime released = 0;
     SimTime start = 0;
     ActivitySpec spec;
@@ -145,6 +150,7 @@ class ActivityGraph {
   Engine& engine_;
   BandwidthNetwork network_;
   std::vector<Slot> slots_;
+  std::vector<Body> bodies_;  ///< bodies_[i] belongs to slots_[i]
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<ActivityId>> spare_successors_;  ///< emptied successor lists, reused
   std::size_t unfinished_ = 0;
