@@ -25,6 +25,15 @@ TEST_SUITE("config.override_key") {
     CHECK(override_key(s, s.variants[1], {}) == "data_loader.num_workers=4;training.precision=bf16_amp;");
     CHECK(override_key(s, s.variants[0], more) == "data_loader.num_workers=7;training.precision=bf16_amp;");
     CHECK(override_key(s, s.variants[1], more) == override_key(s, s.variants[0], more));
+    // ... and the jobs with_overrides builds agree: the remedy's 7 workers on both points.
+    const OverriddenJob j0 = with_overrides(s, s.variants[0], more, testing::shipped_catalogs(), testing::builtin_families());
+    const OverriddenJob j1 = with_overrides(s, s.variants[1], more, testing::shipped_catalogs(), testing::builtin_families());
+    REQUIRE(j0.job);
+    REQUIRE(j1.job);
+    CHECK(j0.job->data_loader.num_workers == 7);
+    CHECK(j1.job->data_loader.num_workers == 7);
+    CHECK(j0.job->training.precision == j1.job->training.precision);
+    CHECK(s.variants[0].job.data_loader.num_workers == 2);  // the rows themselves keep theirs
     // The order of independent overrides does not matter.
     const std::vector<models::ScenarioOverride> ab{{"training.batch_size", "64"}, {"data_loader.pin_memory", "true"}};
     const std::vector<models::ScenarioOverride> ba{{"data_loader.pin_memory", "true"}, {"training.batch_size", "64"}};
