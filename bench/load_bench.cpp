@@ -7,10 +7,9 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-#include <ctime>
 #include <string>
 
+#include "bench_clock.h"
 #include "cli/app_context.h"
 #include "config/scenario_loader.h"
 
@@ -45,12 +44,9 @@ std::string values(int from, int count) {
 }
 
 void time_load(const std::string& label, const std::string& text, const cli::AppContext& context) {
-  // CPU time beside wall time: on a shared machine the wall time also counts other work.
-  const std::clock_t cpu_start = std::clock();
-  const auto start = std::chrono::steady_clock::now();
+  const bench::Stopwatch watch;
   const config::Scenario s = config::parse_scenario(text, "bench.yaml", context.catalogs, context.families);
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double cpu_s = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+  const auto [wall_s, cpu_s] = watch.elapsed();
   fmt::print("load: {:<34} {:>6} variants in {:.3f} s wall, {:.3f} s CPU ({:.1f} us CPU per variant, {:.1f} MB "
              "of YAML)\n",
              label, s.variants.size(), wall_s, cpu_s, 1e6 * cpu_s / static_cast<double>(s.variants.size()),

@@ -9,10 +9,10 @@
 
 #include <atomic>
 #include <cstdio>
-#include <chrono>
 #include <thread>
 #include <vector>
 
+#include "bench_clock.h"
 #include "cli/app_context.h"
 #include "cli/plan.h"
 #include "config/scenario_loader.h"
@@ -22,7 +22,6 @@
 using namespace gpuplan;
 
 void bench_plan_sweep() {
-  using Clock = std::chrono::steady_clock;
   const cli::AppContext context = cli::load_context(cli::default_catalog_dir(), {});
   const config::Scenario s = config::load_scenario(
       std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/spot-vs-on-demand-a100.yaml", context.catalogs, context.families);
@@ -45,7 +44,7 @@ void bench_plan_sweep() {
   std::atomic<std::size_t> next{0};
   std::atomic<std::uint64_t> events{0};
   std::vector<double> p90(points.size());
-  const auto start = Clock::now();
+  const bench::Stopwatch watch;
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) {
     pool.emplace_back([&] {
@@ -57,21 +56,23 @@ void bench_plan_sweep() {
     });
   }
   for (std::thread& t : pool) t.join();
-  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  const bench::Elapsed sweep = watch.elapsed();
   std::fflush(stdout);
-  fmt::print("job-level sweep: {} points x 200 trials on {} threads: {:.2f} s wall, {:.1f} M events ({:.1f} M/s)\n",
-             points.size(), threads, wall, static_cast<double>(events.load()) / 1e6,
-             static_cast<double>(events.load()) / 1e6 / wall);
+  fmt::print("job-level sweep: {} points x 200 trials on {} threads: {:.2f} s wall, {:.2f} s CPU, {:.1f} M events "
+             "({:.1f} M/s of CPU)\n",
+             points.size(), threads, sweep.wall_s, sweep.cpu_s, static_cast<double>(events.load()) / 1e6,
+             static_cast<double>(events.load()) / 1e6 / sweep.cpu_s);
 
   std::fflush(stdout);
   cli::PlanOptions options;
   options.deadline_s = 7 * 86400.0;
-  const auto plan_start = Clock::now();
+  const bench::Stopwatch plan_watch;
   const cli::Planner planner(s, context.catalogs, options);
   const cli::PlanResult r = planner.finish(planner.evaluate());
-  const double plan_wall = std::chrono::duration<double>(Clock::now() - plan_start).count();
+  const bench::Elapsed plan = plan_watch.elapsed();
   std::size_t fit = 0;
   for (const auto& p : r.points) fit += p.fits ? 1 : 0;
-  fmt::print("gpuplan plan spot-vs-on-demand-a100 (all providers): {} points ({} fit) on {} threads: {:.2f} s wall\n",
-             r.points.size(), fit, threads, plan_wall);
+  fmt::print("gpuplan plan spot-vs-on-demand-a100 (all providers): {} points ({} fit) on {} threads: {:.2f} s wall, "
+             "{:.2f} s CPU\n",
+             r.points.size(), fit, threads, plan.wall_s, plan.cpu_s);
 }

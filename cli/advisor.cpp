@@ -1,6 +1,7 @@
 #include "cli/advisor.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -36,19 +37,30 @@ struct Task {
   std::size_t row;
   models::Remedy remedy;
   models::JobSpec job;
+  std::string key;  ///< config::override_key of the row's variant with the remedy
 };
 
-/// Simulates every task (all cores, results independent of the thread count) and appends
-/// each outcome to its row's list.
+/// Simulates each distinct job of `tasks` once (all cores, results independent of the thread
+/// count), remembering results in `done` by override key across calls, and appends each
+/// task's outcome to its row's list.
 void simulate(std::vector<Task>& tasks, const ScenarioRun& run, const models::ModelParams& quiet, unsigned threads,
+              std::map<std::string, models::VariantResult>& done,
               std::vector<std::vector<models::RemedyOutcome>>& outcomes, std::vector<std::vector<models::JobSpec>>& jobs) {
-  std::vector<models::VariantResult> results(tasks.size());
-  parallel_for(tasks.size(), threads, {}, 0, 0, [&](std::size_t t) {
-    results[t] = models::run_variant(tasks[t].job, run.result.variants[tasks[t].row].strategy, quiet).result;
+  std::vector<const Task*> fresh;  // the first task of each key not simulated yet
+  std::set<std::string> seen;
+  for (const Task& t : tasks) {
+    if (done.count(t.key) == 0 && seen.insert(t.key).second) fresh.push_back(&t);
+  }
+  std::vector<models::VariantResult> results(fresh.size());
+  parallel_for(fresh.size(), threads, {}, 0, 0, [&](std::size_t k) {
+    results[k] = models::run_variant(fresh[k]->job, run.result.variants[fresh[k]->row].strategy, quiet).result;
   });
-  for (std::size_t t = 0; t < tasks.size(); ++t) {
-    outcomes[tasks[t].row].push_back({std::move(tasks[t].remedy), std::move(results[t])});
-    jobs[tasks[t].row].push_back(std::move(tasks[t].job));
+  for (std::size_t k = 0; k < fresh.size(); ++k) done.emplace(fresh[k]->key, std::move(results[k]));
+  for (Task& t : tasks) {
+    models::VariantResult result = done.at(t.key);
+    result.strategy = run.result.variants[t.row].strategy;  // as if run for this row
+    outcomes[t.row].push_back({std::move(t.remedy), std::move(result)});
+    jobs[t.row].push_back(std::move(t.job));
   }
   tasks.clear();
 }
@@ -75,17 +87,26 @@ void advise(ScenarioRun& run, const config::Scenario& scenario, const AppContext
   const std::size_t rows = run.result.variants.size();
   std::vector<std::vector<models::RemedyOutcome>> outcomes(rows);
   std::vector<std::vector<models::JobSpec>> jobs(rows);  // outcome k of row i ran jobs[i][k]
+  // By override key, each job simulated once. The rows are in already: a remedy that makes a
+  // row into another row (files_on_hdd + layout: shards = shards_on_hdd) reads that row.
+  std::map<std::string, models::VariantResult> done;
+  for (std::size_t i = 0; i < rows; ++i) {
+    done.emplace(config::override_key(scenario, scenario.variants[i], {}), run.result.variants[i]);
+  }
   std::vector<Task> tasks;
   for (std::size_t i = 0; i < rows; ++i) {
     std::vector<models::JobSpec> row_jobs;
     std::vector<models::Remedy> remedies = valid_remedies(run, i, scenario, context, row_jobs);
-    for (std::size_t k = 0; k < remedies.size(); ++k) tasks.push_back({i, std::move(remedies[k]), std::move(row_jobs[k])});
+    for (std::size_t k = 0; k < remedies.size(); ++k) {
+      std::string key = config::override_key(scenario, scenario.variants[i], remedies[k].overrides);
+      tasks.push_back({i, std::move(remedies[k]), std::move(row_jobs[k]), std::move(key)});
+    }
   }
   models::ModelParams quiet = params;
   quiet.step.trace_steps = 0;
   quiet.scaling_reference = false;
   if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
-  simulate(tasks, run, quiet, threads, outcomes, jobs);
+  simulate(tasks, run, quiet, threads, done, outcomes, jobs);
   // Rows that no single remedy helps enough: each of the best starts (models::pair_starts)
   // with the remedies of its own result on top, validated and simulated like the others.
   const models::RemedyOptions options = remedy_options(context);
@@ -100,11 +121,12 @@ void advise(ScenarioRun& run, const config::Scenario& scenario, const AppContext
         config::OverriddenJob changed = config::with_overrides(scenario, scenario.variants[i], pair->overrides,
                                                                context.catalogs, context.families);
         if (!changed.job) continue;
-        tasks.push_back({i, std::move(*pair), std::move(*changed.job)});
+        std::string key = config::override_key(scenario, scenario.variants[i], pair->overrides);
+        tasks.push_back({i, std::move(*pair), std::move(*changed.job), std::move(key)});
       }
     }
   }
-  simulate(tasks, run, quiet, threads, outcomes, jobs);
+  simulate(tasks, run, quiet, threads, done, outcomes, jobs);
   for (std::size_t i = 0; i < rows; ++i) models::apply_advice(run.result.variants[i], outcomes[i]);
 }
 

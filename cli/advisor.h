@@ -8,8 +8,14 @@
 /// kMinimumRemedyGain, the remedies of each of the best ones' own results are tried on top of
 /// it (models::pair_starts, models::combined_remedy): a pair such as compiled mode + GPU
 /// decoding, each of which alone moves the limit to the other. Remedies that validation refuses (bf16 on a V100, an
-/// interconnect the instance lacks) are skipped. Cost: one simulation per candidate (about
-/// 1-4 per row), run on all cores; the output does not depend on the number of threads.
+/// interconnect the instance lacks) are skipped. Cost: one simulation per distinct job
+/// (about 1-4 per row): remedies whose overrides resolve alike (config::override_key; e.g.
+/// `data_loader.num_workers: 15` on every point of a num_workers sweep, or a pair that equals
+/// another row's single remedy) are simulated once, and one that makes its row into another
+/// row of the scenario (files_on_hdd + `workload.dataset.layout: shards` = shards_on_hdd)
+/// reads that row's result (the remedies read only its fit, times, dollars, throughput and
+/// critical path, which the scaling reference and the trace do not change). Run on all cores; the output does not
+/// depend on the number of threads.
 
 #include <functional>
 #include <vector>

@@ -1,6 +1,8 @@
 #include "config/variant_overrides.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "config/overrides.h"
 #include "config/scenario_validator.h"
@@ -8,12 +10,12 @@
 
 namespace gpuplan::config {
 
-OverriddenJob with_overrides(const Scenario& scenario, const Variant& variant,
-                             const std::vector<models::ScenarioOverride>& overrides, const Catalogs& catalogs,
-                             const core::Registry<models::IWorkloadFamily>& families) {
-  const std::string file = scenario.path.empty() ? std::string("<scenario>") : scenario.path;
-  const YAML::Node root = parse_yaml(scenario.text, file);
-  // The variant's own overrides, read as the loader read them (the file was valid then).
+namespace {
+
+/// The overrides that built `variant`, read from the file as the loader read them (the file
+/// was valid then), then `extra` (positions: the file's start).
+std::vector<Override> written_overrides(const YAML::Node& root, const std::string& file, const Variant& variant,
+                                        const std::vector<models::ScenarioOverride>& extra) {
   ErrorSink ignored(file);
   std::vector<Override> all;
   if (variant.strategy_index >= 0 && root["strategies"]) {
@@ -28,9 +30,24 @@ OverriddenJob with_overrides(const Scenario& scenario, const Variant& variant,
       if (v >= 0) all.push_back(axes[a].values[static_cast<std::size_t>(v)]);
     }
   }
-  for (const models::ScenarioOverride& o : overrides) {
+  for (const models::ScenarioOverride& o : extra) {
     all.push_back({o.path, YAML::Load(o.value), YAML::Mark(), "suggestion." + o.path});
   }
+  return all;
+}
+
+std::string file_name(const Scenario& scenario) {
+  return scenario.path.empty() ? std::string("<scenario>") : scenario.path;
+}
+
+}  // namespace
+
+OverriddenJob with_overrides(const Scenario& scenario, const Variant& variant,
+                             const std::vector<models::ScenarioOverride>& overrides, const Catalogs& catalogs,
+                             const core::Registry<models::IWorkloadFamily>& families) {
+  const std::string file = file_name(scenario);
+  const YAML::Node root = parse_yaml(scenario.text, file);
+  const std::vector<Override> all = written_overrides(root, file, variant, overrides);
   ErrorSink sink(file);
   const ValidationContext context{catalogs, families, std::filesystem::path(scenario.path).parent_path().string()};
   std::vector<const Override*> written;
@@ -44,6 +61,33 @@ OverriddenJob with_overrides(const Scenario& scenario, const Variant& variant,
     out.job->seed = scenario.seed;
   }
   return out;
+}
+
+std::string override_key(const Scenario& scenario, const Variant& variant,
+                         const std::vector<models::ScenarioOverride>& overrides) {
+  const std::string file = file_name(scenario);
+  const std::vector<Override> all = written_overrides(parse_yaml(scenario.text, file), file, variant, overrides);
+  // (path, value text) in writing order; a later write of a path replaces the earlier one.
+  std::vector<std::pair<std::string, std::string>> entries;
+  for (const Override& o : all) {
+    YAML::Emitter out;
+    out << YAML::Flow;
+    if (o.removes()) {
+      out << YAML::Null;
+    } else {
+      out << o.value;
+    }
+    std::erase_if(entries, [&o](const auto& e) { return e.first == o.path; });
+    entries.emplace_back(o.path, out.c_str());
+  }
+  bool nested = false;
+  for (const auto& a : entries) {
+    for (const auto& b : entries) nested = nested || b.first.starts_with(a.first + ".");
+  }
+  if (!nested) std::sort(entries.begin(), entries.end());
+  std::string key;
+  for (const auto& e : entries) key += e.first + "=" + e.second + ";";
+  return key;
 }
 
 }  // namespace gpuplan::config

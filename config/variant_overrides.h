@@ -33,4 +33,15 @@ OverriddenJob with_overrides(const Scenario& scenario, const Variant& variant,
                              const std::vector<models::ScenarioOverride>& overrides, const Catalogs& catalogs,
                              const core::Registry<models::IWorkloadFamily>& families);
 
+/// What `with_overrides(scenario, variant, overrides, ...)` writes, as one canonical text: the
+/// variant's strategy and sweep point, then `overrides`, each "path=value;" (the value in
+/// YAML flow form). A later override of a path replaces an earlier one of the same path, as
+/// writing them does; when no path lies inside another (`data_loader` and
+/// `data_loader.num_workers`) the entries are sorted, since their writing order then changes
+/// nothing. Equal keys give equal jobs: the advisor simulates each once (cli/advisor.h), e.g.
+/// `data_loader.num_workers: 15` on every point of a num_workers sweep. Throws ConfigError if
+/// the scenario's text itself no longer parses.
+std::string override_key(const Scenario& scenario, const Variant& variant,
+                         const std::vector<models::ScenarioOverride>& overrides);
+
 }  // namespace gpuplan::config

@@ -9,21 +9,22 @@ namespace gpuplan::sim {
 ActivityGraph::ActivityGraph(Engine& engine) : engine_(engine), network_(engine) {}
 
 ActivityId ActivityGraph::add(ActivitySpec spec) {
-  const std::string name = "ActivityGraph::add: activity '" + spec.label + "': ";
+  // The message's prefix is built only for an error: no allocation per valid activity.
+  const auto name = [&spec] { return "ActivityGraph::add: activity '" + spec.label + "': "; };
   if (!std::isfinite(spec.latency_s) || spec.latency_s < 0.0) {
-    throw std::invalid_argument(name + "latency " + std::to_string(spec.latency_s) +
+    throw std::invalid_argument(name() + "latency " + std::to_string(spec.latency_s) +
                                 " s; expected a finite number >= 0");
   }
   if (!std::isfinite(spec.amount) || spec.amount < 0.0) {
-    throw std::invalid_argument(name + "amount " + std::to_string(spec.amount) +
+    throw std::invalid_argument(name() + "amount " + std::to_string(spec.amount) +
                                 "; expected a finite number >= 0");
   }
   if (std::isnan(spec.bound_per_s) || !(spec.bound_per_s > 0.0)) {
-    throw std::invalid_argument(name + "rate bound " + std::to_string(spec.bound_per_s) +
+    throw std::invalid_argument(name() + "rate bound " + std::to_string(spec.bound_per_s) +
                                 " per s; expected a bound > 0 (infinity for none)");
   }
   if (spec.amount > 0.0 && spec.resources.empty() && std::isinf(spec.bound_per_s)) {
-    throw std::invalid_argument(name +
+    throw std::invalid_argument(name() +
                                 "work on no resource and without a rate bound has no duration; "
                                 "give it a resource or a finite bound");
   }
@@ -31,6 +32,7 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
   if (free_slots_.empty()) {
     index = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
+    bodies_.emplace_back();
   } else {
     index = free_slots_.back();
     free_slots_.pop_back();
@@ -38,8 +40,9 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
   Slot& slot = slots_[index];
   slot.state = State::kCreated;
   slot.pending_predecessors = 0;
-  slot.spec = std::move(spec);
-  slot.successors.clear();
+  Body& body = bodies_[index];
+  body.spec = std::move(spec);
+  body.successors.clear();
   ++unfinished_;
   return ActivityId{index, slot.generation};
 }
@@ -60,24 +63,24 @@ void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
   }
   Slot& next = live(after, "add_successor");
   if (next.state == State::kRunning) {
-    throw std::logic_error("ActivityGraph::add_successor: activity '" + next.spec.label +
+    throw std::logic_error("ActivityGraph::add_successor: activity '" + bodies_[after.index].spec.label +
                            "' is already running; add predecessors before it starts");
   }
   if (finished(before)) {
     return;
   }
   ++next.pending_predecessors;
-  slots_[before.index].successors.push_back(after);
+  bodies_[before.index].successors.push_back(after);
 }
 
 void ActivityGraph::start(ActivityId id) {
   Slot& slot = live(id, "start");
   if (slot.state != State::kCreated) {
-    throw std::logic_error("ActivityGraph::start: activity '" + slot.spec.label +
+    throw std::logic_error("ActivityGraph::start: activity '" + bodies_[id.index].spec.label +
                            "' was already started");
   }
   slot.state = State::kReleased;
-  slot.released = engine_.now();
+  bodies_[id.index].released = engine_.now();
   if (slot.pending_predecessors == 0) {
     begin(id.index);
   }
@@ -105,12 +108,13 @@ bool ActivityGraph::finished(ActivityId id) const {
 void ActivityGraph::begin(std::uint32_t index) {
   Slot& slot = slots_[index];
   slot.state = State::kRunning;
-  slot.start = engine_.now();
-  started_.emit(ActivityStarted{ActivityId{index, slot.generation}, slot.spec.label,
-                                slot.spec.kind, slot.spec.track, slot.spec.tag,
-                                slot.start});
+  Body& body = bodies_[index];
+  body.start = engine_.now();
+  started_.emit(ActivityStarted{ActivityId{index, slot.generation}, body.spec.label,
+                                body.spec.kind, body.spec.track, body.spec.tag,
+                                body.start});
   // A subscriber may have added activities (and moved the table): index again.
-  const double latency_s = slots_[index].spec.latency_s;
+  const double latency_s = bodies_[index].spec.latency_s;
   if (latency_s > 0.0) {
     engine_.schedule_in(to_sim_time(latency_s), [this, index] { work(index); });
   } else {
@@ -119,7 +123,7 @@ void ActivityGraph::begin(std::uint32_t index) {
 }
 
 void ActivityGraph::work(std::uint32_t index) {
-  ActivitySpec& s = slots_[index].spec;
+  ActivitySpec& s = bodies_[index].spec;
   auto done = [this, index] { finish(index); };
   if (s.amount == 0.0) {
     // Finish in an event of its own: a long chain of empty activities does not recurse.
@@ -128,26 +132,27 @@ void ActivityGraph::work(std::uint32_t index) {
     engine_.schedule_in(to_sim_time(s.amount / s.bound_per_s), done);
   } else {
     // The network keeps the path; the spec's copy is not needed again.
-    network_.start_flow(std::move(s.resources), s.amount, done, s.label, s.bound_per_s);
+    network_.start_flow(std::move(s.resources), s.amount, done, s.bound_per_s);
   }
 }
 
 void ActivityGraph::finish(std::uint32_t index) {
   Slot& slot = slots_[index];
+  Body& body = bodies_[index];
   const ActivityId id{index, slot.generation};
   // Free the slot before the signal and the callbacks, which may add activities (moving the
   // table and reusing the slot): the event reads the spec moved out of it.
-  ActivitySpec spec = std::move(slot.spec);
-  std::vector<ActivityId> successors = std::move(slot.successors);
+  ActivitySpec spec = std::move(body.spec);
+  std::vector<ActivityId> successors = std::move(body.successors);
   if (!spare_successors_.empty()) {
     // Give the slot a used vector back: its next activity's successors need no allocation.
-    slot.successors = std::move(spare_successors_.back());
+    body.successors = std::move(spare_successors_.back());
     spare_successors_.pop_back();
   }
-  const SimTime released = slot.released;
-  const SimTime start = slot.start;
+  const SimTime released = body.released;
+  const SimTime start = body.start;
   slot.state = State::kFree;
-  slot.spec = ActivitySpec{};
+  body.spec = ActivitySpec{};
   ++slot.generation;
   free_slots_.push_back(index);
   --unfinished_;

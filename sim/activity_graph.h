@@ -79,8 +79,7 @@ struct ActivityFinished {
 /// while the engine runs, e.g. from an `on_done`. A cycle of successors never starts; such
 /// activities stay counted in `unfinished()`.
 ///
-/// Observers subscribe to `activity_started`, `activity_finished` and (through `network()`)
-/// `resource_changed`. The graph must outlive the engine's processing of its events.
+/// Observers subscribe to `activity_started` and `activity_finished`. The graph must outlive the engine's processing of its events.
 /// Not copyable.
 class ActivityGraph {
  public:
@@ -119,7 +118,7 @@ class ActivityGraph {
   /// Activities added and not finished.
   std::size_t unfinished() const { return unfinished_; }
 
-  /// The max-min network that shares the resources (queries and `resource_changed`).
+  /// The max-min network that shares the resources (for its per-resource queries).
   BandwidthNetwork& network() { return network_; }
   /// Emitted when an activity begins (before its latency).
   Signal<ActivityStarted>& activity_started() { return started_; }
@@ -128,10 +127,15 @@ class ActivityGraph {
 
  private:
   enum class State : std::uint8_t { kFree, kCreated, kReleased, kRunning };
+  /// What following an edge reads, 12 bytes a slot: a finishing activity's successors are
+  /// scattered over the table, which stays in cache this way (the bodies would not).
   struct Slot {
     std::uint32_t generation = 0;
     State state = State::kFree;
     int pending_predecessors = 0;
+  };
+  /// The rest of an activity, same index as its Slot.
+  struct Body {
     SimTime released = 0;
     SimTime start = 0;
     ActivitySpec spec;
@@ -146,6 +150,7 @@ class ActivityGraph {
   Engine& engine_;
   BandwidthNetwork network_;
   std::vector<Slot> slots_;
+  std::vector<Body> bodies_;  ///< bodies_[i] belongs to slots_[i]
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<ActivityId>> spare_successors_;  ///< emptied successor lists, reused
   std::size_t unfinished_ = 0;

@@ -31,16 +31,16 @@ class RunningGuard {
 
 }  // namespace
 
-void Engine::schedule_at(SimTime t, Callback callback) {
+EventId Engine::schedule_at(SimTime t, Callback callback) {
   if (t < now_) {
     throw std::logic_error("Engine::schedule_at: time " + std::to_string(t) +
                            " ns is before now (" + std::to_string(now_) +
                            " ns); events cannot be scheduled in the past");
   }
-  push(t, std::move(callback));
+  return push(t, std::move(callback));
 }
 
-void Engine::schedule_in(SimTime delay, Callback callback) {
+EventId Engine::schedule_in(SimTime delay, Callback callback) {
   if (delay < 0) {
     throw std::logic_error("Engine::schedule_in: negative delay " + std::to_string(delay) +
                            " ns; expected a delay >= 0");
@@ -49,10 +49,10 @@ void Engine::schedule_in(SimTime delay, Callback callback) {
     throw TimeRangeError("Engine::schedule_in: now + delay (" + std::to_string(now_) + " + " +
                            std::to_string(delay) + " ns) overflows the simulated-time range");
   }
-  push(now_ + delay, std::move(callback));
+  return push(now_ + delay, std::move(callback));
 }
 
-void Engine::push(SimTime t, Callback callback) {
+EventId Engine::push(SimTime t, Callback callback) {
   if (!callback) {
     throw std::logic_error("Engine: cannot schedule an empty callback");
   }
@@ -63,19 +63,109 @@ void Engine::push(SimTime t, Callback callback) {
     }
     slot = static_cast<std::uint32_t>(callbacks_.size());
     callbacks_.push_back(std::move(callback));
+    heap_position_.push_back(0);
   } else {
     slot = free_slots_.back();
     free_slots_.pop_back();
     callbacks_[slot] = std::move(callback);
   }
-  heap_.push_back(Entry{t, next_sequence_++, slot});
-  std::push_heap(heap_.begin(), heap_.end(), runs_after);
+  const Entry entry{t, next_sequence_++, slot};
+  heap_.push_back(entry);
+  sift_up(heap_.size() - 1, entry);
+  return EventId{slot, entry.sequence};
+}
+
+bool Engine::pending(EventId id) const {
+  if (id.slot >= heap_position_.size()) {
+    return false;
+  }
+  const std::size_t position = heap_position_[id.slot];
+  return position < heap_.size() && heap_[position].slot == id.slot && heap_[position].sequence == id.sequence;
+}
+
+void Engine::place(std::size_t position, const Entry& entry) {
+  heap_[position] = entry;
+  heap_position_[entry.slot] = static_cast<std::uint32_t>(position);
+}
+
+void Engine::sift_up(std::size_t position, Entry entry) {
+  while (position > 0) {
+    const std::size_t parent = (position - 1) / 2;
+    if (!runs_before(entry, heap_[parent])) {
+      break;
+    }
+    place(position, heap_[parent]);
+    position = parent;
+  }
+  place(position, entry);
+}
+
+void Engine::sift_down(std::size_t position, Entry entry) {
+  const std::size_t n = heap_.size();
+  while (true) {
+    std::size_t child = 2 * position + 1;
+    if (child >= n) {
+      break;
+    }
+    if (child + 1 < n && runs_before(heap_[child + 1], heap_[child])) {
+      ++child;
+    }
+    if (!runs_before(heap_[child], entry)) {
+      break;
+    }
+    place(position, heap_[child]);
+    position = child;
+  }
+  place(position, entry);
+}
+
+void Engine::remove_at(std::size_t position) {
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  if (position == heap_.size()) {
+    return;
+  }
+  if (position > 0 && runs_before(last, heap_[(position - 1) / 2])) {
+    sift_up(position, last);
+  } else {
+    sift_down(position, last);
+  }
+}
+
+bool Engine::reschedule_at(EventId& id, SimTime t) {
+  if (t < now_) {
+    throw std::logic_error("Engine::reschedule_at: time " + std::to_string(t) +
+                           " ns is before now (" + std::to_string(now_) + " ns)");
+  }
+  if (!pending(id)) {
+    return false;
+  }
+  const std::size_t position = heap_position_[id.slot];
+  const Entry moved{t, next_sequence_++, id.slot};
+  // A new sequence number orders it after every event now scheduled for `t`: later than
+  // before unless the time moved earlier.
+  if (runs_before(moved, heap_[position])) {
+    sift_up(position, moved);
+  } else {
+    sift_down(position, moved);
+  }
+  id.sequence = moved.sequence;
+  return true;
+}
+
+bool Engine::cancel(EventId id) {
+  if (!pending(id)) {
+    return false;
+  }
+  callbacks_[id.slot] = nullptr;
+  free_slots_.push_back(id.slot);
+  remove_at(heap_position_[id.slot]);
+  return true;
 }
 
 void Engine::process_next() {
-  std::pop_heap(heap_.begin(), heap_.end(), runs_after);
-  const Entry entry = heap_.back();
-  heap_.pop_back();
+  const Entry entry = heap_.front();
+  remove_at(0);
   // Move the callback out before running it: it may schedule events, which may grow the slot
   // table and would otherwise move the callback from under its own call.
   Callback callback = std::move(callbacks_[entry.slot]);

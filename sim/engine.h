@@ -10,6 +10,14 @@
 
 namespace gpuplan::sim {
 
+/// Identifies a scheduled event for `Engine::reschedule_at` and `Engine::cancel`: its slot in
+/// the engine's table and the sequence number it was (last) scheduled with, so that the id of
+/// an event that has run or was cancelled never names the slot's next event.
+struct EventId {
+  std::uint32_t slot = 0;
+  std::uint64_t sequence = 0;
+};
+
 /// A discrete-event engine: a simulated clock `now()` and a queue of callbacks, each due at a
 /// simulated time. Events run in order of (time, insertion sequence), so events due at the
 /// same time run in the order they were scheduled and every run is deterministic
@@ -20,8 +28,9 @@ namespace gpuplan::sim {
 /// The engine reports nothing itself: resources and the activity graph emit typed signals
 /// (signal.h) that observers subscribe to.
 ///
-/// Implementation: a binary min-heap of small (time, sequence, slot) entries; the callbacks
-/// live in a slot table reused through a free list, so heap operations move 24 bytes.
+/// Implementation: a binary min-heap of small (time, sequence, slot) entries that records each
+/// slot's position in the heap (so a pending event can be moved or removed in O(log n)); the
+/// callbacks live in a slot table reused through a free list, so heap operations move 24 bytes.
 class Engine {
  public:
   /// A callback run when its event is due.
@@ -40,13 +49,24 @@ class Engine {
 
   /// Schedules `callback` to run at simulated time `t`. An event due at `now()` runs after
   /// every event already scheduled for `now()`.
-  /// Throws std::logic_error if `t < now()` (the past) or `callback` is empty.
-  void schedule_at(SimTime t, Callback callback);
+  /// Returns the event's id. Throws std::logic_error if `t < now()` (the past) or `callback`
+  /// is empty.
+  EventId schedule_at(SimTime t, Callback callback);
 
-  /// Schedules `callback` to run `delay` nanoseconds after `now()`.
+  /// Schedules `callback` to run `delay` nanoseconds after `now()`; returns the event's id.
   /// Throws std::logic_error if `delay` is negative or `callback` is empty, and TimeRangeError
   /// (sim_time.h) if `now() + delay` overflows SimTime.
-  void schedule_in(SimTime delay, Callback callback);
+  EventId schedule_in(SimTime delay, Callback callback);
+
+  /// Moves the pending event `id` to time `t` with a new sequence number, keeping its
+  /// callback: exactly as if it were cancelled and its callback scheduled at `t` now (it runs
+  /// after every event already scheduled for `t`). Updates `id` to the moved event. Returns
+  /// false, changing nothing, if `id` has run or was cancelled. Throws std::logic_error if
+  /// `t < now()`. Cost O(log n); O(1) when `t` is unchanged and few events share it.
+  bool reschedule_at(EventId& id, SimTime t);
+
+  /// Removes the pending event `id` unrun. Returns false if it has run or was cancelled.
+  bool cancel(EventId id);
 
   /// Processes events in order until none is left or a callback calls `stop()`.
   /// An exception thrown by a callback propagates out; the engine stays usable (the event
@@ -84,12 +104,17 @@ class Engine {
     std::uint64_t sequence;
     std::uint32_t slot;
   };
-  // Heap order for std::push_heap/pop_heap (a max-heap): "a runs after b".
-  static bool runs_after(const Entry& a, const Entry& b) {
-    return a.time != b.time ? a.time > b.time : a.sequence > b.sequence;
+  /// Heap order: "a runs before b" (time, then sequence).
+  static bool runs_before(const Entry& a, const Entry& b) {
+    return a.time != b.time ? a.time < b.time : a.sequence < b.sequence;
   }
 
-  void push(SimTime t, Callback callback);
+  EventId push(SimTime t, Callback callback);
+  bool pending(EventId id) const;
+  void place(std::size_t position, const Entry& entry);
+  void sift_up(std::size_t position, Entry entry);
+  void sift_down(std::size_t position, Entry entry);
+  void remove_at(std::size_t position);
   void process_next();
 
   SimTime now_ = 0;
@@ -99,6 +124,7 @@ class Engine {
   bool stop_requested_ = false;
   std::vector<Entry> heap_;
   std::vector<Callback> callbacks_;
+  std::vector<std::uint32_t> heap_position_;  ///< per slot: its entry's index in heap_ (pending slots only)
   std::vector<std::uint32_t> free_slots_;
 };
 

@@ -34,8 +34,7 @@ const BandwidthNetwork::Resource& BandwidthNetwork::resource(ResourceId id) cons
 }
 
 void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
-                                  std::function<void()> on_done, std::string_view label,
-                                  double bound_per_s) {
+                                  std::function<void()> on_done, double bound_per_s) {
   if (path.empty()) {
     throw std::invalid_argument("BandwidthNetwork::start_flow: empty path; a flow must cross "
                                 "at least one resource");
@@ -80,8 +79,7 @@ void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
       r.busy_since = now;
     }
   }
-  flows_.push_back(Flow{std::move(indices), bytes, bytes, 0.0, bound_per_s, now, kMaxSimTime,
-                        std::move(on_done), std::string(label)});
+  flows_.push_back(Flow{std::move(indices), bytes, 0.0, bound_per_s, kMaxSimTime, std::move(on_done)});
   reallocate_and_reschedule();
 }
 
@@ -104,15 +102,21 @@ void BandwidthNetwork::advance_to_now() {
 void BandwidthNetwork::reallocate_and_reschedule() {
   // Progressive filling (Bertsekas & Gallager 1992, 6.5.2). Reset the resources that carried
   // flows before, then gather those that carry them now.
-  const std::vector<std::uint32_t> before =
-      resource_changed_.observed() ? in_use_ : std::vector<std::uint32_t>{};
   for (const std::uint32_t index : in_use_) {
     resources_[index].allocated_bytes_per_s = 0.0;
   }
   in_use_.clear();
-  for (Flow& flow : flows_) {
+  unfrozen_.clear();
+  // A flow whose bound is below every equal share it could get saturates its bound first
+  // (SimGrid lmm: var.value <= var.bound): the lowest bound of the unfrozen flows, kept up to
+  // date as they freeze.
+  double lowest_bound = std::numeric_limits<double>::infinity();
+  for (std::size_t f = 0; f < flows_.size(); ++f) {
+    Flow& flow = flows_[f];
     flow.previous_rate_bytes_per_s = flow.rate_bytes_per_s;
     flow.rate_bytes_per_s = -1.0;  // unfrozen
+    unfrozen_.push_back(static_cast<std::uint32_t>(f));
+    lowest_bound = std::min(lowest_bound, flow.bound_per_s);
     for (const std::uint32_t index : flow.path) {
       Resource& r = resources_[index];
       if (r.unfrozen_flows++ == 0) {
@@ -122,10 +126,9 @@ void BandwidthNetwork::reallocate_and_reschedule() {
     }
   }
   // Resource order, not discovery order, decides ties between equal shares.
-  std::sort(in_use_.begin(), in_use_.end());
+  if (in_use_.size() > 1) std::sort(in_use_.begin(), in_use_.end());
 
-  std::size_t unfrozen = flows_.size();
-  while (unfrozen > 0) {
+  while (!unfrozen_.empty()) {
     // The bottleneck: the resource whose residual capacity, split equally among its unfrozen
     // flows, is smallest.
     double share = std::numeric_limits<double>::infinity();
@@ -141,30 +144,23 @@ void BandwidthNetwork::reallocate_and_reschedule() {
         }
       }
     }
-    // A flow whose bound is below every equal share it could get saturates its bound first
-    // (SimGrid lmm: var.value <= var.bound); freeze the lowest-bounded flows at their bound.
-    double lowest_bound = std::numeric_limits<double>::infinity();
-    for (const Flow& flow : flows_) {
-      if (flow.rate_bytes_per_s < 0.0) {
-        lowest_bound = std::min(lowest_bound, flow.bound_per_s);
-      }
-    }
+    // Freeze, in start order, the lowest-bounded flows at their bound if it comes first, else
+    // the bottleneck's flows at its share; the others stay unfrozen, in order.
     const bool bound_first = lowest_bound <= share;
-    auto freezes = [&](const Flow& flow) {
-      if (flow.rate_bytes_per_s >= 0.0) {
-        return false;
-      }
-      return bound_first ? flow.bound_per_s == lowest_bound
-                         : std::find(flow.path.begin(), flow.path.end(), bottleneck) !=
-                               flow.path.end();
-    };
     const double rate = bound_first ? lowest_bound : share;
-    for (Flow& flow : flows_) {
-      if (!freezes(flow)) {
+    double next_lowest_bound = std::numeric_limits<double>::infinity();
+    std::size_t kept = 0;
+    for (const std::uint32_t f : unfrozen_) {
+      Flow& flow = flows_[f];
+      const bool freezes = bound_first
+                               ? flow.bound_per_s == lowest_bound
+                               : std::find(flow.path.begin(), flow.path.end(), bottleneck) != flow.path.end();
+      if (!freezes) {
+        next_lowest_bound = std::min(next_lowest_bound, flow.bound_per_s);
+        unfrozen_[kept++] = f;
         continue;
       }
       flow.rate_bytes_per_s = rate;
-      --unfrozen;
       for (const std::uint32_t index : flow.path) {
         Resource& r = resources_[index];
         r.residual_bytes_per_s -= rate;
@@ -172,6 +168,8 @@ void BandwidthNetwork::reallocate_and_reschedule() {
         --r.unfrozen_flows;
       }
     }
+    unfrozen_.resize(kept);
+    lowest_bound = next_lowest_bound;
   }
 
   // Plan each flow's finish and schedule one event for the earliest.
@@ -191,37 +189,19 @@ void BandwidthNetwork::reallocate_and_reschedule() {
     flow.planned_finish = remaining_s < horizon_s ? now + to_sim_time(remaining_s) : kMaxSimTime;
     earliest = std::min(earliest, flow.planned_finish);
   }
-  const std::uint64_t generation = ++generation_;
-  if (earliest != kMaxSimTime) {
-    engine_.schedule_at(earliest, [this, generation] { on_completion_event(generation); });
-  }
-  if (resource_changed_.observed()) {
-    report_changes(before);
-  }
-}
-
-void BandwidthNetwork::report_changes(const std::vector<std::uint32_t>& before) {
-  // The resources in use before or now, in index order; each reports once if it changed.
-  std::vector<std::uint32_t> touched = before;
-  touched.insert(touched.end(), in_use_.begin(), in_use_.end());
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  const SimTime now = engine_.now();
-  for (const std::uint32_t index : touched) {
-    Resource& r = resources_[index];
-    if (r.active_flows != r.reported_flows || r.allocated_bytes_per_s != r.reported_per_s) {
-      r.reported_flows = r.active_flows;
-      r.reported_per_s = r.allocated_bytes_per_s;
-      resource_changed_.emit(
-          ResourceStateChanged{ResourceId{index}, now, r.active_flows, r.allocated_bytes_per_s});
-    }
+  // Move the one completion event (a new sequence number: as if scheduled anew, so events
+  // due at the same time keep the order a fresh event would have).
+  if (earliest == kMaxSimTime) {
+    if (completion_pending_) engine_.cancel(completion_);
+    completion_pending_ = false;
+  } else if (!completion_pending_ || !engine_.reschedule_at(completion_, earliest)) {
+    completion_ = engine_.schedule_at(earliest, [this] { on_completion_event(); });
+    completion_pending_ = true;
   }
 }
 
-void BandwidthNetwork::on_completion_event(std::uint64_t generation) {
-  if (generation != generation_) {
-    return;  // a later start or end has rescheduled
-  }
+void BandwidthNetwork::on_completion_event() {
+  completion_pending_ = false;  // this event has run
   advance_to_now();
   const SimTime now = engine_.now();
 
@@ -240,7 +220,6 @@ void BandwidthNetwork::on_completion_event(std::uint64_t generation) {
         r.busy_time += now - r.busy_since;
       }
     }
-    flow_finished_.emit(FlowFinished{flow.label, flow.start, now, flow.bytes});
     ++completed_flows_;
     if (flow.on_done) {
       callbacks.push_back(std::move(flow.on_done));
@@ -287,8 +266,5 @@ double BandwidthNetwork::utilization(ResourceId id, SimTime horizon) const {
   const Resource& r = resource(id);
   return bytes_carried(id) / (r.capacity_bytes_per_s * to_seconds(horizon));
 }
-
-SharedLink::SharedLink(Engine& engine, std::string name, double bytes_per_s)
-    : network_(engine), id_(network_.add_resource(std::move(name), bytes_per_s)) {}
 
 }  // namespace gpuplan::sim

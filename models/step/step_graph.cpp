@@ -48,6 +48,11 @@ StepGraph::StepGraph(const StepPlan& plan, int accumulation, bool labels, long m
   sm_ = graph_.add_resource("gpu SMs", 1.0);
   const double s = plan_.comm.overlap_compute_slowdown;
   comm_sm_share_ = s > 0.0 ? s / (1.0 + s) : 0.0;
+  for (std::size_t b = 0; b < plan_.comm.buckets.size(); ++b) {
+    const std::size_t unit = plan_.comm.buckets[b].ready_after_unit;
+    if (unit >= buckets_after_unit_.size()) buckets_after_unit_.resize(unit + 1);
+    buckets_after_unit_[unit].push_back(b);
+  }
   if (!l.synthetic) {
     for (int r = 0; r < std::max(1, workers_); ++r) {
       const std::string name = workers_ == 0 ? "data_loader.main" : "data_loader.worker " + std::to_string(r);
@@ -272,9 +277,9 @@ void StepGraph::emit_micro_step(long index) {
 
 bool StepGraph::emit_buckets(long index, std::size_t backward_unit, sim::ActivityId kernel) {
   bool any = false;
+  if (backward_unit >= buckets_after_unit_.size()) return false;
   const std::vector<GradientBucket>& buckets = plan_.comm.buckets;
-  for (std::size_t b = 0; b < buckets.size(); ++b) {
-    if (buckets[b].ready_after_unit != backward_unit) continue;
+  for (const std::size_t b : buckets_after_unit_[backward_unit]) {
     // A bucket is full once the backward unit that completes it has run on the GPU; its
     // all-reduce queues on NCCL's stream.
     sim::ActivitySpec spec;

@@ -127,6 +127,8 @@ class StepGraph {
   sim::ResourceId storage_link_;
   sim::ResourceId sm_;
   double comm_sm_share_ = 0.0;  ///< share of the SMs an all-reduce takes beside compute
+  /// Per backward unit, the buckets (plan_.comm.buckets indexes, in order) it completes.
+  std::vector<std::vector<std::size_t>> buckets_after_unit_;
   // Emission state.
   bool begun_ = false;
   long target_ = 0;

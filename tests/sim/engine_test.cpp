@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -173,6 +174,65 @@ TEST_SUITE("sim.engine") {
     // 1 initial + 999 ticks x 3 scheduled events.
     CHECK(engine.events_processed() == 1 + 999 * 3);
     CHECK(engine.now() == 999);
+  }
+
+  TEST_CASE("a rescheduled event runs as if scheduled anew; a cancelled one never runs") {
+    // a (t 10, scheduled first) is moved to t 20 after b and c are scheduled for 20: it then
+    // runs after both, exactly where a new event for 20 would. d (t 5) is moved earlier, to
+    // 1. e is cancelled. The order is d, b, c, a.
+    Engine engine;
+    std::vector<std::string> order;
+    EventId a = engine.schedule_at(10, [&] { order.push_back("a"); });
+    engine.schedule_at(20, [&] { order.push_back("b"); });
+    engine.schedule_at(20, [&] { order.push_back("c"); });
+    EventId d = engine.schedule_at(5, [&] { order.push_back("d"); });
+    const EventId e = engine.schedule_at(3, [&] { order.push_back("e"); });
+    CHECK(engine.reschedule_at(a, 20));
+    CHECK(engine.reschedule_at(d, 1));
+    CHECK(engine.cancel(e));
+    CHECK_FALSE(engine.cancel(e));  // already gone
+    CHECK(engine.pending_events() == 4);
+    CHECK(engine.next_event_time() == 1);
+    engine.run();
+    CHECK(order == std::vector<std::string>{"d", "b", "c", "a"});
+    CHECK(engine.events_processed() == 4);
+    // Ids of events that ran name nothing, even once their slots are reused.
+    const EventId f = engine.schedule_at(30, [&] { order.push_back("f"); });
+    CHECK_FALSE(engine.reschedule_at(a, 40));
+    CHECK_FALSE(engine.cancel(d));
+    CHECK(engine.pending_events() == 1);
+    CHECK_THROWS_AS(engine.reschedule_at(a, 19), std::logic_error);  // the past
+    engine.run();
+    CHECK(order.back() == "f");
+    CHECK_FALSE(engine.cancel(f));
+  }
+
+  TEST_CASE("rescheduling and cancelling keep the heap's order over many events") {
+    // 300 events at times 3 x (i mod 100); every third one is moved to 1000 + i, every
+    // fifth of the rest cancelled. The others run in (time, scheduling) order, then the moved
+    // ones in order of their new times.
+    Engine engine;
+    std::vector<int> order;
+    std::vector<EventId> ids;
+    for (int i = 0; i < 300; ++i) ids.push_back(engine.schedule_at(3 * (i % 100), [&order, i] { order.push_back(i); }));
+    std::vector<std::pair<SimTime, int>> expected_early;
+    std::vector<int> expected_late;
+    for (int i = 0; i < 300; ++i) {
+      if (i % 3 == 0) {
+        REQUIRE(engine.reschedule_at(ids[static_cast<std::size_t>(i)], 1000 + i));
+        expected_late.push_back(i);
+      } else if (i % 5 == 0) {
+        REQUIRE(engine.cancel(ids[static_cast<std::size_t>(i)]));
+      } else {
+        expected_early.emplace_back(3 * (i % 100), i);
+      }
+    }
+    std::sort(expected_early.begin(), expected_early.end());
+    std::vector<int> expected;
+    for (const auto& te : expected_early) expected.push_back(te.second);
+    expected.insert(expected.end(), expected_late.begin(), expected_late.end());
+    engine.run();
+    CHECK(order == expected);
   }
 }
 
