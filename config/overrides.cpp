@@ -47,6 +47,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"training.gradient_accumulation", SchemaKind::kLeaf},
     SchemaEntry{"training.precision", SchemaKind::kLeaf},
     SchemaEntry{"training.optimizer", SchemaKind::kLeaf},
+    SchemaEntry{"training.optimizer_state_precision", SchemaKind::kLeaf},
     SchemaEntry{"training.activation_checkpointing", SchemaKind::kMappingLeaf},
     SchemaEntry{"training.activation_checkpointing.every", SchemaKind::kLeaf},
     SchemaEntry{"training.memory_format", SchemaKind::kLeaf},

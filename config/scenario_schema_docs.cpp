@@ -72,6 +72,11 @@ const std::vector<KeyDoc> kDocs = {
      enum_names<models::Precision>},
     {"training.optimizer", K::kChoice, "", "sgd_momentum", "", "optimizer (its state is in memory and checkpoints)",
      std::nullopt, std::nullopt, enum_names<models::Optimizer>},
+    {"training.optimizer_state_precision", K::kChoice, "", "param", "",
+     "element type of the optimizer's state: param is the parameters' dtype as torch.optim allocates it (bf16 "
+     "under pure bf16, fp32 beside fp32 master weights; Adafactor fp32); fp32 or bf16 for a framework that "
+     "differs; not with the 8-bit optimizers",
+     std::nullopt, std::nullopt, enum_names<models::OptimizerStatePrecision>},
     {"training.activation_checkpointing", K::kNameOrMapping, "", "false",
      "false | true | full | selective | {every: N}",
      "recompute activations in the backward pass instead of keeping them: full (true) every block, selective "

@@ -70,7 +70,7 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
   // is stored (bf16, int8 or NF4: models/workload/fine_tuning.h).
   m.weights_bytes = n * parameter_element_bytes(training.precision) + workload.frozen_weight_bytes();
   m.gradients_bytes = n * parameter_element_bytes(training.precision);
-  m.optimizer_state_bytes = optimizer_state_bytes(workload, training.optimizer);
+  m.optimizer_state_bytes = optimizer_state_bytes(workload, training);
   if (is_mixed(training.precision)) {
     m.optimizer_state_bytes += n * kAutocastWeightCopyBytes;
   }

@@ -11,8 +11,10 @@
 /// - a LoRA/QLoRA run's frozen base weights (Workload::frozen_weight_bytes(), bf16, int8 or
 ///   NF4 as stored) add to the weights; they have no gradient or optimizer state, so those
 ///   count the trained adapters only (Workload::parameters);
-/// - optimizer state: optimizer_state_bytes() (optimizer_state.h: SGD 0, SGD momentum 4 B/param,
-///   Adam/AdamW 8 B/param, 8-bit AdamW about 2 B/param, Adafactor factored);
+/// - optimizer state: optimizer_state_bytes() (optimizer_state.h: SGD 0, SGD momentum one and
+///   Adam/AdamW two buffers in the parameters' dtype unless training.optimizer_state_precision
+///   says otherwise: 4 or 8 B/param beside fp32 weights, 2 or 4 under pure bf16; 8-bit AdamW
+///   about 2 B/param, Adafactor factored);
 /// - saved activations: Op::saved_elements x batch x element size: 4 B in fp32/tf32, 2 B under
 ///   AMP except ops that autocast runs in fp32 (Op::autocast_fp32: softmax, log-softmax /
 ///   cross-entropy, layer norm), which keep 4 B;
