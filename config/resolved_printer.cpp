@@ -164,6 +164,9 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
       out << YAML::EndSeq;
     }
     out << YAML::Key << "base_precision" << YAML::Value << std::string(models::name_of(ft.base_precision));
+    if (ft.base_precision == models::BasePrecision::kNf4 && !ft.double_quantization) {
+      out << YAML::Key << "double_quantization" << YAML::Value << false;
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndMap;

@@ -103,6 +103,9 @@ const std::vector<KeyDoc> kDocs = {
     {"training.fine_tuning.base_precision", K::kChoice, "", "bf16 for lora, nf4 for qlora", "",
      "how the frozen base weights are stored (qlora needs int8 or nf4)", std::nullopt, std::nullopt,
      enum_names<models::BasePrecision>},
+    {"training.fine_tuning.double_quantization", K::kBoolean, "", "true (the QLoRA paper's recipe)", "",
+     "nf4 only: quantize nf4's block constants again: 4.127 bits per weight instead of 4.5 (litgpt bnb.nf4-dq vs bnb.nf4; "
+     "HF bnb_4bit_use_double_quant)"},
     {"data_loader", K::kSection, "", "PyTorch DataLoader defaults", "", "the input pipeline"},
     {"data_loader.num_workers", K::kInteger, "processes", "0 (the main process loads)", "0 to 1024",
      "loader worker processes per GPU", 0, 1024},

@@ -2,7 +2,8 @@
 /// \file footprint.h
 /// Tier-1 peak GPU memory of one training process (pure; STYLE.md E2):
 ///   weights + gradients + optimizer state + saved activations x batch + workspace
-///   + CUDA context + allocator slack (DESIGN.md "Memory").
+///   (+ a quantized base's largest dequantized weight) + CUDA context + allocator slack
+///   (DESIGN.md "Memory").
 /// Conventions (PyTorch eager, torch.amp):
 /// - parameters are fp32 (4 B) and so are their gradients; under AMP the fp32 parameters are
 ///   the master weights and autocast keeps a 16-bit copy of each weight during the step
@@ -59,6 +60,13 @@ struct MemoryModelParams {
 /// under `training`'s precision and framework mode: Op::saved_elements x element size, with
 /// the compiled-mode rematerialization above. Pure.
 std::vector<double> saved_bytes_per_sample(const Workload& workload, const TrainingSpec& training);
+
+/// The 16-bit copy of the largest quantized frozen weight matrix of `workload`, bytes:
+/// bitsandbytes' MatMul4Bit dequantizes each weight to the compute dtype before its GEMM
+/// (F.dequantize_4bit(B, quant_state).to(A.dtype)), in forward and again for the input
+/// gradient, and frees it after; one such matrix is live at the peak. 0 without a quantized
+/// base. Counted in MemoryBreakdown::workspace_bytes.
+double dequantized_weight_bytes(const Workload& workload, Precision precision);
 
 /// Peak memory of one GPU training `workload` with `training` (micro-batch, precision,
 /// optimizer, checkpointing). Throws std::invalid_argument for a batch below 1.
