@@ -174,6 +174,19 @@ std::vector<Field> make_fields() {
                {},
                "-",
                "peak_memory"});
+  f.push_back({"peak_allocated_bytes",
+               "B",
+               kAlways,
+               "peak memory in tensors, as torch.cuda.max_memory_allocated() counts it: the peak without the "
+               "CUDA context and the caching allocator's slack",
+               [](const VariantResult& v) {
+                 return number(v.peak_memory_bytes - v.memory.cuda_context_bytes - v.memory.allocator_slack_bytes);
+               },
+               {},
+               {},
+               {},
+               "-",
+               "peak_memory_allocated"});
   f.push_back({"memory_capacity_bytes", "B", kAlways, "usable memory of one GPU",
                [](const VariantResult& v) { return number(v.memory_capacity_bytes); }});
   // The parts of the peak. The four that a user changes (weights, gradients, optimizer state,

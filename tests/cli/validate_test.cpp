@@ -11,9 +11,10 @@ using gpuplan::testing::run_gpuplan;
 // model parameters, fitted by `gpuplan fit tests/validation`. The bounds sit just above
 // today's figures (throughput MAPE 9.0 % over 44 rows: 8.9 % over 27 one-GPU cases and
 // 9.1 % over 17 multi-GPU cases on five GPU types, six with the time-to-train row X115;
-// peak memory 5.3 % over 9: the BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full
-// rows L001-L005 5.7 % over 5 (bf16 torch AdamW state, bitsandbytes' saved inputs and
-// dequantized weight, nf4 without double quantization); fits/OOM right 5 of 6), so a model change that loses
+// peak memory 8.3 % over 9: the BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full
+// rows L001-L005 11.0 % over 5, compared as torch.cuda.max_memory_allocated() counts them
+// (peak_memory_allocated; the QLoRA rows L002 and L004 read 18-23 % low); fits/OOM right
+// 5 of 6), so a model change that loses
 // accuracy fails here and must
 // say so; one that gains accuracy should tighten them.
 TEST_SUITE("cli.validate") {
@@ -28,7 +29,7 @@ TEST_SUITE("cli.validate") {
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.091);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 17);
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.093);
-    CHECK(j["memory_mape"].get<double>() <= 0.055);
+    CHECK(j["memory_mape"].get<double>() <= 0.085);
     CHECK(j["fits_right"].get<int>() >= 5);
   }
 
