@@ -214,7 +214,7 @@ ValidationSummary validate_cases(const std::vector<ValidationCase>& cases, const
         summary.single_gpu_throughput_mape += e;
         ++summary.single_gpu_throughput_cases;
       }
-    } else if (r.metric == "peak_memory") {
+    } else if (r.metric == "peak_memory" || r.metric == "peak_memory_allocated") {
       memory_sum += e;
       ++summary.memory_cases;
     }

@@ -135,6 +135,10 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "gradient_accumulation" << YAML::Value << t.gradient_accumulation;
   out << YAML::Key << "precision" << YAML::Value << std::string(models::name_of(t.precision));
   out << YAML::Key << "optimizer" << YAML::Value << std::string(models::name_of(t.optimizer));
+  if (t.optimizer_state_precision != models::OptimizerStatePrecision::kParam) {
+    out << YAML::Key << "optimizer_state_precision" << YAML::Value
+        << std::string(models::name_of(t.optimizer_state_precision));
+  }
   out << YAML::Key << "activation_checkpointing" << YAML::Value;
   if (t.activation_recompute == models::ActivationRecompute::kSelective) {
     out << "selective";
@@ -163,6 +167,9 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
       out << YAML::EndSeq;
     }
     out << YAML::Key << "base_precision" << YAML::Value << std::string(models::name_of(ft.base_precision));
+    if (ft.base_precision == models::BasePrecision::kNf4 && !ft.double_quantization) {
+      out << YAML::Key << "double_quantization" << YAML::Value << false;
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndMap;

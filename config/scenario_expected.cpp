@@ -18,6 +18,7 @@ constexpr std::array kMetrics = {
     Metric{"peak_memory", MetricKind::kBytes},     Metric{"fits", MetricKind::kBool},
     Metric{"step_time", MetricKind::kSeconds},     Metric{"time_to_train", MetricKind::kSeconds},
     Metric{"mfu", MetricKind::kFraction},          Metric{"gpu_utilization", MetricKind::kFraction},
+    Metric{"peak_memory_allocated", MetricKind::kBytes},
 };
 
 std::optional<double> read_metric(MapReader& e, const std::string& key, MetricKind kind) {

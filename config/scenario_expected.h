@@ -12,8 +12,10 @@ namespace gpuplan::config {
 
 /// Reads `root.expected`; nullopt when absent or invalid (errors go to the sink).
 /// Metrics: throughput ("2650 samples/s"), tokens_per_s ("3100 tokens/s"), peak_memory
-/// (a size), fits (true/false), step_time and time_to_train (durations), mfu and
-/// gpu_utilization (fractions in [0, 1]). At least one metric is required.
+/// (a size), peak_memory_allocated (a size: what torch.cuda.max_memory_allocated() reports,
+/// tensors without the CUDA context and the allocator's slack), fits (true/false), step_time
+/// and time_to_train (durations), mfu and gpu_utilization (fractions in [0, 1]). At least
+/// one metric is required.
 std::optional<Expected> read_expected(MapReader& root);
 
 }  // namespace gpuplan::config

@@ -113,6 +113,7 @@ std::optional<models::FineTuningSpec> read_fine_tuning(MapReader& training, cons
   const auto rank = ft->integer("rank", 1, kMaxRank);
   const auto alpha = positive_number(*ft, "alpha", kMaxAlpha);
   const auto base = ft->choice("base_precision", models::names_of<models::BasePrecision>());
+  const auto double_quantization = ft->boolean("double_quantization");
   const bool targets_ok = read_targets(*ft, workload, spec.targets);
   ft->finish();
   if (!method || training.sink().messages().size() != errors_before || !targets_ok) {
@@ -121,7 +122,7 @@ std::optional<models::FineTuningSpec> read_fine_tuning(MapReader& training, cons
   spec.method = *models::from_name<models::FineTuningMethod>(*method);
   const bool adapters = spec.method != models::FineTuningMethod::kFull;
   if (!adapters) {
-    for (const char* key : {"rank", "alpha", "targets", "base_precision"}) {
+    for (const char* key : {"rank", "alpha", "targets", "base_precision", "double_quantization"}) {
       if (ft->has(key)) {
         ft->error(key, std::string(key) + " applies to lora and qlora adapters, and method is full",
                   "; remove " + std::string(key) + ", or use method: lora");
@@ -134,6 +135,13 @@ std::optional<models::FineTuningSpec> read_fine_tuning(MapReader& training, cons
     spec.base_precision = base ? *models::from_name<models::BasePrecision>(*base)
                                : (qlora ? models::BasePrecision::kNf4 : models::BasePrecision::kBf16);
     const bool quantized = spec.base_precision != models::BasePrecision::kBf16;
+    spec.double_quantization = value_or(double_quantization, true);
+    if (double_quantization && spec.base_precision != models::BasePrecision::kNf4) {
+      ft->error("double_quantization",
+                "double_quantization applies to an nf4 base, and base_precision is " +
+                    std::string(models::name_of(spec.base_precision)),
+                "; remove double_quantization, or use base_precision: nf4");
+    }
     if (qlora && !quantized) {
       ft->error("base_precision", "qlora trains adapters on a quantized base, and bf16 is not quantized",
                 "; use base_precision: nf4 (or int8), or method: lora");

@@ -72,6 +72,11 @@ const std::vector<KeyDoc> kDocs = {
      enum_names<models::Precision>},
     {"training.optimizer", K::kChoice, "", "sgd_momentum", "", "optimizer (its state is in memory and checkpoints)",
      std::nullopt, std::nullopt, enum_names<models::Optimizer>},
+    {"training.optimizer_state_precision", K::kChoice, "", "param", "",
+     "element type of the optimizer's state: param is the parameters' dtype as torch.optim allocates it (bf16 "
+     "under pure bf16, fp32 beside fp32 master weights; Adafactor fp32); fp32 or bf16 for a framework that "
+     "differs; not with the 8-bit optimizers",
+     std::nullopt, std::nullopt, enum_names<models::OptimizerStatePrecision>},
     {"training.activation_checkpointing", K::kNameOrMapping, "", "false",
      "false | true | full | selective | {every: N}",
      "recompute activations in the backward pass instead of keeping them: full (true) every block, selective "
@@ -98,6 +103,9 @@ const std::vector<KeyDoc> kDocs = {
     {"training.fine_tuning.base_precision", K::kChoice, "", "bf16 for lora, nf4 for qlora", "",
      "how the frozen base weights are stored (qlora needs int8 or nf4)", std::nullopt, std::nullopt,
      enum_names<models::BasePrecision>},
+    {"training.fine_tuning.double_quantization", K::kBoolean, "", "true (the QLoRA paper's recipe)", "",
+     "nf4 only: quantize nf4's block constants again: 4.127 bits per weight instead of 4.5 (litgpt bnb.nf4-dq vs bnb.nf4; "
+     "HF bnb_4bit_use_double_quant)"},
     {"data_loader", K::kSection, "", "PyTorch DataLoader defaults", "", "the input pipeline"},
     {"data_loader.num_workers", K::kInteger, "processes", "0 (the main process loads)", "0 to 1024",
      "loader worker processes per GPU", 0, 1024},

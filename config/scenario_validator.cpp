@@ -25,6 +25,8 @@ constexpr std::int64_t kMaxTrials = 1'000'000;
 /// The documented defaults of scenario-format.md (config/README.md lists them).
 constexpr models::Precision kDefaultPrecision = models::Precision::kFp32;
 constexpr models::Optimizer kDefaultOptimizer = models::Optimizer::kSgdMomentum;
+/// torch.optim allocates its state like the parameter (models/memory/optimizer_state.h).
+constexpr models::OptimizerStatePrecision kDefaultOptimizerStatePrecision = models::OptimizerStatePrecision::kParam;
 /// PyTorch's default tensor layout is NCHW (torch.contiguous_format).
 constexpr models::MemoryFormat kDefaultMemoryFormat = models::MemoryFormat::kChannelsFirst;
 constexpr models::FrameworkOverhead kDefaultFrameworkOverhead = models::FrameworkOverhead::kEager;
@@ -53,6 +55,15 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   const auto accumulation = t->integer("gradient_accumulation", 1, kMaxGradientAccumulation);
   spec.precision = enum_or(t->choice("precision", models::names_of<models::Precision>()), kDefaultPrecision);
   spec.optimizer = enum_or(t->choice("optimizer", models::names_of<models::Optimizer>()), kDefaultOptimizer);
+  spec.optimizer_state_precision =
+      enum_or(t->choice("optimizer_state_precision", models::names_of<models::OptimizerStatePrecision>()),
+              kDefaultOptimizerStatePrecision);
+  if (spec.optimizer_state_precision != kDefaultOptimizerStatePrecision &&
+      (spec.optimizer == models::Optimizer::kAdamW8bit || spec.optimizer == models::Optimizer::kPagedAdamW8bit)) {
+    t->error("optimizer_state_precision",
+             std::string(models::name_of(spec.optimizer)) + " keeps its state block-wise quantized to 8 bit",
+             "; remove training.optimizer_state_precision or use optimizer: adamw");
+  }
   const std::optional<RecomputeChoice> recompute = read_activation_checkpointing(*t);
   if (recompute) {
     spec.activation_recompute = recompute->mode;

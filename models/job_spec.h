@@ -33,6 +33,8 @@ struct TrainingSpec {
   int gradient_accumulation = 1;   ///< micro-steps per optimizer step
   Precision precision = Precision::kFp32;
   Optimizer optimizer = Optimizer::kSgdMomentum;
+  /// Element type of a full-precision optimizer's state (models/memory/optimizer_state.h).
+  OptimizerStatePrecision optimizer_state_precision = OptimizerStatePrecision::kParam;
   /// Full activation checkpointing (every block; the step plan replays each forward).
   /// Equal to activation_recompute == kFull.
   bool activation_checkpointing = false;

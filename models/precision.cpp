@@ -84,6 +84,14 @@ std::string_view name_of(LoraTarget t) {
   }
   return "?";
 }
+std::string_view name_of(OptimizerStatePrecision p) {
+  switch (p) {
+    case OptimizerStatePrecision::kFp32: return "fp32";
+    case OptimizerStatePrecision::kBf16: return "bf16";
+    case OptimizerStatePrecision::kParam: return "param";
+  }
+  return "?";
+}
 
 template <>
 std::vector<std::string_view> names_of<Precision>() {
@@ -133,6 +141,10 @@ std::vector<std::string_view> names_of<BasePrecision>() {
 template <>
 std::vector<std::string_view> names_of<LoraTarget>() {
   return {"q", "k", "v", "o", "gate", "up", "down"};
+}
+template <>
+std::vector<std::string_view> names_of<OptimizerStatePrecision>() {
+  return {"fp32", "bf16", "param"};
 }
 
 double activation_element_bytes(Precision p) {

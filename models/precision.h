@@ -14,7 +14,8 @@ namespace gpuplan::models {
 /// "Mixed Precision Training", ICLR 2018). kBf16 is pure bf16 (model.to(torch.bfloat16)):
 /// weights, gradients and activations in bf16, no fp32 master copy, no autocast.
 enum class Precision { kFp32, kTf32, kFp16Amp, kBf16Amp, kFp8, kBf16 };
-/// SGD keeps no state; momentum one fp32 buffer; Adam/AdamW two (Kingma & Ba 2015);
+/// SGD keeps no state; momentum one buffer; Adam/AdamW two (Kingma & Ba 2015), in the
+/// dtype OptimizerStatePrecision says;
 /// bitsandbytes AdamW8bit / PagedAdamW8bit two block-wise quantized 8-bit buffers
 /// (Dettmers et al. 2022); Adafactor a factored second moment (Shazeer & Stern 2018).
 /// Bytes of state: models/memory/optimizer_state.h.
@@ -49,6 +50,12 @@ enum class BasePrecision { kBf16, kInt8, kNf4 };
 /// peft's target_modules for Llama-style models: q_proj, k_proj, v_proj, o_proj, gate_proj,
 /// up_proj, down_proj.
 enum class LoraTarget { kQ, kK, kV, kO, kGate, kUp, kDown };
+/// The element type of a full-precision optimizer's state buffers
+/// (`training.optimizer_state_precision`; bytes: models/memory/optimizer_state.h). kParam: the
+/// parameter's own dtype, as torch.optim allocates them (zeros_like(param)): bf16 under pure
+/// bf16, fp32 wherever the recipe keeps fp32 (master) weights. kFp32 / kBf16 say it outright
+/// for a framework that differs (e.g. an fp32-state AdamW beside bf16 weights).
+enum class OptimizerStatePrecision { kFp32, kBf16, kParam };
 
 std::string_view name_of(Precision p);
 std::string_view name_of(Optimizer o);
@@ -62,6 +69,7 @@ std::string_view name_of(AttentionKernel k);
 std::string_view name_of(FineTuningMethod m);
 std::string_view name_of(BasePrecision b);
 std::string_view name_of(LoraTarget t);
+std::string_view name_of(OptimizerStatePrecision p);
 
 /// All accepted names of an enumeration, in declaration order (for "expected one of").
 template <typename Enum>
@@ -90,6 +98,8 @@ template <>
 std::vector<std::string_view> names_of<BasePrecision>();
 template <>
 std::vector<std::string_view> names_of<LoraTarget>();
+template <>
+std::vector<std::string_view> names_of<OptimizerStatePrecision>();
 
 /// The enumerator whose name_of() is `name`, or nullopt.
 template <typename Enum>

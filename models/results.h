@@ -21,9 +21,12 @@ struct MemoryBreakdown {
   double cuda_context_bytes = 0.0;
   double allocator_slack_bytes = 0.0;
   double data_parallel_bytes = 0.0;    ///< DDP gradient buckets, or DataParallel's extras on GPU 0
+  /// Parameters all-gathered for the units in flight under sharded data parallelism
+  /// (FSDP / ZeRO-3); 0 while the tool models no sharding.
+  double gathered_bytes = 0.0;
   double total_bytes() const {
     return weights_bytes + gradients_bytes + optimizer_state_bytes + activations_bytes +
-           workspace_bytes + cuda_context_bytes + allocator_slack_bytes + data_parallel_bytes;
+           workspace_bytes + cuda_context_bytes + allocator_slack_bytes + data_parallel_bytes + gathered_bytes;
   }
 };
 

@@ -106,7 +106,8 @@ std::string render_run_html(const models::ScenarioResult& result, const std::vec
       {"workspace", &models::MemoryBreakdown::workspace_bytes},
       {"CUDA context", &models::MemoryBreakdown::cuda_context_bytes},
       {"allocator slack", &models::MemoryBreakdown::allocator_slack_bytes},
-      {"data parallel", &models::MemoryBreakdown::data_parallel_bytes}};
+      {"data parallel", &models::MemoryBreakdown::data_parallel_bytes},
+      {"gathered", &models::MemoryBreakdown::gathered_bytes}};
   json memory = json::array();
   std::vector<double> capacity;
   for (const auto& v : result.variants) capacity.push_back(core::to_gigabytes(v.memory_capacity_bytes));

@@ -20,6 +20,8 @@ Value nonempty(const std::string& s) { return s.empty() ? std::nullopt : text(s)
 
 bool multi_gpu(const VariantResult& v) { return v.gpus > 1; }
 bool on_spot(const VariantResult& v) { return v.market == "spot"; }
+/// The table shows the memory split for language models and for rows that do not fit.
+bool memory_split_shown(const VariantResult& v) { return !v.fits || v.throughput_tokens_per_s.has_value(); }
 
 std::vector<Field> make_fields() {
   constexpr Applies kAlways = Applies::kAlways;
@@ -172,22 +174,44 @@ std::vector<Field> make_fields() {
                {},
                "-",
                "peak_memory"});
+  f.push_back({"peak_allocated_bytes",
+               "B",
+               kAlways,
+               "peak memory in tensors, as torch.cuda.max_memory_allocated() counts it: the peak without the "
+               "CUDA context and the caching allocator's slack",
+               [](const VariantResult& v) {
+                 return number(v.peak_memory_bytes - v.memory.cuda_context_bytes - v.memory.allocator_slack_bytes);
+               },
+               {},
+               {},
+               {},
+               "-",
+               "peak_memory_allocated"});
   f.push_back({"memory_capacity_bytes", "B", kAlways, "usable memory of one GPU",
                [](const VariantResult& v) { return number(v.memory_capacity_bytes); }});
-  const auto part = [&f](const char* name, const char* doc, double models::MemoryBreakdown::*member) {
+  // The parts of the peak. The four that a user changes (weights, gradients, optimizer state,
+  // activations) also get a table column for language models and out-of-memory rows, where
+  // the split says what to cut; the fixed overheads stay in CSV and JSON.
+  const auto part = [&f](const char* name, const char* doc, double models::MemoryBreakdown::*member,
+                         const char* heading = "") {
     f.push_back({std::string("memory_") + name + "_bytes", "B", kAlways, doc,
-                 [member](const VariantResult& v) { return number(v.memory.*member); }});
+                 [member](const VariantResult& v) { return number(v.memory.*member); }, heading, {},
+                 *heading == '\0' ? std::function<bool(const VariantResult&)>{} : memory_split_shown});
   };
-  part("weights", "peak memory: weights", &models::MemoryBreakdown::weights_bytes);
-  part("gradients", "peak memory: gradients", &models::MemoryBreakdown::gradients_bytes);
+  part("weights", "peak memory: weights", &models::MemoryBreakdown::weights_bytes, "weights");
+  part("gradients", "peak memory: gradients", &models::MemoryBreakdown::gradients_bytes, "grads");
   part("optimizer_state", "peak memory: optimizer state, AMP fp32 master weights included",
-       &models::MemoryBreakdown::optimizer_state_bytes);
-  part("activations", "peak memory: saved activations", &models::MemoryBreakdown::activations_bytes);
-  part("workspace", "peak memory: kernel workspace", &models::MemoryBreakdown::workspace_bytes);
+       &models::MemoryBreakdown::optimizer_state_bytes, "optimizer");
+  part("activations", "peak memory: saved activations", &models::MemoryBreakdown::activations_bytes,
+       "activations");
+  part("workspace", "peak memory: kernel workspace, a quantized base's largest dequantized weight included",
+       &models::MemoryBreakdown::workspace_bytes);
   part("cuda_context", "peak memory: CUDA context", &models::MemoryBreakdown::cuda_context_bytes);
   part("allocator_slack", "peak memory: caching-allocator slack", &models::MemoryBreakdown::allocator_slack_bytes);
   part("data_parallel", "peak memory: DDP gradient buckets, or DataParallel's extras on GPU 0",
        &models::MemoryBreakdown::data_parallel_bytes);
+  part("gathered", "peak memory: parameters all-gathered for the units in flight (FSDP/ZeRO-3); 0 without sharding",
+       &models::MemoryBreakdown::gathered_bytes);
   f.push_back({"epoch_time_s", "s", kFits, "one pass over the dataset",
                [](const VariantResult& v) { return number(v.epoch_time_s); }, "epoch"});
   f.push_back({"time_to_train_s",

@@ -237,7 +237,7 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
   // Every optimizer reads and writes the parameter and reads the gradient; the state it
   // reads and writes is the one rule of optimizer_state.h.
   double bytes_per_parameter = 2.0 * parameter_bytes + parameter_bytes +
-                               2.0 * elementwise_state_bytes_per_parameter(training.optimizer);
+                               2.0 * elementwise_state_bytes_per_parameter(training);
   int elementwise_ops = 0;
   bool per_tensor_kernels = training.framework_overhead == FrameworkOverhead::kEager;
   switch (training.optimizer) {

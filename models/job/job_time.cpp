@@ -15,7 +15,7 @@ double global_batch_samples(const JobSpec& job) {
 
 double checkpoint_bytes(const JobSpec& job) {
   return job.workload.parameters * parameter_element_bytes(job.training.precision) +
-         optimizer_state_bytes(job.workload, job.training.optimizer);
+         optimizer_state_bytes(job.workload, job.training);
 }
 
 double checkpoint_write_bytes_per_s(const JobSpec& job) {

@@ -39,6 +39,18 @@ bool rematerializable(const Op& op) {
 }
 }  // namespace
 
+double dequantized_weight_bytes(const Workload& workload, Precision precision) {
+  double largest = 0.0;
+  for (const Op& op : workload.ops) {
+    if (op.frozen_parameters <= 0.0 || op.frozen_element_bytes >= activation_element_bytes(precision)) {
+      continue;
+    }
+    const double matrices = std::max(1, op.forward_kernels);  // one GEMM per weight matrix
+    largest = std::max(largest, op.frozen_parameters / matrices);
+  }
+  return largest * activation_element_bytes(precision);
+}
+
 std::vector<double> saved_bytes_per_sample(const Workload& workload, const TrainingSpec& training) {
   std::vector<double> bytes(workload.ops.size(), 0.0);
   const bool compiled = training.framework_overhead == FrameworkOverhead::kCompiled;
@@ -70,7 +82,7 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
   // is stored (bf16, int8 or NF4: models/workload/fine_tuning.h).
   m.weights_bytes = n * parameter_element_bytes(training.precision) + workload.frozen_weight_bytes();
   m.gradients_bytes = n * parameter_element_bytes(training.precision);
-  m.optimizer_state_bytes = optimizer_state_bytes(workload, training.optimizer);
+  m.optimizer_state_bytes = optimizer_state_bytes(workload, training);
   if (is_mixed(training.precision)) {
     m.optimizer_state_bytes += n * kAutocastWeightCopyBytes;
   }
@@ -103,7 +115,7 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
   }
   saved += largest;
   m.activations_bytes = saved * batch;
-  m.workspace_bytes = params.workspace_bytes;
+  m.workspace_bytes = params.workspace_bytes + dequantized_weight_bytes(workload, training.precision);
   m.cuda_context_bytes = params.cuda_context_bytes;
   m.allocator_slack_bytes = params.allocator_slack_fraction * m.activations_bytes;
   return m;

@@ -2,7 +2,8 @@
 /// \file footprint.h
 /// Tier-1 peak GPU memory of one training process (pure; STYLE.md E2):
 ///   weights + gradients + optimizer state + saved activations x batch + workspace
-///   + CUDA context + allocator slack (DESIGN.md "Memory").
+///   (+ a quantized base's largest dequantized weight) + CUDA context + allocator slack
+///   (DESIGN.md "Memory").
 /// Conventions (PyTorch eager, torch.amp):
 /// - parameters are fp32 (4 B) and so are their gradients; under AMP the fp32 parameters are
 ///   the master weights and autocast keeps a 16-bit copy of each weight during the step
@@ -11,8 +12,10 @@
 /// - a LoRA/QLoRA run's frozen base weights (Workload::frozen_weight_bytes(), bf16, int8 or
 ///   NF4 as stored) add to the weights; they have no gradient or optimizer state, so those
 ///   count the trained adapters only (Workload::parameters);
-/// - optimizer state: optimizer_state_bytes() (optimizer_state.h: SGD 0, SGD momentum 4 B/param,
-///   Adam/AdamW 8 B/param, 8-bit AdamW about 2 B/param, Adafactor factored);
+/// - optimizer state: optimizer_state_bytes() (optimizer_state.h: SGD 0, SGD momentum one and
+///   Adam/AdamW two buffers in the parameters' dtype unless training.optimizer_state_precision
+///   says otherwise: 4 or 8 B/param beside fp32 weights, 2 or 4 under pure bf16; 8-bit AdamW
+///   about 2 B/param, Adafactor factored);
 /// - saved activations: Op::saved_elements x batch x element size: 4 B in fp32/tf32, 2 B under
 ///   AMP except ops that autocast runs in fp32 (Op::autocast_fp32: softmax, log-softmax /
 ///   cross-entropy, layer norm), which keep 4 B;
@@ -57,6 +60,13 @@ struct MemoryModelParams {
 /// under `training`'s precision and framework mode: Op::saved_elements x element size, with
 /// the compiled-mode rematerialization above. Pure.
 std::vector<double> saved_bytes_per_sample(const Workload& workload, const TrainingSpec& training);
+
+/// The 16-bit copy of the largest quantized frozen weight matrix of `workload`, bytes:
+/// bitsandbytes' MatMul4Bit dequantizes each weight to the compute dtype before its GEMM
+/// (F.dequantize_4bit(B, quant_state).to(A.dtype)), in forward and again for the input
+/// gradient, and frees it after; one such matrix is live at the peak. 0 without a quantized
+/// base. Counted in MemoryBreakdown::workspace_bytes.
+double dequantized_weight_bytes(const Workload& workload, Precision precision);
 
 /// Peak memory of one GPU training `workload` with `training` (micro-batch, precision,
 /// optimizer, checkpointing). Throws std::invalid_argument for a batch below 1.

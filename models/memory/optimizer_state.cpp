@@ -3,20 +3,35 @@
 namespace gpuplan::models {
 namespace {
 constexpr double kFp32Bytes = 4.0;
+constexpr double kBf16Bytes = 2.0;
 /// bitsandbytes: one 8-bit code per moment element, one fp32 absmax per 2,048 elements.
 constexpr double kQuantizedBytes = 1.0;
 constexpr double kBlockwiseBlockSize = 2048.0;
 }  // namespace
 
-double elementwise_state_bytes_per_parameter(Optimizer optimizer) {
-  switch (optimizer) {
+double optimizer_state_element_bytes(const TrainingSpec& training) {
+  switch (training.optimizer_state_precision) {
+    case OptimizerStatePrecision::kFp32: return kFp32Bytes;
+    case OptimizerStatePrecision::kBf16: return kBf16Bytes;
+    case OptimizerStatePrecision::kParam: break;
+  }
+  // HF's Adafactor makes its state from the gradient cast to fp32, whatever the parameter.
+  if (training.optimizer == Optimizer::kAdafactor) {
+    return kFp32Bytes;
+  }
+  return parameter_element_bytes(training.precision);
+}
+
+double elementwise_state_bytes_per_parameter(const TrainingSpec& training) {
+  const double element = optimizer_state_element_bytes(training);
+  switch (training.optimizer) {
     case Optimizer::kSgd:
       return 0.0;
     case Optimizer::kSgdMomentum:
-      return kFp32Bytes;
+      return element;
     case Optimizer::kAdam:
     case Optimizer::kAdamW:
-      return 2.0 * kFp32Bytes;
+      return 2.0 * element;
     case Optimizer::kAdamW8bit:
     case Optimizer::kPagedAdamW8bit:
       return 2.0 * (kQuantizedBytes + kFp32Bytes / kBlockwiseBlockSize);
@@ -26,20 +41,21 @@ double elementwise_state_bytes_per_parameter(Optimizer optimizer) {
   return 0.0;
 }
 
-double optimizer_state_bytes(const Workload& workload, Optimizer optimizer) {
-  if (optimizer != Optimizer::kAdafactor) {
-    return workload.parameters * elementwise_state_bytes_per_parameter(optimizer);
+double optimizer_state_bytes(const Workload& workload, const TrainingSpec& training) {
+  if (training.optimizer != Optimizer::kAdafactor) {
+    return workload.parameters * elementwise_state_bytes_per_parameter(training);
   }
+  const double element = optimizer_state_element_bytes(training);
   double bytes = 0.0;
   for (const Op& op : workload.ops) {
     const double matrix = op.weight_rows * op.weight_columns;
     if (matrix <= 0.0 || matrix > op.parameters) {
       // No matrix of its own (norms, convolutions, a head tied to the embedding): unfactored.
-      bytes += op.parameters * kFp32Bytes;
+      bytes += op.parameters * element;
       continue;
     }
     // Factored second moment of the weight matrix; the rest (the bias) unfactored.
-    bytes += (op.weight_rows + op.weight_columns) * kFp32Bytes + (op.parameters - matrix) * kFp32Bytes;
+    bytes += (op.weight_rows + op.weight_columns) * element + (op.parameters - matrix) * element;
   }
   return bytes;
 }

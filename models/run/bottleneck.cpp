@@ -1,5 +1,9 @@
 #include "models/run/bottleneck.h"
 
+#include <fmt/format.h>
+
+#include "models/memory/optimizer_state.h"
+
 namespace gpuplan::models {
 
 std::string unchecked_hint(const std::string& resource, const JobSpec& job) {
@@ -26,10 +30,13 @@ std::string oom_suggestion(const JobSpec& job) {
     return "a smaller training.batch_size with training.gradient_accumulation";
   }
   if (job.training.optimizer == Optimizer::kAdam || job.training.optimizer == Optimizer::kAdamW) {
-    // Adam's 8 B/param of fp32 moments become about 2 with bitsandbytes' 8-bit state, and pure
-    // bf16 drops AMP's fp32 weights and gradients (models/memory/optimizer_state.h, footprint.h).
+    // Adam's 8 B/param of fp32 moments (4 of bf16 ones) become about 2 with bitsandbytes' 8-bit
+    // state, and pure bf16 drops AMP's fp32 weights and gradients
+    // (models/memory/optimizer_state.h, footprint.h).
     const bool bf16 = job.training.precision != Precision::kBf16 && job.hardware.gpu.has_tf32_bf16();
-    return std::string("training.optimizer: adamw_8bit (about 2 B of state per parameter instead of 8)") +
+    const double state_bytes = elementwise_state_bytes_per_parameter(job.training);
+    return fmt::format("training.optimizer: adamw_8bit (about 2 B of state per parameter instead of {:g})",
+                       state_bytes) +
            (bf16 ? ", training.precision: bf16 (bf16 weights and gradients, no fp32 master copy)" : "") +
            ", or a GPU with more memory";
   }

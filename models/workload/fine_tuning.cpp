@@ -72,14 +72,15 @@ bool quantized(BasePrecision b) { return b == BasePrecision::kInt8 || b == BaseP
 
 }  // namespace
 
-double base_weight_element_bytes(BasePrecision base, double in_features) {
+double base_weight_element_bytes(BasePrecision base, double in_features, bool double_quantization) {
   if (in_features <= 0.0) {
     throw std::invalid_argument("base_weight_element_bytes: in_features must be positive");
   }
   switch (base) {
     case BasePrecision::kBf16: return kBf16Bytes;
     case BasePrecision::kInt8: return kInt8Bytes + kFp32Bytes / in_features;
-    case BasePrecision::kNf4: return kNf4BitsPerWeight / kBitsPerByte;
+    case BasePrecision::kNf4:
+      return (double_quantization ? kNf4BitsPerWeight : kNf4SingleQuantBitsPerWeight) / kBitsPerByte;
   }
   return kBf16Bytes;
 }
@@ -151,16 +152,19 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
     base.frozen_parameters = original.parameters;
     base.parameters = 0.0;
     const bool quantize = quantized(spec.base_precision) && !projections.empty();
-    base.frozen_element_bytes = quantize ? base_weight_element_bytes(spec.base_precision, original.weight_columns)
+    base.frozen_element_bytes = quantize ? base_weight_element_bytes(spec.base_precision, original.weight_columns,
+                                                                   spec.double_quantization)
                                          : kBf16Bytes;
     bool any_targeted = false;
     for (const Projection& p : projections) {
       any_targeted = any_targeted || targeted(p, spec);
     }
     if (original.op_class == OpClass::kMatmul) {
-      // Input gradient only; the input stays saved only for the adapter beside it.
+      // Input gradient only. A frozen 16-bit linear saves nothing for it (its input stays
+      // saved only for the adapter beside it); bitsandbytes' MatMul4Bit / MatMul8bitLt save
+      // their input whenever any input needs a gradient, which the activations do.
       base.backward_flop_ratio = 1.0;
-      base.saved_elements = any_targeted ? original.saved_elements : 0.0;
+      base.saved_elements = (any_targeted || quantize) ? original.saved_elements : 0.0;
     }
     if (quantize) {
       Op dequant;

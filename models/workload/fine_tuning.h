@@ -7,8 +7,9 @@
 /// - every weight of the model becomes frozen (Op::frozen_parameters): no gradient, no
 ///   optimizer state, no weight-gradient GEMM. A frozen linear still passes the gradient to
 ///   its input (dx = dy·W: backward_flop_ratio 1, one GEMM per weight), so gradients flow
-///   through frozen layers to every adapter below; a frozen linear needs nothing saved for
-///   that (only the adapter beside it saves the shared input x);
+///   through frozen layers to every adapter below; a frozen 16-bit linear needs nothing
+///   saved for that (PyTorch's linear saves its input only for the weight gradient; the
+///   adapter beside it saves the shared input x);
 /// - each targeted projection W (out x in) gets an adapter y += (x·Aᵀ)·Bᵀ·alpha/r with A of
 ///   r x in and B of out x r, trained: ops "<name>.<target>.lora_a" (2·s·in·r FLOP, saves
 ///   nothing of its own: x is the base op's saved input), "<name>.<target>.lora_b"
@@ -25,7 +26,13 @@
 ///   and each is dequantized to the compute precision before its GEMM, in forward and again
 ///   in backward (bitsandbytes MatMul4Bit / MatMul8bitLt dequantize for grad input): an op
 ///   "<name>.dequant" with one kernel per weight matrix and Op::pass_bytes = stored + 16-bit
-///   bytes of the weight, whatever the batch.
+///   bytes of the weight, whatever the batch. A quantized projection saves its input x for
+///   backward whether or not it carries an adapter: bitsandbytes/autograd/_functions.py,
+///   MatMul4Bit.forward and MatMul8bitLt.forward keep `ctx.tensors = (A, B)` when
+///   `any(ctx.needs_input_grad[:2])`, and A needs a gradient behind the first adapter. So a
+///   QLoRA layer keeps the inputs of o, gate/up and down that a LoRA layer does not (a Llama
+///   layer: 2 B x (2 h + f) per token more when only q and v carry adapters). The first
+///   layer's q/k/v input, which needs no gradient there, is counted too (1/layers of it).
 
 #include <vector>
 
@@ -45,6 +52,10 @@ struct FineTuningSpec {
   /// The projections with adapters; empty = all_linear (every projection of every layer).
   std::vector<LoraTarget> targets;
   BasePrecision base_precision = BasePrecision::kBf16;
+  /// NF4 with double quantization of the block constants (the QLoRA paper's recipe; HF's
+  /// bnb_4bit_use_double_quant, litgpt's bnb.nf4-dq) or without (litgpt's bnb.nf4, HF's
+  /// default). Only read for an nf4 base.
+  bool double_quantization = true;
 };
 
 /// NF4 weight: 4 bits plus the quantization constants of double quantization, 0.127 bits
@@ -52,12 +63,16 @@ struct FineTuningSpec {
 /// 64 weights, 32/64 = 0.5 bits, quantized to 8 bits with an fp32 constant per 256 of them:
 /// 8/64 + 32/(64·256) = 0.127 bits).
 inline constexpr double kNf4BitsPerWeight = 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0);
+/// NF4 weight without double quantization: 4 bits plus an fp32 absmax per block of 64
+/// weights (bitsandbytes quantize_4bit's default blocksize 64): 4.5 bits.
+inline constexpr double kNf4SingleQuantBitsPerWeight = 4.0 + 32.0 / 64.0;
 
 /// Bytes of one stored frozen weight of a matrix with `in_features` columns: bf16 2;
 /// int8 1 + 4 / in_features (LLM.int8 vector-wise quantization, one fp32 scale per output
-/// row: Dettmers et al. 2022, "LLM.int8()", sec. 3.1); nf4 kNf4BitsPerWeight / 8.
+/// row: Dettmers et al. 2022, "LLM.int8()", sec. 3.1); nf4 kNf4BitsPerWeight / 8 with
+/// `double_quantization`, kNf4SingleQuantBitsPerWeight / 8 without (other bases ignore it).
 /// Throws std::invalid_argument for in_features <= 0.
-double base_weight_element_bytes(BasePrecision base, double in_features);
+double base_weight_element_bytes(BasePrecision base, double in_features, bool double_quantization);
 
 /// The targets that exist in `workload` (q, k, v, o and up/down, gate for a SwiGLU MLP), in
 /// LoraTarget order; empty for a model without transformer layers (ResNet).

@@ -13,8 +13,10 @@ using gpuplan::testing::run_gpuplan;
 // 13.2 % over 26 multi-GPU cases on five GPU types, six with the time-to-train row X115; the
 // vTrain Megatron GPT rows D001-D007 on 8 A100s, TP 1-8, are 18.2 % over 7, Korthikanti's
 // 22B at TP8 K001-K002 30.4 % over 2;
-// peak memory 11.7 % over 9: the BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full
-// rows L001-L005 17.2 % over 5; fits/OOM right 5 of 6), so a model change that loses
+// peak memory 8.3 % over 9: the BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full
+// rows L001-L005 11.0 % over 5, compared as torch.cuda.max_memory_allocated() counts them
+// (peak_memory_allocated; the QLoRA rows L002 and L004 read 18-23 % low); fits/OOM right
+// 5 of 6), so a model change that loses
 // accuracy fails here and must
 // say so; one that gains accuracy should tighten them.
 TEST_SUITE("cli.validate") {
@@ -29,7 +31,7 @@ TEST_SUITE("cli.validate") {
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.091);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 26);
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.134);
-    CHECK(j["memory_mape"].get<double>() <= 0.12);
+    CHECK(j["memory_mape"].get<double>() <= 0.085);
     CHECK(j["fits_right"].get<int>() >= 5);
   }
 

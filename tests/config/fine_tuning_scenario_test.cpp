@@ -53,6 +53,13 @@ TEST_SUITE("config.fine_tuning") {
     CHECK(qlora.training.fine_tuning.alpha == 32.0);
     // q and v, 16 x (4096 + 4096) each, 32 layers.
     CHECK(qlora.workload.parameters == doctest::Approx(8'388'608.0));
+    CHECK(qlora.training.fine_tuning.double_quantization);
+    // litgpt's bnb.nf4: no double quantization, 4.5 bits instead of 4.127 on the
+    // 32 x (4·4096² + 3·4096·11008) = 6,476,005,376 projection weights.
+    const models::JobSpec single = job_of(qlora_scenario("{method: qlora, targets: [q, v], double_quantization: false}"));
+    CHECK_FALSE(single.training.fine_tuning.double_quantization);
+    CHECK(single.workload.frozen_weight_bytes() - qlora.workload.frozen_weight_bytes() ==
+          doctest::Approx(6'476'005'376.0 * (4.5 - models::kNf4BitsPerWeight) / 8.0));
     // Without the key the job trains every parameter.
     const std::string full_text = with_replaced(qlora_scenario("{method: full}"), "  fine_tuning: {method: full}\n", "");
     CHECK(job_of(full_text).workload.parameters == doctest::Approx(6'738'415'616.0));
@@ -87,6 +94,10 @@ TEST_SUITE("config.fine_tuning") {
   }
 
   TEST_CASE("refused values, each at its key with a fix") {
+    CHECK(scenario_errors(qlora_scenario("{method: qlora, base_precision: int8, double_quantization: true}")) ==
+          Messages{"double_quantization applies to an nf4 base, and base_precision is int8 at s.yaml:12:75 "
+                   "(training.fine_tuning.double_quantization); remove double_quantization, or use base_precision: "
+                   "nf4"});
     CHECK(scenario_errors(qlora_scenario("{method: qlora, base_precision: bf16}")) ==
           Messages{"qlora trains adapters on a quantized base, and bf16 is not quantized at s.yaml:12:48 "
                    "(training.fine_tuning.base_precision); use base_precision: nf4 (or int8), or method: lora"});

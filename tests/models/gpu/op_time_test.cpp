@@ -194,12 +194,16 @@ TEST_SUITE("models.gpu.op_time") {
     t.precision = Precision::kFp16Amp;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 130);
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(20e9));
-    // pure bf16 AdamW: p 2 B read + written, g 2 B read, fp32 m and v 16 B = 22 B/param; no
-    // GradScaler. Compiled: 6 ops x 2 chunks.
+    // pure bf16 torch AdamW: p 2 B read + written, g 2 B read, bf16 m and v (zeros_like(p))
+    // read + written 8 B = 14 B/param; no GradScaler. Compiled: 6 ops x 2 chunks.
     t.precision = Precision::kBf16;
     t.optimizer = Optimizer::kAdamW;
     t.framework_overhead = FrameworkOverhead::kCompiled;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(14e9));
+    // fp32 moments beside bf16 weights (optimizer_state_precision: fp32): 6 + 16 = 22 B/param.
+    t.optimizer_state_precision = OptimizerStatePrecision::kFp32;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(22e9));
+    t.optimizer_state_precision = OptimizerStatePrecision::kParam;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 12);
     // 8-bit AdamW in fp32: 8 + 4 B for p and g, 2 x 2.00390625 B of state = 16.0078125 B/param;
     // one bitsandbytes kernel per tensor even when compiled.

@@ -63,7 +63,7 @@ TEST_SUITE("models.memory.footprint") {
     CHECK(m.activations_bytes == doctest::Approx(8600));
   }
 
-  TEST_CASE("pure bf16: a 1 B decoder keeps bf16 weights and gradients, fp32 Adam, no master copy") {
+  TEST_CASE("pure bf16: a 1 B decoder keeps bf16 weights, gradients and torch AdamW moments, no master copy") {
     Workload w = two_block_workload();
     w.parameters = 1e9;
     TrainingSpec t;
@@ -71,10 +71,15 @@ TEST_SUITE("models.memory.footprint") {
     t.optimizer = Optimizer::kAdamW;
     t.precision = Precision::kBf16;
     const MemoryBreakdown m = training_memory(w, t, zero_overheads());
-    // weights 1e9 · 2 B, gradients 1e9 · 2 B, AdamW m and v in fp32 1e9 · 8 B: 12 GB.
+    // weights 1e9 · 2 B, gradients 1e9 · 2 B, torch AdamW's m and v in the parameters' bf16
+    // (zeros_like(param)) 1e9 · 2 · 2 B: 8 GB.
     CHECK(m.weights_bytes == doctest::Approx(2e9));
     CHECK(m.gradients_bytes == doctest::Approx(2e9));
-    CHECK(m.optimizer_state_bytes == doctest::Approx(8e9));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(4e9));
+    // a framework that keeps fp32 moments beside bf16 weights: 1e9 · 8 B.
+    t.optimizer_state_precision = OptimizerStatePrecision::kFp32;
+    CHECK(training_memory(w, t, zero_overheads()).optimizer_state_bytes == doctest::Approx(8e9));
+    t.optimizer_state_precision = OptimizerStatePrecision::kParam;
     // every activation in bf16, softmax included (no autocast): 3300 · 2 B
     CHECK(m.activations_bytes == doctest::Approx(6600));
     // bf16 AMP: fp32 weights and gradients (4 + 4 B), AdamW 8 B, the 16-bit cast copy 2 B: 18 GB.

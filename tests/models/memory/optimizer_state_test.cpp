@@ -4,17 +4,58 @@
 
 using namespace gpuplan::models;
 
+namespace {
+TrainingSpec with(Optimizer optimizer, Precision precision,
+                  OptimizerStatePrecision state = OptimizerStatePrecision::kParam) {
+  TrainingSpec t;
+  t.optimizer = optimizer;
+  t.precision = precision;
+  t.optimizer_state_precision = state;
+  return t;
+}
+}  // namespace
+
 TEST_SUITE("models.memory.optimizer_state") {
-  TEST_CASE("per-element state: SGD, momentum, Adam, bitsandbytes 8-bit") {
+  TEST_CASE("per-element state: SGD, momentum, Adam, bitsandbytes 8-bit, fp32 parameters") {
     Workload w;
     w.parameters = 1e6;
-    CHECK(optimizer_state_bytes(w, Optimizer::kSgd) == 0.0);
-    CHECK(optimizer_state_bytes(w, Optimizer::kSgdMomentum) == doctest::Approx(4e6));
-    CHECK(optimizer_state_bytes(w, Optimizer::kAdamW) == doctest::Approx(8e6));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kSgd, Precision::kFp32)) == 0.0);
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kSgdMomentum, Precision::kFp32)) == doctest::Approx(4e6));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdamW, Precision::kFp32)) == doctest::Approx(8e6));
     // two 8-bit moments + one fp32 absmax per 2,048 values each: 2 · (1 + 4/2048) B
     // = 2.00390625 B per parameter.
-    CHECK(optimizer_state_bytes(w, Optimizer::kAdamW8bit) == doctest::Approx(2'003'906.25));
-    CHECK(optimizer_state_bytes(w, Optimizer::kPagedAdamW8bit) == doctest::Approx(2'003'906.25));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdamW8bit, Precision::kFp32)) == doctest::Approx(2'003'906.25));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kPagedAdamW8bit, Precision::kFp32)) ==
+          doctest::Approx(2'003'906.25));
+  }
+
+  TEST_CASE("state in the parameter dtype: bf16 moments under pure bf16, fp32 where fp32 master weights exist") {
+    Workload w;
+    w.parameters = 1e6;
+    // torch.optim.AdamW under model.to(torch.bfloat16): exp_avg, exp_avg_sq = zeros_like(p),
+    // 2 B each: 1e6 · 2 · 2 B = 4e6 B. Momentum SGD: one 2 B buffer = 2e6 B.
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdamW, Precision::kBf16)) == doctest::Approx(4e6));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdam, Precision::kBf16)) == doctest::Approx(4e6));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kSgdMomentum, Precision::kBf16)) == doctest::Approx(2e6));
+    // AMP and fp8 update fp32 master weights: the moments are fp32, 1e6 · 2 · 4 B.
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdamW, Precision::kBf16Amp)) == doctest::Approx(8e6));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdamW, Precision::kFp16Amp)) == doctest::Approx(8e6));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdamW, Precision::kFp8)) == doctest::Approx(8e6));
+    // 8-bit state is 8-bit whatever the parameters are.
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdamW8bit, Precision::kBf16)) == doctest::Approx(2'003'906.25));
+  }
+
+  TEST_CASE("optimizer_state_precision overrides the parameter dtype") {
+    Workload w;
+    w.parameters = 1e6;
+    // An fp32-state AdamW beside bf16 weights (e.g. a framework that upcasts): 8 B/param.
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdamW, Precision::kBf16, OptimizerStatePrecision::kFp32)) ==
+          doctest::Approx(8e6));
+    // bf16 moments beside fp32 weights: 4 B/param.
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdamW, Precision::kBf16Amp, OptimizerStatePrecision::kBf16)) ==
+          doctest::Approx(4e6));
+    CHECK(elementwise_state_bytes_per_parameter(
+              with(Optimizer::kSgdMomentum, Precision::kFp32, OptimizerStatePrecision::kBf16)) == 2.0);
   }
 
   TEST_CASE("Adafactor factors the second moment of each weight matrix") {
@@ -31,7 +72,11 @@ TEST_SUITE("models.memory.optimizer_state") {
     w.ops = {linear, norm, tied_head};
     w.parameters = 502'000;
     // linear: (1000 + 500) · 4 B row/column means + 1000 · 4 B bias = 10,000 B;
-    // norm: 1000 · 4 B = 4,000 B; tied head: 0.
-    CHECK(optimizer_state_bytes(w, Optimizer::kAdafactor) == doctest::Approx(14'000.0));
+    // norm: 1000 · 4 B = 4,000 B; tied head: 0. HF's Adafactor keeps fp32 state under pure
+    // bf16 too (it casts the gradient to fp32 first); bf16 state halves it.
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdafactor, Precision::kFp32)) == doctest::Approx(14'000.0));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdafactor, Precision::kBf16)) == doctest::Approx(14'000.0));
+    CHECK(optimizer_state_bytes(w, with(Optimizer::kAdafactor, Precision::kBf16, OptimizerStatePrecision::kBf16)) ==
+          doctest::Approx(7'000.0));
   }
 }

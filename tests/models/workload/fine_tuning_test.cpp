@@ -87,6 +87,34 @@ TEST_SUITE("models.workload.fine_tuning") {
     CHECK(op_named(w, "layers.0.attn.qkv.v.lora_a").saved_elements == 0.0);
   }
 
+  TEST_CASE("QLoRA: a quantized projection saves its input, adapter or not (bitsandbytes MatMul4Bit)") {
+    const FineTuningSpec spec = [] {
+      FineTuningSpec q = lora(8, {LoraTarget::kQ, LoraTarget::kV});
+      q.method = FineTuningMethod::kQlora;
+      q.base_precision = BasePrecision::kNf4;
+      return q;
+    }();
+    const Workload w = with_fine_tuning(testing::build_catalog_model("llama3-8b"), spec, Precision::kBf16);
+    const Workload lora_w = with_fine_tuning(testing::build_catalog_model("llama3-8b"),
+                                             lora(8, {LoraTarget::kQ, LoraTarget::kV}), Precision::kBf16);
+    // Llama-3-8B, s = 8192 tokens, h = 4096, f = 14336: the o projection keeps its s x h
+    // input, the gate/up GEMM its s x h input, down its s x f input; LoRA keeps none of them.
+    const double s = 8192.0;
+    CHECK(op_named(w, "layers.0.attn.out").saved_elements == doctest::Approx(s * 4096));
+    CHECK(op_named(w, "layers.0.mlp.gate_up").saved_elements == doctest::Approx(s * 4096));
+    CHECK(op_named(w, "layers.0.mlp.down").saved_elements == doctest::Approx(s * 14336));
+    CHECK(op_named(w, "layers.0.attn.qkv").saved_elements == doctest::Approx(s * 4096));
+    CHECK(op_named(lora_w, "layers.0.mlp.down").saved_elements == 0.0);
+    // Per layer that is (2·4096 + 14336) x 8192 = 184,549,376 elements more than LoRA's.
+    double qlora_saved = 0.0;
+    double lora_saved = 0.0;
+    for (const Op& op : w.ops) qlora_saved += op.saved_elements;
+    for (const Op& op : lora_w.ops) lora_saved += op.saved_elements;
+    CHECK(qlora_saved - lora_saved == doctest::Approx(32.0 * 184'549'376.0));
+    // The frozen head stays 16-bit (bitsandbytes keeps lm_head unquantized): nothing saved.
+    CHECK(op_named(w, "lm_head").saved_elements == 0.0);
+  }
+
   TEST_CASE("a fused qkv GEMM carries one adapter: GPT-2 c_attn at r=8 is 294,912") {
     // 8 x (768 + 2304) = 24,576 per layer x 12 (peft, target_modules ["c_attn"]).
     const Workload w = with_fine_tuning(testing::build_catalog_model("gpt2"), lora(8, {LoraTarget::kQ}),
@@ -133,10 +161,12 @@ TEST_SUITE("models.workload.fine_tuning") {
   }
 
   TEST_CASE("QLoRA: NF4 layer weights with double quantization, dequantized per pass") {
-    CHECK(base_weight_element_bytes(BasePrecision::kNf4, 4096.0) == doctest::Approx(4.127 / 8.0).epsilon(1e-4));
-    CHECK(base_weight_element_bytes(BasePrecision::kInt8, 4096.0) == doctest::Approx(1.0 + 4.0 / 4096));
-    CHECK(base_weight_element_bytes(BasePrecision::kBf16, 4096.0) == 2.0);
-    CHECK_THROWS_AS(base_weight_element_bytes(BasePrecision::kNf4, 0.0), std::invalid_argument);
+    CHECK(base_weight_element_bytes(BasePrecision::kNf4, 4096.0, true) == doctest::Approx(4.127 / 8.0).epsilon(1e-4));
+    // without double quantization: 4 bits + one fp32 absmax per 64 weights = 4.5 bits.
+    CHECK(base_weight_element_bytes(BasePrecision::kNf4, 4096.0, false) == doctest::Approx(4.5 / 8.0));
+    CHECK(base_weight_element_bytes(BasePrecision::kInt8, 4096.0, true) == doctest::Approx(1.0 + 4.0 / 4096));
+    CHECK(base_weight_element_bytes(BasePrecision::kBf16, 4096.0, false) == 2.0);
+    CHECK_THROWS_AS(base_weight_element_bytes(BasePrecision::kNf4, 0.0, true), std::invalid_argument);
 
     const Workload w = with_fine_tuning(testing::build_catalog_model("llama2-7b"), qlora(16), Precision::kBf16Amp);
     const Op& dequant = op_named(w, "layers.0.mlp.gate_up.dequant");
@@ -178,6 +208,20 @@ TEST_SUITE("models.workload.fine_tuning") {
     CHECK(m.gradients_bytes == doctest::Approx(adapters * 4.0));
     // AdamW's two fp32 moments plus autocast's 16-bit copy, for the adapters only.
     CHECK(m.optimizer_state_bytes == doctest::Approx(adapters * (8.0 + 2.0)));
+    // The workspace holds the largest dequantized matrix beside cuBLAS's: gate or up (and
+    // down), 11008 x 4096 in bf16 = 90,177,536 B.
+    CHECK(dequantized_weight_bytes(w, Precision::kBf16Amp) == doctest::Approx(90'177'536.0));
+    CHECK(m.workspace_bytes == doctest::Approx(MemoryModelParams::defaults().workspace_bytes + 90'177'536.0));
+    // Without double quantization the projections take 4.5 bits: 6,476,005,376 x 0.375 / 8 B more.
+    FineTuningSpec single = qlora(16);
+    single.double_quantization = false;
+    const Workload w_single = with_fine_tuning(testing::build_catalog_model("llama2-7b"), single, Precision::kBf16Amp);
+    CHECK(w_single.frozen_weight_bytes() - w.frozen_weight_bytes() ==
+          doctest::Approx(quantized * (4.5 - kNf4BitsPerWeight) / 8.0));
+    // A bf16 LoRA base is not dequantized: no extra workspace.
+    CHECK(dequantized_weight_bytes(with_fine_tuning(testing::build_catalog_model("llama2-7b"), lora(16),
+                                                    Precision::kBf16Amp),
+                                   Precision::kBf16Amp) == 0.0);
   }
 
   TEST_CASE("bad specs are refused") {

@@ -1,0 +1,76 @@
+/// \file optimizer_state_scenario_test.cpp
+/// training.optimizer_state_precision through the loader: its default, the explicit values,
+/// the memory they give, and the refused combination with an 8-bit optimizer.
+
+#include <doctest/doctest.h>
+
+#include "config_fixture.h"
+#include "models/memory/footprint.h"
+
+namespace gpuplan::config::testing {
+namespace {
+
+/// TinyLlama 1.1B fully fine-tuned in pure bf16 with torch AdamW (litgpt's bf16-true).
+std::string tinyllama_scenario(const std::string& training_extra) {
+  return R"(format: gpuplan/v1
+name: TinyLlama full fine-tune
+workload:
+  model: tinyllama-1.1b
+  sequence_length: 512
+  dataset: {samples: 2000, synthetic: true}
+  epochs: 1
+training:
+  batch_size: 4
+  precision: bf16
+  optimizer: adamw
+)" + training_extra +
+         R"(hardware:
+  gpu: a10g
+  cpu_cores: 4
+  host_memory: "64 GiB"
+  storage: nvme_ssd
+)";
+}
+
+models::JobSpec job_of(const std::string& text) { return parse_text(text).variants.front().job; }
+
+double state_bytes(const models::JobSpec& job) {
+  return models::training_memory(job.workload, job.training, models::MemoryModelParams::defaults())
+      .optimizer_state_bytes;
+}
+
+}  // namespace
+
+TEST_SUITE("config.optimizer_state_precision") {
+  TEST_CASE("param by default: bf16 moments under pure bf16, fp32 when written") {
+    const models::JobSpec param = job_of(tinyllama_scenario(""));
+    CHECK(param.training.optimizer_state_precision == models::OptimizerStatePrecision::kParam);
+    const double n = param.workload.parameters;
+    // TinyLlama 1.1B: 22 x (4 projections of 2048 x 2048 / 8 (GQA: k, v 256 wide) ...) -
+    // the catalog's count; torch AdamW keeps two bf16 moments: 4 B per parameter.
+    CHECK(n == doctest::Approx(1.1e9).epsilon(0.01));
+    CHECK(state_bytes(param) == doctest::Approx(4.0 * n));
+    const models::JobSpec fp32 = job_of(tinyllama_scenario("  optimizer_state_precision: fp32\n"));
+    CHECK(fp32.training.optimizer_state_precision == models::OptimizerStatePrecision::kFp32);
+    CHECK(state_bytes(fp32) == doctest::Approx(8.0 * n));
+    // AMP keeps fp32 master weights and so fp32 moments; bf16 state halves them.
+    const std::string amp = with_replaced(tinyllama_scenario(""), "precision: bf16", "precision: bf16_amp");
+    CHECK(state_bytes(job_of(amp)) == doctest::Approx((8.0 + 2.0) * n));  // + autocast's 16-bit copy
+    const std::string amp_bf16 = with_replaced(tinyllama_scenario("  optimizer_state_precision: bf16\n"),
+                                               "precision: bf16", "precision: bf16_amp");
+    CHECK(state_bytes(job_of(amp_bf16)) == doctest::Approx((4.0 + 2.0) * n));
+  }
+
+  TEST_CASE("bad values and the 8-bit optimizers are refused with a fix") {
+    CHECK(scenario_errors(tinyllama_scenario("  optimizer_state_precision: fp16\n")) ==
+          Messages{"unknown value 'fp16', expected one of fp32, bf16 or param at s.yaml:12:30 "
+                   "(training.optimizer_state_precision); did you mean fp32 or bf16?"});
+    CHECK(scenario_errors(with_replaced(tinyllama_scenario("  optimizer_state_precision: fp32\n"),
+                                        "optimizer: adamw", "optimizer: adamw_8bit")) ==
+          Messages{"adamw_8bit keeps its state block-wise quantized to 8 bit at s.yaml:12:30 "
+                   "(training.optimizer_state_precision); remove training.optimizer_state_precision or use "
+                   "optimizer: adamw"});
+  }
+}
+
+}  // namespace gpuplan::config::testing
