@@ -87,6 +87,8 @@ constexpr std::array kSchema = {
     SchemaEntry{"parallelism", SchemaKind::kSection},
     SchemaEntry{"parallelism.strategy", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.bucket_size", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.sharding", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.zero_stage", SchemaKind::kLeaf},
     SchemaEntry{"checkpointing", SchemaKind::kSection},
     SchemaEntry{"checkpointing.interval", SchemaKind::kLeaf},
     SchemaEntry{"checkpointing.async", SchemaKind::kLeaf},

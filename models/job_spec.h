@@ -93,6 +93,11 @@ struct HardwareSpec {
 struct ParallelismSpec {
   ParallelStrategy strategy = ParallelStrategy::kNone;
   double bucket_bytes = 25.0 * 1024 * 1024;  ///< DDP default bucket_cap_mb = 25 (PyTorch docs)
+  /// FSDP only: what it shards (`parallelism.sharding`, default full_shard as in PyTorch).
+  Sharding sharding = Sharding::kFullShard;
+  /// ZeRO only: 1 shards the optimizer state, 2 also the gradients, 3 also the parameters
+  /// (`parallelism.zero_stage`, required with strategy zero); 0 for other strategies.
+  int zero_stage = 0;
 };
 
 struct CheckpointSpec {
