@@ -1,5 +1,9 @@
 #include "models/run/bottleneck.h"
 
+#include <string>
+
+#include "models/memory/sharding.h"
+
 namespace gpuplan::models {
 
 std::string unchecked_hint(const std::string& resource, const JobSpec& job) {
@@ -24,6 +28,13 @@ std::string oom_suggestion(const JobSpec& job) {
   }
   if (job.training.batch_size > 1) {
     return "a smaller training.batch_size with training.gradient_accumulation";
+  }
+  const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
+  if (gpus > 1 && !sharding_layout(job).parameters) {
+    // FSDP full_shard divides weights, gradients and optimizer state by the GPUs
+    // (models/memory/parallel_memory.h per_gpu_memory).
+    return "parallelism.strategy: fsdp (weights, gradients and optimizer state sharded over the " +
+           std::to_string(gpus) + " GPUs)";
   }
   if (job.training.optimizer == Optimizer::kAdam || job.training.optimizer == Optimizer::kAdamW) {
     // Adam's 8 B/param of fp32 moments become about 2 with bitsandbytes' 8-bit state, and pure
