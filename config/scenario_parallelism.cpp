@@ -11,9 +11,7 @@ constexpr double kDefaultBucketMebibytes = 25.0;
 /// torch.distributed.fsdp.FullyShardedDataParallel's default sharding_strategy (PyTorch docs).
 constexpr models::Sharding kDefaultSharding = models::Sharding::kFullShard;
 
-std::string strategy_text(const models::ParallelismSpec& spec) {
-  return std::string(models::name_of(spec.strategy));
-}
+std::string strategy_text(const models::ParallelismSpec& spec) { return std::string(models::name_of(spec.strategy)); }
 
 }  // namespace
 
@@ -46,16 +44,16 @@ ParallelismSection read_parallelism_section(MapReader& root) {
   if (stage && s == models::ParallelStrategy::kZero) {
     section.spec.zero_stage = static_cast<int>(*stage);
   } else if (stage && *stage == 3 && s == models::ParallelStrategy::kDataParallel) {
-    p.error("zero_stage", "zero_stage 3 shards the parameters over the training processes, but data_parallel "
-                          "runs one process",
+    p.error("zero_stage",
+            "zero_stage 3 shards the parameters over the training processes, but data_parallel "
+            "runs one process",
             "; use strategy: zero (or fsdp, whose full_shard is ZeRO-3)");
   } else if (stage && strategy_valid) {
     p.error("zero_stage", "zero_stage applies to strategy zero, but the strategy is " + strategy_text(section.spec),
             "; set parallelism.strategy: zero, or remove zero_stage");
   }
   if (s == models::ParallelStrategy::kZero && !p.has("zero_stage")) {
-    missing_key(p, "zero_stage",
-                "; add zero_stage: 1 (optimizer state), 2 (and gradients) or 3 (and parameters)");
+    missing_key(p, "zero_stage", "; add zero_stage: 1 (optimizer state), 2 (and gradients) or 3 (and parameters)");
   }
   return section;
 }
@@ -65,8 +63,8 @@ void check_parallelism(const ParallelismSection& parallelism, const HardwareSect
   if (!hardware.spec) return;
   const models::HardwareSpec& hw = *hardware.spec;
   const int total_gpus = hw.gpus_per_node * hw.nodes;
-  const std::string gpus_text = plural(total_gpus, "GPU") + " (" + std::to_string(hw.gpus_per_node) +
-                                " per node x " + plural(hw.nodes, "node") + ")";
+  const std::string gpus_text = plural(total_gpus, "GPU") + " (" + std::to_string(hw.gpus_per_node) + " per node x " +
+                                plural(hw.nodes, "node") + ")";
   const models::ParallelStrategy s = parallelism.spec.strategy;
   if (total_gpus > 1 && !parallelism.strategy_written) {
     if (parallelism.reader && parallelism.reader->has("strategy")) return;  // an invalid name, already an error
@@ -88,12 +86,15 @@ void check_parallelism(const ParallelismSection& parallelism, const HardwareSect
             "; use ddp, or set hardware.gpus_per_node: 1");
   }
   if (s == models::ParallelStrategy::kDataParallel && hw.nodes > 1) {
-    p.error("strategy", "data_parallel runs in one process on one node, but the hardware has " + plural(hw.nodes, "node"),
+    p.error("strategy",
+            "data_parallel runs in one process on one node, but the hardware has " + plural(hw.nodes, "node"),
             "; use ddp");
   }
   if (total_gpus == 1 && (s == models::ParallelStrategy::kFsdp || s == models::ParallelStrategy::kZero)) {
-    p.error("strategy", strategy_text(parallelism.spec) + " shards the training state over several GPUs, but the "
-                        "hardware has 1 GPU",
+    p.error("strategy",
+            strategy_text(parallelism.spec) +
+                " shards the training state over several GPUs, but the "
+                "hardware has 1 GPU",
             "; write parallelism.strategy: none (or remove parallelism) for one GPU, or set "
             "hardware.gpus_per_node to the GPUs to shard over");
   }

@@ -17,7 +17,7 @@ namespace gpuplan::config {
 struct ParallelismSection {
   std::optional<MapReader> reader;  ///< absent when the scenario has no `parallelism:` mapping
   models::ParallelismSpec spec;
-  bool strategy_written = false;    ///< `parallelism.strategy` is in the file (and valid)
+  bool strategy_written = false;  ///< `parallelism.strategy` is in the file (and valid)
 };
 
 /// Reads `root.parallelism`: strategy (default none), bucket_size (25 MiB), sharding (fsdp

@@ -20,7 +20,7 @@ struct MemoryBreakdown {
   double workspace_bytes = 0.0;
   double cuda_context_bytes = 0.0;
   double allocator_slack_bytes = 0.0;
-  double data_parallel_bytes = 0.0;    ///< DDP gradient buckets, or DataParallel's extras on GPU 0
+  double data_parallel_bytes = 0.0;    ///< DDP gradient buckets, DataParallel's extras on GPU 0, or FSDP's gathered units / ZeRO's buckets
   double total_bytes() const {
     return weights_bytes + gradients_bytes + optimizer_state_bytes + activations_bytes +
            workspace_bytes + cuda_context_bytes + allocator_slack_bytes + data_parallel_bytes;

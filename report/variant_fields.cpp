@@ -186,7 +186,7 @@ std::vector<Field> make_fields() {
   part("workspace", "peak memory: kernel workspace", &models::MemoryBreakdown::workspace_bytes);
   part("cuda_context", "peak memory: CUDA context", &models::MemoryBreakdown::cuda_context_bytes);
   part("allocator_slack", "peak memory: caching-allocator slack", &models::MemoryBreakdown::allocator_slack_bytes);
-  part("data_parallel", "peak memory: DDP gradient buckets, or DataParallel's extras on GPU 0",
+  part("data_parallel", "peak memory: DDP gradient buckets, DataParallel's extras on GPU 0, FSDP's gathered units",
        &models::MemoryBreakdown::data_parallel_bytes);
   f.push_back({"epoch_time_s", "s", kFits, "one pass over the dataset",
                [](const VariantResult& v) { return number(v.epoch_time_s); }, "epoch"});

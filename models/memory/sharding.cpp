@@ -23,7 +23,9 @@ ShardingLayout sharding_layout(const JobSpec& job) {
         l.shard_ranks = job.hardware.gpus_per_node;
         l.replicas = job.hardware.nodes;
         break;
-      case Sharding::kNoShard: l.replicas = gpus; break;
+      case Sharding::kNoShard:
+        l.replicas = gpus;
+        break;
     }
   } else if (p.strategy == ParallelStrategy::kZero) {
     l.sharded_strategy = true;

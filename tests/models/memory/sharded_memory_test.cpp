@@ -73,11 +73,11 @@ TEST_SUITE("models.sharded_memory") {
   }
 
   TEST_CASE("the unsharded footprint: 4 + 4 + 8 + 2 B per parameter") {
-    const MemoryBreakdown one = training_memory(seven_b(), job_on(1, 1, ParallelStrategy::kNone).training,
-                                                MemoryModelParams{});
-    CHECK(one.weights_bytes == doctest::Approx(26.64e9));          // 6.66e9 x 4 B fp32
-    CHECK(one.gradients_bytes == doctest::Approx(26.64e9));        // fp32 .grad
-    CHECK(one.optimizer_state_bytes == doctest::Approx(66.6e9));   // 8 B AdamW moments + 2 B bf16 copy
+    const MemoryBreakdown one =
+        training_memory(seven_b(), job_on(1, 1, ParallelStrategy::kNone).training, MemoryModelParams{});
+    CHECK(one.weights_bytes == doctest::Approx(26.64e9));         // 6.66e9 x 4 B fp32
+    CHECK(one.gradients_bytes == doctest::Approx(26.64e9));       // fp32 .grad
+    CHECK(one.optimizer_state_bytes == doctest::Approx(66.6e9));  // 8 B AdamW moments + 2 B bf16 copy
   }
 
   TEST_CASE("fsdp full_shard on 8 GPUs = ZeRO-3") {
@@ -114,9 +114,9 @@ TEST_SUITE("models.sharded_memory") {
     CHECK(l.shard_ranks == 4);
     CHECK(l.replicas == 2);
     const MemoryBreakdown m = memory_of(job);
-    CHECK(m.weights_bytes == doctest::Approx(6.66e9));          // 26.64e9 / 4
+    CHECK(m.weights_bytes == doctest::Approx(6.66e9));  // 26.64e9 / 4
     CHECK(m.gradients_bytes == doctest::Approx(6.66e9));
-    CHECK(m.optimizer_state_bytes == doctest::Approx(13.32e9)); // 53.28e9 / 4
+    CHECK(m.optimizer_state_bytes == doctest::Approx(13.32e9));  // 53.28e9 / 4
     CHECK(m.data_parallel_bytes == doctest::Approx(1.6e9));
   }
 
@@ -136,7 +136,7 @@ TEST_SUITE("models.sharded_memory") {
     const MemoryBreakdown one = memory_of(job);
     CHECK(one.weights_bytes == doctest::Approx(26.64e9));
     CHECK(one.gradients_bytes == doctest::Approx(26.64e9));
-    CHECK(one.optimizer_state_bytes == doctest::Approx(6.66e9 + 13.32e9));  // 53.28e9 / 8 + the whole bf16 copy
+    CHECK(one.optimizer_state_bytes == doctest::Approx(6.66e9 + 13.32e9));      // 53.28e9 / 8 + the whole bf16 copy
     CHECK(one.data_parallel_bytes == doctest::Approx(2 * 25.0 * 1024 * 1024));  // two 25 MiB buckets
     job.parallelism.zero_stage = 2;
     const MemoryBreakdown two = memory_of(job);
