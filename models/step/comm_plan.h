@@ -63,7 +63,7 @@ struct CommPlan {
   ParallelStrategy strategy = ParallelStrategy::kNone;
   int ranks = 1;
   std::vector<GradientBucket> buckets;  ///< DDP and ZeRO-1/2; reduced on the last micro-step unless every_micro_step
-  /// What reduces a bucket: all-reduce (DDP, ZeRO-1) or reduce-scatter (ZeRO-2).
+  /// What reduces a bucket: all-reduce (DDP) or reduce-scatter (ZeRO-1/2).
   Collective bucket_collective = Collective::kAllReduce;
   /// Buckets (and FSDP units) reduce on every micro-step, not only the last (ZeRO-2, FSDP:
   /// no `no_sync`); DDP under no_sync: false.

@@ -50,10 +50,10 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
 
   const bool per_unit = job.parallelism.strategy == ParallelStrategy::kFsdp || layout.parameters;
   if (!per_unit) {
-    // ZeRO-1/2: DDP's buckets over the backward units' grad_bytes, then the updated
-    // parameters gathered after the optimizer.
-    const Collective reduce = layout.gradients ? Collective::kReduceScatter : Collective::kAllReduce;
-    comm = plan_gradient_buckets(plan.backward, job.parallelism.bucket_bytes, topology, reduce);
+    // ZeRO-1/2: DDP's buckets over the backward units' grad_bytes, reduce-scattered to the
+    // shards' owners, then the updated parameters gathered after the optimizer: the bytes of
+    // one all-reduce, as DDP's (ZeRO paper sec. 7.2.1).
+    comm = plan_gradient_buckets(plan.backward, job.parallelism.bucket_bytes, topology, Collective::kReduceScatter);
     comm.strategy = job.parallelism.strategy;
     comm.every_micro_step = layout.gradients;
     const CollectiveChoice gather =

@@ -14,10 +14,12 @@
 /// overlapping compute; reduces run on every micro-step (FSDP without no_sync). The
 /// optimizer updates the local shard only (step_plan.cpp).
 ///
-/// ZeRO-1/2 (Rajbhandari et al. 2020, sec. 5; DeepSpeed stage_1_and_2.py): gradient buckets
-/// as DDP's (comm_plan.h), all-reduced (stage 1, on the last micro-step) or reduce-scattered
-/// (stage 2, on every micro-step), then, after the optimizer has updated the shard, one
-/// all-gather of the updated parameters before the next forward.
+/// ZeRO-1/2 (Rajbhandari et al. 2020, sec. 5 and 7.2.1; DeepSpeed stage_1_and_2.py): gradient
+/// buckets as DDP's (comm_plan.h) reduce-scattered to the shards' owners (stage 1 keeps the
+/// whole gradient and accumulates locally, so on the last micro-step; stage 2 keeps only its
+/// shard, so on every micro-step), then, after the optimizer has updated the shard, one
+/// all-gather of the updated parameters before the next forward: the volume of DDP's
+/// all-reduce, as the paper states for both stages.
 
 #include "models/job_spec.h"
 #include "models/memory/sharding.h"

@@ -162,12 +162,11 @@ TEST_SUITE("models.step.sharded_step") {
       CHECK(c.by_kind[StepActivity::kAllGather] == 1);
     }
     p.comm.every_micro_step = false;
-    p.comm.bucket_collective = Collective::kAllReduce;
     {
       StepGraph g(p, 2, false, 4);
       Counter c(g);
       g.run_until_started(4);
-      CHECK(c.by_kind[StepActivity::kAllReduce] == 2);
+      CHECK(c.by_kind[StepActivity::kReduceScatter] == 2);
     }
   }
 
@@ -204,6 +203,13 @@ TEST_SUITE("models.step.sharded_step") {
     CHECK(z.comm.buckets[0].all_reduce_s == doctest::Approx(reduce_s));
     CHECK(z.comm.parameter_all_gather_s ==
           doctest::Approx(fastest_collective(registry, Collective::kAllGather, 4e8, node).time_s));
+    // ZeRO-1: the same collectives, the reduce-scatters on the last micro-step only.
+    zero.parallelism.zero_stage = 1;
+    StepPlan one = two_block_units();
+    plan_sharded_communication(zero, sharding_layout(zero), one);
+    CHECK(one.comm.bucket_collective == Collective::kReduceScatter);
+    CHECK_FALSE(one.comm.every_micro_step);
+    CHECK(one.comm.buckets[0].all_reduce_s == doctest::Approx(reduce_s));
   }
 
   TEST_CASE("hybrid_shard: gathers within the node, the shard all-reduced across nodes") {
