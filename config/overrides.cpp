@@ -89,6 +89,8 @@ constexpr std::array kSchema = {
     SchemaEntry{"parallelism", SchemaKind::kSection},
     SchemaEntry{"parallelism.strategy", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.bucket_size", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.sharding", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.zero_stage", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.tensor_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.sequence_parallel", SchemaKind::kLeaf},
     SchemaEntry{"checkpointing", SchemaKind::kSection},

@@ -205,6 +205,12 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "bucket_size" << YAML::Value << with_unit(job.parallelism.bucket_bytes, "B");
   out << YAML::Key << "tensor_parallel" << YAML::Value << job.parallelism.tensor_parallel;
   out << YAML::Key << "sequence_parallel" << YAML::Value << job.parallelism.sequence_parallel;
+  if (job.parallelism.strategy == models::ParallelStrategy::kFsdp) {
+    out << YAML::Key << "sharding" << YAML::Value << std::string(models::name_of(job.parallelism.sharding));
+  }
+  if (job.parallelism.strategy == models::ParallelStrategy::kZero) {
+    out << YAML::Key << "zero_stage" << YAML::Value << job.parallelism.zero_stage;
+  }
   out << YAML::EndMap;
 
   const models::CheckpointSpec& c = job.checkpointing;

@@ -48,6 +48,8 @@
 /// | parallelism.strategy | none with one GPU in total; with more it must be written | no silent choice of ddp |
 /// | parallelism.bucket_size | 25 MiB | DDP bucket_cap_mb=25 |
 /// | parallelism.tensor_parallel / sequence_parallel | 1 / false | no model parallelism unless written |
+/// | parallelism.sharding | full_shard (strategy fsdp only) | FSDP sharding_strategy default |
+/// | parallelism.zero_stage | required with strategy zero; refused with other strategies | no silent stage |
 /// | checkpointing | none without the section; with it, interval is required, async false | |
 /// | cloud.region | the catalog's first row for the instance | |
 /// | cloud.market | on_demand | |
@@ -72,8 +74,9 @@
 ///   explicit storage is allowed: datasets often live on network storage, not the local disk.
 /// - precision tf32 / bf16_amp need compute capability 8.0, fp8 needs 8.9; fp16_amp runs
 ///   everywhere (slowly without tensor cores) and is accepted.
-/// - More than one GPU in total needs parallelism.strategy ddp or data_parallel;
-///   data_parallel is single-node.
+/// - More than one GPU in total needs parallelism.strategy ddp, data_parallel, fsdp or zero;
+///   data_parallel is single-node; fsdp and zero need more than one GPU; sharding is for
+///   fsdp only and zero_stage for zero only.
 /// - tensor_parallel > 1 needs strategy ddp and a transformer decoder, and divides
 ///   gpus_per_node (groups stay inside a node) and the query and key/value heads;
 ///   sequence_parallel needs tensor_parallel > 1.

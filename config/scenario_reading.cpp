@@ -95,6 +95,10 @@ std::optional<double> whole_number(MapReader& reader, const std::string& key, do
   return value;
 }
 
+std::string plural(int n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 void missing_key(const MapReader& reader, const std::string& key, const std::string& fix) {
   reader.sink().add("missing key '" + key + "'", reader.mark(), reader.path_of(key), fix);
 }

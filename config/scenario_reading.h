@@ -38,6 +38,9 @@ T value_or(const std::optional<T>& value, U fallback) {
   return value ? *value : static_cast<T>(fallback);
 }
 
+/// "1 GPU", "8 GPUs": `n` and `word`, plural with an s.
+std::string plural(int n, const std::string& word);
+
 /// Records "missing key '<key>'" at `reader`'s mapping with `fix` (starting with "; ").
 void missing_key(const MapReader& reader, const std::string& key, const std::string& fix);
 

@@ -155,7 +155,14 @@ const std::vector<KeyDoc> kDocs = {
     {"parallelism.strategy", K::kChoice, "", "none (one GPU); required with more", "", "parallel strategy",
      std::nullopt, std::nullopt, enum_names<models::ParallelStrategy>},
     {"parallelism.bucket_size", K::kQuantity, "bytes (\"25 MiB\")", "25 MiB (DDP bucket_cap_mb)", "> 0",
-     "gradient bucket of DDP's all-reduce"},
+     "gradient bucket of DDP's all-reduce (and of ZeRO-1/2's all-reduce or reduce-scatter)"},
+    {"parallelism.sharding", K::kChoice, "", "full_shard (PyTorch FSDP's default); strategy fsdp only", "",
+     "what FSDP shards over the GPUs: full_shard parameters, gradients and optimizer state (ZeRO-3); "
+     "shard_grad_op gradients and optimizer state (ZeRO-2); hybrid_shard full_shard within a node, replicas "
+     "across nodes; no_shard nothing (DDP)",
+     std::nullopt, std::nullopt, enum_names<models::Sharding>},
+    {"parallelism.zero_stage", K::kInteger, "", "required with strategy zero; zero only", "1 to 3",
+     "DeepSpeed ZeRO stage: 1 shards the optimizer state, 2 also the gradients, 3 also the parameters", 1, 3},
     {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1", "1 to 1024; divides gpus_per_node and the heads",
      "Megatron tensor parallelism: each transformer-decoder block split over this many GPUs of a node "
      "(strategy ddp; data-parallel ranks = GPUs / tensor_parallel)",

@@ -7,6 +7,7 @@
 #include "config/scenario_recompute.h"
 #include "config/scenario_hardware.h"
 #include "config/scenario_model_parallel.h"
+#include "config/scenario_parallelism.h"
 #include "config/scenario_reading.h"
 #include "config/scenario_workload.h"
 #include "core/units.h"
@@ -37,8 +38,6 @@ constexpr models::AttentionKernel kDefaultAttention = models::AttentionKernel::k
 /// (per worker), pin_memory=False, persistent_workers=False.
 constexpr int kDefaultNumWorkers = 0;
 constexpr int kDefaultPrefetchFactor = 2;
-/// DistributedDataParallel bucket_cap_mb=25 (PyTorch docs), i.e. 25 MiB.
-constexpr double kDefaultBucketMebibytes = 25.0;
 
 template <typename Enum>
 Enum enum_or(const std::optional<std::string>& name, Enum fallback) {
@@ -272,10 +271,6 @@ models::AttentionKernel resolve_attention(MapReader& training, const models::Tra
   return spec.attention;
 }
 
-std::string plural(int n, const std::string& word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 }  // namespace
 
 std::vector<std::string_view> checkpoint_destination_names() {
@@ -303,23 +298,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                                    workload.dataset && workload.dataset->synthetic);
 
   // Parallelism: `none` for one GPU; with more, the strategy must be written (config/README.md).
-  std::optional<MapReader> parallelism;
-  if (root.has("parallelism")) {
-    parallelism = root.map("parallelism");
-  } else {
-    root.declare({"parallelism"});
-  }
-  models::ParallelismSpec parallel;
-  parallel.bucket_bytes = core::mebibytes(kDefaultBucketMebibytes);
-  std::optional<std::string> strategy_name;
-  if (parallelism) {
-    strategy_name = parallelism->choice("strategy", models::names_of<models::ParallelStrategy>());
-    parallel.bucket_bytes = value_or(parallelism->quantity("bucket_size", core::Dimension::kBytes),
-                                     parallel.bucket_bytes);
-    read_model_parallel(*parallelism, parallel);
-    parallelism->finish();
-  }
-  parallel.strategy = enum_or(strategy_name, models::ParallelStrategy::kNone);
+  ParallelismSection parallelism = read_parallelism_section(root);
 
   const std::optional<models::CheckpointSpec> checkpointing = read_checkpointing(root, context.catalogs.storage);
   const std::optional<models::OnPremisesSpec> on_premises = read_on_premises_section(root, cloud);
@@ -330,8 +309,6 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   if (hardware.spec) {
     const models::HardwareSpec& hw = *hardware.spec;
     const int total_gpus = hw.gpus_per_node * hw.nodes;
-    const std::string gpus_text = plural(total_gpus, "GPU") + " (" + std::to_string(hw.gpus_per_node) +
-                                  " per node x " + plural(hw.nodes, "node") + ")";
     if (training && training_reader) {
       check_precision(*training_reader, training->precision, hw.gpu);
       if (workload.workload) {
@@ -341,29 +318,9 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                        *workload.workload, training->attention);
       }
     }
-    const bool strategy_written = parallelism && parallelism->has("strategy");
-    if (total_gpus > 1 && !strategy_written) {
-      const std::string problem = gpus_text + " need a parallel strategy";
-      const std::string fix = "; add parallelism.strategy: ddp (or data_parallel on one node)";
-      if (hardware.explicit_gpus_per_node && hw.gpus_per_node > 1) {
-        hardware.reader->error("gpus_per_node", problem, fix);
-      } else if (hardware.explicit_nodes && hw.nodes > 1) {
-        hardware.reader->error("nodes", problem, fix);
-      } else if (cloud.reader) {
-        cloud.reader->error("instance", problem, fix);
-      }
-    } else if (total_gpus > 1 && strategy_name && parallel.strategy == models::ParallelStrategy::kNone) {
-      parallelism->error("strategy", "strategy none trains on one GPU, but the hardware has " + gpus_text,
-                         "; use ddp, or set hardware.gpus_per_node: 1");
-    }
-    if (strategy_name && parallel.strategy == models::ParallelStrategy::kDataParallel && hw.nodes > 1) {
-      parallelism->error("strategy",
-                         "data_parallel runs in one process on one node, but the hardware has " +
-                             plural(hw.nodes, "node"),
-                         "; use ddp");
-    }
-    if (parallelism && workload.workload) {
-      check_model_parallel(*parallelism, parallel, hw, *workload.workload);
+    check_parallelism(parallelism, hardware, cloud);
+    if (parallelism.reader && workload.workload) {
+      check_model_parallel(*parallelism.reader, parallelism.spec, hw, *workload.workload);
     }
     // A data loader needs a core per training process; with none it could never deliver.
     if (workload.dataset && !workload.dataset->synthetic && hw.cpu_cores > 0 && hw.cpu_cores < hw.gpus_per_node) {
@@ -381,7 +338,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
     }
     // samples is 0 only when it was left to a token budget that could not be resolved.
     if (training && training_reader && workload.dataset && workload.dataset->samples > 0.0) {
-      const int replicas = parallel.data_parallel_size(total_gpus);  // tensor-parallel ranks share a batch
+      const int replicas = parallelism.spec.data_parallel_size(total_gpus);  // tensor-parallel ranks share a batch
       const double global_batch = static_cast<double>(training->batch_size) * training->gradient_accumulation *
                                   replicas;
       const std::string replicas_text =
@@ -415,7 +372,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   job.training = *training;
   job.data_loader = *data_loader;
   job.hardware = *hardware.spec;
-  job.parallelism = parallel;
+  job.parallelism = parallelism.spec;
   job.checkpointing = *checkpointing;
   job.cloud = cloud.spec;
   job.on_premises = on_premises;

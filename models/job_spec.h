@@ -104,6 +104,11 @@ struct ParallelismSpec {
 
   /// Data-parallel ranks of `gpus` GPUs: gpus / tensor_parallel.
   int data_parallel_size(int gpus) const { return gpus / tensor_parallel; }
+  /// FSDP only: what it shards (`parallelism.sharding`, default full_shard as in PyTorch).
+  Sharding sharding = Sharding::kFullShard;
+  /// ZeRO only: 1 shards the optimizer state, 2 also the gradients, 3 also the parameters
+  /// (`parallelism.zero_stage`, required with strategy zero); 0 for other strategies.
+  int zero_stage = 0;
 };
 
 struct CheckpointSpec {

@@ -43,6 +43,17 @@ std::string_view name_of(ParallelStrategy s) {
     case ParallelStrategy::kNone: return "none";
     case ParallelStrategy::kDataParallel: return "data_parallel";
     case ParallelStrategy::kDdp: return "ddp";
+    case ParallelStrategy::kFsdp: return "fsdp";
+    case ParallelStrategy::kZero: return "zero";
+  }
+  return "?";
+}
+std::string_view name_of(Sharding s) {
+  switch (s) {
+    case Sharding::kFullShard: return "full_shard";
+    case Sharding::kShardGradOp: return "shard_grad_op";
+    case Sharding::kHybridShard: return "hybrid_shard";
+    case Sharding::kNoShard: return "no_shard";
   }
   return "?";
 }
@@ -119,7 +130,11 @@ std::vector<std::string_view> names_of<PreprocessOn>() {
 }
 template <>
 std::vector<std::string_view> names_of<ParallelStrategy>() {
-  return {"none", "data_parallel", "ddp"};
+  return {"none", "data_parallel", "ddp", "fsdp", "zero"};
+}
+template <>
+std::vector<std::string_view> names_of<Sharding>() {
+  return {"full_shard", "shard_grad_op", "hybrid_shard", "no_shard"};
 }
 template <>
 std::vector<std::string_view> names_of<Market>() {

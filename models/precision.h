@@ -26,7 +26,18 @@ enum class MemoryFormat { kChannelsLast, kChannelsFirst };
 enum class FrameworkOverhead { kEager, kCompiled, kCudaGraphs };
 enum class DatasetLayout { kFiles, kShards };
 enum class PreprocessOn { kCpu, kGpu };
-enum class ParallelStrategy { kNone, kDataParallel, kDdp };
+/// How several GPUs share the job (`parallelism.strategy`): one GPU; torch.nn.DataParallel
+/// (one process, GPU 0 gathers); DistributedDataParallel (replicas, bucketed all-reduce);
+/// FullyShardedDataParallel (PyTorch FSDP, Zhao et al. 2023, "PyTorch FSDP: Experiences on
+/// Scaling Fully Sharded Data Parallel"); DeepSpeed ZeRO (Rajbhandari et al. 2020, "ZeRO:
+/// Memory Optimizations Toward Training Trillion Parameter Models"). What the sharded ones
+/// shard: models/memory/sharding.h.
+enum class ParallelStrategy { kNone, kDataParallel, kDdp, kFsdp, kZero };
+/// What FSDP shards (`parallelism.sharding`, torch.distributed.fsdp.ShardingStrategy):
+/// FULL_SHARD parameters, gradients and optimizer state (= ZeRO-3); SHARD_GRAD_OP gradients
+/// and optimizer state, parameters kept gathered from forward to backward (= ZeRO-2);
+/// HYBRID_SHARD full_shard within a node, replicas across nodes; NO_SHARD nothing (= DDP).
+enum class Sharding { kFullShard, kShardGradOp, kHybridShard, kNoShard };
 enum class Market { kOnDemand, kSpot };
 /// How attention runs (`training.attention`). kEager: the unfused chain (QKᵀ, scale, mask,
 /// softmax, dropout, PV as separate kernels, the s×s scores saved); kFlash: FlashAttention-2
@@ -64,6 +75,7 @@ std::string_view name_of(FrameworkOverhead f);
 std::string_view name_of(DatasetLayout l);
 std::string_view name_of(PreprocessOn p);
 std::string_view name_of(ParallelStrategy s);
+std::string_view name_of(Sharding s);
 std::string_view name_of(Market m);
 std::string_view name_of(AttentionKernel k);
 std::string_view name_of(FineTuningMethod m);
@@ -88,6 +100,8 @@ template <>
 std::vector<std::string_view> names_of<PreprocessOn>();
 template <>
 std::vector<std::string_view> names_of<ParallelStrategy>();
+template <>
+std::vector<std::string_view> names_of<Sharding>();
 template <>
 std::vector<std::string_view> names_of<Market>();
 template <>

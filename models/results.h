@@ -22,7 +22,8 @@ struct MemoryBreakdown {
   double allocator_slack_bytes = 0.0;
   double data_parallel_bytes = 0.0;    ///< DDP gradient buckets, or DataParallel's extras on GPU 0
   /// Parameters all-gathered for the units in flight under sharded data parallelism
-  /// (FSDP / ZeRO-3); 0 while the tool models no sharding.
+  /// (FSDP / ZeRO-3: the units in flight and the largest unit's unsharded gradient,
+  /// models/memory/parallel_memory.h); 0 without sharded parameters.
   double gathered_bytes = 0.0;
   double total_bytes() const {
     return weights_bytes + gradients_bytes + optimizer_state_bytes + activations_bytes +

@@ -208,7 +208,7 @@ std::vector<Field> make_fields() {
        &models::MemoryBreakdown::workspace_bytes);
   part("cuda_context", "peak memory: CUDA context", &models::MemoryBreakdown::cuda_context_bytes);
   part("allocator_slack", "peak memory: caching-allocator slack", &models::MemoryBreakdown::allocator_slack_bytes);
-  part("data_parallel", "peak memory: DDP gradient buckets, or DataParallel's extras on GPU 0",
+  part("data_parallel", "peak memory: DDP gradient buckets, DataParallel's extras on GPU 0, FSDP's gathered units",
        &models::MemoryBreakdown::data_parallel_bytes);
   part("gathered", "peak memory: parameters all-gathered for the units in flight (FSDP/ZeRO-3); 0 without sharding",
        &models::MemoryBreakdown::gathered_bytes);

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 #include "models/memory/optimizer_state.h"
+#include "models/memory/sharding.h"
 
 namespace gpuplan::models {
 
@@ -28,6 +31,13 @@ std::string oom_suggestion(const JobSpec& job) {
   }
   if (job.training.batch_size > 1) {
     return "a smaller training.batch_size with training.gradient_accumulation";
+  }
+  const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
+  if (gpus > 1 && !sharding_layout(job).parameters) {
+    // FSDP full_shard divides weights, gradients and optimizer state by the GPUs
+    // (models/memory/parallel_memory.h per_gpu_memory).
+    return "parallelism.strategy: fsdp (weights, gradients and optimizer state sharded over the " +
+           std::to_string(gpus) + " GPUs)";
   }
   if (job.training.optimizer == Optimizer::kAdam || job.training.optimizer == Optimizer::kAdamW) {
     // Adam's 8 B/param of fp32 moments (4 of bf16 ones) become about 2 with bitsandbytes' 8-bit

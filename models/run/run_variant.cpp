@@ -114,8 +114,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
     r.network_bytes_per_s =
         job.hardware.topology.inter_node->bytes_per_s_per_direction * job.hardware.topology.nics_per_node;
   }
-  r.memory = training_memory(rank_workload(job), job.training, params.memory);  // per GPU
-  r.memory.data_parallel_bytes = data_parallel_memory_bytes(job);
+  r.memory = per_gpu_memory(job, training_memory(rank_workload(job), job.training, params.memory));  // per GPU
   r.peak_memory_bytes = r.memory.total_bytes();
   r.memory_capacity_bytes = job.hardware.gpu.memory_bytes;
   r.fits = r.peak_memory_bytes <= r.memory_capacity_bytes;

@@ -16,6 +16,13 @@ double CommPlan::all_reduce_s() const {
 
 CommPlan plan_ddp_communication(const std::vector<DispatchUnit>& backward, double bucket_bytes,
                                 const Topology& topology) {
+  CommPlan comm = plan_gradient_buckets(backward, bucket_bytes, topology, Collective::kAllReduce);
+  comm.strategy = ParallelStrategy::kDdp;
+  return comm;
+}
+
+CommPlan plan_gradient_buckets(const std::vector<DispatchUnit>& backward, double bucket_bytes,
+                               const Topology& topology, Collective collective) {
   if (!(bucket_bytes > 0.0)) {
     throw std::invalid_argument("plan_ddp_communication: bucket_size must be > 0");
   }
@@ -24,7 +31,7 @@ CommPlan plan_ddp_communication(const std::vector<DispatchUnit>& backward, doubl
     throw std::invalid_argument("plan_ddp_communication: DDP needs at least 2 ranks");
   }
   CommPlan comm;
-  comm.strategy = ParallelStrategy::kDdp;
+  comm.bucket_collective = collective;
   comm.ranks = topology.ranks();
   comm.overlap_compute_slowdown = kCommOverlapComputeSlowdown;
   std::size_t last_with_grads = 0;
@@ -44,7 +51,7 @@ CommPlan plan_ddp_communication(const std::vector<DispatchUnit>& backward, doubl
   const CollectiveRegistry& registry = builtin_collective_registry();
   double largest = -1.0;
   for (GradientBucket& b : comm.buckets) {
-    const CollectiveChoice choice = fastest_collective(registry, Collective::kAllReduce, b.bytes, topology);
+    const CollectiveChoice choice = fastest_collective(registry, collective, b.bytes, topology);
     b.all_reduce_s = choice.time_s;
     if (b.bytes > largest) {
       largest = b.bytes;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/units.h"
+#include "models/collective/collective.h"
 #include "models/interconnect/topology.h"
 #include "models/precision.h"
 
@@ -35,23 +36,48 @@ inline constexpr double kDdpFirstBucketBytes = core::mebibytes(1.0);
 /// Megatron-LM reports of 5-15 % slower overlapped GEMMs), the same for every scenario.
 inline constexpr double kCommOverlapComputeSlowdown = 0.10;
 
-/// One DDP gradient bucket.
+/// One gradient bucket (DDP; ZeRO-1/2).
 struct GradientBucket {
   std::size_t ready_after_unit = 0;  ///< index into StepPlan::backward whose completion fills it
-  double bytes = 0.0;                ///< gradient bytes all-reduced
-  double all_reduce_s = 0.0;         ///< time of its all-reduce on the job's topology
+  double bytes = 0.0;                ///< gradient bytes reduced
+  double all_reduce_s = 0.0;         ///< time of its collective (CommPlan::bucket_collective) on the job's topology
+};
+
+/// The communication of one FSDP unit (models/memory/sharding.h ShardUnit), or of ZeRO-3's,
+/// in one micro-step (sharded_data_parallel_plan.h). Times in seconds; 0 = not issued.
+struct ShardedUnitComm {
+  std::string name;               ///< the unit ("layers.3", "embed")
+  std::size_t forward_begin = 0;  ///< its first unit in StepPlan::forward
+  std::size_t forward_end = 0;    ///< one past its last
+  std::size_t backward_begin = 0; ///< its first unit in StepPlan::backward (backward order)
+  std::size_t backward_end = 0;   ///< one past its last
+  double parameter_bytes = 0.0;   ///< the gathered unit, at the compute width
+  double forward_all_gather_s = 0.0;   ///< before its forward
+  double backward_all_gather_s = 0.0;  ///< before its backward (resharded after forward)
+  double gradient_reduce_s = 0.0;      ///< after its backward: reduce-scatter (no_shard: all-reduce)
+  double replica_all_reduce_s = 0.0;   ///< hybrid_shard: the gradient shard's all-reduce across nodes
 };
 
 /// The communication of one rank's step.
 struct CommPlan {
   ParallelStrategy strategy = ParallelStrategy::kNone;
   int ranks = 1;
-  std::vector<GradientBucket> buckets;  ///< DDP only; all-reduced on the last micro-step
+  std::vector<GradientBucket> buckets;  ///< DDP and ZeRO-1/2; reduced on the last micro-step unless every_micro_step
+  /// What reduces a bucket: all-reduce (DDP) or reduce-scatter (ZeRO-1/2).
+  Collective bucket_collective = Collective::kAllReduce;
+  /// Buckets (and FSDP units) reduce on every micro-step, not only the last (ZeRO-2, FSDP:
+  /// no `no_sync`); DDP under no_sync: false.
+  bool every_micro_step = false;
+  /// FSDP and ZeRO-3: each unit's gathers and reduces, in forward order.
+  std::vector<ShardedUnitComm> units;
+  /// ZeRO-1/2: the all-gather of the updated parameter shards after the optimizer step,
+  /// before the next forward; 0 otherwise.
+  double parameter_all_gather_s = 0.0;
   std::string algorithm;                ///< NCCL algorithm/protocol of the largest bucket, e.g. "ring/simple"
   /// Compute kernels overlapping a running all-reduce take this much longer (share of the
   /// overlapped time; kCommOverlapComputeSlowdown for DDP, 0 otherwise).
   double overlap_compute_slowdown = 0.0;
-  /// Sum of the buckets' all-reduce times, seconds.
+  /// Sum of the buckets' collective times, seconds.
   double all_reduce_s() const;
 };
 
@@ -61,5 +87,10 @@ struct CommPlan {
 /// topology is valid with more than one rank.
 CommPlan plan_ddp_communication(const std::vector<DispatchUnit>& backward, double bucket_bytes,
                                 const Topology& topology);
+
+/// The buckets of plan_ddp_communication, each reduced by `collective` (all-reduce or
+/// reduce-scatter; ZeRO-1/2), strategy left to the caller. Same errors.
+CommPlan plan_gradient_buckets(const std::vector<DispatchUnit>& backward, double bucket_bytes,
+                               const Topology& topology, Collective collective);
 
 }  // namespace gpuplan::models

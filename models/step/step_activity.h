@@ -23,6 +23,8 @@ enum class StepActivity : std::uint32_t {
   kOptimizerKernel,  ///< optimizer kernels on the compute stream (last micro-step only)
   kCommKernel,     ///< GPU time moving data between GPUs on the compute stream (DataParallel)
   kAllReduce,      ///< one DDP gradient bucket's all-reduce on the communication stream
+  kAllGather,      ///< FSDP / ZeRO: a unit's (or the updated model's) parameters gathered on the communication stream
+  kReduceScatter,  ///< FSDP / ZeRO-2: a unit's or bucket's gradients reduce-scattered on the communication stream
 };
 
 /// Where a step-graph activity runs (sim::ActivitySpec::track); workers are kWorker0 + w.
@@ -31,7 +33,7 @@ enum class StepTrack : std::uint32_t {
   kPinThread,      ///< the DataLoader's pin-memory thread
   kCopyEngine,     ///< the GPU's H2D copy engine
   kComputeStream,  ///< the compute stream (kernels in stream order)
-  kCommStream,     ///< NCCL's stream (DDP all-reduces, one at a time)
+  kCommStream,     ///< NCCL's stream (DDP all-reduces, FSDP gathers and reduces; one at a time)
   kStorage,        ///< the storage device's queue slots
   kWorker0,        ///< DataLoader worker 0; worker w is kWorker0 + w
 };

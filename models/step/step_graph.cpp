@@ -60,6 +60,22 @@ StepGraph::StepGraph(const StepPlan& plan, int accumulation, bool labels, long m
     }
   }
   storage_slots_.resize(static_cast<std::size_t>(std::max(1, l.storage_queue_depth)));
+  const std::vector<ShardedUnitComm>& units = plan_.comm.units;
+  forward_unit_start_.assign(plan_.forward.size(), -1);
+  backward_unit_start_.assign(plan_.backward.size(), -1);
+  backward_unit_end_.assign(plan_.backward.size(), -1);
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const ShardedUnitComm& c = units[u];
+    if (c.forward_end > plan_.forward.size() || c.backward_end > plan_.backward.size() ||
+        c.forward_begin >= c.forward_end || c.backward_begin >= c.backward_end) {
+      throw std::invalid_argument("StepGraph: sharded unit " + c.name + " lies outside the plan's units");
+    }
+    forward_unit_start_[c.forward_begin] = static_cast<int>(u);
+    backward_unit_start_[c.backward_begin] = static_cast<int>(u);
+    backward_unit_end_[c.backward_end - 1] = static_cast<int>(u);
+  }
+  unit_gather_.resize(units.size());
+  unit_has_gather_.assign(units.size(), 0);
   graph_.activity_finished().subscribe([this](const sim::ActivityFinished& e) { on_finished(e); });
 }
 
@@ -258,6 +274,13 @@ void StepGraph::emit_micro_step(long index) {
         if (step_buckets) waits.push_back(comm_tail_);  // DDP: the optimizer follows every all-reduce
       }
       if (!has_dispatch) waits.insert(waits.end(), first_kernel_waits.begin(), first_kernel_waits.end());
+      if (p == 0 && i == 0 && has_parameter_gather_) {
+        waits.push_back(parameter_gather_);  // ZeRO-1/2: the forward reads the gathered update
+        has_parameter_gather_ = false;
+      }
+      if (p < 2 && !plan_.comm.units.empty()) {
+        emit_unit_gathers(index, p == 1, i, has_boundary ? &boundary : nullptr, waits);
+      }
       if (gated) {
         gate.dispatch = dispatch;
         gate.has_dispatch = true;
@@ -269,44 +292,115 @@ void StepGraph::emit_micro_step(long index) {
       const StepActivity kind = u.communication && p < 2 ? StepActivity::kCommKernel : phase_kind[p];
       const std::uint64_t kernel_tag = last && p == last_phase ? tag | kTagEndsMicroStep : tag;
       const sim::ActivityId kernel = add_kernel(u, kind, kernel_tag, dispatch, waits);
-      if (p == 1 && final) step_buckets = emit_buckets(index, i, kernel) || step_buckets;
+      if (p == 1 && (final || plan_.comm.every_micro_step)) {
+        step_buckets = emit_buckets(index, i, kernel) || step_buckets;
+      }
+      if (p == 1 && !plan_.comm.units.empty()) step_buckets = emit_unit_reduces(index, i, kernel) || step_buckets;
+      if (p == 2 && last && plan_.comm.parameter_all_gather_s > 0.0) {
+        parameter_gather_ = add_comm(plan_.comm.parameter_all_gather_s, StepActivity::kAllGather, index,
+                                     "all_gather updated parameters", {kernel});
+        has_parameter_gather_ = true;
+      }
     }
   }
   if (loads && (flags(index) & kReady) != 0) release_gate(index);
+}
+
+sim::ActivityId StepGraph::add_comm(double s, StepActivity kind, long index, std::string label,
+                                    const std::vector<sim::ActivityId>& predecessors) {
+  sim::ActivitySpec spec;
+  spec.kind = static_cast<std::uint32_t>(kind);
+  spec.track = static_cast<std::uint32_t>(StepTrack::kCommStream);
+  spec.tag = static_cast<std::uint64_t>(index);
+  if (labels_) spec.label = std::move(label);
+  if (comm_sm_share_ > 0.0) {
+    spec.amount = comm_sm_share_ * s;  // at its bound: s
+    spec.resources = {sm_};
+    spec.bound_per_s = comm_sm_share_;
+  } else {
+    spec.amount = s;
+    spec.bound_per_s = 1.0;
+  }
+  const sim::ActivityId id = graph_.add(std::move(spec));
+  for (const sim::ActivityId p : predecessors) graph_.add_successor(p, id);
+  if (has_comm_tail_) graph_.add_successor(comm_tail_, id);  // NCCL's stream runs one collective at a time
+  graph_.start(id);
+  comm_tail_ = id;
+  has_comm_tail_ = true;
+  return id;
 }
 
 bool StepGraph::emit_buckets(long index, std::size_t backward_unit, sim::ActivityId kernel) {
   bool any = false;
   if (backward_unit >= buckets_after_unit_.size()) return false;
   const std::vector<GradientBucket>& buckets = plan_.comm.buckets;
+  const StepActivity kind = plan_.comm.bucket_collective == Collective::kReduceScatter ? StepActivity::kReduceScatter
+                                                                                        : StepActivity::kAllReduce;
   for (const std::size_t b : buckets_after_unit_[backward_unit]) {
     // A bucket is full once the backward unit that completes it has run on the GPU; its
-    // all-reduce queues on NCCL's stream.
-    sim::ActivitySpec spec;
-    spec.kind = static_cast<std::uint32_t>(StepActivity::kAllReduce);
-    spec.track = static_cast<std::uint32_t>(StepTrack::kCommStream);
-    spec.tag = static_cast<std::uint64_t>(index);
+    // collective queues on NCCL's stream.
+    std::string label;
     if (labels_) {
-      spec.label = "all_reduce bucket " + std::to_string(b) + " (" +
-                   std::to_string(static_cast<long long>(buckets[b].bytes / 1024)) + " KiB)";
+      label = std::string(collective_name(plan_.comm.bucket_collective)) + " bucket " + std::to_string(b) + " (" +
+              std::to_string(static_cast<long long>(buckets[b].bytes / 1024)) + " KiB)";
     }
-    if (comm_sm_share_ > 0.0) {
-      spec.amount = comm_sm_share_ * buckets[b].all_reduce_s;  // at its bound: all_reduce_s
-      spec.resources = {sm_};
-      spec.bound_per_s = comm_sm_share_;
-    } else {
-      spec.amount = buckets[b].all_reduce_s;
-      spec.bound_per_s = 1.0;
-    }
-    const sim::ActivityId id = graph_.add(std::move(spec));
-    graph_.add_successor(kernel, id);
-    if (has_comm_tail_) graph_.add_successor(comm_tail_, id);
-    graph_.start(id);
-    comm_tail_ = id;
-    has_comm_tail_ = true;
+    add_comm(buckets[b].all_reduce_s, kind, index, std::move(label), {kernel});
     any = true;
   }
   return any;
+}
+
+/// Before the first kernel of plan unit `unit` (forward, or backward when `backward`): if a
+/// shard unit starts there, the gathers FSDP issues at that moment (forward_prefetch /
+/// BACKWARD_PRE): the unit's own if it is the first of its pass (forward: after the previous
+/// micro-step, i.e. the optimizer's update; backward: after forward), then the next unit's,
+/// issued when this unit starts, i.e. after the kernels before it; the unit's first kernel
+/// waits for its own gather.
+void StepGraph::emit_unit_gathers(long index, bool backward, std::size_t unit, const sim::ActivityId* boundary,
+                                  std::vector<sim::ActivityId>& waits) {
+  const int u = backward ? backward_unit_start_[unit] : forward_unit_start_[unit];
+  if (u < 0) return;
+  const int count = static_cast<int>(plan_.comm.units.size());
+  // Forward runs the units in order 0, 1, ...; backward in order count - 1, ..., 0.
+  const int first = backward ? count - 1 : 0;
+  const int next = backward ? u - 1 : u + 1;
+  const sim::ActivityId* before = has_tail_ ? &tail_ : nullptr;
+  if (u == first) {
+    for (std::uint8_t& g : unit_has_gather_) g = 0;
+    emit_unit_gather(index, backward, u, backward ? before : boundary);
+  }
+  if (next >= 0 && next < count) emit_unit_gather(index, backward, next, before);
+  if (unit_has_gather_[static_cast<std::size_t>(u)] != 0) waits.push_back(unit_gather_[static_cast<std::size_t>(u)]);
+}
+
+void StepGraph::emit_unit_gather(long index, bool backward, int shard_unit, const sim::ActivityId* after) {
+  const ShardedUnitComm& c = plan_.comm.units[static_cast<std::size_t>(shard_unit)];
+  const double s = backward ? c.backward_all_gather_s : c.forward_all_gather_s;
+  if (!(s > 0.0)) return;
+  std::string label;
+  if (labels_) label = "all_gather " + c.name + (backward ? " bwd" : " fwd");
+  std::vector<sim::ActivityId> predecessors;
+  if (after != nullptr) predecessors.push_back(*after);
+  unit_gather_[static_cast<std::size_t>(shard_unit)] =
+      add_comm(s, StepActivity::kAllGather, index, std::move(label), predecessors);
+  unit_has_gather_[static_cast<std::size_t>(shard_unit)] = 1;
+}
+
+/// After the last backward kernel of a shard unit: its reduce-scatter (no_shard: all-reduce)
+/// and, with replicas, the shard's all-reduce across nodes. True when any was queued.
+bool StepGraph::emit_unit_reduces(long index, std::size_t backward_unit, sim::ActivityId kernel) {
+  const int u = backward_unit_end_[backward_unit];
+  if (u < 0) return false;
+  const ShardedUnitComm& c = plan_.comm.units[static_cast<std::size_t>(u)];
+  if (!(c.gradient_reduce_s > 0.0)) return false;
+  const bool scatter = c.forward_all_gather_s > 0.0;
+  add_comm(c.gradient_reduce_s, scatter ? StepActivity::kReduceScatter : StepActivity::kAllReduce, index,
+           labels_ ? std::string(scatter ? "reduce_scatter " : "all_reduce ") + c.name : std::string(), {kernel});
+  if (c.replica_all_reduce_s > 0.0) {
+    add_comm(c.replica_all_reduce_s, StepActivity::kAllReduce, index,
+             labels_ ? "all_reduce " + c.name + " across nodes" : std::string(), {});
+  }
+  return true;
 }
 
 void StepGraph::release_gate(long index) {

@@ -17,7 +17,12 @@
 /// - data parallelism (step_graph.cpp, `emit_buckets`): DDP's gradient buckets, each
 ///   all-reduced on the communication stream once the backward unit that fills it has run
 ///   (overlapping the rest of backward), only on the last micro-step (`no_sync` under
-///   gradient accumulation); the optimizer's kernels wait for the last all-reduce.
+///   gradient accumulation); the optimizer's kernels wait for the last all-reduce;
+/// - sharded data parallelism (step_graph.cpp, `emit_unit_gathers`, `emit_unit_reduces`;
+///   sharded_data_parallel_plan.h): FSDP's per-unit all-gathers before forward and backward,
+///   one unit ahead, and reduce-scatters after backward, on the communication stream in the
+///   order issued; ZeRO-1/2's buckets and the all-gather of the updated parameters that the
+///   next forward waits for.
 ///
 /// A new parallelism is a new emit function called from `emit_micro_step`. Micro-steps are
 /// emitted one ahead (micro-step m + 1 when m starts), batches when their reader starts them,
@@ -95,6 +100,13 @@ class StepGraph {
   void on_micro_step_boundary(long index);
   void emit_micro_step(long index);
   bool emit_buckets(long index, std::size_t backward_unit, sim::ActivityId kernel);
+  void emit_unit_gathers(long index, bool backward, std::size_t unit, const sim::ActivityId* boundary,
+                         std::vector<sim::ActivityId>& waits);
+  void emit_unit_gather(long index, bool backward, int shard_unit, const sim::ActivityId* after);
+  bool emit_unit_reduces(long index, std::size_t backward_unit, sim::ActivityId kernel);
+  /// `s` seconds of NCCL work queued on the communication stream after `predecessors`.
+  sim::ActivityId add_comm(double s, StepActivity kind, long index, std::string label,
+                           const std::vector<sim::ActivityId>& predecessors);
   sim::ActivityId add_kernel(const DispatchUnit& u, StepActivity kind, std::uint64_t tag, sim::ActivityId dispatch,
                              const std::vector<sim::ActivityId>& extra_predecessors);
   sim::ActivitySpec cpu_work(double core_s, StepActivity kind, StepTrack track, std::uint64_t tag) const;
@@ -139,6 +151,15 @@ class StepGraph {
   bool has_comm_tail_ = false;
   sim::ActivityId comm_tail_;  ///< the communication stream's last all-reduce
   Gate gates_[2];              ///< micro-steps started - 1 .. emitted - 1, by index mod 2
+  // Sharded data parallelism (CommPlan::units): per plan unit, the shard unit starting at a
+  // forward unit / starting and ending at a backward unit (-1: none); the micro-step's gathers.
+  std::vector<int> forward_unit_start_;
+  std::vector<int> backward_unit_start_;
+  std::vector<int> backward_unit_end_;
+  std::vector<sim::ActivityId> unit_gather_;
+  std::vector<std::uint8_t> unit_has_gather_;
+  bool has_parameter_gather_ = false;
+  sim::ActivityId parameter_gather_;  ///< ZeRO-1/2: the updated parameters' all-gather the next forward waits for
   // Loader state.
   int workers_ = 0;
   int prefetch_ = 0;

@@ -92,7 +92,9 @@ void StepMeasurement::on_finished(const sim::ActivityFinished& e) {
       case StepActivity::kKernel: gpu_busy_.push_back({e.start, e.end, BusyKind::kCompute}); break;
       case StepActivity::kOptimizerKernel: gpu_busy_.push_back({e.start, e.end, BusyKind::kOptimizer}); break;
       case StepActivity::kCommKernel: gpu_busy_.push_back({e.start, e.end, BusyKind::kCommunication}); break;
-      case StepActivity::kAllReduce: comm_busy_.emplace_back(e.start, e.end); break;
+      case StepActivity::kAllReduce:
+      case StepActivity::kAllGather:
+      case StepActivity::kReduceScatter: comm_busy_.emplace_back(e.start, e.end); break;
       case StepActivity::kCopyPinned:
       case StepActivity::kCopyPageable: copies_.emplace_back(e.start, e.end); break;
       case StepActivity::kDispatch:

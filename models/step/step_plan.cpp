@@ -7,7 +7,9 @@
 #include "models/gpu/op_time.h"
 #include "models/host/host_cpu.h"
 #include "models/memory/parallel_memory.h"
+#include "models/memory/sharding.h"
 #include "models/step/data_parallel_plan.h"
+#include "models/step/sharded_data_parallel_plan.h"
 #include "models/step/tensor_parallel_plan.h"
 #include "models/storage/storage_model.h"
 
@@ -138,7 +140,11 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   }
   // The optimizer's kernels are dispatched one after another while the GPU runs the earlier
   // ones: split into units of at most 64 kernels so dispatch and execution overlap.
-  const KernelWork opt = optimizer_work(rank.parameters, std::max(1, parameter_tensors), gpu, t, e);
+  // FSDP / ZeRO: each rank updates its shard of the parameters only; with tensor parallelism
+  // the rank's share of them (rank.parameters).
+  const ShardingLayout sharding = sharding_layout(job);
+  const double updated = rank.parameters / (sharding.optimizer_state ? sharding.shard_ranks : 1);
+  const KernelWork opt = optimizer_work(updated, std::max(1, parameter_tensors), gpu, t, e);
   const int pieces = std::max(1, static_cast<int>(std::ceil(opt.kernels / 64.0)));
   KernelWork piece = opt;
   piece.kernels = static_cast<int>(std::ceil(static_cast<double>(opt.kernels) / pieces));
@@ -168,6 +174,8 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
     const DataParallelCosts dp = data_parallel_costs(job, std::max(1, parameter_tensors), output_bytes_per_sample,
                                                      gpu.memory_bytes_per_s * e.memory_bandwidth);
     apply_data_parallel(dp, plan);
+  } else if (sharding.sharded_strategy) {
+    plan_sharded_communication(job, sharding, plan);
   }
   // fp16 needs a loss scaler (bf16 does not); a CUDA-graph step is captured without it.
   plan.host_sync_before_optimizer =

@@ -72,7 +72,7 @@ struct StepPlan {
   bool pinned = false;
   double model_flop_per_step = 0.0;     ///< model FLOP of one optimizer step (MFU numerator)
   double peak_flop_per_s = 0.0;         ///< dense peak of the precision's matmul path (MFU denominator)
-  CommPlan comm;                        ///< data parallelism: DDP buckets, or DataParallel's kind
+  CommPlan comm;                        ///< data parallelism: DDP / ZeRO buckets, FSDP units, or DataParallel's kind
   /// The host waits for the GPU before it dispatches the optimizer: fp16 AMP's GradScaler
   /// reads found_inf with .item() before optimizer.step (torch/amp/grad_scaler.py,
   /// GradScaler._maybe_opt_step), so the optimizer's dispatch cannot overlap backward.
@@ -81,10 +81,11 @@ struct StepPlan {
 
 /// Builds the plan of one rank of `job`: with several GPUs, the rank gets its share of the
 /// node (CPU cores, storage bandwidth and queue depth split evenly among the node's GPUs, the
-/// PCIe uplink split among the GPUs behind one switch), and DDP's buckets or DataParallel's
-/// extra work on GPU 0 (comm_plan.h, data_parallel_plan.h); with tensor parallelism the rank's
-/// shard of the model and its group's collectives (tensor_parallel_plan.h), DDP over the
-/// data-parallel group. Throws std::invalid_argument when the job cannot run
+/// PCIe uplink split among the GPUs behind one switch), and DDP's buckets, DataParallel's
+/// extra work on GPU 0, or FSDP's / ZeRO's gathers and reduces with the optimizer on the
+/// rank's shard (comm_plan.h, data_parallel_plan.h, sharded_data_parallel_plan.h); with tensor
+/// parallelism the rank's shard of the model and its group's collectives
+/// (tensor_parallel_plan.h), DDP over the data-parallel group. Throws std::invalid_argument when the job cannot run
 /// (zero batch, no CPU core for a loader that needs one).
 StepPlan plan_step(const JobSpec& job, const GpuEfficiency& efficiency);
 

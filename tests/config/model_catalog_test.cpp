@@ -166,4 +166,31 @@ TEST_SUITE("config.model_catalog") {
       CHECK(w.parameters == doctest::Approx(parameters).epsilon(0.01));
     }
   }
+  TEST_CASE("llm-foundry's MPT architectures: parameters by hand") {
+    // MPT (llmfoundry/models/mpt): per block Wqkv 3d^2 + out_proj d^2 + up and down 2 x 4d^2
+    // = 12d^2, two LayerNorm weights 2d (no_bias); embeddings (vocab 50368 + 2048 learned
+    // positions) x d, tied head, final norm d: L(12d^2 + 2d) + 52416 d + d.
+    const ModelCatalog catalog = ModelCatalog::load(kModelsYaml);
+    gpuplan::core::Registry<models::IWorkloadFamily> families;
+    models::register_builtin_workloads(families);
+    const std::vector<std::pair<std::string, double>> by_hand = {
+        {"mpt-125m", 125'209'344.0},  // L 12, d 768
+        {"mpt-760m", 760'063'488.0},  // L 24, d 1536
+        {"mpt-1b", 1'315'407'872.0},  // L 24, d 2048
+        {"mpt-3b", 2'650'933'760.0},  // L 32, d 2560
+        {"mpt-30b", 29'971'422'208.0},  // L 48, d 7168
+    };
+    for (const auto& row : by_hand) {
+      const std::string& name = row.first;
+      const double parameters = row.second;
+      CAPTURE(name);
+      const ModelEntry* entry = catalog.find(name);
+      REQUIRE(entry != nullptr);
+      const auto* family = families.find(entry->family);
+      REQUIRE(family != nullptr);
+      models::ArchitectureValues values = gpuplan::config::architecture_values(*entry, *family);
+      values["sequence_length"] = *entry->default_sequence_length;
+      CHECK(family->build(values).parameters == doctest::Approx(parameters).epsilon(1e-9));
+    }
+  }
 }

@@ -200,6 +200,7 @@ TEST_SUITE("models.run.advice") {
 
   TEST_CASE("out of memory at batch 1 with checkpointing: lighter optimizer state, pure bf16, a bigger GPU") {
     JobSpec job = ddp_job("nvlink3_nvswitch", 1, 1);
+    job.parallelism.strategy = ParallelStrategy::kFsdp;  // the states are sharded already
     job.training.batch_size = 1;
     job.training.activation_checkpointing = true;
     job.training.optimizer = Optimizer::kAdamW;
@@ -212,5 +213,19 @@ TEST_SUITE("models.run.advice") {
           "training.optimizer: adamw_8bit (about 2 B of state per parameter instead of 8), or a GPU with more memory");
     job.training.optimizer = Optimizer::kAdamW8bit;
     CHECK(oom_suggestion(job) == "a GPU with more memory");
+  }
+
+  TEST_CASE("out of memory on 8 GPUs with DDP at batch 1 with checkpointing: shard the states with FSDP") {
+    JobSpec job = ddp_job("nvlink3_nvswitch", 1, 1);
+    job.training.batch_size = 1;
+    job.training.activation_checkpointing = true;
+    job.training.optimizer = Optimizer::kAdamW;
+    CHECK(oom_suggestion(job) == "parallelism.strategy: fsdp (weights, gradients and optimizer state sharded over the "
+                                 "8 GPUs)");
+    // ZeRO-2 keeps the parameters whole: FSDP would shard them too.
+    job.parallelism.strategy = ParallelStrategy::kZero;
+    job.parallelism.zero_stage = 2;
+    CHECK(oom_suggestion(job) == "parallelism.strategy: fsdp (weights, gradients and optimizer state sharded over the "
+                                 "8 GPUs)");
   }
 }

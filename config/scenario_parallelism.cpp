@@ -1,0 +1,105 @@
+#include "config/scenario_parallelism.h"
+
+#include "config/scenario_model_parallel.h"
+#include "config/scenario_reading.h"
+#include "core/units.h"
+
+namespace gpuplan::config {
+namespace {
+
+/// DistributedDataParallel bucket_cap_mb=25 (PyTorch docs), i.e. 25 MiB.
+constexpr double kDefaultBucketMebibytes = 25.0;
+/// torch.distributed.fsdp.FullyShardedDataParallel's default sharding_strategy (PyTorch docs).
+constexpr models::Sharding kDefaultSharding = models::Sharding::kFullShard;
+
+std::string strategy_text(const models::ParallelismSpec& spec) { return std::string(models::name_of(spec.strategy)); }
+
+}  // namespace
+
+ParallelismSection read_parallelism_section(MapReader& root) {
+  ParallelismSection section;
+  section.spec.bucket_bytes = core::mebibytes(kDefaultBucketMebibytes);
+  if (!root.has("parallelism")) {
+    root.declare({"parallelism"});
+    return section;
+  }
+  section.reader = root.map("parallelism");
+  if (!section.reader) return section;
+  MapReader& p = *section.reader;
+  const std::optional<std::string> strategy = p.choice("strategy", models::names_of<models::ParallelStrategy>());
+  section.strategy_written = strategy.has_value();
+  if (strategy) section.spec.strategy = *models::from_name<models::ParallelStrategy>(*strategy);
+  section.spec.bucket_bytes = value_or(p.quantity("bucket_size", core::Dimension::kBytes), section.spec.bucket_bytes);
+  const std::optional<std::string> sharding = p.choice("sharding", models::names_of<models::Sharding>());
+  const std::optional<std::int64_t> stage = p.integer("zero_stage", 1, 3);
+  read_model_parallel(p, section.spec);  // tensor_parallel, sequence_parallel
+  p.finish();
+  const models::ParallelStrategy s = section.spec.strategy;
+  const bool strategy_valid = strategy.has_value() || !p.has("strategy");
+  if (sharding && s == models::ParallelStrategy::kFsdp) {
+    section.spec.sharding = *models::from_name<models::Sharding>(*sharding);
+  } else if (sharding && strategy_valid) {
+    p.error("sharding", "sharding applies to strategy fsdp, but the strategy is " + strategy_text(section.spec),
+            "; set parallelism.strategy: fsdp, or remove sharding");
+  }
+  if (!sharding && s == models::ParallelStrategy::kFsdp) section.spec.sharding = kDefaultSharding;
+  if (stage && s == models::ParallelStrategy::kZero) {
+    section.spec.zero_stage = static_cast<int>(*stage);
+  } else if (stage && *stage == 3 && s == models::ParallelStrategy::kDataParallel) {
+    p.error("zero_stage",
+            "zero_stage 3 shards the parameters over the training processes, but data_parallel "
+            "runs one process",
+            "; use strategy: zero (or fsdp, whose full_shard is ZeRO-3)");
+  } else if (stage && strategy_valid) {
+    p.error("zero_stage", "zero_stage applies to strategy zero, but the strategy is " + strategy_text(section.spec),
+            "; set parallelism.strategy: zero, or remove zero_stage");
+  }
+  if (s == models::ParallelStrategy::kZero && !p.has("zero_stage")) {
+    missing_key(p, "zero_stage", "; add zero_stage: 1 (optimizer state), 2 (and gradients) or 3 (and parameters)");
+  }
+  return section;
+}
+
+void check_parallelism(const ParallelismSection& parallelism, const HardwareSection& hardware,
+                       const CloudSection& cloud) {
+  if (!hardware.spec) return;
+  const models::HardwareSpec& hw = *hardware.spec;
+  const int total_gpus = hw.gpus_per_node * hw.nodes;
+  const std::string gpus_text = plural(total_gpus, "GPU") + " (" + std::to_string(hw.gpus_per_node) + " per node x " +
+                                plural(hw.nodes, "node") + ")";
+  const models::ParallelStrategy s = parallelism.spec.strategy;
+  if (total_gpus > 1 && !parallelism.strategy_written) {
+    if (parallelism.reader && parallelism.reader->has("strategy")) return;  // an invalid name, already an error
+    const std::string problem = gpus_text + " need a parallel strategy";
+    const std::string fix = "; add parallelism.strategy: ddp (or data_parallel on one node)";
+    if (hardware.explicit_gpus_per_node && hw.gpus_per_node > 1) {
+      hardware.reader->error("gpus_per_node", problem, fix);
+    } else if (hardware.explicit_nodes && hw.nodes > 1) {
+      hardware.reader->error("nodes", problem, fix);
+    } else if (cloud.reader) {
+      cloud.reader->error("instance", problem, fix);
+    }
+    return;
+  }
+  if (!parallelism.strategy_written) return;
+  const MapReader& p = *parallelism.reader;
+  if (total_gpus > 1 && s == models::ParallelStrategy::kNone) {
+    p.error("strategy", "strategy none trains on one GPU, but the hardware has " + gpus_text,
+            "; use ddp, or set hardware.gpus_per_node: 1");
+  }
+  if (s == models::ParallelStrategy::kDataParallel && hw.nodes > 1) {
+    p.error("strategy",
+            "data_parallel runs in one process on one node, but the hardware has " + plural(hw.nodes, "node"),
+            "; use ddp");
+  }
+  if (total_gpus == 1 && (s == models::ParallelStrategy::kFsdp || s == models::ParallelStrategy::kZero)) {
+    p.error("strategy",
+            strategy_text(parallelism.spec) +
+                " shards the training state over several GPUs, but the "
+                "hardware has 1 GPU",
+            "; write parallelism.strategy: none (or remove parallelism) for one GPU, or set "
+            "hardware.gpus_per_node to the GPUs to shard over");
+  }
+}
+
+}  // namespace gpuplan::config

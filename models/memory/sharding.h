@@ -1,0 +1,60 @@
+#pragma once
+/// \file sharding.h
+/// What a sharded data-parallel strategy (FSDP, ZeRO) splits over the GPUs, and the units it
+/// gathers and reduces (pure). The memory model (parallel_memory.h) and the step plan
+/// (models/step/sharded_data_parallel_plan.h) both read it.
+///
+/// ZeRO (Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward Training Trillion
+/// Parameter Models", Fig. 1): stage 1 partitions the optimizer state, stage 2 also the
+/// gradients, stage 3 also the parameters. PyTorch FSDP (torch.distributed.fsdp.
+/// ShardingStrategy docs): FULL_SHARD = ZeRO-3 (parameters resharded after each unit's
+/// forward and gathered again for its backward), SHARD_GRAD_OP = ZeRO-2 with the parameters
+/// sharded at rest but kept gathered from forward through backward, HYBRID_SHARD =
+/// FULL_SHARD within a node and replicated across nodes, NO_SHARD = DDP.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "models/job_spec.h"
+
+namespace gpuplan::models {
+
+/// What is sharded, over how many GPUs.
+struct ShardingLayout {
+  bool optimizer_state = false;  ///< each GPU keeps 1/shard_ranks of the optimizer state (and updates only it)
+  bool gradients = false;        ///< each GPU keeps 1/shard_ranks of the gradients (reduce-scatter)
+  bool parameters = false;       ///< parameters sharded at rest, gathered per unit (FSDP, ZeRO-3)
+  /// Full_shard / ZeRO-3 / hybrid: a unit is freed after its forward and gathered again
+  /// before its backward (FSDP reshard_after_forward=True).
+  bool reshard_after_forward = false;
+  int shard_ranks = 1;  ///< GPUs a sharded state is split over (hybrid: the GPUs of a node)
+  int replicas = 1;     ///< copies of each shard (hybrid: the nodes; no_shard: every GPU)
+  /// True for FSDP and ZeRO: the step plan uses sharded_data_parallel_plan.h, not DDP's.
+  bool sharded_strategy = false;
+};
+
+/// The layout of `job`'s strategy: nothing sharded (shard_ranks 1) for none, data_parallel
+/// and ddp, and on one GPU.
+ShardingLayout sharding_layout(const JobSpec& job);
+
+/// One FSDP wrapping unit: a repeated block (one transformer block, as FSDP's
+/// transformer_auto_wrap_policy and llm-foundry's per-block wrapping do), or a run of the
+/// ops outside blocks (embedding; final norm, head and loss), each its own unit.
+struct ShardUnit {
+  std::string name;          ///< the block ("layers.3"), or the first op of a run outside blocks
+  std::size_t first_op = 0;  ///< index into Workload::ops
+  std::size_t end_op = 0;    ///< one past its last op
+  double parameters = 0.0;   ///< trainable parameters of the unit
+};
+
+/// The units of `workload`, in forward order: each maximal run of consecutive ops with the
+/// same block_of() (workload.h). Every op belongs to exactly one unit.
+std::vector<ShardUnit> shard_units(const Workload& workload);
+
+/// Bytes of one parameter element as FSDP gathers it: the compute dtype
+/// (MixedPrecision.param_dtype, the autocast width: 2 B under AMP, bf16 and fp8; 4 B in
+/// fp32/tf32), the same as activation_element_bytes().
+double gathered_parameter_element_bytes(Precision precision);
+
+}  // namespace gpuplan::models

@@ -1,0 +1,112 @@
+#include "models/step/sharded_data_parallel_plan.h"
+
+#include <stdexcept>
+
+#include "models/collective/builtin.h"
+#include "models/collective/fastest_collective.h"
+
+namespace gpuplan::models {
+namespace {
+
+/// The GPUs a state is sharded over: the whole job, or one node for hybrid_shard.
+Topology shard_topology(const Topology& job, const ShardingLayout& layout) {
+  if (layout.shard_ranks == job.ranks()) return job;
+  Topology node;
+  node.gpus_per_node = job.gpus_per_node;
+  node.intra_node = job.intra_node;
+  return node;
+}
+
+/// hybrid_shard's replicas: the node's GPUs all-reduce their shards across the nodes at the
+/// same time over the node's NICs, priced as one all-reduce of the whole unit gradient
+/// between one rank per node that has all the NICs.
+Topology replica_topology(const Topology& job) {
+  Topology nodes = job;
+  nodes.gpus_per_node = 1;
+  return nodes;
+}
+
+}  // namespace
+
+void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout, StepPlan& plan) {
+  const Workload& w = job.workload;
+  const Topology& topology = job.hardware.topology;
+  validate_topology(topology);
+  if (topology.ranks() < 2) {
+    throw std::invalid_argument("plan_sharded_communication: FSDP and ZeRO need at least 2 ranks");
+  }
+  const std::size_t ops = w.ops.size();
+  const std::size_t per_op = ops == 0 ? 1 : plan.backward.size() / ops;
+  if (plan.forward.size() != ops || (per_op != 1 && per_op != 2) || plan.backward.size() != per_op * ops) {
+    throw std::invalid_argument("plan_sharded_communication: the plan's units are not one per op of the workload");
+  }
+  const CollectiveRegistry& registry = builtin_collective_registry();
+  const double gathered_bytes = gathered_parameter_element_bytes(job.training.precision);
+  const double gradient_bytes = parameter_element_bytes(job.training.precision);
+  CommPlan comm;
+  comm.strategy = job.parallelism.strategy;
+  comm.ranks = topology.ranks();
+  comm.overlap_compute_slowdown = kCommOverlapComputeSlowdown;
+
+  const bool per_unit = job.parallelism.strategy == ParallelStrategy::kFsdp || layout.parameters;
+  if (!per_unit) {
+    // ZeRO-1/2: DDP's buckets over the backward units' grad_bytes, reduce-scattered to the
+    // shards' owners, then the updated parameters gathered after the optimizer: the bytes of
+    // one all-reduce, as DDP's (ZeRO paper sec. 7.2.1).
+    comm = plan_gradient_buckets(plan.backward, job.parallelism.bucket_bytes, topology, Collective::kReduceScatter);
+    comm.strategy = job.parallelism.strategy;
+    comm.every_micro_step = layout.gradients;
+    const CollectiveChoice gather =
+        fastest_collective(registry, Collective::kAllGather, w.parameters * gathered_bytes, topology);
+    comm.parameter_all_gather_s = gather.time_s;
+    plan.comm = comm;
+    return;
+  }
+
+  const Topology shards = shard_topology(topology, layout);
+  const bool across_replicas = layout.parameters && layout.replicas > 1;
+  comm.every_micro_step = true;
+  double largest = -1.0;
+  const std::vector<ShardUnit> units = shard_units(w);
+  for (const ShardUnit& u : units) {
+    ShardedUnitComm c;
+    c.name = u.name;
+    c.forward_begin = u.first_op;
+    c.forward_end = u.end_op;
+    c.backward_begin = (ops - u.end_op) * per_op;
+    c.backward_end = (ops - u.first_op) * per_op;
+    c.parameter_bytes = u.parameters * gathered_bytes;
+    if (u.parameters > 0.0) {
+      const double grads = u.parameters * gradient_bytes;
+      if (layout.parameters) {
+        const CollectiveChoice gather = fastest_collective(registry, Collective::kAllGather, c.parameter_bytes, shards);
+        c.forward_all_gather_s = gather.time_s;
+        // The last unit of forward stays gathered for backward, which starts with it (FSDP
+        // does not reshard the root's parameters after forward: torch/distributed/fsdp/
+        // _runtime_utils.py, _post_forward_reshard).
+        const bool last = &u == &units.back();
+        c.backward_all_gather_s = layout.reshard_after_forward && !last ? gather.time_s : 0.0;
+        c.gradient_reduce_s = fastest_collective(registry, Collective::kReduceScatter, grads, shards).time_s;
+        if (across_replicas) {
+          c.replica_all_reduce_s =
+              fastest_collective(registry, Collective::kAllReduce, grads, replica_topology(topology)).time_s;
+        }
+        if (c.parameter_bytes > largest) {
+          largest = c.parameter_bytes;
+          comm.algorithm = gather.algorithm + "/" + protocol_name(gather.protocol);
+        }
+      } else {
+        const CollectiveChoice reduce = fastest_collective(registry, Collective::kAllReduce, grads, topology);
+        c.gradient_reduce_s = reduce.time_s;
+        if (grads > largest) {
+          largest = grads;
+          comm.algorithm = reduce.algorithm + "/" + protocol_name(reduce.protocol);
+        }
+      }
+    }
+    comm.units.push_back(c);
+  }
+  plan.comm = comm;
+}
+
+}  // namespace gpuplan::models

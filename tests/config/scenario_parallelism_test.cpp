@@ -1,0 +1,88 @@
+// parallelism.strategy fsdp / zero, parallelism.sharding and parallelism.zero_stage: the
+// values read, and every refused combination with its whole message (STYLE.md T4).
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "config/scenario_loader.h"
+#include "config_fixture.h"
+
+namespace gpuplan::config {
+namespace {
+
+using namespace testing;
+
+/// kMinimalScenario on 4 RTX 3090s (hardware.gpus_per_node at line 15), then `parallelism`
+/// from line 19 on.
+std::string on_four_gpus(const std::string& parallelism) {
+  return with_replaced(kMinimalScenario, "  gpu: rtx3090", "  gpu: rtx3090\n  gpus_per_node: 4") + parallelism;
+}
+
+models::ParallelismSpec parallelism_of(const std::string& text) {
+  return parse_text(text).variants.front().job.parallelism;
+}
+
+}  // namespace
+
+TEST_SUITE("config.scenario_parallelism") {
+  TEST_CASE("fsdp reads its sharding, full_shard by default") {
+    const models::ParallelismSpec fsdp = parallelism_of(on_four_gpus("parallelism: {strategy: fsdp}\n"));
+    CHECK(fsdp.strategy == models::ParallelStrategy::kFsdp);
+    CHECK(fsdp.sharding == models::Sharding::kFullShard);
+    CHECK(fsdp.zero_stage == 0);
+    CHECK(parallelism_of(on_four_gpus("parallelism: {strategy: fsdp, sharding: shard_grad_op}\n")).sharding ==
+          models::Sharding::kShardGradOp);
+    CHECK(parallelism_of(on_four_gpus("parallelism: {strategy: fsdp, sharding: hybrid_shard}\n")).sharding ==
+          models::Sharding::kHybridShard);
+    CHECK(parallelism_of(on_four_gpus("parallelism: {strategy: fsdp, sharding: no_shard}\n")).sharding ==
+          models::Sharding::kNoShard);
+  }
+
+  TEST_CASE("zero reads its stage") {
+    const models::ParallelismSpec zero = parallelism_of(on_four_gpus("parallelism: {strategy: zero, zero_stage: 2}\n"));
+    CHECK(zero.strategy == models::ParallelStrategy::kZero);
+    CHECK(zero.zero_stage == 2);
+  }
+
+  TEST_CASE("zero needs its stage") {
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: zero\n")) ==
+          Messages{"missing key 'zero_stage' at s.yaml:20:3 (parallelism.zero_stage); add zero_stage: 1 "
+                   "(optimizer state), 2 (and gradients) or 3 (and parameters)"});
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 4\n")) ==
+          Messages{"out-of-range value 4 at s.yaml:21:15 (parallelism.zero_stage); expected a whole number "
+                   "from 1 to 3"});
+  }
+
+  TEST_CASE("zero_stage without strategy zero") {
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: ddp\n  zero_stage: 2\n")) ==
+          Messages{"zero_stage applies to strategy zero, but the strategy is ddp at s.yaml:21:15 "
+                   "(parallelism.zero_stage); set parallelism.strategy: zero, or remove zero_stage"});
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: data_parallel\n  zero_stage: 3\n")) ==
+          Messages{"zero_stage 3 shards the parameters over the training processes, but data_parallel runs one "
+                   "process at s.yaml:21:15 (parallelism.zero_stage); use strategy: zero (or fsdp, whose "
+                   "full_shard is ZeRO-3)"});
+  }
+
+  TEST_CASE("sharding without strategy fsdp") {
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: ddp\n  sharding: full_shard\n")) ==
+          Messages{"sharding applies to strategy fsdp, but the strategy is ddp at s.yaml:21:13 "
+                   "(parallelism.sharding); set parallelism.strategy: fsdp, or remove sharding"});
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: fsdp\n  sharding: full\n")) ==
+          Messages{"unknown value 'full', expected one of full_shard, shard_grad_op, hybrid_shard or no_shard at "
+                   "s.yaml:21:13 (parallelism.sharding); did you mean full_shard?"});
+  }
+
+  TEST_CASE("fsdp and zero on one GPU") {
+    CHECK(scenario_errors(std::string(kMinimalScenario) + "parallelism:\n  strategy: fsdp\n") ==
+          Messages{"fsdp shards the training state over several GPUs, but the hardware has 1 GPU at s.yaml:19:13 "
+                   "(parallelism.strategy); write parallelism.strategy: none (or remove parallelism) for one GPU, "
+                   "or set hardware.gpus_per_node to the GPUs to shard over"});
+    CHECK(scenario_errors(std::string(kMinimalScenario) + "parallelism:\n  strategy: zero\n  zero_stage: 1\n") ==
+          Messages{"zero shards the training state over several GPUs, but the hardware has 1 GPU at s.yaml:19:13 "
+                   "(parallelism.strategy); write parallelism.strategy: none (or remove parallelism) for one GPU, "
+                   "or set hardware.gpus_per_node to the GPUs to shard over"});
+  }
+}
+
+}  // namespace gpuplan::config

@@ -1,0 +1,158 @@
+// Memory per GPU under FSDP and ZeRO (models/memory/parallel_memory.h, sharding.h), each
+// term in bytes worked out by hand from the ZeRO paper's partitioning (Rajbhandari et al.
+// 2020, Fig. 1) and FSDP's gathered units.
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "models/memory/footprint.h"
+#include "models/memory/parallel_memory.h"
+#include "models/memory/sharding.h"
+
+namespace gpuplan::models {
+namespace {
+
+Op op_with(const std::string& name, double parameters) {
+  Op op;
+  op.name = name;
+  op.op_class = OpClass::kMatmul;
+  op.parameters = parameters;
+  return op;
+}
+
+/// A 7 B decoder in round numbers: an embedding of 1.3e8 parameters, 32 blocks of 2.0e8
+/// (attention 6e7 + MLP 1.4e8), a final norm without parameters and a head of 1.3e8:
+/// n = 2.6e8 + 32 x 2e8 = 6.66e9. No saved activations (the sharding is what is tested).
+Workload seven_b() {
+  Workload w;
+  w.name = "7b";
+  w.ops.push_back(op_with("embed", 1.3e8));
+  for (int i = 0; i < 32; ++i) {
+    w.ops.push_back(op_with("layers." + std::to_string(i) + ".attn", 6e7));
+    w.ops.push_back(op_with("layers." + std::to_string(i) + ".mlp", 1.4e8));
+  }
+  w.ops.push_back(op_with("norm", 0.0));
+  w.ops.push_back(op_with("lm_head", 1.3e8));
+  w.parameters = 6.66e9;
+  return w;
+}
+
+/// AdamW under bf16 AMP, batch 1, on `gpus_per_node` x `nodes` GPUs with `strategy`.
+JobSpec job_on(int gpus_per_node, int nodes, ParallelStrategy strategy) {
+  JobSpec job;
+  job.workload = seven_b();
+  job.training.batch_size = 1;
+  job.training.precision = Precision::kBf16Amp;
+  job.training.optimizer = Optimizer::kAdamW;
+  job.hardware.gpus_per_node = gpus_per_node;
+  job.hardware.nodes = nodes;
+  job.parallelism.strategy = strategy;
+  return job;
+}
+
+MemoryBreakdown memory_of(const JobSpec& job) {
+  return per_gpu_memory(job, training_memory(job.workload, job.training, MemoryModelParams{}));
+}
+
+}  // namespace
+
+TEST_SUITE("models.sharded_memory") {
+  TEST_CASE("units: one per block, the embedding and the head runs their own") {
+    const std::vector<ShardUnit> units = shard_units(seven_b());
+    REQUIRE(units.size() == 34);
+    CHECK(units[0].name == "embed");
+    CHECK(units[0].parameters == 1.3e8);
+    CHECK(units[1].name == "layers.0");
+    CHECK(units[1].first_op == 1);
+    CHECK(units[1].end_op == 3);
+    CHECK(units[1].parameters == doctest::Approx(2e8));
+    CHECK(units[33].name == "norm");  // norm + lm_head: the run after the last block
+    CHECK(units[33].end_op == 67);
+    CHECK(units[33].parameters == 1.3e8);
+  }
+
+  TEST_CASE("the unsharded footprint: 4 + 4 + 8 + 2 B per parameter") {
+    const MemoryBreakdown one =
+        training_memory(seven_b(), job_on(1, 1, ParallelStrategy::kNone).training, MemoryModelParams{});
+    CHECK(one.weights_bytes == doctest::Approx(26.64e9));         // 6.66e9 x 4 B fp32
+    CHECK(one.gradients_bytes == doctest::Approx(26.64e9));       // fp32 .grad
+    CHECK(one.optimizer_state_bytes == doctest::Approx(66.6e9));  // 8 B AdamW moments + 2 B bf16 copy
+  }
+
+  TEST_CASE("fsdp full_shard on 8 GPUs = ZeRO-3") {
+    JobSpec job = job_on(8, 1, ParallelStrategy::kFsdp);
+    const MemoryBreakdown m = memory_of(job);
+    CHECK(m.weights_bytes == doctest::Approx(3.33e9));          // 6.66e9 x 4 B / 8
+    CHECK(m.gradients_bytes == doctest::Approx(3.33e9));        // 6.66e9 x 4 B / 8
+    CHECK(m.optimizer_state_bytes == doctest::Approx(6.66e9));  // 6.66e9 x 8 B / 8; no bf16 copy of the model
+    // Gathered: 2 units (current + prefetched) of the largest, a 2e8 block, in bf16
+    // (2 x 2e8 x 2 B = 0.8e9), plus that block's fp32 gradient before its reduce-scatter
+    // (2e8 x 4 B = 0.8e9).
+    CHECK(m.gathered_bytes == doctest::Approx(1.6e9));
+    CHECK(m.total_bytes() == doctest::Approx(14.92e9));
+    job.parallelism.strategy = ParallelStrategy::kZero;
+    job.parallelism.zero_stage = 3;
+    CHECK(memory_of(job).total_bytes() == doctest::Approx(14.92e9));
+  }
+
+  TEST_CASE("fsdp shard_grad_op keeps every unit gathered from forward to backward") {
+    JobSpec job = job_on(8, 1, ParallelStrategy::kFsdp);
+    job.parallelism.sharding = Sharding::kShardGradOp;
+    const MemoryBreakdown m = memory_of(job);
+    CHECK(m.weights_bytes == doctest::Approx(3.33e9));
+    CHECK(m.gradients_bytes == doctest::Approx(3.33e9));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(6.66e9));
+    // All 6.66e9 parameters in bf16 (13.32e9) + the largest unit's fp32 gradient (0.8e9).
+    CHECK(m.gathered_bytes == doctest::Approx(14.12e9));
+  }
+
+  TEST_CASE("fsdp hybrid_shard shards within a node of 4, replicates across 2 nodes") {
+    JobSpec job = job_on(4, 2, ParallelStrategy::kFsdp);
+    job.parallelism.sharding = Sharding::kHybridShard;
+    const ShardingLayout l = sharding_layout(job);
+    CHECK(l.shard_ranks == 4);
+    CHECK(l.replicas == 2);
+    const MemoryBreakdown m = memory_of(job);
+    CHECK(m.weights_bytes == doctest::Approx(6.66e9));  // 26.64e9 / 4
+    CHECK(m.gradients_bytes == doctest::Approx(6.66e9));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(13.32e9));  // 53.28e9 / 4
+    CHECK(m.gathered_bytes == doctest::Approx(1.6e9));
+  }
+
+  TEST_CASE("fsdp no_shard keeps everything, with no DDP bucket copy") {
+    JobSpec job = job_on(8, 1, ParallelStrategy::kFsdp);
+    job.parallelism.sharding = Sharding::kNoShard;
+    const MemoryBreakdown m = memory_of(job);
+    CHECK(m.weights_bytes == doctest::Approx(26.64e9));
+    CHECK(m.gradients_bytes == doctest::Approx(26.64e9));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(66.6e9));
+    CHECK(m.data_parallel_bytes == 0.0);
+    CHECK(m.gathered_bytes == 0.0);  // nothing sharded, nothing gathered
+  }
+
+  TEST_CASE("ZeRO-1 shards the optimizer state, ZeRO-2 the gradients too") {
+    JobSpec job = job_on(8, 1, ParallelStrategy::kZero);
+    job.parallelism.zero_stage = 1;
+    const MemoryBreakdown one = memory_of(job);
+    CHECK(one.weights_bytes == doctest::Approx(26.64e9));
+    CHECK(one.gradients_bytes == doctest::Approx(26.64e9));
+    CHECK(one.optimizer_state_bytes == doctest::Approx(6.66e9 + 13.32e9));      // 53.28e9 / 8 + the whole bf16 copy
+    CHECK(one.data_parallel_bytes == doctest::Approx(2 * 25.0 * 1024 * 1024));  // two 25 MiB buckets
+    job.parallelism.zero_stage = 2;
+    const MemoryBreakdown two = memory_of(job);
+    CHECK(two.gradients_bytes == doctest::Approx(3.33e9));
+    CHECK(two.weights_bytes == doctest::Approx(26.64e9));
+    CHECK(two.optimizer_state_bytes == doctest::Approx(19.98e9));
+  }
+
+  TEST_CASE("ddp and one GPU are unchanged by the sharding rule") {
+    const JobSpec ddp = job_on(8, 1, ParallelStrategy::kDdp);
+    const MemoryBreakdown m = memory_of(ddp);
+    CHECK(m.weights_bytes == doctest::Approx(26.64e9));
+    CHECK(m.data_parallel_bytes == doctest::Approx(26.64e9));  // the reducer's fp32 bucket copy
+    CHECK(sharding_layout(job_on(1, 1, ParallelStrategy::kFsdp)).shard_ranks == 1);
+  }
+}
+
+}  // namespace gpuplan::models
