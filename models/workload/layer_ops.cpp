@@ -56,7 +56,7 @@ Op residual_add_op(std::string name, double elements) {
 
 Op norm_op(std::string name, double rows, double width, NormKind kind, bool bias) {
   const double elements = rows * width;
-  const bool layer_norm = kind == NormKind::kLayerNorm;
+  const bool layer_norm = kind != NormKind::kRmsNorm;
   return Op{
       .name = std::move(name),
       .op_class = OpClass::kNormalization,
@@ -69,7 +69,7 @@ Op norm_op(std::string name, double rows, double width, NormKind kind, bool bias
       .backward_flop_ratio = 1.0,
       // pow, mean, add ε, rsqrt, multiply, weight multiply.
       .forward_kernels = layer_norm ? 1 : 6,
-      .autocast_fp32 = true,
+      .autocast_fp32 = kind != NormKind::kLowPrecisionLayerNorm,
   };
 }
 

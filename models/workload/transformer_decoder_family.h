@@ -9,7 +9,7 @@
 /// |-----------------|-----------|---------------|-----------|
 /// | mlp             | gelu      | swiglu        | gelu      |
 /// | positional      | learned   | rotary        | alibi     |
-/// | norm            | layernorm | rmsnorm       | layernorm |
+/// | norm            | layernorm | rmsnorm       | low_precision_layernorm |
 /// | bias            | true      | false         | false     |
 /// | tied_embeddings | true      | false         | true      |
 /// | dropout         | 0.1       | 0             | 0         |
@@ -23,7 +23,8 @@
 /// kernel saving its input (nanoGPT, MPT, Megatron; HF's GPT-2 `gelu_new` written out in
 /// Python would launch 8). kv_heads < heads is grouped-query attention (Ainslie et al.
 /// 2023): k and v are projected to kv_heads·hidden/heads and expanded (HF repeat_kv) before
-/// the score matmul. Learned positions add a max_positions × hidden table and one add;
+/// the score matmul. `norm: low_precision_layernorm` is MPT's LPLayerNorm (layer_ops.h,
+/// NormKind::kLowPrecisionLayerNorm). Learned positions add a max_positions × hidden table and one add;
 /// rotary adds 10 kernels per layer; ALiBi one bias add on the scores. Dropout > 0 adds
 /// GPT-2's dropouts: embeddings, attention probabilities, both residual branches.
 ///
