@@ -92,4 +92,12 @@ Op softmax_op(std::string name, double elements);
 /// log_softmax then nll_loss (2 kernels). Saves the log-softmax output (rows·classes).
 Op cross_entropy_op(std::string name, double rows, double classes);
 
+/// Cross-entropy over `rows` rows of `classes` logits as flash-attn's fused CrossEntropyLoss
+/// runs it (flash_attn/ops/triton/cross_entropy.py; llm-foundry's `fused_crossentropy`): one
+/// kernel per direction that reads the logits in their own dtype (no fp32 upcast: a custom
+/// autograd function, outside autocast's op lists) and saves the logits and the fp32
+/// log-sum-exp per row: rows·classes + 2·rows elements (the lse counted as two 16-bit
+/// elements, as attention_kernel.h does). Same FLOP as cross_entropy_op.
+Op fused_cross_entropy_op(std::string name, double rows, double classes);
+
 }  // namespace gpuplan::models

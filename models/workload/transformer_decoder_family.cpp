@@ -21,6 +21,8 @@ constexpr std::size_t kPositionalRotary = 1;
 constexpr std::size_t kPositionalAlibi = 2;
 constexpr std::size_t kNormRms = 1;
 constexpr std::size_t kNormLowPrecisionLayer = 2;
+constexpr std::size_t kLossCrossEntropy = 0;
+constexpr std::size_t kLossFusedCrossEntropy = 1;
 
 NormKind norm_kind(std::size_t choice) {
   if (choice == kNormRms) {
@@ -79,6 +81,11 @@ std::vector<ArchitectureParameter> TransformerDecoderFamily::parameters() const 
                        {"layernorm", "rmsnorm", "low_precision_layernorm"}, kNormRms),
       flag_parameter("bias", "biases in the linear layers and layer norms", false),
       flag_parameter("tied_embeddings", "the output projection reuses the token embedding", false),
+      choice_parameter("loss",
+                       "cross_entropy (F.cross_entropy: fp32 log-probabilities under autocast) or "
+                       "fused_cross_entropy (flash-attn's CrossEntropyLoss, llm-foundry's "
+                       "default: saves the 16-bit logits)",
+                       {"cross_entropy", "fused_cross_entropy"}, kLossCrossEntropy),
       real_parameter("dropout", "dropout probability; above 0 adds GPT-2's dropout ops", 0.0, 0.0,
                      1.0),
   };
@@ -163,7 +170,8 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
     lm_head.parameters = 0.0;  // the weight is embed.tokens'
   }
   ops.push_back(lm_head);
-  ops.push_back(cross_entropy_op("loss", s, vocab));
+  ops.push_back(reader.choice("loss") == kLossFusedCrossEntropy ? fused_cross_entropy_op("loss", s, vocab)
+                                                                : cross_entropy_op("loss", s, vocab));
 
   for (const Op& op : ops) {
     workload.parameters += op.parameters;

@@ -203,4 +203,22 @@ TEST_SUITE("models.memory.footprint") {
         with_attention_kernel(testing::build("transformer_decoder", fp32_norm.values), AttentionKernel::kFlash);
     CHECK(layer0_bytes(layer_norm) == doctest::Approx(38.0 * 3'145'728.0 + 98'304.0));
   }
+
+  TEST_CASE("MPT's fused cross-entropy saves its bf16 logits: half of F.cross_entropy's fp32 log-probabilities") {
+    // s = 2048 tokens, V = 50,368: s·V = 103,153,664 logits per sample.
+    // fused_cross_entropy (llm-foundry's default): bf16 logits 2 B + fp32 lse 4 B per row:
+    //   206,307,328 + 8,192 = 206,315,520 B. F.cross_entropy under autocast: fp32
+    //   log-probabilities 4 B each: 412,614,656 B.
+    TrainingSpec t;
+    t.precision = Precision::kBf16Amp;
+    const auto loss_bytes = [&t](const Workload& w) {
+      const std::vector<double> bytes = saved_bytes_per_sample(w, t);
+      REQUIRE(w.ops.back().name == "loss");
+      return bytes.back();
+    };
+    CHECK(loss_bytes(testing::build_catalog_model("mpt-760m")) == doctest::Approx(206'315'520.0));
+    testing::CatalogModel plain = testing::catalog_model("mpt-760m");
+    plain.values["loss"] = testing::choice("transformer_decoder", "loss", "cross_entropy");
+    CHECK(loss_bytes(testing::build("transformer_decoder", plain.values)) == doctest::Approx(412'614'656.0));
+  }
 }

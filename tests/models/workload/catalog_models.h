@@ -156,13 +156,14 @@ inline CatalogModel catalog_model(const std::string& name) {
                   {"vocab", 128256},
                   {"sequence_length", 8192}});
   }
-  // llm-foundry's MPT: GELU MLP, LPLayerNorm, no biases, tied embeddings.
+  // llm-foundry's MPT: GELU MLP, LPLayerNorm, no biases, tied embeddings, fused loss.
   const auto mpt = [&](ArchitectureValues values, const std::string& positional) {
     values["mlp"] = choice(d, "mlp", "gelu");
     values["positional"] = choice(d, "positional", positional);
     values["norm"] = choice(d, "norm", "low_precision_layernorm");
     values["bias"] = choice(d, "bias", "false");
     values["tied_embeddings"] = choice(d, "tied_embeddings", "true");
+    values["loss"] = choice(d, "loss", "fused_cross_entropy");
     return CatalogModel{d, std::move(values)};
   };
   if (name == "mpt-7b") {
