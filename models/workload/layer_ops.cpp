@@ -8,6 +8,8 @@ namespace {
 // One multiply-accumulate is two FLOP (multiply and add), the convention of the roofline
 // and of PaLM's MFU (Chowdhery et al. 2022, appendix B).
 constexpr double kFlopPerMac = 2.0;
+// The fp32 log-sum-exp per row, counted in 16-bit activation elements.
+constexpr double kLogSumExpElementsPerRow = 2.0;
 // A 1-byte dropout mask next to 2-byte activations (Korthikanti et al. 2022, sec. 4.1).
 constexpr double kDropoutMaskElementsPerElement = 0.5;
 }  // namespace
@@ -56,7 +58,7 @@ Op residual_add_op(std::string name, double elements) {
 
 Op norm_op(std::string name, double rows, double width, NormKind kind, bool bias) {
   const double elements = rows * width;
-  const bool layer_norm = kind == NormKind::kLayerNorm;
+  const bool layer_norm = kind != NormKind::kRmsNorm;
   return Op{
       .name = std::move(name),
       .op_class = OpClass::kNormalization,
@@ -69,7 +71,7 @@ Op norm_op(std::string name, double rows, double width, NormKind kind, bool bias
       .backward_flop_ratio = 1.0,
       // pow, mean, add ε, rsqrt, multiply, weight multiply.
       .forward_kernels = layer_norm ? 1 : 6,
-      .autocast_fp32 = true,
+      .autocast_fp32 = kind != NormKind::kLowPrecisionLayerNorm,
   };
 }
 
@@ -119,6 +121,14 @@ Op cross_entropy_op(std::string name, double rows, double classes) {
       .forward_kernels = 2,
       .autocast_fp32 = true,
   };
+}
+
+Op fused_cross_entropy_op(std::string name, double rows, double classes) {
+  Op op = cross_entropy_op(std::move(name), rows, classes);
+  op.saved_elements = rows * classes + kLogSumExpElementsPerRow * rows;
+  op.forward_kernels = 1;
+  op.autocast_fp32 = false;
+  return op;
 }
 
 }  // namespace gpuplan::models

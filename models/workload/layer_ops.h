@@ -45,6 +45,12 @@ inline constexpr double kSoftmaxFlopPerElement = 5.0;
 enum class NormKind {
   kLayerNorm,  ///< Ba et al. 2016; F.layer_norm, one kernel, saves its input
   kRmsNorm,    ///< Zhang & Sennrich 2019, as HF LlamaRMSNorm spells it in eager PyTorch
+  /// Layer norm run in the autocast dtype: llm-foundry's (and Composer's) LPLayerNorm casts
+  /// its input, weight and bias to the autocast dtype and calls F.layer_norm with autocast
+  /// off (llmfoundry/models/layers/norm.py, `low_precision_layernorm`), so under AMP it
+  /// saves its 16-bit input (2 B per element) where F.layer_norm, which autocast runs in
+  /// fp32, saves 4 B. Same op otherwise; outside AMP it is a plain layer norm.
+  kLowPrecisionLayerNorm,
 };
 
 /// A linear layer y = x·Wᵀ (+ b) over `rows` rows per sample (tokens, or 1 for a
@@ -68,7 +74,8 @@ Op dropout_op(std::string name, double elements);
 Op residual_add_op(std::string name, double elements);
 
 /// A layer or RMS norm over `rows` rows of `width`. Layer norm: one kernel, saves its input
-/// (rows·width), parameters width (+ width for the bias when `bias`). RMS norm as HF
+/// (rows·width), parameters width (+ width for the bias when `bias`); autocast runs it in
+/// fp32 (Op::autocast_fp32) except the low-precision layer norm, which runs in 16 bits. RMS norm as HF
 /// LlamaRMSNorm runs eagerly: pow, mean, add ε, rsqrt, multiply, weight multiply =
 /// 6 kernels; it saves its input and the normalised tensor (2·rows·width); parameters width.
 Op norm_op(std::string name, double rows, double width, NormKind kind, bool bias);
@@ -84,5 +91,13 @@ Op softmax_op(std::string name, double elements);
 /// Cross-entropy loss over `rows` rows of `classes` logits, as F.cross_entropy runs it:
 /// log_softmax then nll_loss (2 kernels). Saves the log-softmax output (rows·classes).
 Op cross_entropy_op(std::string name, double rows, double classes);
+
+/// Cross-entropy over `rows` rows of `classes` logits as flash-attn's fused CrossEntropyLoss
+/// runs it (flash_attn/ops/triton/cross_entropy.py; llm-foundry's `fused_crossentropy`): one
+/// kernel per direction that reads the logits in their own dtype (no fp32 upcast: a custom
+/// autograd function, outside autocast's op lists) and saves the logits and the fp32
+/// log-sum-exp per row: rows·classes + 2·rows elements (the lse counted as two 16-bit
+/// elements, as attention_kernel.h does). Same FLOP as cross_entropy_op.
+Op fused_cross_entropy_op(std::string name, double rows, double classes);
 
 }  // namespace gpuplan::models

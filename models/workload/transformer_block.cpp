@@ -27,7 +27,7 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
   const double kv = h * shape.kv_heads / shape.heads;  // key/value width h_kv
   const double sh = s * h;
   const double scores = a * s * s;  // a·s² attention scores per sample
-  const bool layer_norm_bias = shape.bias && shape.norm == NormKind::kLayerNorm;
+  const bool layer_norm_bias = shape.bias && shape.norm != NormKind::kRmsNorm;
 
   if (shape.pre_norm) {
     ops.push_back(norm_op(prefix + "norm1", s, h, shape.norm, layer_norm_bias));

@@ -20,6 +20,16 @@ constexpr std::size_t kPositionalLearned = 0;
 constexpr std::size_t kPositionalRotary = 1;
 constexpr std::size_t kPositionalAlibi = 2;
 constexpr std::size_t kNormRms = 1;
+constexpr std::size_t kNormLowPrecisionLayer = 2;
+constexpr std::size_t kLossCrossEntropy = 0;
+constexpr std::size_t kLossFusedCrossEntropy = 1;
+
+NormKind norm_kind(std::size_t choice) {
+  if (choice == kNormRms) {
+    return NormKind::kRmsNorm;
+  }
+  return choice == kNormLowPrecisionLayer ? NormKind::kLowPrecisionLayerNorm : NormKind::kLayerNorm;
+}
 
 /// Divisors of `heads` nearest to `kv_heads` below and above, for the fix hint.
 std::string nearest_divisors(long long heads, long long kv_heads) {
@@ -65,10 +75,17 @@ std::vector<ArchitectureParameter> TransformerDecoderFamily::parameters() const 
                        "position encoding: learned table, rotary on q and k, or alibi score bias",
                        {"learned", "rotary", "alibi"}, kPositionalRotary),
       choice_parameter("norm",
-                       "layernorm, or rmsnorm (also selects Llama's separate q, k, v projections)",
-                       {"layernorm", "rmsnorm"}, kNormRms),
+                       "layernorm; rmsnorm (also selects Llama's separate q, k, v projections); or "
+                       "low_precision_layernorm (MPT's LPLayerNorm: a layer norm in the autocast "
+                       "dtype, saving its input in 16 bits under AMP)",
+                       {"layernorm", "rmsnorm", "low_precision_layernorm"}, kNormRms),
       flag_parameter("bias", "biases in the linear layers and layer norms", false),
       flag_parameter("tied_embeddings", "the output projection reuses the token embedding", false),
+      choice_parameter("loss",
+                       "cross_entropy (F.cross_entropy: fp32 log-probabilities under autocast) or "
+                       "fused_cross_entropy (flash-attn's CrossEntropyLoss, llm-foundry's "
+                       "default: saves the 16-bit logits)",
+                       {"cross_entropy", "fused_cross_entropy"}, kLossCrossEntropy),
       real_parameter("dropout", "dropout probability; above 0 adds GPT-2's dropout ops", 0.0, 0.0,
                      1.0),
   };
@@ -111,8 +128,7 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
   const double h = static_cast<double>(hidden);
   const double sh = s * h;
   const double vocab = reader.value("vocab");
-  const NormKind norm =
-      reader.choice("norm") == kNormRms ? NormKind::kRmsNorm : NormKind::kLayerNorm;
+  const NormKind norm = norm_kind(reader.choice("norm"));
   const bool bias = reader.flag("bias");
   const bool dropout = reader.value("dropout") > 0.0;
 
@@ -154,7 +170,8 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
     lm_head.parameters = 0.0;  // the weight is embed.tokens'
   }
   ops.push_back(lm_head);
-  ops.push_back(cross_entropy_op("loss", s, vocab));
+  ops.push_back(reader.choice("loss") == kLossFusedCrossEntropy ? fused_cross_entropy_op("loss", s, vocab)
+                                                                : cross_entropy_op("loss", s, vocab));
 
   for (const Op& op : ops) {
     workload.parameters += op.parameters;

@@ -9,10 +9,11 @@
 /// |-----------------|-----------|---------------|-----------|
 /// | mlp             | gelu      | swiglu        | gelu      |
 /// | positional      | learned   | rotary        | alibi     |
-/// | norm            | layernorm | rmsnorm       | layernorm |
+/// | norm            | layernorm | rmsnorm       | low_precision_layernorm |
 /// | bias            | true      | false         | false     |
 /// | tied_embeddings | true      | false         | true      |
 /// | dropout         | 0.1       | 0             | 0         |
+/// | loss            | cross_entropy | cross_entropy | fused_cross_entropy |
 ///
 /// Defaults are the Llama column, so an inline `{family: transformer_decoder, layers: 32,
 /// hidden: 4096, heads: 32, ffn_hidden: 11008, vocab: 32000, sequence_length: 4096}` is
@@ -23,7 +24,9 @@
 /// kernel saving its input (nanoGPT, MPT, Megatron; HF's GPT-2 `gelu_new` written out in
 /// Python would launch 8). kv_heads < heads is grouped-query attention (Ainslie et al.
 /// 2023): k and v are projected to kv_heads·hidden/heads and expanded (HF repeat_kv) before
-/// the score matmul. Learned positions add a max_positions × hidden table and one add;
+/// the score matmul. `norm: low_precision_layernorm` is MPT's LPLayerNorm (layer_ops.h,
+/// NormKind::kLowPrecisionLayerNorm); `loss: fused_cross_entropy` is llm-foundry's default
+/// loss_fn (ComposerMPTCausalLM), flash-attn's fused kernel (layer_ops.h). Learned positions add a max_positions × hidden table and one add;
 /// rotary adds 10 kernels per layer; ALiBi one bias add on the scores. Dropout > 0 adds
 /// GPT-2's dropouts: embeddings, attention probabilities, both residual branches.
 ///
@@ -43,7 +46,7 @@ namespace gpuplan::models {
 /// The `transformer_decoder` workload family. Parameters: layers, hidden, heads,
 /// ffn_hidden, vocab, sequence_length (required); kv_heads (= heads), max_positions
 /// (= sequence_length; learned positions only), mlp (swiglu), positional (rotary),
-/// norm (rmsnorm), bias (false), tied_embeddings (false), dropout (0).
+/// norm (rmsnorm), bias (false), tied_embeddings (false), loss (cross_entropy), dropout (0).
 class TransformerDecoderFamily final : public IWorkloadFamily {
  public:
   std::string summary() const override;

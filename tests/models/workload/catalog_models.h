@@ -156,19 +156,33 @@ inline CatalogModel catalog_model(const std::string& name) {
                   {"vocab", 128256},
                   {"sequence_length", 8192}});
   }
+  // llm-foundry's MPT: GELU MLP, LPLayerNorm, no biases, tied embeddings, fused loss.
+  const auto mpt = [&](ArchitectureValues values, const std::string& positional) {
+    values["mlp"] = choice(d, "mlp", "gelu");
+    values["positional"] = choice(d, "positional", positional);
+    values["norm"] = choice(d, "norm", "low_precision_layernorm");
+    values["bias"] = choice(d, "bias", "false");
+    values["tied_embeddings"] = choice(d, "tied_embeddings", "true");
+    values["loss"] = choice(d, "loss", "fused_cross_entropy");
+    return CatalogModel{d, std::move(values)};
+  };
   if (name == "mpt-7b") {
-    return {d,
-            {{"layers", 32},
-             {"hidden", 4096},
-             {"heads", 32},
-             {"ffn_hidden", 16384},
-             {"vocab", 50432},
-             {"sequence_length", 2048},
-             {"mlp", choice(d, "mlp", "gelu")},
-             {"positional", choice(d, "positional", "alibi")},
-             {"norm", choice(d, "norm", "layernorm")},
-             {"bias", choice(d, "bias", "false")},
-             {"tied_embeddings", choice(d, "tied_embeddings", "true")}}};
+    return mpt({{"layers", 32},
+                {"hidden", 4096},
+                {"heads", 32},
+                {"ffn_hidden", 16384},
+                {"vocab", 50432},
+                {"sequence_length", 2048}},
+               "alibi");
+  }
+  if (name == "mpt-760m") {
+    return mpt({{"layers", 24},
+                {"hidden", 1536},
+                {"heads", 12},
+                {"ffn_hidden", 6144},
+                {"vocab", 50368},
+                {"sequence_length", 2048}},
+               "learned");
   }
   throw std::logic_error("no catalog model " + name);
 }

@@ -52,6 +52,32 @@ TEST_SUITE("models.workload.layer_ops") {
     CHECK(rms.forward_kernels == 6);
   }
 
+  TEST_CASE("the low-precision layer norm is a layer norm that autocast leaves in 16 bits") {
+    const Op layer = norm_op("ln", 8.0, 16.0, NormKind::kLayerNorm, false);
+    const Op low = norm_op("ln", 8.0, 16.0, NormKind::kLowPrecisionLayerNorm, false);
+    CHECK(layer.autocast_fp32);
+    CHECK_FALSE(low.autocast_fp32);  // LPLayerNorm runs F.layer_norm with autocast off on bf16
+    CHECK(low.parameters == doctest::Approx(16.0));       // weight only (no bias)
+    CHECK(low.saved_elements == doctest::Approx(128.0));  // its input, 8·16, as layer norm
+    CHECK(low.forward_kernels == 1);
+    CHECK(low.forward_flop == doctest::Approx(layer.forward_flop));
+    CHECK(norm_op("ln", 8.0, 16.0, NormKind::kLowPrecisionLayerNorm, true).parameters ==
+          doctest::Approx(32.0));  // weight 16 + bias 16
+  }
+
+  TEST_CASE("the fused cross-entropy keeps its 16-bit logits and a log-sum-exp per row") {
+    const Op plain = cross_entropy_op("loss", 4.0, 10.0);
+    const Op fused = fused_cross_entropy_op("loss", 4.0, 10.0);
+    CHECK(plain.saved_elements == doctest::Approx(40.0));  // log-probabilities 4·10
+    CHECK(plain.autocast_fp32);
+    CHECK(plain.forward_kernels == 2);                      // log_softmax, nll_loss
+    CHECK(fused.saved_elements == doctest::Approx(48.0));   // logits 4·10 + fp32 lse 2·4
+    CHECK_FALSE(fused.autocast_fp32);
+    CHECK(fused.forward_kernels == 1);
+    CHECK(fused.forward_flop == doctest::Approx(plain.forward_flop));
+    CHECK(fused.input_elements == doctest::Approx(40.0));
+  }
+
   TEST_CASE("embedding gathers rows, owns the table, computes nothing") {
     const Op op = embedding_op("wte", 10.0, 4.0, 100.0);
     CHECK(op.op_class == OpClass::kEmbedding);
