@@ -131,8 +131,7 @@ void ActivityGraph::work(std::uint32_t index) {
   } else if (s.resources.empty()) {
     engine_.schedule_in(to_sim_time(s.amount / s.bound_per_s), done);
   } else {
-    // The network keeps the path; the spec's copy is not needed again.
-    network_.start_flow(std::move(s.resources), s.amount, done, s.bound_per_s);
+    network_.start_flow(s.resources, s.amount, done, s.bound_per_s);
   }
 }
 
@@ -141,24 +140,27 @@ void ActivityGraph::finish(std::uint32_t index) {
   Body& body = bodies_[index];
   const ActivityId id{index, slot.generation};
   // Free the slot before the signal and the callbacks, which may add activities (moving the
-  // table and reusing the slot): the event reads the spec moved out of it.
-  ActivitySpec spec = std::move(body.spec);
+  // table and reusing the slot): the event reads what is taken out of it here. Only the label
+  // and the callback own memory; the rest is copied.
+  ActivitySpec& body_spec = body.spec;
+  const std::string label = std::move(body_spec.label);  // empty unless traced: no allocation
+  const std::function<void()> on_done = std::move(body_spec.on_done);
+  body_spec.label.clear();
+  body_spec.on_done = nullptr;
+  const ActivityFinished event{id,           label,          body_spec.kind, body_spec.track,
+                               body_spec.tag, body.released, body.start,     engine_.now(),
+                               body_spec.amount};
   std::vector<ActivityId> successors = std::move(body.successors);
   if (!spare_successors_.empty()) {
     // Give the slot a used vector back: its next activity's successors need no allocation.
     body.successors = std::move(spare_successors_.back());
     spare_successors_.pop_back();
   }
-  const SimTime released = body.released;
-  const SimTime start = body.start;
   slot.state = State::kFree;
-  body.spec = ActivitySpec{};
   ++slot.generation;
   free_slots_.push_back(index);
   --unfinished_;
-  finished_.emit(ActivityFinished{id, spec.label, spec.kind, spec.track, spec.tag, released, start,
-                                  engine_.now(), spec.amount});
-  std::function<void()> on_done = std::move(spec.on_done);
+  finished_.emit(event);
   if (on_done) {
     on_done();
   }

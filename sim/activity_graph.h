@@ -38,7 +38,7 @@ struct ActivitySpec {
   std::uint64_t tag = 0;      ///< the caller's payload for observers (e.g. a batch number)
   double latency_s = 0.0;     ///< fixed delay before the work, s (a request's latency)
   double amount = 0.0;        ///< work, in the resources' unit
-  std::vector<ResourceId> resources;  ///< resources the work uses at once (may be empty)
+  ResourceList resources;     ///< resources the work uses at once (may be empty; held inline)
   double bound_per_s = std::numeric_limits<double>::infinity();  ///< rate cap, units/s
   std::function<void()> on_done;  ///< runs when it finishes, before its successors start (may be empty)
 };
