@@ -33,6 +33,7 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
     index = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
     bodies_.emplace_back();
+    extras_.emplace_back();
   } else {
     index = free_slots_.back();
     free_slots_.pop_back();
@@ -41,7 +42,17 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
   slot.state = State::kCreated;
   slot.pending_predecessors = 0;
   Body& body = bodies_[index];
-  body.spec = std::move(spec);
+  body.latency_s = spec.latency_s;
+  body.amount = spec.amount;
+  body.bound_per_s = spec.bound_per_s;
+  body.tag = spec.tag;
+  body.kind = spec.kind;
+  body.track = spec.track;
+  body.resources = spec.resources;
+  body.has_extra = !spec.label.empty() || static_cast<bool>(spec.on_done);
+  if (body.has_extra) {
+    extras_[index] = Extra{std::move(spec.label), std::move(spec.on_done)};
+  }
   body.successors.clear();
   ++unfinished_;
   return ActivityId{index, slot.generation};
@@ -63,7 +74,7 @@ void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
   }
   Slot& next = live(after, "add_successor");
   if (next.state == State::kRunning) {
-    throw std::logic_error("ActivityGraph::add_successor: activity '" + bodies_[after.index].spec.label +
+    throw std::logic_error("ActivityGraph::add_successor: activity '" + std::string(label(after.index)) +
                            "' is already running; add predecessors before it starts");
   }
   if (finished(before)) {
@@ -76,7 +87,7 @@ void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
 void ActivityGraph::start(ActivityId id) {
   Slot& slot = live(id, "start");
   if (slot.state != State::kCreated) {
-    throw std::logic_error("ActivityGraph::start: activity '" + bodies_[id.index].spec.label +
+    throw std::logic_error("ActivityGraph::start: activity '" + std::string(label(id.index)) +
                            "' was already started");
   }
   slot.state = State::kReleased;
@@ -110,11 +121,11 @@ void ActivityGraph::begin(std::uint32_t index) {
   slot.state = State::kRunning;
   Body& body = bodies_[index];
   body.start = engine_.now();
-  started_.emit(ActivityStarted{ActivityId{index, slot.generation}, body.spec.label,
-                                body.spec.kind, body.spec.track, body.spec.tag,
+  started_.emit(ActivityStarted{ActivityId{index, slot.generation}, label(index),
+                                body.kind, body.track, body.tag,
                                 body.start});
   // A subscriber may have added activities (and moved the table): index again.
-  const double latency_s = bodies_[index].spec.latency_s;
+  const double latency_s = bodies_[index].latency_s;
   if (latency_s > 0.0) {
     engine_.schedule_in(to_sim_time(latency_s), [this, index] { work(index); });
   } else {
@@ -123,7 +134,7 @@ void ActivityGraph::begin(std::uint32_t index) {
 }
 
 void ActivityGraph::work(std::uint32_t index) {
-  ActivitySpec& s = bodies_[index].spec;
+  const Body& s = bodies_[index];
   auto done = [this, index] { finish(index); };
   if (s.amount == 0.0) {
     // Finish in an event of its own: a long chain of empty activities does not recurse.
@@ -142,14 +153,17 @@ void ActivityGraph::finish(std::uint32_t index) {
   // Free the slot before the signal and the callbacks, which may add activities (moving the
   // table and reusing the slot): the event reads what is taken out of it here. Only the label
   // and the callback own memory; the rest is copied.
-  ActivitySpec& body_spec = body.spec;
-  const std::string label = std::move(body_spec.label);  // empty unless traced: no allocation
-  const std::function<void()> on_done = std::move(body_spec.on_done);
-  body_spec.label.clear();
-  body_spec.on_done = nullptr;
-  const ActivityFinished event{id,           label,          body_spec.kind, body_spec.track,
-                               body_spec.tag, body.released, body.start,     engine_.now(),
-                               body_spec.amount};
+  std::string label;
+  std::function<void()> on_done;
+  if (body.has_extra) {
+    Extra& extra = extras_[index];
+    label = std::move(extra.label);
+    on_done = std::move(extra.on_done);
+    extra = Extra{};
+    body.has_extra = false;
+  }
+  const ActivityFinished event{id,       label,         body.kind,     body.track, body.tag,
+                               body.released, body.start, engine_.now(), body.amount};
   std::vector<ActivityId> successors = std::move(body.successors);
   if (!spare_successors_.empty()) {
     // Give the slot a used vector back: its next activity's successors need no allocation.

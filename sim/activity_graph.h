@@ -134,14 +134,31 @@ class ActivityGraph {
     State state = State::kFree;
     int pending_predecessors = 0;
   };
-  /// The rest of an activity, same index as its Slot.
+  /// The rest of an activity, same index as its Slot: what begin, work and finish read, 104
+  /// bytes (the spec's label and callback, which most activities lack, live in `extras_`).
   struct Body {
     SimTime released = 0;
     SimTime start = 0;
-    ActivitySpec spec;
+    double latency_s = 0.0;
+    double amount = 0.0;
+    double bound_per_s = 0.0;
+    std::uint64_t tag = 0;
+    std::uint32_t kind = 0;
+    std::uint32_t track = 0;
+    ResourceList resources;
+    bool has_extra = false;  ///< extras_[i] holds a label or a callback
     std::vector<ActivityId> successors;
   };
+  /// An activity's label and callback, same index as its Slot; read only when `has_extra`.
+  struct Extra {
+    std::string label;
+    std::function<void()> on_done;
+  };
 
+  /// The label of the activity in slot `index` (empty when it has none).
+  std::string_view label(std::uint32_t index) const {
+    return bodies_[index].has_extra ? std::string_view(extras_[index].label) : std::string_view();
+  }
   Slot& live(ActivityId id, const char* what);
   void begin(std::uint32_t index);
   void work(std::uint32_t index);
@@ -151,6 +168,7 @@ class ActivityGraph {
   BandwidthNetwork network_;
   std::vector<Slot> slots_;
   std::vector<Body> bodies_;  ///< bodies_[i] belongs to slots_[i]
+  std::vector<Extra> extras_;  ///< extras_[i] belongs to slots_[i]
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<ActivityId>> spare_successors_;  ///< emptied successor lists, reused
   std::size_t unfinished_ = 0;
