@@ -1,5 +1,6 @@
 #include "sim/activity_graph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -34,6 +35,7 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
     slots_.emplace_back();
     bodies_.emplace_back();
     extras_.emplace_back();
+    more_successors_.emplace_back();
   } else {
     index = free_slots_.back();
     free_slots_.pop_back();
@@ -53,7 +55,7 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
   if (body.has_extra) {
     extras_[index] = Extra{std::move(spec.label), std::move(spec.on_done)};
   }
-  body.successors.clear();
+  body.successor_count = 0;
   ++unfinished_;
   return ActivityId{index, slot.generation};
 }
@@ -81,7 +83,13 @@ void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
     return;
   }
   ++next.pending_predecessors;
-  bodies_[before.index].successors.push_back(after);
+  Body& body = bodies_[before.index];
+  if (body.successor_count < kInlineSuccessors) {
+    body.successors[body.successor_count] = after;
+  } else {
+    more_successors_[before.index].push_back(after);
+  }
+  ++body.successor_count;
 }
 
 void ActivityGraph::start(ActivityId id) {
@@ -164,11 +172,16 @@ void ActivityGraph::finish(std::uint32_t index) {
   }
   const ActivityFinished event{id,       label,         body.kind,     body.track, body.tag,
                                body.released, body.start, engine_.now(), body.amount};
-  std::vector<ActivityId> successors = std::move(body.successors);
-  if (!spare_successors_.empty()) {
-    // Give the slot a used vector back: its next activity's successors need no allocation.
-    body.successors = std::move(spare_successors_.back());
-    spare_successors_.pop_back();
+  const std::uint32_t successor_count = body.successor_count;
+  const std::array<ActivityId, kInlineSuccessors> successors = body.successors;
+  std::vector<ActivityId> more;
+  if (successor_count > kInlineSuccessors) {
+    more = std::move(more_successors_[index]);
+    if (!spare_successors_.empty()) {
+      // Give the slot a used vector back: its next activity's successors need no allocation.
+      more_successors_[index] = std::move(spare_successors_.back());
+      spare_successors_.pop_back();
+    }
   }
   slot.state = State::kFree;
   ++slot.generation;
@@ -178,15 +191,23 @@ void ActivityGraph::finish(std::uint32_t index) {
   if (on_done) {
     on_done();
   }
-  for (const ActivityId next : successors) {
+  const auto release = [this](ActivityId next) {
     Slot& s = slots_[next.index];
     if (s.generation == next.generation && --s.pending_predecessors == 0 &&
         s.state == State::kReleased) {
       begin(next.index);
     }
+  };
+  for (std::uint32_t i = 0; i < std::min(successor_count, kInlineSuccessors); ++i) {
+    release(successors[i]);
   }
-  successors.clear();
-  spare_successors_.push_back(std::move(successors));
+  if (successor_count > kInlineSuccessors) {
+    for (const ActivityId next : more) {
+      release(next);
+    }
+    more.clear();
+    spare_successors_.push_back(std::move(more));
+  }
 }
 
 }  // namespace gpuplan::sim

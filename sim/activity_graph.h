@@ -3,6 +3,7 @@
 /// Activities (an amount of work on shared resources) linked by successor edges: the graph a
 /// model builds of one training step and the engine plays.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -134,7 +135,9 @@ class ActivityGraph {
     State state = State::kFree;
     int pending_predecessors = 0;
   };
-  /// The rest of an activity, same index as its Slot: what begin, work and finish read, 104
+  /// Successors held in the body; further ones go to `more_successors_`.
+  static constexpr std::uint32_t kInlineSuccessors = 3;
+  /// The rest of an activity, same index as its Slot: what begin, work and finish read, 112
   /// bytes (the spec's label and callback, which most activities lack, live in `extras_`).
   struct Body {
     SimTime released = 0;
@@ -147,7 +150,8 @@ class ActivityGraph {
     std::uint32_t track = 0;
     ResourceList resources;
     bool has_extra = false;  ///< extras_[i] holds a label or a callback
-    std::vector<ActivityId> successors;
+    std::uint32_t successor_count = 0;
+    std::array<ActivityId, kInlineSuccessors> successors{};  ///< the first ones, in order
   };
   /// An activity's label and callback, same index as its Slot; read only when `has_extra`.
   struct Extra {
@@ -170,6 +174,8 @@ class ActivityGraph {
   std::vector<Body> bodies_;  ///< bodies_[i] belongs to slots_[i]
   std::vector<Extra> extras_;  ///< extras_[i] belongs to slots_[i]
   std::vector<std::uint32_t> free_slots_;
+  /// Per slot, the successors beyond the first kInlineSuccessors, in order (most are empty).
+  std::vector<std::vector<ActivityId>> more_successors_;
   std::vector<std::vector<ActivityId>> spare_successors_;  ///< emptied successor lists, reused
   std::size_t unfinished_ = 0;
   Signal<ActivityStarted> started_;
