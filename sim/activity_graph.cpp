@@ -60,14 +60,25 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
   return ActivityId{index, slot.generation};
 }
 
+namespace {
+
+// live()'s error, apart so that the check itself stays small enough to inline.
+[[noreturn]] void throw_not_live(ActivityId id, const char* what) {
+  throw std::logic_error(std::string("ActivityGraph::") + what + ": activity " +
+                         std::to_string(id.index) + "." + std::to_string(id.generation) +
+                         " is unknown or has finished");
+}
+
+}  // namespace
+
 ActivityGraph::Slot& ActivityGraph::live(ActivityId id, const char* what) {
-  if (id.index >= slots_.size() || slots_[id.index].generation != id.generation ||
-      slots_[id.index].state == State::kFree) {
-    throw std::logic_error(std::string("ActivityGraph::") + what + ": activity " +
-                           std::to_string(id.index) + "." + std::to_string(id.generation) +
-                           " is unknown or has finished");
+  if (id.index < slots_.size()) {
+    Slot& slot = slots_[id.index];
+    if (slot.generation == id.generation && slot.state != State::kFree) {
+      return slot;
+    }
   }
-  return slots_[id.index];
+  throw_not_live(id, what);
 }
 
 void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
