@@ -1,5 +1,6 @@
 #include "sim/activity_graph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -33,6 +34,8 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
     index = static_cast<std::uint32_t>(slots_.size());
     slots_.emplace_back();
     bodies_.emplace_back();
+    extras_.emplace_back();
+    more_successors_.emplace_back();
   } else {
     index = free_slots_.back();
     free_slots_.pop_back();
@@ -41,20 +44,41 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
   slot.state = State::kCreated;
   slot.pending_predecessors = 0;
   Body& body = bodies_[index];
-  body.spec = std::move(spec);
-  body.successors.clear();
+  body.latency_s = spec.latency_s;
+  body.amount = spec.amount;
+  body.bound_per_s = spec.bound_per_s;
+  body.tag = spec.tag;
+  body.kind = spec.kind;
+  body.track = spec.track;
+  body.resources = spec.resources;
+  body.has_extra = !spec.label.empty() || static_cast<bool>(spec.on_done);
+  if (body.has_extra) {
+    extras_[index] = Extra{std::move(spec.label), std::move(spec.on_done)};
+  }
+  body.successor_count = 0;
   ++unfinished_;
   return ActivityId{index, slot.generation};
 }
 
+namespace {
+
+// live()'s error, apart so that the check itself stays small enough to inline.
+[[noreturn]] void throw_not_live(ActivityId id, const char* what) {
+  throw std::logic_error(std::string("ActivityGraph::") + what + ": activity " +
+                         std::to_string(id.index) + "." + std::to_string(id.generation) +
+                         " is unknown or has finished");
+}
+
+}  // namespace
+
 ActivityGraph::Slot& ActivityGraph::live(ActivityId id, const char* what) {
-  if (id.index >= slots_.size() || slots_[id.index].generation != id.generation ||
-      slots_[id.index].state == State::kFree) {
-    throw std::logic_error(std::string("ActivityGraph::") + what + ": activity " +
-                           std::to_string(id.index) + "." + std::to_string(id.generation) +
-                           " is unknown or has finished");
+  if (id.index < slots_.size()) {
+    Slot& slot = slots_[id.index];
+    if (slot.generation == id.generation && slot.state != State::kFree) {
+      return slot;
+    }
   }
-  return slots_[id.index];
+  throw_not_live(id, what);
 }
 
 void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
@@ -63,20 +87,26 @@ void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
   }
   Slot& next = live(after, "add_successor");
   if (next.state == State::kRunning) {
-    throw std::logic_error("ActivityGraph::add_successor: activity '" + bodies_[after.index].spec.label +
+    throw std::logic_error("ActivityGraph::add_successor: activity '" + std::string(label(after.index)) +
                            "' is already running; add predecessors before it starts");
   }
   if (finished(before)) {
     return;
   }
   ++next.pending_predecessors;
-  bodies_[before.index].successors.push_back(after);
+  Body& body = bodies_[before.index];
+  if (body.successor_count < kInlineSuccessors) {
+    body.successors[body.successor_count] = after;
+  } else {
+    more_successors_[before.index].push_back(after);
+  }
+  ++body.successor_count;
 }
 
 void ActivityGraph::start(ActivityId id) {
   Slot& slot = live(id, "start");
   if (slot.state != State::kCreated) {
-    throw std::logic_error("ActivityGraph::start: activity '" + bodies_[id.index].spec.label +
+    throw std::logic_error("ActivityGraph::start: activity '" + std::string(label(id.index)) +
                            "' was already started");
   }
   slot.state = State::kReleased;
@@ -110,11 +140,11 @@ void ActivityGraph::begin(std::uint32_t index) {
   slot.state = State::kRunning;
   Body& body = bodies_[index];
   body.start = engine_.now();
-  started_.emit(ActivityStarted{ActivityId{index, slot.generation}, body.spec.label,
-                                body.spec.kind, body.spec.track, body.spec.tag,
+  started_.emit(ActivityStarted{ActivityId{index, slot.generation}, label(index),
+                                body.kind, body.track, body.tag,
                                 body.start});
   // A subscriber may have added activities (and moved the table): index again.
-  const double latency_s = bodies_[index].spec.latency_s;
+  const double latency_s = bodies_[index].latency_s;
   if (latency_s > 0.0) {
     engine_.schedule_in(to_sim_time(latency_s), [this, index] { work(index); });
   } else {
@@ -123,7 +153,7 @@ void ActivityGraph::begin(std::uint32_t index) {
 }
 
 void ActivityGraph::work(std::uint32_t index) {
-  ActivitySpec& s = bodies_[index].spec;
+  const Body& s = bodies_[index];
   auto done = [this, index] { finish(index); };
   if (s.amount == 0.0) {
     // Finish in an event of its own: a long chain of empty activities does not recurse.
@@ -131,8 +161,7 @@ void ActivityGraph::work(std::uint32_t index) {
   } else if (s.resources.empty()) {
     engine_.schedule_in(to_sim_time(s.amount / s.bound_per_s), done);
   } else {
-    // The network keeps the path; the spec's copy is not needed again.
-    network_.start_flow(std::move(s.resources), s.amount, done, s.bound_per_s);
+    network_.start_flow(s.resources, s.amount, done, s.bound_per_s);
   }
 }
 
@@ -141,36 +170,55 @@ void ActivityGraph::finish(std::uint32_t index) {
   Body& body = bodies_[index];
   const ActivityId id{index, slot.generation};
   // Free the slot before the signal and the callbacks, which may add activities (moving the
-  // table and reusing the slot): the event reads the spec moved out of it.
-  ActivitySpec spec = std::move(body.spec);
-  std::vector<ActivityId> successors = std::move(body.successors);
-  if (!spare_successors_.empty()) {
-    // Give the slot a used vector back: its next activity's successors need no allocation.
-    body.successors = std::move(spare_successors_.back());
-    spare_successors_.pop_back();
+  // table and reusing the slot): the event reads what is taken out of it here. Only the label
+  // and the callback own memory; the rest is copied.
+  std::string label;
+  std::function<void()> on_done;
+  if (body.has_extra) {
+    Extra& extra = extras_[index];
+    label = std::move(extra.label);
+    on_done = std::move(extra.on_done);
+    extra = Extra{};
+    body.has_extra = false;
   }
-  const SimTime released = body.released;
-  const SimTime start = body.start;
+  const ActivityFinished event{id,       label,         body.kind,     body.track, body.tag,
+                               body.released, body.start, engine_.now(), body.amount};
+  const std::uint32_t successor_count = body.successor_count;
+  const std::array<ActivityId, kInlineSuccessors> successors = body.successors;
+  std::vector<ActivityId> more;
+  if (successor_count > kInlineSuccessors) {
+    more = std::move(more_successors_[index]);
+    if (!spare_successors_.empty()) {
+      // Give the slot a used vector back: its next activity's successors need no allocation.
+      more_successors_[index] = std::move(spare_successors_.back());
+      spare_successors_.pop_back();
+    }
+  }
   slot.state = State::kFree;
-  body.spec = ActivitySpec{};
   ++slot.generation;
   free_slots_.push_back(index);
   --unfinished_;
-  finished_.emit(ActivityFinished{id, spec.label, spec.kind, spec.track, spec.tag, released, start,
-                                  engine_.now(), spec.amount});
-  std::function<void()> on_done = std::move(spec.on_done);
+  finished_.emit(event);
   if (on_done) {
     on_done();
   }
-  for (const ActivityId next : successors) {
+  const auto release = [this](ActivityId next) {
     Slot& s = slots_[next.index];
     if (s.generation == next.generation && --s.pending_predecessors == 0 &&
         s.state == State::kReleased) {
       begin(next.index);
     }
+  };
+  for (std::uint32_t i = 0; i < std::min(successor_count, kInlineSuccessors); ++i) {
+    release(successors[i]);
   }
-  successors.clear();
-  spare_successors_.push_back(std::move(successors));
+  if (successor_count > kInlineSuccessors) {
+    for (const ActivityId next : more) {
+      release(next);
+    }
+    more.clear();
+    spare_successors_.push_back(std::move(more));
+  }
 }
 
 }  // namespace gpuplan::sim

@@ -3,6 +3,7 @@
 /// Activities (an amount of work on shared resources) linked by successor edges: the graph a
 /// model builds of one training step and the engine plays.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -38,7 +39,7 @@ struct ActivitySpec {
   std::uint64_t tag = 0;      ///< the caller's payload for observers (e.g. a batch number)
   double latency_s = 0.0;     ///< fixed delay before the work, s (a request's latency)
   double amount = 0.0;        ///< work, in the resources' unit
-  std::vector<ResourceId> resources;  ///< resources the work uses at once (may be empty)
+  ResourceList resources;     ///< resources the work uses at once (may be empty; held inline)
   double bound_per_s = std::numeric_limits<double>::infinity();  ///< rate cap, units/s
   std::function<void()> on_done;  ///< runs when it finishes, before its successors start (may be empty)
 };
@@ -134,14 +135,34 @@ class ActivityGraph {
     State state = State::kFree;
     int pending_predecessors = 0;
   };
-  /// The rest of an activity, same index as its Slot.
+  /// Successors held in the body; further ones go to `more_successors_`.
+  static constexpr std::uint32_t kInlineSuccessors = 3;
+  /// The rest of an activity, same index as its Slot: what begin, work and finish read, 112
+  /// bytes (the spec's label and callback, which most activities lack, live in `extras_`).
   struct Body {
     SimTime released = 0;
     SimTime start = 0;
-    ActivitySpec spec;
-    std::vector<ActivityId> successors;
+    double latency_s = 0.0;
+    double amount = 0.0;
+    double bound_per_s = 0.0;
+    std::uint64_t tag = 0;
+    std::uint32_t kind = 0;
+    std::uint32_t track = 0;
+    ResourceList resources;
+    bool has_extra = false;  ///< extras_[i] holds a label or a callback
+    std::uint32_t successor_count = 0;
+    std::array<ActivityId, kInlineSuccessors> successors{};  ///< the first ones, in order
+  };
+  /// An activity's label and callback, same index as its Slot; read only when `has_extra`.
+  struct Extra {
+    std::string label;
+    std::function<void()> on_done;
   };
 
+  /// The label of the activity in slot `index` (empty when it has none).
+  std::string_view label(std::uint32_t index) const {
+    return bodies_[index].has_extra ? std::string_view(extras_[index].label) : std::string_view();
+  }
   Slot& live(ActivityId id, const char* what);
   void begin(std::uint32_t index);
   void work(std::uint32_t index);
@@ -151,7 +172,10 @@ class ActivityGraph {
   BandwidthNetwork network_;
   std::vector<Slot> slots_;
   std::vector<Body> bodies_;  ///< bodies_[i] belongs to slots_[i]
+  std::vector<Extra> extras_;  ///< extras_[i] belongs to slots_[i]
   std::vector<std::uint32_t> free_slots_;
+  /// Per slot, the successors beyond the first kInlineSuccessors, in order (most are empty).
+  std::vector<std::vector<ActivityId>> more_successors_;
   std::vector<std::vector<ActivityId>> spare_successors_;  ///< emptied successor lists, reused
   std::size_t unfinished_ = 0;
   Signal<ActivityStarted> started_;

@@ -33,7 +33,15 @@ const BandwidthNetwork::Resource& BandwidthNetwork::resource(ResourceId id) cons
   return resources_[id.index];
 }
 
-void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
+void ResourceList::push_back(ResourceId id) {
+  if (size_ == kCapacity) {
+    throw std::invalid_argument("ResourceList: more than " + std::to_string(kCapacity) +
+                                " resources; a flow uses at most that many at once");
+  }
+  ids_[size_++] = id;
+}
+
+void BandwidthNetwork::start_flow(const ResourceList& path, double bytes,
                                   std::function<void()> on_done, double bound_per_s) {
   if (path.empty()) {
     throw std::invalid_argument("BandwidthNetwork::start_flow: empty path; a flow must cross "
@@ -48,20 +56,13 @@ void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
                                 std::to_string(bound_per_s) +
                                 " per s; expected a bound > 0 (infinity for none)");
   }
-  std::vector<std::uint32_t> indices;
-  if (!spare_paths_.empty()) {
-    indices = std::move(spare_paths_.back());  // a finished flow's storage, emptied
-    spare_paths_.pop_back();
-  }
-  indices.reserve(path.size());
-  for (const ResourceId id : path) {
-    resource(id);  // throws for an unknown id
-    if (std::find(indices.begin(), indices.end(), id.index) != indices.end()) {
+  for (const ResourceId* id = path.begin(); id != path.end(); ++id) {
+    resource(*id);  // throws for an unknown id
+    if (std::find(path.begin(), id, *id) != id) {
       throw std::invalid_argument("BandwidthNetwork::start_flow: resource '" +
-                                  resources_[id.index].name +
+                                  resources_[id->index].name +
                                   "' appears twice in the path; list each resource once");
     }
-    indices.push_back(id.index);
   }
   if (bytes == 0.0) {
     ++completed_flows_;
@@ -73,13 +74,13 @@ void BandwidthNetwork::start_flow(std::vector<ResourceId> path, double bytes,
 
   advance_to_now();
   const SimTime now = engine_.now();
-  for (const std::uint32_t index : indices) {
-    Resource& r = resources_[index];
+  for (const ResourceId id : path) {
+    Resource& r = resources_[id.index];
     if (r.active_flows++ == 0) {
       r.busy_since = now;
     }
   }
-  flows_.push_back(Flow{std::move(indices), bytes, 0.0, bound_per_s, kMaxSimTime, std::move(on_done)});
+  flows_.push_back(Flow{path, bytes, 0.0, bound_per_s, kMaxSimTime, std::move(on_done)});
   reallocate_and_reschedule();
 }
 
@@ -117,11 +118,11 @@ void BandwidthNetwork::reallocate_and_reschedule() {
     flow.rate_bytes_per_s = -1.0;  // unfrozen
     unfrozen_.push_back(static_cast<std::uint32_t>(f));
     lowest_bound = std::min(lowest_bound, flow.bound_per_s);
-    for (const std::uint32_t index : flow.path) {
-      Resource& r = resources_[index];
+    for (const ResourceId id : flow.path) {
+      Resource& r = resources_[id.index];
       if (r.unfrozen_flows++ == 0) {
         r.residual_bytes_per_s = r.capacity_bytes_per_s;
-        in_use_.push_back(index);
+        in_use_.push_back(id.index);
       }
     }
   }
@@ -154,15 +155,15 @@ void BandwidthNetwork::reallocate_and_reschedule() {
       Flow& flow = flows_[f];
       const bool freezes = bound_first
                                ? flow.bound_per_s == lowest_bound
-                               : std::find(flow.path.begin(), flow.path.end(), bottleneck) != flow.path.end();
+                               : flow.path.contains(bottleneck);
       if (!freezes) {
         next_lowest_bound = std::min(next_lowest_bound, flow.bound_per_s);
         unfrozen_[kept++] = f;
         continue;
       }
       flow.rate_bytes_per_s = rate;
-      for (const std::uint32_t index : flow.path) {
-        Resource& r = resources_[index];
+      for (const ResourceId id : flow.path) {
+        Resource& r = resources_[id.index];
         r.residual_bytes_per_s -= rate;
         r.allocated_bytes_per_s += rate;
         --r.unfrozen_flows;
@@ -214,8 +215,8 @@ void BandwidthNetwork::on_completion_event() {
     if (!done(flow)) {
       continue;
     }
-    for (const std::uint32_t index : flow.path) {
-      Resource& r = resources_[index];
+    for (const ResourceId id : flow.path) {
+      Resource& r = resources_[id.index];
       if (--r.active_flows == 0) {
         r.busy_time += now - r.busy_since;
       }
@@ -224,8 +225,6 @@ void BandwidthNetwork::on_completion_event() {
     if (flow.on_done) {
       callbacks.push_back(std::move(flow.on_done));
     }
-    flow.path.clear();
-    spare_paths_.push_back(std::move(flow.path));
   }
   flows_.erase(std::remove_if(flows_.begin(), flows_.end(), done), flows_.end());
   reallocate_and_reschedule();

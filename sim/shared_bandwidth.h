@@ -3,8 +3,11 @@
 /// Resources shared max-min fairly among concurrent flows, each with an optional rate bound
 /// (a fluid model): links and storage read paths in bytes/s, CPU cores in core-seconds/s.
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -19,6 +22,48 @@ struct ResourceId {
   std::uint32_t index = 0;  ///< position in creation order, from 0
   /// Two ids are equal when they name the same resource of the same network.
   friend bool operator==(ResourceId, ResourceId) = default;
+};
+
+/// The resources one flow (or activity) uses at once, held inline so that starting one
+/// allocates nothing: at most `kCapacity` of them, in the order given. Built from a braced
+/// list (`{link}`, `{uplink, slow}`) or a std::vector. Throws std::invalid_argument when more
+/// than `kCapacity` are given (a path that long is not a training step's: raise the capacity).
+class ResourceList {
+ public:
+  /// The most resources a list holds (a step's flows use one or two).
+  static constexpr std::size_t kCapacity = 4;
+
+  ResourceList() = default;
+  /// The resources of `ids`, in order.
+  ResourceList(std::initializer_list<ResourceId> ids) {  // NOLINT(google-explicit-constructor): `{link}`
+    for (const ResourceId id : ids) push_back(id);
+  }
+  /// The resources of `ids`, in order.
+  ResourceList(const std::vector<ResourceId>& ids) {  // NOLINT(google-explicit-constructor)
+    for (const ResourceId id : ids) push_back(id);
+  }
+
+  /// Appends `id`. Throws std::invalid_argument if the list already holds `kCapacity`.
+  void push_back(ResourceId id);
+  /// True when the list holds no resource.
+  bool empty() const { return size_ == 0; }
+  /// The number of resources.
+  std::size_t size() const { return size_; }
+  /// True when `index` (a ResourceId's index) is in the list.
+  bool contains(std::uint32_t index) const {
+    for (const ResourceId id : *this) {
+      if (id.index == index) return true;
+    }
+    return false;
+  }
+  /// The first resource, for range loops.
+  const ResourceId* begin() const { return ids_.data(); }
+  /// One past the last resource.
+  const ResourceId* end() const { return ids_.data() + size_; }
+
+ private:
+  std::array<ResourceId, kCapacity> ids_{};
+  std::uint8_t size_ = 0;
 };
 
 /// A set of shared resources (links, switch uplinks, a storage device's read path, a pool of
@@ -71,7 +116,7 @@ class BandwidthNetwork {
   /// infinity = no cap).
   /// Throws std::invalid_argument if `path` is empty, names an unknown resource or the same
   /// resource twice, if `bytes` is negative, NaN or infinite, or if `bound_per_s` is not > 0.
-  void start_flow(std::vector<ResourceId> path, double bytes, std::function<void()> on_done,
+  void start_flow(const ResourceList& path, double bytes, std::function<void()> on_done,
                   double bound_per_s = std::numeric_limits<double>::infinity());
 
   /// The number of resources.
@@ -113,7 +158,7 @@ class BandwidthNetwork {
     int unfrozen_flows = 0;
   };
   struct Flow {
-    std::vector<std::uint32_t> path;
+    ResourceList path;
     double remaining_bytes;
     double rate_bytes_per_s = 0.0;
     double bound_per_s;
@@ -135,7 +180,6 @@ class BandwidthNetwork {
   SimTime last_update_ = 0;
   bool completion_pending_ = false;  // completion_ is scheduled and has not run
   EventId completion_;              // the one completion event, moved at each reallocation
-  std::vector<std::vector<std::uint32_t>> spare_paths_;  // finished flows' paths, emptied, reused
   std::vector<std::function<void()>> spare_callbacks_;   // on_completion_event's list, reused
   std::uint64_t completed_flows_ = 0;
 };

@@ -38,9 +38,15 @@ SimTime to_sim_time(double seconds) {
     throw TimeRangeError("to_sim_time: duration " + std::to_string(seconds) +
                                 " s exceeds the simulated-time range (about 292 years)");
   }
-  const double nearest = std::round(ns);
+  // std::round and std::ceil from the integer part, without libm's calls (x86-64's baseline
+  // has no rounding instruction): 0 <= ns < 2^63, and `ns - below` is exact (Sterbenz), so
+  // these are exactly round-half-away and ceil.
+  const double below = static_cast<double>(static_cast<SimTime>(ns));
+  const double fraction = ns - below;
+  const double nearest = fraction >= 0.5 ? below + 1.0 : below;
+  const double above = fraction > 0.0 ? below + 1.0 : below;
   const double tolerance = std::max(kSnapAbsoluteNs, kSnapUlps * DBL_EPSILON * ns);
-  const double whole = std::fabs(ns - nearest) <= tolerance ? nearest : std::ceil(ns);
+  const double whole = std::fabs(ns - nearest) <= tolerance ? nearest : above;
   if (!(whole < kFirstUnrepresentableNs)) {
     throw TimeRangeError("to_sim_time: duration " + std::to_string(seconds) +
                                 " s exceeds the simulated-time range (about 292 years)");

@@ -36,6 +36,38 @@ ActivitySpec work(std::string label, double amount, std::vector<ResourceId> reso
 }  // namespace
 
 TEST_SUITE("sim.activity_graph") {
+  TEST_CASE("a wide fork starts its successors in the order they were added") {
+    // a (1 s alone at its bound of 1 unit/s) is followed by six activities of 1, 2, ..., 6
+    // units, each alone at a bound of 1 unit/s: they start together at 1 s, in the order they
+    // were added (the first three held in the activity, the rest beyond), and end at
+    // 1 + k s. A second use of the slots (b, after a's fork) finds no stale successor.
+    Engine engine;
+    ActivityGraph graph(engine);
+    Finishes finishes(graph);
+    std::vector<std::string> started;
+    graph.activity_started().subscribe([&started](const ActivityStarted& e) { started.emplace_back(e.label); });
+    const ActivityId a = graph.add(work("a", 1.0, {}, 1.0));
+    for (int k = 1; k <= 6; ++k) {
+      const ActivityId next = graph.add(work("s" + std::to_string(k), k, {}, 1.0));
+      graph.add_successor(a, next);
+      graph.start(next);
+    }
+    graph.start(a);
+    engine.run();
+    CHECK(started == std::vector<std::string>{"a", "s1", "s2", "s3", "s4", "s5", "s6"});
+    for (int k = 1; k <= 6; ++k) {
+      CHECK(finishes.at_s["s" + std::to_string(k)] == doctest::Approx(1.0 + k));
+    }
+    const ActivityId b = graph.add(work("b", 1.0, {}, 1.0));
+    const ActivityId c = graph.add(work("c", 1.0, {}, 1.0));
+    graph.add_successor(b, c);
+    graph.start(c);
+    graph.start(b);
+    engine.run();
+    CHECK(finishes.at_s["c"] == doctest::Approx(9.0));  // b 7..8 s, c 8..9 s
+    CHECK(graph.unfinished() == 0);
+  }
+
   TEST_CASE("a chain runs one activity after the other") {
     // One core (capacity 1 core-s/s). a = 2, b = 3 (after a latency of 0.5 s), c = 1 core-s,
     // chained a -> b -> c: a ends at 2, b at 2 + 0.5 + 3 = 5.5, c at 6.5 s.

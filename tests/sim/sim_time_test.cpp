@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -20,6 +24,33 @@ TEST_SUITE("sim.sim_time") {
     // 1.000002 ns: 2e-6 ns above a whole ns, beyond the snap tolerance of 1e-6 ns -> 2 ns.
     CHECK(to_sim_time(core::nanoseconds(1.000002)) == 2);
     CHECK(to_sim_time(0.0) == 0);
+  }
+
+  TEST_CASE("to_sim_time rounds as std::round and std::ceil would") {
+    // to_sim_time rounds from the integer part instead of calling libm; the definition it
+    // must match is sim_time.h's: the nearest whole ns if within the snap tolerance (1e-6 ns
+    // or 4 ulps), else the ceiling. Checked on halves, near-halves and 2^20 pseudo-random
+    // durations from 1e-12 s to 1e6 s (a fixed xorshift stream: deterministic).
+    const auto reference = [](double seconds) {
+      const double ns = seconds * 1e9;
+      const double nearest = std::round(ns);
+      const double tolerance = std::max(1e-6, 4.0 * DBL_EPSILON * ns);
+      return static_cast<SimTime>(std::fabs(ns - nearest) <= tolerance ? nearest : std::ceil(ns));
+    };
+    for (const double s : {0.5e-9, 2.5e-9, 1e-9 * (0.5 - 1e-12), 4503599627370495.5e-9, 1e-9 * 9007199254740993.0}) {
+      CHECK(to_sim_time(s) == reference(s));
+    }
+    std::uint64_t x = 88172645463325252ULL;
+    int mismatches = 0;
+    for (int i = 0; i < (1 << 20); ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      const double unit = static_cast<double>(x >> 11) / 9007199254740992.0;  // [0, 1)
+      const double seconds = std::pow(10.0, -12.0 + 18.0 * unit);
+      if (to_sim_time(seconds) != reference(seconds)) ++mismatches;
+    }
+    CHECK(mismatches == 0);
   }
 
   TEST_CASE("floating-point residue does not add a nanosecond") {
