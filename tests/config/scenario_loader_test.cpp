@@ -278,6 +278,22 @@ cloud:
     CHECK(unknown.find("did you mean gpt2") != std::string::npos);
   }
 
+  TEST_CASE("the decoder's norm and loss choices (MPT's low-precision layer norm, fused cross-entropy) name the key and the values") {
+    const auto error_with = [](const std::string& entry) {
+      return error_of([&] {
+        parse("format: gpuplan/v1\nworkload:\n  model: {base: mpt-760m, " + entry +
+              "}\n  sequence_length: 2048\n  dataset: {samples: 1000, synthetic: true}\n  epochs: 1\n"
+              "training: {batch_size: 1}\nhardware: {gpu: a100-80gb}\n");
+      });
+    };
+    CHECK(error_with("loss: fused_crossentropy") ==
+          "unknown loss 'fused_crossentropy' at s.yaml:3:33 (workload.model.loss); expected one of "
+          "cross_entropy, fused_cross_entropy");
+    CHECK(error_with("norm: low_precision_layer_norm") ==
+          "unknown norm 'low_precision_layer_norm' at s.yaml:3:33 (workload.model.norm); expected one of "
+          "layernorm, rmsnorm, low_precision_layernorm");
+  }
+
   TEST_CASE("synthetic data needs no cpu_cores, host_memory or storage: documented defaults, named in notes") {
     const Scenario s = parse(R"(format: gpuplan/v1
 workload:
