@@ -28,13 +28,19 @@ std::map<std::string, models::VariantResult> run(const std::string& yaml) {
   return rows;
 }
 
-std::string llm(const std::string& model, int batch, const std::string& strategies) {
+/// The scenario's start: `model` at sequence 2048, one epoch of 100,000 synthetic samples.
+std::string sequence_2048(const std::string& model) {
   return "format: gpuplan/v1\n"
          "workload:\n"
          "  model: " + model + "\n"
          "  sequence_length: 2048\n"
          "  dataset: {samples: 100000, synthetic: true}\n"
-         "  epochs: 1\n"
+         "  epochs: 1\n";
+}
+
+/// `model` on one A100 80GB, batch `batch`, bf16 AMP, AdamW (default sdpa attention, no checkpointing).
+std::string llm(const std::string& model, int batch, const std::string& strategies) {
+  return sequence_2048(model) +
          "training: {batch_size: " + std::to_string(batch) + ", precision: bf16_amp, optimizer: adamw}\n"
          "hardware: {gpu: a100-80gb, cpu_cores: 8, host_memory: \"64 GiB\", storage: nvme_ssd}\n"
          "strategies:\n" + strategies;
@@ -43,12 +49,7 @@ std::string llm(const std::string& model, int batch, const std::string& strategi
 /// `model` at sequence 2048 on one node of 8 H100 SXM (NVLink 4), batch `batch`, bf16 AMP,
 /// AdamW, FlashAttention, full activation checkpointing.
 std::string on_eight_h100(const std::string& model, int batch, const std::string& strategies) {
-  return "format: gpuplan/v1\n"
-         "workload:\n"
-         "  model: " + model + "\n"
-         "  sequence_length: 2048\n"
-         "  dataset: {samples: 100000, synthetic: true}\n"
-         "  epochs: 1\n"
+  return sequence_2048(model) +
          "training: {batch_size: " + std::to_string(batch) + ", precision: bf16_amp, optimizer: adamw, "
          "attention: flash, activation_checkpointing: true}\n"
          "hardware: {gpu: h100-sxm, gpus_per_node: 8, gpu_interconnect: nvlink4, cpu_cores: 112, "
