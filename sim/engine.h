@@ -112,8 +112,8 @@ class Engine {
   EventId push(SimTime t, Callback callback);
   bool pending(EventId id) const;
   void place(std::size_t position, const Entry& entry);
-  void sift_up(std::size_t position, Entry entry);
-  void sift_down(std::size_t position, Entry entry);
+  void sift_up(std::size_t position, const Entry& moving);
+  void sift_down(std::size_t position, const Entry& moving);
   void remove_at(std::size_t position);
   void process_next();
 

@@ -50,6 +50,13 @@ std::uint64_t RandomStream::derive_seed(std::uint64_t scenario_seed,
 RandomStream::RandomStream(std::uint64_t scenario_seed, std::string_view component_name)
     : seed_(derive_seed(scenario_seed, component_name)), engine_(seed_) {}
 
+void RandomStream::reseed(std::uint64_t scenario_seed, std::string_view component_name) {
+  seed_ = derive_seed(scenario_seed, component_name);
+  engine_.seed(seed_);
+  spare_normal_ = 0.0;
+  has_spare_normal_ = false;
+}
+
 double RandomStream::uniform01() {
   return static_cast<double>(engine_() >> 11) * kTwoToMinus53;
 }
@@ -80,6 +87,11 @@ std::uint64_t RandomStream::uniform_below(std::uint64_t n) {
 double RandomStream::exponential(double mean) {
   require_finite_non_negative(mean, "exponential", "mean");
   return -mean * std::log1p(-uniform01());
+}
+
+double RandomStream::exponential_of_uniform(double mean, double u) {
+  require_finite_non_negative(mean, "exponential", "mean");
+  return -mean * std::log1p(-u);
 }
 
 double RandomStream::standard_normal() {

@@ -29,6 +29,10 @@ class RandomStream {
   /// unrelated streams.
   RandomStream(std::uint64_t scenario_seed, std::string_view component_name);
 
+  /// Makes this the stream `RandomStream(scenario_seed, component_name)` would be, in place
+  /// (no allocation: a model that runs many trials keeps its streams and reseeds them).
+  void reseed(std::uint64_t scenario_seed, std::string_view component_name);
+
   /// The derived 64-bit seed of this stream (see the constructor).
   std::uint64_t seed() const { return seed_; }
 
@@ -59,6 +63,12 @@ class RandomStream {
   /// (Devroye, *Non-Uniform Random Variate Generation*, 1986, ch. II.2). `mean = 0` gives 0.
   /// Throws std::invalid_argument if `mean` is negative, NaN or infinite.
   double exponential(double mean);
+
+  /// The exponential variate with mean `mean` that `exponential` returns when its uniform
+  /// draw is `u` (in [0, 1)): `-mean x ln(1 - u)`, increasing in u. For a model that draws
+  /// the uniforms itself (the least of several exponentials comes from the least uniform).
+  /// Throws std::invalid_argument if `mean` is negative, NaN or infinite.
+  static double exponential_of_uniform(double mean, double u);
 
   /// A normal variate, by Marsaglia's polar method (Marsaglia & Bray, "A convenient method
   /// for generating normal variables", SIAM Review 6(3), 1964), which yields two variates

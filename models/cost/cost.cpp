@@ -1,6 +1,7 @@
 #include "models/cost/cost.h"
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 namespace gpuplan::models {
@@ -9,7 +10,15 @@ double billed_seconds(double wall_s, double granularity_s) {
   if (granularity_s <= 0.0) {
     return wall_s;
   }
-  return std::ceil(wall_s / granularity_s) * granularity_s;
+  const double units = wall_s / granularity_s;
+  // std::ceil without libm's call (x86-64's baseline has no rounding instruction; the spot
+  // Monte Carlo bills a period per preemption): exact for 0 <= units < 2^52, where the
+  // integer part converts back exactly.
+  if (units >= 0.0 && units < 0x1.0p52) {
+    const double whole = static_cast<double>(static_cast<std::int64_t>(units));
+    return (whole < units ? whole + 1.0 : whole) * granularity_s;
+  }
+  return std::ceil(units) * granularity_s;
 }
 
 double on_demand_cost_usd(const InstanceSpec& instance, int nodes, double wall_s) {

@@ -6,10 +6,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "models/cost/cost.h"
 #include "models/spot/preemption.h"
-#include "sim/engine.h"
 #include "sim/random_stream.h"
 #include "sim/sim_time.h"
 
@@ -67,86 +67,131 @@ class TraceIndex {
   std::vector<std::int64_t> next_positive_;
 };
 
-/// One trial. At most one event of the process is pending besides the cap: the next of
-/// (what the job is doing ends, the next preemption), so nothing stale clutters the queue.
-/// Runs of blocking checkpoint cycles that end before the next preemption are taken in one
-/// event (fast-forward): the state after them is exactly the state after the cycles.
-class Trial {
+/// Runs the trials of one job, one after another, with one stream per node and one trace
+/// index, reset between trials instead of rebuilt (no allocation per trial).
+///
+/// A trial is a discrete-event process whose queue never holds more than two events: the
+/// cap, and the next of (what the job is doing ends, the next preemption). So the queue is
+/// those two times, in simulated nanoseconds (sim::to_sim_time), ordered as sim::Engine
+/// orders events (time, then scheduling order: the cap, scheduled first, wins a tie), and
+/// an event costs a comparison instead of a heap operation and a callback. Runs of blocking
+/// checkpoint cycles that end before the next preemption are taken in one event
+/// (fast-forward): the state after them is exactly the state after the cycles.
+class TrialRunner {
  public:
-  Trial(const SpotJobParams& p, std::uint64_t seed, std::uint64_t trial) : p_(p) {
+  /// Throws std::invalid_argument for a trace with no samples or a non-positive gap.
+  explicit TrialRunner(const SpotJobParams& p) : p_(p) {
     if (p.trace != nullptr) {
       trace_.emplace(*p.trace);
     } else if (p.preemption_rate_per_s > 0.0) {
-      streams_.reserve(static_cast<std::size_t>(p.nodes));
-      for (int i = 0; i < p.nodes; ++i) {
-        streams_.emplace_back(seed + trial, "spot/node/" + std::to_string(i));
+      const auto nodes = static_cast<std::size_t>(p.nodes);
+      streams_.reserve(nodes);
+      names_.reserve(nodes);
+      for (std::size_t i = 0; i < nodes; ++i) {
+        names_.push_back("spot/node/" + std::to_string(i));
+        streams_.emplace_back(0, names_.back());
       }
+      draws_.resize(nodes);
     }
     if (p.checkpoint_interval_s > 0.0) {
       last_checkpoint_k_ = static_cast<std::int64_t>(std::ceil(p.work_s / p.checkpoint_interval_s)) - 1;
     }
   }
 
-  SpotTrial run() {
-    engine_.schedule_at(sim::to_sim_time(p_.cap_s), [this] { engine_.stop(); });
+  /// Trial `trial` of a job seeded `seed` (spot_job.h: simulate_spot_trial).
+  SpotTrial run(std::uint64_t seed, std::uint64_t trial) {
+    for (std::size_t i = 0; i < streams_.size(); ++i) streams_[i].reseed(seed + trial, names_[i]);
+    s_ = State{};
+    pending_checkpoints_.clear();
+    const sim::SimTime cap_tick = sim::to_sim_time(p_.cap_s);
     if (trace_ && !trace_->capacity_at(0.0)) {
       wait_for_capacity();
     } else {
       up(0.0);
     }
-    engine_.run();
-    if (!out_.finished) {
-      out_.wall_s = p_.cap_s;
+    // The process's event runs while it comes before the cap; the cap ends the trial.
+    while (!s_.out.finished) {
+      ++s_.out.events;
+      if (!s_.has_pending || s_.pending_tick >= cap_tick) {
+        s_.now_tick = cap_tick;
+        break;
+      }
+      s_.now_tick = s_.pending_tick;
+      s_.has_pending = false;
+      dispatch();
+    }
+    if (!s_.out.finished) {
+      s_.out.wall_s = p_.cap_s;
       close_period(p_.cap_s);
     }
-    out_.cost_usd = out_.billed_node_s * p_.price_usd_per_s;
-    out_.events = engine_.events_processed();
-    return out_;
+    s_.out.cost_usd = s_.out.billed_node_s * p_.price_usd_per_s;
+    return s_.out;
   }
 
  private:
   enum class Next { kBeginWork, kReach, kCheckpointDone, kRecover, kPreempt, kFastForward };
 
-  double now() const { return sim::to_seconds(engine_.now()); }
+  double now() const { return sim::to_seconds(s_.now_tick); }
 
   /// Schedules `what` at `t`, or the pending preemption instead when it comes first (ties go
   /// to the preemption). Nothing is scheduled at or beyond the cap.
   void next(double t, Next what, double arg = 0.0) {
-    if (preemption_armed_ && next_preemption_s_ <= t) {
-      t = next_preemption_s_;
+    if (s_.preemption_armed && s_.next_preemption_s <= t) {
+      t = s_.next_preemption_s;
       what = Next::kPreempt;
     }
-    ++generation_;
+    s_.has_pending = false;
     if (!(t < p_.cap_s)) return;
-    pending_ = what;
-    pending_arg_ = arg;
-    const std::uint64_t g = generation_;
-    engine_.schedule_at(sim::to_sim_time(t), [this, g] {
-      if (g == generation_) dispatch();
-    });
+    const sim::SimTime tick = sim::to_sim_time(t);
+    if (tick < s_.now_tick) throw std::logic_error("spot trial: an event scheduled before now");
+    s_.pending = what;
+    s_.pending_arg = arg;
+    s_.pending_tick = tick;
+    s_.has_pending = true;
   }
 
   void dispatch() {
-    switch (pending_) {
+    switch (s_.pending) {
       case Next::kBeginWork: begin_work(); break;
-      case Next::kReach: reach(pending_arg_); break;
+      case Next::kReach: reach(s_.pending_arg); break;
       case Next::kCheckpointDone: checkpoint_done(); break;
       case Next::kRecover: recover(); break;
       case Next::kPreempt: preempt(); break;
-      case Next::kFastForward: fast_forwarded(static_cast<std::int64_t>(pending_arg_)); break;
+      case Next::kFastForward: fast_forwarded(static_cast<std::int64_t>(s_.pending_arg)); break;
     }
   }
 
   void close_period(double t) {
-    if (billed_nodes_ > 0) {
-      out_.billed_node_s += billed_nodes_ * billed_seconds(t - period_start_s_, p_.billing_granularity_s);
+    if (s_.billed_nodes > 0) {
+      s_.out.billed_node_s += s_.billed_nodes * billed_seconds(t - s_.period_start_s, p_.billing_granularity_s);
     }
-    billed_nodes_ = 0;
+    s_.billed_nodes = 0;
   }
   void begin_period(int nodes) {
     close_period(now());
-    period_start_s_ = now();
-    billed_nodes_ = nodes;
+    s_.period_start_s = now();
+    s_.billed_nodes = nodes;
+  }
+
+  /// The first of the nodes' next preemptions, in seconds from now: the least of one
+  /// exponential draw per node (each stream draws one uniform, as RandomStream::exponential
+  /// would). The inversion -mean ln(1 - u) increases with u, so the least draw comes from
+  /// the least u; only the uniforms within 2^-30 of the least are inverted (libm's log1p
+  /// errs by a few ulps, far below what that gap changes), so the result is exactly the
+  /// least of all the nodes' exponentials.
+  double first_preemption_in_s() {
+    double least = 1.0;
+    for (std::size_t i = 0; i < streams_.size(); ++i) {
+      draws_[i] = streams_[i].uniform01();
+      least = std::min(least, draws_[i]);
+    }
+    const double mean = 1.0 / p_.preemption_rate_per_s;
+    constexpr double kInversionMargin = 0x1.0p-30;
+    double first = kInf;
+    for (const double u : draws_) {
+      if (u <= least + kInversionMargin) first = std::min(first, sim::RandomStream::exponential_of_uniform(mean, u));
+    }
+    return first;
   }
 
   /// Draws (Poisson) or looks up (trace) the next preemption after now and arms it.
@@ -155,13 +200,10 @@ class Trial {
     if (trace_) {
       t = trace_->next_drop_after(now());
     } else if (!streams_.empty()) {
-      const double mean = 1.0 / p_.preemption_rate_per_s;
-      double first = kInf;
-      for (sim::RandomStream& s : streams_) first = std::min(first, s.exponential(mean));
-      t = now() + first;
+      t = now() + first_preemption_in_s();
     }
-    next_preemption_s_ = t;
-    preemption_armed_ = t < kInf;
+    s_.next_preemption_s = t;
+    s_.preemption_armed = t < kInf;
   }
 
   void up(double recovery_s) {
@@ -176,53 +218,52 @@ class Trial {
 
   void begin_work() {
     const double interval = p_.checkpoint_interval_s;
-    if (interval > 0.0 && p_.checkpoint_background_s == 0.0 && pos_k_ < last_checkpoint_k_) {
+    if (interval > 0.0 && p_.checkpoint_background_s == 0.0 && s_.pos_k < last_checkpoint_k_) {
       // Whole cycles (interval of work + blocking write) that end strictly before the next
       // preemption (or all remaining ones when none is armed).
       const double cycle = interval + p_.checkpoint_blocking_s;
-      std::int64_t cycles = last_checkpoint_k_ - pos_k_;
-      if (preemption_armed_) {
-        const double fit = std::ceil((next_preemption_s_ - now()) / cycle) - 1.0;
+      std::int64_t cycles = last_checkpoint_k_ - s_.pos_k;
+      if (s_.preemption_armed) {
+        const double fit = std::ceil((s_.next_preemption_s - now()) / cycle) - 1.0;
         cycles = std::min<std::int64_t>(cycles, fit > 0.0 ? static_cast<std::int64_t>(fit) : 0);
       }
       if (cycles >= 2) {
-        working_ = true;
-        segment_start_s_ = now();
-        segment_start_pos_ = pos_;
+        s_.working = true;
+        s_.segment_start_s = now();
+        s_.segment_start_pos = s_.pos;
         next(now() + static_cast<double>(cycles) * cycle, Next::kFastForward, static_cast<double>(cycles));
         return;
       }
     }
     double target = p_.work_s;
     if (interval > 0.0) {
-      target = std::min(target, static_cast<double>(pos_k_ + 1) * interval);
+      target = std::min(target, static_cast<double>(s_.pos_k + 1) * interval);
     }
-    working_ = true;
-    segment_start_s_ = now();
-    segment_start_pos_ = pos_;
-    next(now() + (target - pos_), Next::kReach, target);
+    s_.working = true;
+    s_.segment_start_s = now();
+    s_.segment_start_pos = s_.pos;
+    next(now() + (target - s_.pos), Next::kReach, target);
   }
 
   void fast_forwarded(std::int64_t cycles) {
-    working_ = false;
-    pos_k_ += cycles;
-    pos_ = static_cast<double>(pos_k_) * p_.checkpoint_interval_s;
-    last_ckpt_ = pos_;
-    last_k_ = pos_k_;
+    s_.working = false;
+    s_.pos_k += cycles;
+    s_.pos = static_cast<double>(s_.pos_k) * p_.checkpoint_interval_s;
+    s_.last_ckpt = s_.pos;
+    s_.last_k = s_.pos_k;
     begin_work();
   }
 
   void reach(double target) {
-    working_ = false;
-    pos_ = target;
-    if (pos_ >= p_.work_s) {
-      out_.finished = true;
-      out_.wall_s = now();
+    s_.working = false;
+    s_.pos = target;
+    if (s_.pos >= p_.work_s) {
+      s_.out.finished = true;
+      s_.out.wall_s = now();
       close_period(now());
-      engine_.stop();
       return;
     }
-    ++pos_k_;
+    ++s_.pos_k;
     if (p_.checkpoint_blocking_s > 0.0) {
       next(now() + p_.checkpoint_blocking_s, Next::kCheckpointDone);
     } else {
@@ -232,47 +273,47 @@ class Trial {
 
   void checkpoint_done() {
     if (p_.checkpoint_background_s > 0.0) {
-      pending_checkpoints_.push_back({pos_, pos_k_, now() + p_.checkpoint_background_s});
+      pending_checkpoints_.push_back({s_.pos, s_.pos_k, now() + p_.checkpoint_background_s});
     } else {
-      last_ckpt_ = pos_;
-      last_k_ = pos_k_;
+      s_.last_ckpt = s_.pos;
+      s_.last_k = s_.pos_k;
     }
     begin_work();
   }
 
   void preempt() {
-    preemption_armed_ = false;
-    ++out_.preemptions;
+    s_.preemption_armed = false;
+    ++s_.out.preemptions;
     // Work done so far: inside a plain segment, linear in time; inside a fast-forward, the
     // whole cycles done count (their checkpoints completed), the rest of the work is lost.
-    double reached = pos_;
-    if (working_) {
-      reached = segment_start_pos_ + (now() - segment_start_s_);
-      if (pending_ == Next::kFastForward) {
+    double reached = s_.pos;
+    if (s_.working) {
+      reached = s_.segment_start_pos + (now() - s_.segment_start_s);
+      if (s_.pending == Next::kFastForward) {
         const double cycle = p_.checkpoint_interval_s + p_.checkpoint_blocking_s;
-        const auto done = static_cast<std::int64_t>(std::floor((now() - segment_start_s_) / cycle));
-        const double into = now() - segment_start_s_ - static_cast<double>(done) * cycle;
-        pos_k_ += done;
-        last_k_ = pos_k_;
-        last_ckpt_ = static_cast<double>(pos_k_) * p_.checkpoint_interval_s;
-        reached = last_ckpt_ + std::min(into, p_.checkpoint_interval_s);
+        const auto done = static_cast<std::int64_t>(std::floor((now() - s_.segment_start_s) / cycle));
+        const double into = now() - s_.segment_start_s - static_cast<double>(done) * cycle;
+        s_.pos_k += done;
+        s_.last_k = s_.pos_k;
+        s_.last_ckpt = static_cast<double>(s_.pos_k) * p_.checkpoint_interval_s;
+        reached = s_.last_ckpt + std::min(into, p_.checkpoint_interval_s);
       }
     }
     for (const PendingCheckpoint& c : pending_checkpoints_) {
-      if (c.done_s <= now() && c.pos > last_ckpt_) {
-        last_ckpt_ = c.pos;
-        last_k_ = c.k;
+      if (c.done_s <= now() && c.pos > s_.last_ckpt) {
+        s_.last_ckpt = c.pos;
+        s_.last_k = c.k;
       }
     }
     pending_checkpoints_.clear();
     if (!p_.checkpoints_survive_preemption) {
-      last_ckpt_ = 0.0;  // the preempted node's disk held them: back to the start
-      last_k_ = 0;
+      s_.last_ckpt = 0.0;  // the preempted node's disk held them: back to the start
+      s_.last_k = 0;
     }
-    out_.lost_work_s += std::max(0.0, reached - last_ckpt_);
-    pos_ = last_ckpt_;
-    pos_k_ = last_k_;
-    working_ = false;
+    s_.out.lost_work_s += std::max(0.0, reached - s_.last_ckpt);
+    s_.pos = s_.last_ckpt;
+    s_.pos_k = s_.last_k;
+    s_.working = false;
     if (trace_ && !trace_->capacity_at(now())) {
       wait_for_capacity();
       return;
@@ -284,17 +325,17 @@ class Trial {
 
   void wait_for_capacity() {
     begin_period(0);
-    preemption_armed_ = false;
+    s_.preemption_armed = false;
     const double t = trace_->next_capacity_after(now());
     if (t < kInf) {
       next(t, Next::kRecover);
     } else {
-      ++generation_;
+      s_.has_pending = false;
     }
   }
 
   void recover() {
-    const double restore = last_ckpt_ > 0.0 ? p_.restore_s : 0.0;
+    const double restore = s_.last_ckpt > 0.0 ? p_.restore_s : 0.0;
     up(p_.startup_s + restore + p_.warmup_s);
   }
 
@@ -304,37 +345,49 @@ class Trial {
     double done_s;
   };
 
+  /// What one trial changes; reset to this at the start of each.
+  struct State {
+    sim::SimTime now_tick = 0;       ///< the time of the event being processed
+    bool has_pending = false;        ///< whether the process has an event besides the cap
+    sim::SimTime pending_tick = 0;   ///< when it is due
+    Next pending = Next::kBeginWork;
+    double pending_arg = 0.0;
+    bool preemption_armed = false;
+    double next_preemption_s = kInf;
+    double pos = 0.0;
+    std::int64_t pos_k = 0;
+    double last_ckpt = 0.0;
+    std::int64_t last_k = 0;
+    bool working = false;
+    double segment_start_s = 0.0;
+    double segment_start_pos = 0.0;
+    double period_start_s = 0.0;
+    int billed_nodes = 0;
+    SpotTrial out;
+  };
+
   const SpotJobParams& p_;
-  sim::Engine engine_;
-  std::vector<sim::RandomStream> streams_;
+  std::vector<std::string> names_;         ///< per node: its stream's component name
+  std::vector<sim::RandomStream> streams_;  ///< per node (Poisson mode), reseeded per trial
+  std::vector<double> draws_;               ///< per node: the uniform of its next preemption
   std::optional<TraceIndex> trace_;
-  std::uint64_t generation_ = 0;
-  Next pending_ = Next::kBeginWork;
-  double pending_arg_ = 0.0;
-  bool preemption_armed_ = false;
-  double next_preemption_s_ = kInf;
   std::int64_t last_checkpoint_k_ = 0;  ///< index of the last checkpoint before the end of the work
-  double pos_ = 0.0;
-  std::int64_t pos_k_ = 0;
-  double last_ckpt_ = 0.0;
-  std::int64_t last_k_ = 0;
-  bool working_ = false;
-  double segment_start_s_ = 0.0;
-  double segment_start_pos_ = 0.0;
   std::vector<PendingCheckpoint> pending_checkpoints_;
-  double period_start_s_ = 0.0;
-  int billed_nodes_ = 0;
-  SpotTrial out_;
+  State s_;
 };
+
+void require_valid(const SpotJobParams& params) {
+  if (!(params.work_s > 0.0) || !(params.cap_s > 0.0) || params.nodes < 1) {
+    throw std::invalid_argument("simulate_spot_trial: work, cap and nodes must be positive");
+  }
+}
 
 }  // namespace
 
 SpotTrial simulate_spot_trial(const SpotJobParams& params, std::uint64_t seed, std::uint64_t trial) {
-  if (!(params.work_s > 0.0) || !(params.cap_s > 0.0) || params.nodes < 1) {
-    throw std::invalid_argument("simulate_spot_trial: work, cap and nodes must be positive");
-  }
-  Trial t(params, seed, trial);
-  return t.run();
+  require_valid(params);
+  TrialRunner runner(params);
+  return runner.run(seed, trial);
 }
 
 SpotSummary run_spot_monte_carlo(const SpotJobParams& params, int trials, std::uint64_t seed,
@@ -347,8 +400,10 @@ SpotSummary run_spot_monte_carlo(const SpotJobParams& params, int trials, std::u
   costs.reserve(static_cast<std::size_t>(s.trials));
   double wall_sum = 0.0;
   double preemptions = 0.0;
+  require_valid(params);
+  TrialRunner runner(params);
   for (int i = 0; i < s.trials; ++i) {
-    const SpotTrial t = simulate_spot_trial(params, seed, static_cast<std::uint64_t>(i));
+    const SpotTrial t = runner.run(seed, static_cast<std::uint64_t>(i));
     walls.push_back(t.wall_s);
     costs.push_back(t.cost_usd);
     wall_sum += t.wall_s;

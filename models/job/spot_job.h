@@ -1,6 +1,7 @@
 #pragma once
 /// \file spot_job.h
-/// Tier-2 job level on spot instances: one trial is a process on sim::Engine in which work
+/// Tier-2 job level on spot instances: one trial is a discrete-event process (on simulated
+/// nanoseconds, ordered as sim::Engine orders events) in which work
 /// advances between checkpoints and preemptions arrive per node as Poisson processes, or
 /// replayed from an availability trace. A preemption of any node stops the job; it then
 /// loses the work since the last *completed* checkpoint, waits for a replacement

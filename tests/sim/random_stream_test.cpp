@@ -165,6 +165,33 @@ TEST_SUITE("sim.random_stream") {
     CHECK(a.bits() == b.bits());  // a consumed no bits
   }
 
+  TEST_CASE("reseed makes a used stream the stream a new one would be") {
+    RandomStream reused(3, "spot/node/0");
+    reused.bits();
+    reused.normal(0.0, 1.0);  // leaves a spare normal, which reseed must drop
+    reused.reseed(42, "loader.worker0");
+    CHECK(reused.seed() == RandomStream::derive_seed(42, "loader.worker0"));
+    RandomStream fresh(42, "loader.worker0");
+    CHECK(reused.normal(0.0, 1.0) == fresh.normal(0.0, 1.0));
+    CHECK(reused.normal(0.0, 1.0) == fresh.normal(0.0, 1.0));
+    CHECK(first_bits(reused, 400) == first_bits(fresh, 400));  // past the first 312-word refill
+  }
+
+  TEST_CASE("exponential_of_uniform is exponential's transform of its uniform draw") {
+    // -mean ln(1 - 1/2) = mean ln 2; at u = 0 the variate is 0.
+    CHECK(RandomStream::exponential_of_uniform(2.0, 0.5) == doctest::Approx(2.0 * std::log(2.0)));
+    CHECK(RandomStream::exponential_of_uniform(2.0, 0.0) == 0.0);
+    RandomStream a(11, "spot/node/3");
+    RandomStream b(11, "spot/node/3");
+    for (int i = 0; i < 1000; ++i) {
+      const double u = b.uniform01();
+      REQUIRE(a.exponential(2.5) == RandomStream::exponential_of_uniform(2.5, u));
+    }
+    CHECK_THROWS_WITH_AS(RandomStream::exponential_of_uniform(-1.0, 0.5),
+                         "RandomStream::exponential: mean = -1.000000; expected a finite number >= 0",
+                         std::invalid_argument);
+  }
+
   TEST_CASE("invalid parameters throw") {
     RandomStream stream(1, "x");
     CHECK_THROWS_AS(stream.exponential(-1.0), std::invalid_argument);

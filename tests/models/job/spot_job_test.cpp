@@ -4,11 +4,15 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "models/cost/cost.h"
 #include "models/job/cloud_job.h"
 #include "models/spot/preemption.h"
+#include "sim/random_stream.h"
+#include "sim/sim_time.h"
 
 using namespace gpuplan::models;
 
@@ -80,6 +84,30 @@ TEST_SUITE("models.job.spot") {
     bool differ = false;
     for (std::uint64_t t = 0; t < 10 && !differ; ++t) differ = simulate_spot_trial(p, 42, t).wall_s != a.wall_s;
     CHECK(differ);
+  }
+
+  TEST_CASE("several nodes: the first preemption is the least of the nodes' exponential draws") {
+    // 4 nodes at 0.5 /h each, no checkpoints, and a replacement wait past the cap: the trial
+    // stops at its first preemption, and the work lost is the time it came at (rounded to the
+    // nanosecond). Node i draws from RandomStream(seed + trial, "spot/node/<i>") (spot_job.h).
+    SpotJobParams p = simple(0.5, 0.0, 0.0);
+    p.nodes = 4;
+    p.work_s = 1000 * kHour;
+    p.cap_s = 2000 * kHour;
+    p.replacement_wait_s = 1e4 * kHour;
+    for (std::uint64_t trial = 0; trial < 20; ++trial) {
+      double first = INFINITY;
+      for (int i = 0; i < 4; ++i) {
+        gpuplan::sim::RandomStream node(9 + trial, "spot/node/" + std::to_string(i));
+        first = std::min(first, node.exponential(kHour / 0.5));
+      }
+      const SpotTrial t = simulate_spot_trial(p, 9, trial);
+      CAPTURE(trial);
+      CHECK(t.preemptions == 1);
+      CHECK(t.lost_work_s == gpuplan::sim::to_seconds(gpuplan::sim::to_sim_time(first)));
+      CHECK_FALSE(t.finished);
+      CHECK(t.events == 2);  // the preemption, then the cap
+    }
   }
 
   TEST_CASE("no preemptions: the wall time is the work plus the blocking checkpoints") {
