@@ -3,10 +3,12 @@
 /// in under a minute on 2 cores): (1) 1,000 spot job-level points of the multi-day GPT-2 XL
 /// job of scenarios/spot-vs-on-demand-a100.yaml (250 per-node preemption rates from 0.01 to
 /// 0.5 /h x 4 checkpoint settings), 200 trials each, on all cores; (2) `gpuplan plan` of the
-/// same scenario over every catalog instance (the deadline does not change the work).
+/// same scenario over every catalog instance, on every node count and on 1-2 nodes (the
+/// point set of 6216732, for comparison).
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <thread>
@@ -20,6 +22,31 @@
 #include "models/job/job_time.h"
 
 using namespace gpuplan;
+
+namespace {
+
+/// Times `gpuplan plan` of `s` over `node_counts` (the deadline does not change the work) and
+/// prints its points, CPU seconds and CPU milliseconds per point.
+void bench_plan(const config::Scenario& s, const cli::AppContext& context, const char* what,
+                const std::vector<int>& node_counts) {
+  std::fflush(stdout);
+  cli::PlanOptions options;
+  options.deadline_s = 7 * 86400.0;
+  options.node_counts = node_counts;
+  const unsigned threads = std::max(1U, std::thread::hardware_concurrency());
+  const bench::Stopwatch plan_watch;
+  const cli::Planner planner(s, context.catalogs, options);
+  const cli::PlanResult r = planner.finish(planner.evaluate());
+  const bench::Elapsed plan = plan_watch.elapsed();
+  std::size_t fit = 0;
+  for (const auto& p : r.points) fit += p.fits ? 1 : 0;
+  fmt::print("gpuplan plan spot-vs-on-demand-a100 ({}): {} points ({} fit) on {} threads: {:.2f} s wall, "
+             "{:.2f} s CPU, {:.2f} ms CPU per point\n",
+             what, r.points.size(), fit, threads, plan.wall_s, plan.cpu_s,
+             1e3 * plan.cpu_s / static_cast<double>(std::max<std::size_t>(r.points.size(), 1)));
+}
+
+}  // namespace
 
 void bench_plan_sweep() {
   const cli::AppContext context = cli::load_context(cli::default_catalog_dir(), {});
@@ -63,16 +90,8 @@ void bench_plan_sweep() {
              points.size(), threads, sweep.wall_s, sweep.cpu_s, static_cast<double>(events.load()) / 1e6,
              static_cast<double>(events.load()) / 1e6 / sweep.cpu_s);
 
-  std::fflush(stdout);
-  cli::PlanOptions options;
-  options.deadline_s = 7 * 86400.0;
-  const bench::Stopwatch plan_watch;
-  const cli::Planner planner(s, context.catalogs, options);
-  const cli::PlanResult r = planner.finish(planner.evaluate());
-  const bench::Elapsed plan = plan_watch.elapsed();
-  std::size_t fit = 0;
-  for (const auto& p : r.points) fit += p.fits ? 1 : 0;
-  fmt::print("gpuplan plan spot-vs-on-demand-a100 (all providers): {} points ({} fit) on {} threads: {:.2f} s wall, "
-             "{:.2f} s CPU\n",
-             r.points.size(), fit, threads, plan.wall_s, plan.cpu_s);
+  // The plan over every node count, then over 1 and 2 nodes only: the point set of 6216732
+  // (kPlanNodeCounts was {1, 2} then), so that figure stays comparable.
+  bench_plan(s, context, "all providers", cli::kPlanNodeCounts);
+  bench_plan(s, context, "all providers, 1-2 nodes as at 6216732", {1, 2});
 }

@@ -157,7 +157,7 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
   }
   for (std::size_t v = 0; v < scenario.variants.size(); ++v) {
     for (const std::string& type : type_order) {
-      for (int nodes : kPlanNodeCounts) {
+      for (int nodes : options_.node_counts) {
         // Several nodes only of the rows that give a network (instance_hardware's check).
         std::vector<const models::InstanceSpec*> rows;
         // A tensor-parallel group stays inside a node (config/scenario_model_parallel.h); the

@@ -40,6 +40,8 @@ struct PlanOptions {
   std::optional<double> budget_usd;      ///< p90 dollars at most
   std::vector<std::string> providers;    ///< empty = all
   unsigned threads = 0;                  ///< 0 = std::thread::hardware_concurrency()
+  /// Node counts to try (each >= 1); the bench narrows them to compare with older builds.
+  std::vector<int> node_counts = kPlanNodeCounts;
   /// Called on the calling thread while points are evaluated (done, total); may be empty.
   std::function<void(std::size_t, std::size_t)> progress;
 };
