@@ -10,7 +10,8 @@ double billed_seconds(double wall_s, double granularity_s) {
   if (granularity_s <= 0.0) {
     return wall_s;
   }
-  const double units = wall_s / granularity_s;
+  // Per-second billing (the common case) needs no division: x / 1 is x exactly.
+  const double units = granularity_s == 1.0 ? wall_s : wall_s / granularity_s;
   // std::ceil without libm's call (x86-64's baseline has no rounding instruction; the spot
   // Monte Carlo bills a period per preemption): exact for 0 <= units < 2^52, where the
   // integer part converts back exactly.

@@ -114,9 +114,11 @@ class TrialRunner {
       ++s_.out.events;
       if (!s_.has_pending || s_.pending_tick >= cap_tick) {
         s_.now_tick = cap_tick;
+        s_.now_s = sim::to_seconds(cap_tick);
         break;
       }
       s_.now_tick = s_.pending_tick;
+      s_.now_s = s_.pending_s;
       s_.has_pending = false;
       dispatch();
     }
@@ -131,7 +133,7 @@ class TrialRunner {
  private:
   enum class Next { kBeginWork, kReach, kCheckpointDone, kRecover, kPreempt, kFastForward };
 
-  double now() const { return sim::to_seconds(s_.now_tick); }
+  double now() const { return s_.now_s; }
 
   /// Schedules `what` at `t`, or the pending preemption instead when it comes first (ties go
   /// to the preemption). Nothing is scheduled at or beyond the cap.
@@ -147,6 +149,7 @@ class TrialRunner {
     s_.pending = what;
     s_.pending_arg = arg;
     s_.pending_tick = tick;
+    s_.pending_s = sim::to_seconds(tick);  // divided here, off the next event's critical path
     s_.has_pending = true;
   }
 
@@ -348,8 +351,10 @@ class TrialRunner {
   /// What one trial changes; reset to this at the start of each.
   struct State {
     sim::SimTime now_tick = 0;       ///< the time of the event being processed
+    double now_s = 0.0;              ///< the same in seconds (sim::to_seconds: one division per event)
     bool has_pending = false;        ///< whether the process has an event besides the cap
     sim::SimTime pending_tick = 0;   ///< when it is due
+    double pending_s = 0.0;          ///< the same in seconds
     Next pending = Next::kBeginWork;
     double pending_arg = 0.0;
     bool preemption_armed = false;

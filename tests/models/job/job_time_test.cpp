@@ -68,6 +68,14 @@ TEST_SUITE("models.cost.cost") {
   TEST_CASE("billing rounds up to the granularity") {
     CHECK(billed_seconds(61.2, 1.0) == doctest::Approx(62));
     CHECK(billed_seconds(61.2, 3600.0) == doctest::Approx(3600));
+    // Exact, as std::ceil: whole units stay, any fraction bills one more; 0 is 0; beyond 2^52
+    // (no fraction left) and for a negative wall the libm path.
+    CHECK(billed_seconds(62.0, 1.0) == 62.0);
+    CHECK(billed_seconds(120.0, 60.0) == 120.0);
+    CHECK(billed_seconds(120.5, 60.0) == 180.0);
+    CHECK(billed_seconds(0.0, 60.0) == 0.0);
+    CHECK(billed_seconds(1e17, 1.0) == 1e17);
+    CHECK(billed_seconds(-1.5, 1.0) == -1.0);
     InstanceSpec i;
     i.price_usd_per_s = 98.32 / 3600.0;  // p5.48xlarge on-demand, $98.32/h (row V114)
     i.billing_granularity_s = 1.0;
