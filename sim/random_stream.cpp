@@ -30,9 +30,6 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return z ^ (z >> 31);
 }
 
-// 2^-53: the spacing of doubles in [0.5, 1), so (bits >> 11) x 2^-53 covers [0, 1) evenly.
-constexpr double kTwoToMinus53 = 0x1.0p-53;
-
 void require_finite_non_negative(double value, const char* function, const char* what) {
   if (!std::isfinite(value) || value < 0.0) {
     throw std::invalid_argument(std::string("RandomStream::") + function + ": " + what + " = " +
@@ -55,10 +52,6 @@ void RandomStream::reseed(std::uint64_t scenario_seed, std::string_view componen
   engine_.seed(seed_);
   spare_normal_ = 0.0;
   has_spare_normal_ = false;
-}
-
-double RandomStream::uniform01() {
-  return static_cast<double>(engine_() >> 11) * kTwoToMinus53;
 }
 
 double RandomStream::uniform(double low, double high) {

@@ -3,8 +3,9 @@
 /// Seeded, per-component pseudo-random streams with portable transforms.
 
 #include <cstdint>
-#include <random>
 #include <string_view>
+
+#include "sim/mersenne_twister_64.h"
 
 namespace gpuplan::sim {
 
@@ -13,8 +14,8 @@ namespace gpuplan::sim {
 /// name, so adding, removing or reordering components never reshuffles the draws of the
 /// others (STYLE.md E5).
 ///
-/// Bits come from std::mt19937_64, whose output sequence the C++ standard fixes
-/// ([rand.predef]: the 10000th output of a default-constructed engine is
+/// Bits come from MT19937-64 (mersenne_twister_64.h: std::mt19937_64's sequence, which the
+/// C++ standard fixes: [rand.predef], the 10000th output of a default-constructed engine is
 /// 9981545732273789042). Every transform below is implemented here rather than taken from
 /// <random>'s distributions, whose algorithms differ between standard libraries, so a
 /// scenario draws the same numbers with GCC, Clang and MSVC.
@@ -46,7 +47,7 @@ class RandomStream {
   /// A uniform double in [0, 1) with 53 random bits: `(bits() >> 11) x 2^-53`, the
   /// conversion recommended by Vigna (https://prng.di.unimi.it/, "Generating uniform doubles
   /// in the unit interval").
-  double uniform01();
+  double uniform01() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
 
   /// A uniform double in [low, high). Throws std::invalid_argument unless low <= high and
   /// both are finite.
@@ -97,7 +98,7 @@ class RandomStream {
   double standard_gamma(double shape);
 
   std::uint64_t seed_;
-  std::mt19937_64 engine_;
+  MersenneTwister64 engine_;
   double spare_normal_ = 0.0;
   bool has_spare_normal_ = false;
 };
