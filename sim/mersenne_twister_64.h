@@ -1,8 +1,8 @@
 #pragma once
 /// \file mersenne_twister_64.h
-/// MT19937-64, the generator that std::mt19937_64 names, written out so that its refill is
-/// branch-free (the compiler vectorizes it; libstdc++'s is not): about 3x faster per draw on
-/// the job level's spot Monte Carlo, with the same outputs.
+/// MT19937-64, the generator that std::mt19937_64 names, written out with a branch-free
+/// refill (libstdc++'s tests each word's low bit): 3.5x faster per draw in a standalone loop
+/// of 200 M draws (2.00 -> 0.56 s, GCC 12 -O3), with the same outputs.
 
 #include <array>
 #include <cstddef>
@@ -51,7 +51,8 @@ class MersenneTwister64 {
   static constexpr std::uint64_t kUpperMask = ~std::uint64_t{0} << 31;  ///< the upper w - r bits
   static constexpr std::uint64_t kLowerMask = ~kUpperMask;
 
-  /// x_k = x_{k+m} xor ((upper(x_k) | lower(x_{k+1})) A), the twist of all n words in place.
+  /// One word of the twist: x_k = x_{k+m} xor ((upper(x_k) | lower(x_{k+1})) A), where
+  /// multiplying by A is a shift right and, when the low bit is set, an xor with a.
   static std::uint64_t twist(std::uint64_t far, std::uint64_t here, std::uint64_t after) {
     const std::uint64_t y = (here & kUpperMask) | (after & kLowerMask);
     return far ^ (y >> 1) ^ ((std::uint64_t{0} - (y & 1U)) & kTwist);

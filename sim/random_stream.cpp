@@ -78,8 +78,8 @@ std::uint64_t RandomStream::uniform_below(std::uint64_t n) {
 }
 
 double RandomStream::exponential(double mean) {
-  require_finite_non_negative(mean, "exponential", "mean");
-  return -mean * std::log1p(-uniform01());
+  require_finite_non_negative(mean, "exponential", "mean");  // before the draw, as always
+  return exponential_of_uniform(mean, uniform01());
 }
 
 double RandomStream::exponential_of_uniform(double mean, double u) {
