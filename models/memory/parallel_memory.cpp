@@ -20,8 +20,24 @@ double model_output_elements_per_sample(const Workload& workload) {
 }
 
 Workload rank_workload(const JobSpec& job) {
-  return tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel,
-                                       job.parallelism.sequence_parallel);
+  Workload rank = tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel,
+                                                job.parallelism.sequence_parallel);
+  if (job.parallelism.pipeline_parallel > 1) {
+    // A tied LM head is on another stage than the embedding: it keeps its own copy of the
+    // word embedding (Megatron-LM's word_embeddings on the last stage), with its gradient and
+    // optimizer state. The all-reduce that keeps the two copies equal is not modelled.
+    const Op* embedding = nullptr;
+    for (const Op& op : rank.ops) {
+      if (op.name == "embed.tokens") embedding = &op;
+    }
+    for (Op& op : rank.ops) {
+      if (op.name == "lm_head" && op.parameters == 0.0 && embedding != nullptr) {
+        op.parameters = embedding->parameters;
+        rank.parameters += op.parameters;
+      }
+    }
+  }
+  return rank;
 }
 
 double data_parallel_memory_bytes(const JobSpec& job) {

@@ -133,6 +133,16 @@ TEST_SUITE("models.step.pipeline_parallel") {
     // Two GPUs, two stages: one data-parallel rank, no DDP buckets.
     CHECK(first.comm.buckets.empty());
     CHECK(first.pipeline.roles == std::vector<int>{0, 1});
+    // GPT-2 ties its LM head to the embedding: on the last stage the head keeps its own copy
+    // (50,257 x 768 = 38,597,376 parameters), so a replica holds the embedding twice.
+    const Workload rank = rank_workload(job);
+    const Workload last_stage = pipeline_stage_workload(rank, job.parallelism, 1);
+    double head = 0.0;
+    for (const Op& op : last_stage.ops) {
+      if (op.name == "lm_head") head = op.parameters;
+    }
+    CHECK(head == doctest::Approx(50257.0 * 768.0));
+    CHECK(rank.parameters == doctest::Approx(job.workload.parameters + 50257.0 * 768.0));
   }
 
   TEST_CASE("2 stages: the schedule runs the stages' own times, and the step is its makespan plus the optimizer") {
