@@ -172,6 +172,13 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
           }
           continue;
         }
+        // A pipeline needs its stages' GPUs and spreads them evenly over the nodes
+        // (config/scenario_model_parallel.h): node counts that cannot hold the layout are skipped.
+        const int pipeline_parallel = scenario.variants[v].job.parallelism.pipeline_parallel;
+        if (pipeline_parallel > 1 && ((type_gpus * nodes) % (tensor_parallel * pipeline_parallel) != 0 ||
+                                      (nodes % pipeline_parallel != 0 && pipeline_parallel % nodes != 0))) {
+          continue;
+        }
         for (const models::InstanceSpec* row : by_type[type]) {
           if (nodes == 1 || row->network_bytes_per_s > 0.0) {
             rows.push_back(row);

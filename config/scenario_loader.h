@@ -48,6 +48,7 @@
 /// | parallelism.strategy | none with one GPU in total; with more it must be written | no silent choice of ddp |
 /// | parallelism.bucket_size | 25 MiB | DDP bucket_cap_mb=25 |
 /// | parallelism.tensor_parallel / sequence_parallel | 1 / false | no model parallelism unless written |
+/// | parallelism.pipeline_parallel / pipeline_schedule / virtual_stages | 1 / 1f1b / 1 | 1f1b: Megatron-LM's default schedule |
 /// | parallelism.sharding | full_shard (strategy fsdp only) | FSDP sharding_strategy default |
 /// | parallelism.zero_stage | required with strategy zero; refused with other strategies | no silent stage |
 /// | checkpointing | none without the section; with it, interval is required, async false | |
@@ -80,6 +81,10 @@
 /// - tensor_parallel > 1 needs strategy ddp and a transformer decoder, and divides
 ///   gpus_per_node (groups stay inside a node) and the query and key/value heads;
 ///   sequence_parallel needs tensor_parallel > 1.
+/// - pipeline_parallel > 1 needs strategy ddp and a transformer decoder whose layers it
+///   divides (times virtual_stages), and divides GPUs / tensor_parallel; it divides or is a
+///   multiple of hardware.nodes; pipeline_schedule and virtual_stages need it; virtual_stages
+///   > 1 needs interleaved_1f1b, which needs gradient_accumulation a multiple of it.
 /// - The global batch (batch_size × gradient_accumulation × GPUs) may not exceed
 ///   workload.dataset.samples.
 /// - cloud.preemption_rate and replacement_wait are read on every market (typos are errors)

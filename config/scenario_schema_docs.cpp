@@ -170,6 +170,19 @@ const std::vector<KeyDoc> kDocs = {
     {"parallelism.sequence_parallel", K::kBoolean, "", "false", "needs tensor_parallel > 1",
      "Megatron sequence parallelism: norms and dropouts split along the sequence, all-gather + "
      "reduce-scatter instead of all-reduce (Korthikanti et al. 2022)"},
+    {"parallelism.pipeline_parallel", K::kInteger, "GPUs", "1",
+     "1 to 4096; divides the layers (x virtual_stages) and GPUs / tensor_parallel; divides or is a multiple of nodes",
+     "pipeline stages: the decoder's layers split into this many consecutive stages (embedding on the first, head "
+     "and loss on the last), training.gradient_accumulation micro-batches flowing through them; strategy ddp "
+     "(GPUs = tensor_parallel x pipeline_parallel x data-parallel ranks); stages across nodes first",
+     1, 4096},
+    {"parallelism.pipeline_schedule", K::kChoice, "", "1f1b", "needs pipeline_parallel > 1",
+     "order of the micro-batches on each stage: gpipe (all forwards, then all backwards), 1f1b (PipeDream-Flush), "
+     "interleaved_1f1b (Megatron-LM; virtual_stages chunks per stage, gradient_accumulation a multiple of "
+     "pipeline_parallel)",
+     std::nullopt, std::nullopt, enum_names<models::PipelineSchedule>},
+    {"parallelism.virtual_stages", K::kInteger, "", "1", "1 to 1024; > 1 needs interleaved_1f1b",
+     "model chunks per pipeline stage (Megatron-LM's virtual pipeline stages)", 1, 1024},
     {"checkpointing", K::kSection, "", "none: no checkpoints", "", "periodic checkpoints"},
     {"checkpointing.interval", K::kQuantity, "seconds (\"30 min\") or auto", "required in the section",
      "> 0, or auto (Young/Daly from the preemption rate)", "work between checkpoints"},

@@ -320,7 +320,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
     }
     check_parallelism(parallelism, hardware, cloud);
     if (parallelism.reader && workload.workload) {
-      check_model_parallel(*parallelism.reader, parallelism.spec, hw, *workload.workload);
+      check_model_parallel(*parallelism.reader, parallelism.spec, hw, *workload.workload,
+                           training ? &*training : nullptr);
     }
     // A data loader needs a core per training process; with none it could never deliver.
     if (workload.dataset && !workload.dataset->synthetic && hw.cpu_cores > 0 && hw.cpu_cores < hw.gpus_per_node) {

@@ -101,9 +101,18 @@ struct ParallelismSpec {
   /// Megatron's sequence parallelism (Korthikanti et al. 2022) on top of tensor parallelism:
   /// norms and dropouts split along the sequence, all-gather + reduce-scatter for all-reduce.
   bool sequence_parallel = false;
+  /// Pipeline stages p (`parallelism.pipeline_parallel`): the decoder's layers split into p
+  /// consecutive stages on different GPUs, `training.gradient_accumulation` micro-batches
+  /// flowing through them (models/step/pipeline_parallel_plan.h).
+  int pipeline_parallel = 1;
+  PipelineSchedule pipeline_schedule = PipelineSchedule::kOneFOneB;
+  /// Model chunks per stage v (`parallelism.virtual_stages`; interleaved 1F1B only, else 1).
+  int virtual_stages = 1;
 
-  /// Data-parallel ranks of `gpus` GPUs: gpus / tensor_parallel.
-  int data_parallel_size(int gpus) const { return gpus / tensor_parallel; }
+  /// GPUs that hold one replica of the model: tensor_parallel x pipeline_parallel.
+  int model_parallel_size() const { return tensor_parallel * pipeline_parallel; }
+  /// Data-parallel ranks of `gpus` GPUs: gpus / (tensor_parallel x pipeline_parallel).
+  int data_parallel_size(int gpus) const { return gpus / model_parallel_size(); }
   /// FSDP only: what it shards (`parallelism.sharding`, default full_shard as in PyTorch).
   Sharding sharding = Sharding::kFullShard;
   /// ZeRO only: 1 shards the optimizer state, 2 also the gradients, 3 also the parameters

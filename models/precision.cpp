@@ -57,6 +57,14 @@ std::string_view name_of(Sharding s) {
   }
   return "?";
 }
+std::string_view name_of(PipelineSchedule s) {
+  switch (s) {
+    case PipelineSchedule::kGpipe: return "gpipe";
+    case PipelineSchedule::kOneFOneB: return "1f1b";
+    case PipelineSchedule::kInterleavedOneFOneB: return "interleaved_1f1b";
+  }
+  return "?";
+}
 std::string_view name_of(Market m) { return m == Market::kOnDemand ? "on_demand" : "spot"; }
 std::string_view name_of(AttentionKernel k) {
   switch (k) {
@@ -135,6 +143,10 @@ std::vector<std::string_view> names_of<ParallelStrategy>() {
 template <>
 std::vector<std::string_view> names_of<Sharding>() {
   return {"full_shard", "shard_grad_op", "hybrid_shard", "no_shard"};
+}
+template <>
+std::vector<std::string_view> names_of<PipelineSchedule>() {
+  return {"gpipe", "1f1b", "interleaved_1f1b"};
 }
 template <>
 std::vector<std::string_view> names_of<Market>() {

@@ -38,6 +38,10 @@ enum class ParallelStrategy { kNone, kDataParallel, kDdp, kFsdp, kZero };
 /// and optimizer state, parameters kept gathered from forward to backward (= ZeRO-2);
 /// HYBRID_SHARD full_shard within a node, replicas across nodes; NO_SHARD nothing (= DDP).
 enum class Sharding { kFullShard, kShardGradOp, kHybridShard, kNoShard };
+/// The order in which pipeline stages run their micro-batches (`parallelism.pipeline_schedule`;
+/// models/step/pipeline_schedule.h for the sources): GPipe (all forwards, then all
+/// backwards), 1F1B (PipeDream-Flush) and Megatron-LM's interleaved 1F1B (virtual stages).
+enum class PipelineSchedule { kGpipe, kOneFOneB, kInterleavedOneFOneB };
 enum class Market { kOnDemand, kSpot };
 /// How attention runs (`training.attention`). kEager: the unfused chain (QKᵀ, scale, mask,
 /// softmax, dropout, PV as separate kernels, the s×s scores saved); kFlash: FlashAttention-2
@@ -76,6 +80,7 @@ std::string_view name_of(DatasetLayout l);
 std::string_view name_of(PreprocessOn p);
 std::string_view name_of(ParallelStrategy s);
 std::string_view name_of(Sharding s);
+std::string_view name_of(PipelineSchedule s);
 std::string_view name_of(Market m);
 std::string_view name_of(AttentionKernel k);
 std::string_view name_of(FineTuningMethod m);
@@ -102,6 +107,8 @@ template <>
 std::vector<std::string_view> names_of<ParallelStrategy>();
 template <>
 std::vector<std::string_view> names_of<Sharding>();
+template <>
+std::vector<std::string_view> names_of<PipelineSchedule>();
 template <>
 std::vector<std::string_view> names_of<Market>();
 template <>

@@ -108,6 +108,9 @@ struct VariantResult {
   /// Hardware FLOP/s (recomputation included: fused attention's backward, selective or
   /// checkpointed replays) / the same peak; >= mfu (Korthikanti et al. 2022, sec. 6).
   double hfu = 0.0;
+  /// Pipeline parallelism: share of the simulated schedule's makespan the busiest stage
+  /// idles (models/step/pipeline_schedule.h PipelineResult::bubble_fraction); none without.
+  std::optional<double> pipeline_bubble_share;
   double epoch_time_s = 0.0;
   double time_to_train_s = 0.0;
   std::optional<double> cost_on_demand_usd;

@@ -161,6 +161,15 @@ std::vector<Field> make_fields() {
                "HFU",
                {},
                [](const VariantResult& v) { return v.hfu > v.mfu + 0.005; }});
+  f.push_back({"pipeline_bubble_share",
+               "1",
+               kFits,
+               "pipeline parallelism: share of the simulated schedule's makespan the busiest stage's GPU idles "
+               "(warm-up, drain and waits for sends); empty without a pipeline",
+               [](const VariantResult& v) { return optional_number(v.pipeline_bubble_share); },
+               "bubble",
+               {},
+               [](const VariantResult& v) { return v.pipeline_bubble_share.has_value(); }});
   f.push_back({"peak_memory_bytes",
                "B",
                kAlways,

@@ -1,6 +1,9 @@
 #include "models/memory/parallel_memory.h"
 
 #include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
 
 #include "models/memory/optimizer_state.h"
 #include "models/memory/sharding.h"
@@ -17,8 +20,24 @@ double model_output_elements_per_sample(const Workload& workload) {
 }
 
 Workload rank_workload(const JobSpec& job) {
-  return tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel,
-                                       job.parallelism.sequence_parallel);
+  Workload rank = tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel,
+                                                job.parallelism.sequence_parallel);
+  if (job.parallelism.pipeline_parallel > 1) {
+    // A tied LM head is on another stage than the embedding: it keeps its own copy of the
+    // word embedding (Megatron-LM's word_embeddings on the last stage), with its gradient and
+    // optimizer state. The all-reduce that keeps the two copies equal is not modelled.
+    const Op* embedding = nullptr;
+    for (const Op& op : rank.ops) {
+      if (op.name == "embed.tokens") embedding = &op;
+    }
+    for (Op& op : rank.ops) {
+      if (op.name == "lm_head" && op.parameters == 0.0 && embedding != nullptr) {
+        op.parameters = embedding->parameters;
+        rank.parameters += op.parameters;
+      }
+    }
+  }
+  return rank;
 }
 
 double data_parallel_memory_bytes(const JobSpec& job) {
@@ -70,6 +89,122 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
     m.optimizer_state_bytes = (l.optimizer_state ? state / shards : state) + copies;
   }
   return m;
+}
+
+namespace {
+
+/// The saved bytes per sample of the largest checkpointed block of `workload`: the
+/// activations footprint.h adds once for the block being recomputed (one micro-batch's).
+double recompute_buffer_bytes_per_sample(const Workload& workload, const TrainingSpec& training) {
+  const std::vector<double> saved = saved_bytes_per_sample(workload, training);
+  std::map<std::string, double> block_saved;
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const Op& op = workload.ops[i];
+    const std::string block = block_of(op);
+    if (!block.empty() && (training.activation_checkpointing || op.checkpointed)) block_saved[block] += saved[i];
+  }
+  double largest = 0.0;
+  for (const auto& entry : block_saved) largest = std::max(largest, entry.second);
+  return largest;
+}
+
+/// N of an op named `layers.N.…`; -1 for any other op.
+int layer_of(const Op& op) {
+  constexpr std::string_view kPrefix = "layers.";
+  if (!op.name.starts_with(kPrefix)) return -1;
+  const std::size_t dot = op.name.find('.', kPrefix.size());
+  if (dot == std::string::npos) return -1;
+  return std::stoi(op.name.substr(kPrefix.size(), dot - kPrefix.size()));
+}
+
+}  // namespace
+
+int decoder_layers(const Workload& workload) {
+  int layers = 0;
+  for (const Op& op : workload.ops) layers = std::max(layers, layer_of(op) + 1);
+  return layers;
+}
+
+std::vector<int> pipeline_chunk_of_ops(const Workload& workload, int chunks) {
+  if (chunks < 1) throw std::invalid_argument("pipeline_chunk_of_ops: chunks must be at least 1");
+  const int layers = decoder_layers(workload);
+  if (layers % chunks != 0) {
+    throw std::invalid_argument("pipeline_chunk_of_ops: " + std::to_string(layers) + " layers are not a multiple of " +
+                                std::to_string(chunks) + " chunks");
+  }
+  const int per_chunk = layers / chunks;
+  std::vector<int> chunk(workload.ops.size(), 0);
+  bool after_blocks = false;
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    const int layer = layer_of(workload.ops[i]);
+    if (layer >= 0) {
+      chunk[i] = layer / per_chunk;
+      after_blocks = layer + 1 == layers;
+    } else {
+      chunk[i] = after_blocks ? chunks - 1 : 0;
+    }
+  }
+  return chunk;
+}
+
+bool pipeline_stage_runs_chunk(int chunk, int stage, int p) { return chunk % p == stage; }
+
+Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec& parallelism, int stage) {
+  const int p = parallelism.pipeline_parallel;
+  if (p <= 1) return workload;
+  const std::vector<int> chunk = pipeline_chunk_of_ops(workload, p * parallelism.virtual_stages);
+  Workload part = workload;
+  part.ops.clear();
+  part.parameters = 0.0;
+  part.frozen_parameters = 0.0;
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    if (!pipeline_stage_runs_chunk(chunk[i], stage, p)) continue;
+    part.ops.push_back(workload.ops[i]);
+    part.parameters += workload.ops[i].parameters;
+    part.frozen_parameters += workload.ops[i].frozen_parameters;
+  }
+  return part;
+}
+
+double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int micro_batches, int stage) {
+  const int p = parallelism.pipeline_parallel;
+  const int m = micro_batches;
+  switch (parallelism.pipeline_schedule) {
+    case PipelineSchedule::kGpipe: return m;
+    case PipelineSchedule::kOneFOneB: return std::min(p - stage, m);
+    case PipelineSchedule::kInterleavedOneFOneB: {
+      const int v = parallelism.virtual_stages;
+      const int chunks = std::min((p - stage - 1) * 2 + (v - 1) * p + 1, m * v);
+      return static_cast<double>(chunks) / v;
+    }
+  }
+  return m;
+}
+
+MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params, int* worst_stage) {
+  const Workload rank = rank_workload(job);
+  if (worst_stage != nullptr) *worst_stage = 0;
+  const int p = job.parallelism.pipeline_parallel;
+  if (p <= 1) return per_gpu_memory(job, training_memory(rank, job.training, params));
+  const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
+  const bool buckets = job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.data_parallel_size(gpus) > 1;
+  MemoryBreakdown worst;
+  for (int s = 0; s < p; ++s) {
+    const Workload stage = pipeline_stage_workload(rank, job.parallelism, s);
+    MemoryBreakdown m = training_memory(stage, job.training, params);
+    const double held = pipeline_activation_micro_batches(job.parallelism, job.training.gradient_accumulation, s);
+    // The saved activations of `held` micro-batches; the block being recomputed is one's.
+    const double recompute = recompute_buffer_bytes_per_sample(stage, job.training) * job.training.batch_size;
+    const double one = m.activations_bytes;
+    m.activations_bytes = (one - recompute) * held + recompute;
+    m.allocator_slack_bytes *= one > 0.0 ? m.activations_bytes / one : 1.0;
+    m.data_parallel_bytes = buckets ? stage.parameters * 4.0 : 0.0;  // DDP's fp32 bucket copy of the stage's gradients
+    if (s == 0 || m.total_bytes() > worst.total_bytes()) {
+      worst = m;
+      if (worst_stage != nullptr) *worst_stage = s;
+    }
+  }
+  return worst;
 }
 
 }  // namespace gpuplan::models

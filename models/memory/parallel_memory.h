@@ -11,7 +11,10 @@
 /// FSDP / ZeRO (sharding.h for what each shards): the sharded states divided by the shard
 /// group, plus what is gathered while a unit runs (below).
 
+#include <vector>
+
 #include "models/job_spec.h"
+#include "models/memory/footprint.h"
 #include "models/results.h"
 #include "models/workload/workload.h"
 
@@ -25,7 +28,9 @@ inline constexpr double kDataParallelReduceBufferBytes = 10485760.0;
 double model_output_elements_per_sample(const Workload& workload);
 
 /// The op table one GPU of `job` holds and runs: the model, or with tensor parallelism one
-/// rank's shard of it (tensor_parallel_rank_workload, models/workload/tensor_parallel_shard.h).
+/// rank's shard of it (tensor_parallel_rank_workload, models/workload/tensor_parallel_shard.h);
+/// with pipeline parallelism a tied LM head holds its own copy of the embedding's weights
+/// (it runs on the last stage, the embedding on the first; Megatron-LM does the same).
 Workload rank_workload(const JobSpec& job);
 
 /// Gradient buckets ZeRO-1/2 keeps in flight: the one being reduced and the one being
@@ -55,5 +60,41 @@ double data_parallel_memory_bytes(const JobSpec& job);
 /// the parameters are sharded; data_parallel_bytes from data_parallel_memory_bytes(). Without
 /// sharding only data_parallel_bytes changes.
 MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gpu);
+
+/// The `layers.N.` blocks of `workload` (N + 1 of the last), 0 without any.
+int decoder_layers(const Workload& workload);
+
+/// Pipeline parallelism: the model chunk (0 .. chunks - 1, in model order) of each op of a
+/// transformer decoder's op table (same order as workload.ops). The `layers.N.` blocks are
+/// cut into `chunks` runs of equal length; the ops before the first block (the embedding) go
+/// with chunk 0, those after the last (final norm, LM head, loss) with the last chunk.
+/// Throws std::invalid_argument when the blocks are not a multiple of `chunks` (config/
+/// refuses that first) or chunks < 1.
+std::vector<int> pipeline_chunk_of_ops(const Workload& workload, int chunks);
+
+/// The chunks stage `stage` runs with `p` stages of `v` chunks each: chunk c runs on stage
+/// c mod p (Megatron-LM's interleaved assignment; v = 1: chunk `stage`).
+bool pipeline_stage_runs_chunk(int chunk, int stage, int p);
+
+/// The ops of `workload` (one tensor-parallel rank's op table) that pipeline stage `stage`
+/// of `parallelism` holds and runs, in model order, with `parameters` and
+/// `frozen_parameters` summed over them. The workload itself with one stage.
+Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec& parallelism, int stage);
+
+/// Micro-batches' worth of its layers' activations that stage `stage` holds at its peak
+/// under `parallelism`'s schedule with `micro_batches` micro-batches: GPipe m; 1F1B
+/// min(p - s, m) (Narayanan et al. 2021, sec. 2.2.1); interleaved 1F1B the chunks of its
+/// warm-up plus one, min((p - s - 1)·2 + (v - 1)·p + 1, m·v), over v, which is
+/// p·(1 + (p - 1)/(p·v)) on the first stage as Narayanan et al. 2021 sec. 2.2.2 and
+/// Korthikanti et al. 2022 sec. 4.2.3 give. The schedule simulation (models/step/
+/// pipeline_schedule.h, PipelineResult::peak_in_flight) reproduces these counts.
+double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int micro_batches, int stage);
+
+/// Peak memory of the busiest GPU of `job`: per_gpu_memory of its rank's op table; with
+/// pipeline parallelism the worst stage's, each stage holding the weights, gradients and
+/// optimizer state of its own layers (DDP's buckets of its own parameters) and
+/// pipeline_activation_micro_batches() micro-batches of its activations (the allocator's
+/// slack with them; with checkpointing the block being recomputed is one micro-batch's). `stage` (if not null) gets the worst stage's index (0 without a pipeline).
+MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params, int* stage = nullptr);
 
 }  // namespace gpuplan::models

@@ -33,6 +33,12 @@ std::string oom_suggestion(const JobSpec& job) {
     return "a smaller training.batch_size with training.gradient_accumulation";
   }
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
+  if (job.parallelism.pipeline_parallel > 1) {
+    // Pipeline parallelism composes with DDP only (config/scenario_model_parallel.h): more
+    // stages hold fewer layers each (models/memory/parallel_memory.h rank_memory).
+    return "a larger parallelism.pipeline_parallel (fewer layers and micro-batches in flight per stage), or more "
+           "GPUs";
+  }
   if (gpus > 1 && !sharding_layout(job).parameters) {
     // FSDP full_shard divides weights, gradients and optimizer state by the GPUs
     // (models/memory/parallel_memory.h per_gpu_memory).

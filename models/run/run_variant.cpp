@@ -86,6 +86,9 @@ double single_gpu_throughput(const JobSpec& job, const ModelParams& params, doub
   one.parallelism.strategy = ParallelStrategy::kNone;
   one.parallelism.tensor_parallel = 1;  // the whole model on the one GPU
   one.parallelism.sequence_parallel = false;
+  one.parallelism.pipeline_parallel = 1;
+  one.parallelism.pipeline_schedule = PipelineSchedule::kOneFOneB;
+  one.parallelism.virtual_stages = 1;
   StepSimOptions options = params.step;
   options.trace_steps = 0;
   StepPlan plan = plan_step(one, params.gpu);
@@ -114,7 +117,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
     r.network_bytes_per_s =
         job.hardware.topology.inter_node->bytes_per_s_per_direction * job.hardware.topology.nics_per_node;
   }
-  r.memory = per_gpu_memory(job, training_memory(rank_workload(job), job.training, params.memory));  // per GPU
+  r.memory = rank_memory(job, params.memory);  // per GPU (the worst pipeline stage's)
   r.peak_memory_bytes = r.memory.total_bytes();
   r.memory_capacity_bytes = job.hardware.gpu.memory_bytes;
   r.fits = r.peak_memory_bytes <= r.memory_capacity_bytes;
@@ -151,8 +154,9 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   // Per GPU, as MFU's numerator: a tensor-parallel rank's share of the model.
   const double hardware_flop_per_step = job.workload.hardware_flop_per_sample(job.training.activation_checkpointing) *
                                         job.training.batch_size * job.training.gradient_accumulation /
-                                        job.parallelism.tensor_parallel;
+                                        job.parallelism.model_parallel_size();
   r.hfu = plan.peak_flop_per_s > 0.0 ? hardware_flop_per_step / step_s / plan.peak_flop_per_s : 0.0;
+  if (plan.pipeline.stages > 1) r.pipeline_bubble_share = plan.pipeline.bubble_fraction;
 
   const double first_batch_s = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;
   // The job level sees the job's mean step: start-up, pipeline fill and page-cache epochs in.

@@ -10,6 +10,26 @@
 
 namespace gpuplan::models {
 
+StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options) {
+  StepPlan slowest = plan_step(job, efficiency, 0);
+  if (slowest.pipeline.stages <= 1) return slowest;
+  StepSimOptions quiet = options;
+  quiet.trace_steps = 0;
+  quiet.exact = false;
+  double slowest_s = simulate_steps(slowest, quiet).breakdown.step_time_s;
+  const std::vector<int> roles = slowest.pipeline.roles;
+  for (const int stage : roles) {
+    if (stage == 0) continue;
+    StepPlan plan = plan_step(job, efficiency, stage);
+    const double step_s = simulate_steps(plan, quiet).breakdown.step_time_s;
+    if (step_s > slowest_s) {
+      slowest_s = step_s;
+      slowest = std::move(plan);
+    }
+  }
+  return slowest;
+}
+
 bool later_epochs_from_page_cache(const JobSpec& job, const StepPlan& cold, double epochs) {
   return !cold.loader.synthetic && epochs > 1.0 && dataset_fits_page_cache(job.dataset, job.hardware.host_memory_bytes);
 }
@@ -20,7 +40,7 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
     throw std::invalid_argument("simulate_job_steps: the job needs at least one step and a positive epoch count");
   }
   JobSteps out;
-  const StepPlan cold = plan_step(job, efficiency);
+  const StepPlan cold = slowest_stage_plan(job, efficiency, options);
   StepPlan warm = cold;
   out.page_cache = later_epochs_from_page_cache(job, cold, epochs);
   warm.loader.page_cache_hit = out.page_cache;

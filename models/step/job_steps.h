@@ -34,13 +34,18 @@ struct JobSteps {
   std::uint64_t events = 0;      ///< engine events over all simulations
 };
 
+/// The plan of the rank whose steady step is slowest: plan_step's; with pipeline
+/// parallelism each distinct stage (PipelineStagePlan::roles) simulated once to steady state
+/// (no trace) and the slowest kept, since the step ends when every stage has.
+StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options);
+
 /// True when the epochs after the first read the dataset from the page cache: real data, more
 /// than one epoch, and the dataset fits in the host's memory (dataset_fits_page_cache). Those
 /// epochs then dominate the quoted throughput (JobSteps::plan, JobSteps::throughput_step_s).
 bool later_epochs_from_page_cache(const JobSpec& job, const StepPlan& cold, double epochs);
 
 /// Training steps of the job: `steps_per_epoch` optimizer steps per epoch, `epochs` epochs
-/// (fractional for a token budget). Throws std::invalid_argument for an empty plan, no
+/// (fractional for a token budget); the slowest pipeline stage's (slowest_stage_plan). Throws std::invalid_argument for an empty plan, no
 /// steps, or a job that cannot run (plan_step).
 JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options,
                             double steps_per_epoch, double epochs);

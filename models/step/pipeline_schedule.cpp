@@ -135,11 +135,13 @@ PipelineResult simulate_pipeline(const PipelineInput& in) {
     graph.add_successor(slot(b, chunks - 1, true), slot(b, chunks - 1, false));
   }
   std::vector<double> busy_s(p, 0.0);
+  std::vector<sim::SimTime> stage_last(p, 0);
   sim::SimTime first = std::numeric_limits<sim::SimTime>::max();
   sim::SimTime last = 0;
   graph.activity_finished().subscribe([&](const sim::ActivityFinished& e) {
     if (static_cast<int>(e.track) >= p) return;  // a send
     busy_s[e.track] += sim::to_seconds(e.end - e.start);
+    stage_last[e.track] = std::max(stage_last[e.track], e.end);
     first = std::min(first, e.start);
     last = std::max(last, e.end);
   });
@@ -153,6 +155,9 @@ PipelineResult simulate_pipeline(const PipelineInput& in) {
   result.makespan_s = sim::to_seconds(last - first);
   const double busiest_s = *std::max_element(busy_s.begin(), busy_s.end());
   result.bubble_fraction = result.makespan_s > 0.0 ? 1.0 - busiest_s / result.makespan_s : 0.0;
+  result.busy_s = busy_s;
+  for (int s = 0; s < p; ++s) result.last_end_s.push_back(sim::to_seconds(stage_last[s] - first));
+  result.sends = static_cast<int>(sends.size());
   return result;
 }
 

@@ -26,10 +26,9 @@
 
 #include <vector>
 
-namespace gpuplan::models {
+#include "models/precision.h"
 
-/// `parallelism.pipeline_schedule`.
-enum class PipelineSchedule { kGpipe, kOneFOneB, kInterleavedOneFOneB };
+namespace gpuplan::models {
 
 /// One pipeline step to simulate.
 struct PipelineInput {
@@ -51,6 +50,11 @@ struct PipelineResult {
   /// Per stage, the most micro-batch chunks whose forward has run and backward not yet: the
   /// activations the stage holds at once (1F1B: p - s on stage s; GPipe: m).
   std::vector<int> peak_in_flight;
+  /// Per stage, the time its compute stream ran (forwards and backwards), seconds.
+  std::vector<double> busy_s;
+  /// Per stage, when its last work ended, from the first forward's start, seconds.
+  std::vector<double> last_end_s;
+  int sends = 0;  ///< point-to-point sends simulated: 2·m·(p·v - 1) with p > 1 and a send time > 0
 };
 
 /// Plays `input` on an engine of its own. Throws std::invalid_argument for stages,

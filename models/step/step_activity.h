@@ -25,6 +25,9 @@ enum class StepActivity : std::uint32_t {
   kAllReduce,      ///< one DDP gradient bucket's all-reduce on the communication stream
   kAllGather,      ///< FSDP / ZeRO: a unit's (or the updated model's) parameters gathered on the communication stream
   kReduceScatter,  ///< FSDP / ZeRO-2: a unit's or bucket's gradients reduce-scattered on the communication stream
+  /// Pipeline parallelism: the stage's compute stream waits for the other stages'
+  /// activations and gradients (the schedule's idle time, PipelineStagePlan::wait_s)
+  kPipelineWait,
 };
 
 /// Where a step-graph activity runs (sim::ActivitySpec::track); workers are kWorker0 + w.

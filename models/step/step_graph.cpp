@@ -231,6 +231,18 @@ void StepGraph::emit_micro_step(long index) {
   }
   if (loads && !plan_.pinned) first_kernel_waits.clear();  // the dispatch already waits for the copy
 
+  if (final && plan_.pipeline.wait_s > 0.0) {
+    // Pipeline parallelism: what the stage waits on the others over the step, before its last
+    // micro-step's forward (after the previous kernels, in stream order).
+    sim::ActivitySpec wait = timer_work(plan_.pipeline.wait_s, StepActivity::kPipelineWait, StepTrack::kComputeStream,
+                                        tag, labels_ ? "pipeline bubble" : "");
+    const sim::ActivityId id = graph_.add(std::move(wait));
+    if (has_tail_) graph_.add_successor(tail_, id);
+    for (const sim::ActivityId p : first_kernel_waits) graph_.add_successor(p, id);
+    graph_.start(id);
+    tail_ = id;
+    has_tail_ = true;
+  }
   const std::vector<DispatchUnit>* phases[3] = {&plan_.forward, &plan_.backward, final ? &plan_.optimizer : nullptr};
   const StepActivity phase_kind[3] = {StepActivity::kKernel, StepActivity::kKernel, StepActivity::kOptimizerKernel};
   int last_phase = 0;

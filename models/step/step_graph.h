@@ -22,7 +22,10 @@
 ///   sharded_data_parallel_plan.h): FSDP's per-unit all-gathers before forward and backward,
 ///   one unit ahead, and reduce-scatters after backward, on the communication stream in the
 ///   order issued; ZeRO-1/2's buckets and the all-gather of the updated parameters that the
-///   next forward waits for.
+///   next forward waits for;
+/// - pipeline parallelism (step_graph.cpp, emit_micro_step; pipeline_parallel_plan.h): the
+///   stage's wait for the other stages in the simulated schedule, one activity on the
+///   compute stream before the last micro-step's forward.
 ///
 /// A new parallelism is a new emit function called from `emit_micro_step`. Micro-steps are
 /// emitted one ahead (micro-step m + 1 when m starts), batches when their reader starts them,

@@ -95,6 +95,7 @@ void StepMeasurement::on_finished(const sim::ActivityFinished& e) {
       case StepActivity::kAllReduce:
       case StepActivity::kAllGather:
       case StepActivity::kReduceScatter: comm_busy_.emplace_back(e.start, e.end); break;
+      case StepActivity::kPipelineWait: pipeline_waits_.emplace_back(e.start, e.end); break;
       case StepActivity::kCopyPinned:
       case StepActivity::kCopyPageable: copies_.emplace_back(e.start, e.end); break;
       case StepActivity::kDispatch:
@@ -188,8 +189,9 @@ Attribution StepMeasurement::attribute(SimTime a, SimTime b, double slowdown) co
     SimTime t = gs;
     while (t < ge) {
       const SimTime next = (it != states.end() && it->first < ge) ? it->first : ge;
-      // The GPU idles while an all-reduce it must wait for runs: exposed communication.
-      const SimTime in_comm = covered(comm_busy_, t, next);
+      // The GPU idles while an all-reduce it must wait for runs, or while its pipeline stage
+      // waits for the others' activations and gradients: exposed communication.
+      const SimTime in_comm = covered(comm_busy_, t, next) + covered(pipeline_waits_, t, next);
       out.comm_s += sim::to_seconds(in_comm);
       const double span = sim::to_seconds(next - t - in_comm);
       switch (state) {

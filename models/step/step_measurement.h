@@ -57,7 +57,8 @@ class StepMeasurement {
 
   /// Splits [a, b) by where the time went: GPU busy on compute (less the slowdown beside an
   /// all-reduce, which counts as communication), on the optimizer or on GPU-side
-  /// communication; GPU idle while an all-reduce runs as exposed communication; the rest of
+  /// communication; GPU idle while an all-reduce runs or a pipeline stage waits for the others
+  /// (StepActivity::kPipelineWait) as exposed communication; the rest of
   /// the idle time by what held the GPU back: the host waiting for data, copying, or
   /// dispatching (H2D when a copy was in flight). `slowdown` = CommPlan::overlap_compute_slowdown.
   Attribution attribute(sim::SimTime a, sim::SimTime b, double slowdown) const;
@@ -109,6 +110,7 @@ class StepMeasurement {
   std::vector<MicroStep> micro_steps_;
   std::vector<Busy> gpu_busy_;             ///< in stream order: sorted, not overlapping
   std::vector<Span> comm_busy_;            ///< in stream order
+  std::vector<Span> pipeline_waits_;       ///< the pipeline stage's waits, in stream order
   std::vector<Span> copies_;               ///< in copy-engine order
   std::vector<std::pair<sim::SimTime, HostState>> host_states_;
   std::vector<BatchRecord> batches_;

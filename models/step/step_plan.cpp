@@ -9,6 +9,7 @@
 #include "models/memory/parallel_memory.h"
 #include "models/memory/sharding.h"
 #include "models/step/data_parallel_plan.h"
+#include "models/step/pipeline_parallel_plan.h"
 #include "models/step/sharded_data_parallel_plan.h"
 #include "models/step/tensor_parallel_plan.h"
 #include "models/storage/storage_model.h"
@@ -85,7 +86,7 @@ LoaderPlan plan_loader(const JobSpec& job) {
 
 }  // namespace
 
-StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
+StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   const TrainingSpec& t = job.training;
   if (t.batch_size < 1 || t.gradient_accumulation < 1) {
     throw std::invalid_argument("batch_size and gradient_accumulation must be at least 1");
@@ -94,12 +95,16 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   plan.micro_batch = t.batch_size;
   plan.gradient_accumulation = t.gradient_accumulation;
   const GpuSpec& gpu = job.hardware.gpu;
-  int parameter_tensors = 0;
   // One tensor-parallel rank runs its shard of the model (tensor_parallel_shard.h) and the
   // group's collectives around it (tensor_parallel_plan.h).
-  const Workload rank = rank_workload(job);
+  const Workload whole_rank = rank_workload(job);
   const TensorParallelPlan tensor_parallel(job, e);
-  const auto& ops = rank.ops;
+  const auto& ops = whole_rank.ops;
+  // Pipeline parallelism: the model chunk of each op (one chunk without a pipeline).
+  const int p = job.parallelism.pipeline_parallel;
+  const int chunks = p * job.parallelism.virtual_stages;
+  const std::vector<int> op_chunk =
+      p > 1 ? pipeline_chunk_of_ops(whole_rank, chunks) : std::vector<int>(ops.size(), 0);
   // Under autocast, a tensor stays fp32 from an op autocast runs in fp32 through the
   // elementwise ops that follow it (type promotion), until a matmul or convolution casts it.
   std::vector<bool> input_fp32(ops.size(), false);
@@ -111,15 +116,19 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
     stream_fp32 = ops[i].autocast_fp32 || (stream_fp32 && !math && c != OpClass::kEmbedding);
   }
   auto input_cast = [&](std::size_t i) { return static_cast<bool>(input_fp32[i]); };
+  // The units of the whole rank, each with the chunk of its op.
+  std::vector<int> forward_chunk;
+  std::vector<int> backward_chunk;
+  const auto tag = [](const std::vector<DispatchUnit>& units, std::vector<int>& chunk_of, int chunk) {
+    chunk_of.resize(units.size(), chunk);
+  };
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     const OpWork w = op_work(op, plan.micro_batch, gpu, t, e, input_cast(i));
     tensor_parallel.add(plan.forward, op, TensorParallelPoint::kBeforeForward, plan.micro_batch);
     plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
     tensor_parallel.add(plan.forward, op, TensorParallelPoint::kAfterForward, plan.micro_batch);
-    if (op.parameters > 0.0) {
-      parameter_tensors += 2;  // weight and (usually) bias
-    }
+    tag(plan.forward, forward_chunk, op_chunk[i]);
   }
   // Backward runs in reverse; with activation checkpointing each op's forward is replayed
   // before its backward (one extra forward in all: Chen et al. 2016, "Training Deep Nets with
@@ -137,6 +146,33 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
     bwd.grad_bytes = ops[r].parameters * parameter_element_bytes(t.precision);  // DDP buckets hold .grad (fp32; bf16 in pure bf16)
     plan.backward.push_back(bwd);
     tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, plan.micro_batch);
+    tag(plan.backward, backward_chunk, op_chunk[r]);
+  }
+  if (p > 1) {
+    // Each chunk's forward and backward of one micro-batch (the GPU's time: the host
+    // dispatches ahead), the schedule over them, and the stage's own units.
+    std::vector<double> forward_s(static_cast<std::size_t>(chunks), 0.0);
+    std::vector<double> backward_s(static_cast<std::size_t>(chunks), 0.0);
+    for (std::size_t i = 0; i < plan.forward.size(); ++i) forward_s[forward_chunk[i]] += plan.forward[i].gpu_s;
+    for (std::size_t i = 0; i < plan.backward.size(); ++i) backward_s[backward_chunk[i]] += plan.backward[i].gpu_s;
+    plan.pipeline = plan_pipeline_stage(job, forward_s, backward_s,
+                                        pipeline_send_elements(whole_rank, op_chunk, job.parallelism) *
+                                            plan.micro_batch * activation_element_bytes(t.precision),
+                                        stage);
+    const auto keep = [&](std::vector<DispatchUnit>& units, const std::vector<int>& chunk_of) {
+      std::vector<DispatchUnit> kept;
+      for (std::size_t i = 0; i < units.size(); ++i) {
+        if (pipeline_stage_runs_chunk(chunk_of[i], stage, p)) kept.push_back(std::move(units[i]));
+      }
+      units = std::move(kept);
+    };
+    keep(plan.forward, forward_chunk);
+    keep(plan.backward, backward_chunk);
+  }
+  const Workload rank = pipeline_stage_workload(whole_rank, job.parallelism, stage);
+  int parameter_tensors = 0;
+  for (const Op& op : rank.ops) {
+    if (op.parameters > 0.0) parameter_tensors += 2;  // weight and (usually) bias
   }
   // The optimizer's kernels are dispatched one after another while the GPU runs the earlier
   // ones: split into units of at most 64 kernels so dispatch and execution overlap.
@@ -167,7 +203,8 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
     plan.h2d_bytes_per_s = h2d_bytes_per_s(gpu, plan.pinned, e) / sharing;
   }
   if (ddp(job)) {
-    plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, data_parallel_topology(job));
+    const Topology group = p > 1 ? pipeline_data_parallel_topology(job) : data_parallel_topology(job);
+    plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, group);
   } else if (data_parallel(job)) {
     // The model's outputs are what the loss reads (the logits); DataParallel gathers them.
     const double output_bytes_per_sample = model_output_elements_per_sample(job.workload) * 4.0;
@@ -180,9 +217,9 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e) {
   // fp16 needs a loss scaler (bf16 does not); a CUDA-graph step is captured without it.
   plan.host_sync_before_optimizer =
       t.precision == Precision::kFp16Amp && t.framework_overhead != FrameworkOverhead::kCudaGraphs;
-  // A tensor-parallel rank's share of the model FLOP (PaLM's MFU counts the model's FLOP).
+  // A model-parallel rank's share of the model FLOP (PaLM's MFU counts the model's FLOP).
   plan.model_flop_per_step = job.workload.training_flop_per_sample() * plan.micro_batch *
-                             plan.gradient_accumulation / job.parallelism.tensor_parallel;
+                             plan.gradient_accumulation / job.parallelism.model_parallel_size();
   plan.peak_flop_per_s = math_peak_flop_per_s(OpClass::kMatmul, t.precision, gpu);
   return plan;
 }

@@ -11,6 +11,7 @@
 #include "models/gpu/gpu_efficiency.h"
 #include "models/job_spec.h"
 #include "models/step/comm_plan.h"
+#include "models/step/pipeline_parallel_plan.h"
 
 namespace gpuplan::models {
 
@@ -77,6 +78,8 @@ struct StepPlan {
   /// reads found_inf with .item() before optimizer.step (torch/amp/grad_scaler.py,
   /// GradScaler._maybe_opt_step), so the optimizer's dispatch cannot overlap backward.
   bool host_sync_before_optimizer = false;
+  /// Pipeline parallelism: the schedule as this stage sees it (stages 1 without).
+  PipelineStagePlan pipeline;
 };
 
 /// Builds the plan of one rank of `job`: with several GPUs, the rank gets its share of the
@@ -85,8 +88,11 @@ struct StepPlan {
 /// extra work on GPU 0, or FSDP's / ZeRO's gathers and reduces with the optimizer on the
 /// rank's shard (comm_plan.h, data_parallel_plan.h, sharded_data_parallel_plan.h); with tensor
 /// parallelism the rank's shard of the model and its group's collectives
-/// (tensor_parallel_plan.h), DDP over the data-parallel group. Throws std::invalid_argument when the job cannot run
-/// (zero batch, no CPU core for a loader that needs one).
-StepPlan plan_step(const JobSpec& job, const GpuEfficiency& efficiency);
+/// (tensor_parallel_plan.h), DDP over the data-parallel group; with pipeline parallelism the
+/// units of pipeline stage `stage` (0 .. pipeline_parallel - 1) for one micro-batch, the
+/// simulated schedule's wait (pipeline_parallel_plan.h), DDP over the stage's group and the
+/// optimizer on its parameters. Throws std::invalid_argument when the job cannot run (zero
+/// batch, no CPU core for a loader that needs one, a stage out of range).
+StepPlan plan_step(const JobSpec& job, const GpuEfficiency& efficiency, int stage = 0);
 
 }  // namespace gpuplan::models

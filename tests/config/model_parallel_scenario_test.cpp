@@ -1,6 +1,7 @@
 /// \file model_parallel_scenario_test.cpp
-/// parallelism.tensor_parallel and sequence_parallel through the loader: the values, the
-/// per-GPU memory they give, and every refused combination with its whole message.
+/// parallelism.tensor_parallel, sequence_parallel, pipeline_parallel, pipeline_schedule and
+/// virtual_stages through the loader: the values, the per-GPU memory they give, and every
+/// refused combination with its whole message.
 
 #include <doctest/doctest.h>
 
@@ -98,6 +99,88 @@ TEST_SUITE("config.model_parallel") {
           Messages{"tensor_parallel 8 does not divide the 28 query and 4 key/value heads of qwen2.5-7b (each rank "
                    "computes whole heads) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 "
                    "or 4"});
+  }
+
+  TEST_CASE("pipeline_parallel, pipeline_schedule and virtual_stages are read; the defaults are 1, 1f1b and 1") {
+    const models::JobSpec plain = job_of(gpt2_on_node("  strategy: ddp\n"));
+    CHECK(plain.parallelism.pipeline_parallel == 1);
+    CHECK(plain.parallelism.pipeline_schedule == models::PipelineSchedule::kOneFOneB);
+    CHECK(plain.parallelism.virtual_stages == 1);
+    std::string text = gpt2_on_node(
+        "  strategy: ddp\n  tensor_parallel: 2\n  pipeline_parallel: 2\n  pipeline_schedule: interleaved_1f1b\n"
+        "  virtual_stages: 3\n");
+    text.replace(text.find("batch_size: 8,"), 14, "batch_size: 8, gradient_accumulation: 4,");
+    const models::JobSpec pp = job_of(text);
+    CHECK(pp.parallelism.pipeline_parallel == 2);
+    CHECK(pp.parallelism.pipeline_schedule == models::PipelineSchedule::kInterleavedOneFOneB);
+    CHECK(pp.parallelism.virtual_stages == 3);
+    CHECK(pp.parallelism.data_parallel_size(8) == 2);  // 8 GPUs / (TP 2 x PP 2)
+  }
+
+  TEST_CASE("refused: a misspelt schedule, and schedule keys without a pipeline") {
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  pipeline_schedule: 1f1f\n")) ==
+          Messages{"unknown value '1f1f', expected one of gpipe, 1f1b or interleaved_1f1b at s.yaml:17:22 "
+                   "(parallelism.pipeline_schedule); did you mean 1f1b?"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_schedule: gpipe\n")) ==
+          Messages{"pipeline_schedule applies to pipeline stages, but pipeline_parallel is 1 at s.yaml:16:22 "
+                   "(parallelism.pipeline_schedule); set pipeline_parallel: 2 or more, or remove pipeline_schedule"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  virtual_stages: 2\n")) ==
+          Messages{"virtual_stages 2 cuts each stage into chunks for the interleaved schedule, but "
+                   "pipeline_schedule is 1f1b at s.yaml:17:19 (parallelism.virtual_stages); set pipeline_schedule: "
+                   "interleaved_1f1b, or remove virtual_stages"});
+  }
+
+  TEST_CASE("refused: layers not a multiple of the stages or chunks, GPUs not a multiple of TP x PP") {
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 8\n")) == Messages{"pipeline_parallel 8 does not divide the 12 layers of gpt2 (each stage holds whole layers) at "
+                   "s.yaml:16:22 (parallelism.pipeline_parallel); use pipeline_parallel 1, 2 or 4"});
+    CHECK(scenario_errors(gpt2_on_node(
+              "  strategy: ddp\n  pipeline_parallel: 2\n  pipeline_schedule: interleaved_1f1b\n  virtual_stages: 4\n")) ==
+          Messages{"pipeline_parallel 2 x virtual_stages 4 = 8 chunks do not divide the 12 layers of gpt2 (each "
+                   "stage holds whole layers) at s.yaml:18:19 (parallelism.virtual_stages); use virtual_stages 1, "
+                   "2, 3 or 6"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 4\n  pipeline_parallel: 3\n")) ==
+          Messages{"tensor_parallel 4 x pipeline_parallel 3 = 12 GPUs per model replica do not divide the 8 GPUs (8 "
+                   "per node x 1 node) at s.yaml:17:22 (parallelism.pipeline_parallel); use pipeline_parallel 1 or "
+                   "2, or change hardware.nodes"});
+  }
+
+  TEST_CASE("refused: pipeline without ddp, on a model that is not a decoder, interleaved micro-batches") {
+    CHECK(scenario_errors(gpt2_on_node("  strategy: fsdp\n  pipeline_parallel: 2\n")) == Messages{"pipeline_parallel 2 runs one process per GPU, and strategy is fsdp (supported: tensor x "
+                   "pipeline x DDP data parallelism) at s.yaml:16:22 (parallelism.pipeline_parallel); set "
+                   "parallelism.strategy: ddp"});
+    std::string resnet = gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n", "resnet50");
+    resnet.replace(resnet.find("  sequence_length: 1024\n"), 24, "");
+    CHECK(scenario_errors(resnet) == Messages{"pipeline_parallel 2 splits the layers of a transformer decoder, and resnet50 is a resnet at "
+                   "s.yaml:15:22 (parallelism.pipeline_parallel); use pipeline_parallel: 1 (data parallelism with "
+                   "strategy ddp)"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  pipeline_schedule: interleaved_1f1b\n"
+                                       "  virtual_stages: 2\n")) == Messages{"interleaved_1f1b needs the micro-batches (training.gradient_accumulation 1) to be a multiple of "
+                   "pipeline_parallel 2 at s.yaml:17:22 (parallelism.pipeline_schedule); set "
+                   "training.gradient_accumulation to a multiple of 2, or pipeline_schedule: 1f1b"});
+  }
+
+  TEST_CASE("refused: stages that cannot be spread evenly over the nodes") {
+    std::string text = gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 3\n");
+    text.replace(text.find("  gpus_per_node: 8\n"), 19,
+                 "  gpus_per_node: 6\n  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", transport: infiniband, nics: 1}\n");
+    CHECK(scenario_errors(text) == Messages{"pipeline_parallel 3: 3 stages cannot be spread evenly over 2 nodes (stage s runs on node s mod "
+                   "nodes) at s.yaml:18:22 (parallelism.pipeline_parallel); use a pipeline_parallel that divides or "
+                   "is a multiple of 2"});
+  }
+
+  TEST_CASE("pipeline memory: the worst stage's, with p - s micro-batches of activations on stage s") {
+    std::string text = gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 4\n");
+    text.replace(text.find("batch_size: 8,"), 14, "batch_size: 8, gradient_accumulation: 8,");
+    const models::JobSpec job = job_of(text);
+    const auto defaults = models::MemoryModelParams::defaults();
+    int stage = -1;
+    const models::MemoryBreakdown m = models::rank_memory(job, defaults, &stage);
+    const models::Workload first = models::pipeline_stage_workload(models::rank_workload(job), job.parallelism, 0);
+    const models::MemoryBreakdown one = models::training_memory(first, job.training, defaults);
+    CHECK(stage == 0);
+    CHECK(m.activations_bytes == doctest::Approx(4.0 * one.activations_bytes));
+    // 8 GPUs / 4 stages: DDP over 2 ranks keeps the stage's fp32 gradient buckets.
+    CHECK(m.data_parallel_bytes == doctest::Approx(first.parameters * 4.0));
   }
 }
 
