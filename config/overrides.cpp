@@ -38,6 +38,8 @@ constexpr std::array kSchema = {
     SchemaEntry{"workload.dataset.layout", SchemaKind::kLeaf},
     SchemaEntry{"workload.dataset.decode_time", SchemaKind::kLeaf},
     SchemaEntry{"workload.dataset.eval_samples", SchemaKind::kLeaf},
+    SchemaEntry{"workload.dataset.eval_every_steps", SchemaKind::kLeaf},
+    SchemaEntry{"workload.dataset.eval_first_rank_only", SchemaKind::kLeaf},
     SchemaEntry{"workload.dataset.synthetic", SchemaKind::kLeaf},
     SchemaEntry{"workload.sequence_length", SchemaKind::kLeaf},
     SchemaEntry{"workload.epochs", SchemaKind::kLeaf},

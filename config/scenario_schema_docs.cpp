@@ -54,7 +54,12 @@ const std::vector<KeyDoc> kDocs = {
     {"workload.dataset.decode_time", K::kQuantity, "seconds (\"6 ms\")", "required unless synthetic", ">= 0",
      "CPU time to decode and augment one sample on one core"},
     {"workload.dataset.eval_samples", K::kNumber, "", "0 (no evaluation pass)", "whole number, 0 to 1e15",
-     "evaluation samples run forward once per epoch"},
+     "evaluation samples run forward in each evaluation pass (once per epoch unless eval_every_steps)"},
+    {"workload.dataset.eval_every_steps", K::kNumber, "optimizer steps", "0 (one pass per epoch)",
+     "whole number, 0 to 1e9", "an evaluation pass every N optimizer steps (nanoGPT's eval_interval)"},
+    {"workload.dataset.eval_first_rank_only", K::kBoolean, "", "false", "",
+     "rank 0 runs the whole evaluation pass while the others wait (nanoGPT: `master_process` only); false "
+     "splits the samples over all ranks"},
     {"workload.dataset.synthetic", K::kBoolean, "", "false", "",
      "batches made on the GPU: no storage, decode or host memory; hardware.cpu_cores, host_memory and storage "
      "then default to one core per GPU, 0 B and nvme_ssd"},
