@@ -93,6 +93,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"parallelism.bucket_size", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.sharding", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.zero_stage", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.fp8_all_gather", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.tensor_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.sequence_parallel", SchemaKind::kLeaf},
     SchemaEntry{"checkpointing", SchemaKind::kSection},

@@ -213,6 +213,9 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   if (job.parallelism.strategy == models::ParallelStrategy::kZero) {
     out << YAML::Key << "zero_stage" << YAML::Value << job.parallelism.zero_stage;
   }
+  if (job.parallelism.fp8_all_gather) {
+    out << YAML::Key << "fp8_all_gather" << YAML::Value << true;
+  }
   out << YAML::EndMap;
 
   const models::CheckpointSpec& c = job.checkpointing;

@@ -168,6 +168,10 @@ const std::vector<KeyDoc> kDocs = {
      std::nullopt, std::nullopt, enum_names<models::Sharding>},
     {"parallelism.zero_stage", K::kInteger, "", "required with strategy zero; zero only", "1 to 3",
      "DeepSpeed ZeRO stage: 1 shards the optimizer state, 2 also the gradients, 3 also the parameters", 1, 3},
+    {"parallelism.fp8_all_gather", K::kBoolean, "", "false",
+     "needs training.precision fp8 and strategy fsdp (not no_shard) or zero_stage 3",
+     "all-gather the float8 linears' weights as 1-byte float8 instead of bf16 (torchao "
+     "enable_fsdp_float8_all_gather with FSDP2): half the gather volume and gathered buffers of those weights"},
     {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1", "1 to 1024; divides gpus_per_node and the heads",
      "Megatron tensor parallelism: each transformer-decoder block split over this many GPUs of a node "
      "(strategy ddp; data-parallel ranks = GPUs / tensor_parallel)",

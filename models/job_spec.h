@@ -115,6 +115,10 @@ struct ParallelismSpec {
   /// ZeRO only: 1 shards the optimizer state, 2 also the gradients, 3 also the parameters
   /// (`parallelism.zero_stage`, required with strategy zero); 0 for other strategies.
   int zero_stage = 0;
+  /// `parallelism.fp8_all_gather` (precision fp8 with fsdp or zero_stage 3 only): the float8
+  /// linears' weights are all-gathered as 1-byte float8, not bf16 (torchao
+  /// enable_fsdp_float8_all_gather; models/memory/sharding.h gathered_unit_bytes).
+  bool fp8_all_gather = false;
 };
 
 struct CheckpointSpec {
