@@ -111,6 +111,8 @@ void emit_workload(YAML::Emitter& out, const models::JobSpec& job) {
   out << YAML::Key << "layout" << YAML::Value << std::string(models::name_of(d.layout));
   out << YAML::Key << "decode_time" << YAML::Value << with_unit(d.decode_time_s, "s");
   out << YAML::Key << "eval_samples" << YAML::Value << number(d.eval_samples);
+  out << YAML::Key << "eval_every_steps" << YAML::Value << number(d.eval_every_steps);
+  out << YAML::Key << "eval_first_rank_only" << YAML::Value << d.eval_first_rank_only;
   out << YAML::Key << "synthetic" << YAML::Value << d.synthetic;
   out << YAML::EndMap;
   if (job.duration.tokens > 0.0) {
@@ -215,6 +217,9 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   }
   if (job.parallelism.strategy == models::ParallelStrategy::kZero) {
     out << YAML::Key << "zero_stage" << YAML::Value << job.parallelism.zero_stage;
+  }
+  if (job.parallelism.fp8_all_gather) {
+    out << YAML::Key << "fp8_all_gather" << YAML::Value << true;
   }
   out << YAML::EndMap;
 

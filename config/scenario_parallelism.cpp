@@ -32,6 +32,7 @@ ParallelismSection read_parallelism_section(MapReader& root) {
   section.spec.bucket_bytes = value_or(p.quantity("bucket_size", core::Dimension::kBytes), section.spec.bucket_bytes);
   const std::optional<std::string> sharding = p.choice("sharding", models::names_of<models::Sharding>());
   const std::optional<std::int64_t> stage = p.integer("zero_stage", 1, 3);
+  const std::optional<bool> fp8_all_gather = p.boolean("fp8_all_gather");
   read_model_parallel(p, section.spec);  // tensor_parallel, sequence_parallel
   p.finish();
   const models::ParallelStrategy s = section.spec.strategy;
@@ -56,6 +57,22 @@ ParallelismSection read_parallelism_section(MapReader& root) {
   }
   if (s == models::ParallelStrategy::kZero && !p.has("zero_stage")) {
     missing_key(p, "zero_stage", "; add zero_stage: 1 (optimizer state), 2 (and gradients) or 3 (and parameters)");
+  }
+  if (value_or(fp8_all_gather, false)) {
+    // The per-unit parameter all-gathers exist with FSDP (not no_shard) and ZeRO-3 only.
+    const bool gathers = (s == models::ParallelStrategy::kFsdp && section.spec.sharding != models::Sharding::kNoShard) ||
+                         (s == models::ParallelStrategy::kZero && section.spec.zero_stage == 3);
+    if (gathers) {
+      section.spec.fp8_all_gather = true;
+    } else if (strategy_valid) {
+      const std::string what = s == models::ParallelStrategy::kFsdp ? "fsdp with sharding no_shard"
+                               : s == models::ParallelStrategy::kZero
+                                   ? "zero with zero_stage " + std::to_string(section.spec.zero_stage)
+                                   : "strategy " + strategy_text(section.spec);
+      p.error("fp8_all_gather", "fp8_all_gather casts the per-layer parameter all-gathers, which " + what + " does not run",
+              "; use strategy: fsdp (full_shard, shard_grad_op or hybrid_shard) or zero with zero_stage: 3, or "
+              "remove fp8_all_gather");
+    }
   }
   return section;
 }

@@ -21,9 +21,11 @@ struct ParallelismSection {
 };
 
 /// Reads `root.parallelism`: strategy (default none), bucket_size (25 MiB), sharding (fsdp
-/// only, default full_shard), zero_stage (zero only, required there, 1 to 3). Records at the
-/// key: sharding without fsdp, zero_stage without zero (zero_stage 3 with data_parallel says
-/// so), zero without zero_stage.
+/// only, default full_shard), zero_stage (zero only, required there, 1 to 3), fp8_all_gather
+/// (default false). Records at the key: sharding without fsdp, zero_stage without zero
+/// (zero_stage 3 with data_parallel says so), zero without zero_stage, fp8_all_gather without
+/// per-layer gathers (fsdp other than no_shard, or zero_stage 3); its precision (fp8) is
+/// checked with the training section (scenario_validator.cpp).
 ParallelismSection read_parallelism_section(MapReader& root);
 
 /// The strategy against the hardware: several GPUs without a strategy (at the hardware key

@@ -54,7 +54,12 @@ const std::vector<KeyDoc> kDocs = {
     {"workload.dataset.decode_time", K::kQuantity, "seconds (\"6 ms\")", "required unless synthetic", ">= 0",
      "CPU time to decode and augment one sample on one core"},
     {"workload.dataset.eval_samples", K::kNumber, "", "0 (no evaluation pass)", "whole number, 0 to 1e15",
-     "evaluation samples run forward once per epoch"},
+     "evaluation samples run forward in each evaluation pass (once per epoch unless eval_every_steps)"},
+    {"workload.dataset.eval_every_steps", K::kNumber, "optimizer steps", "0 (one pass per epoch)",
+     "whole number, 0 to 1e9", "an evaluation pass every N optimizer steps (nanoGPT's eval_interval)"},
+    {"workload.dataset.eval_first_rank_only", K::kBoolean, "", "false", "",
+     "rank 0 runs the whole evaluation pass while the others wait (nanoGPT: `master_process` only); false "
+     "splits the samples over all ranks"},
     {"workload.dataset.synthetic", K::kBoolean, "", "false", "",
      "batches made on the GPU: no storage, decode or host memory; hardware.cpu_cores, host_memory and storage "
      "then default to one core per GPU, 0 B and nvme_ssd"},
@@ -163,6 +168,10 @@ const std::vector<KeyDoc> kDocs = {
      std::nullopt, std::nullopt, enum_names<models::Sharding>},
     {"parallelism.zero_stage", K::kInteger, "", "required with strategy zero; zero only", "1 to 3",
      "DeepSpeed ZeRO stage: 1 shards the optimizer state, 2 also the gradients, 3 also the parameters", 1, 3},
+    {"parallelism.fp8_all_gather", K::kBoolean, "", "false",
+     "needs training.precision fp8 and strategy fsdp (not no_shard) or zero_stage 3",
+     "all-gather the float8 linears' weights as 1-byte float8 instead of bf16 (torchao "
+     "enable_fsdp_float8_all_gather with FSDP2): half the gather volume and gathered buffers of those weights"},
     {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1", "1 to 1024; divides gpus_per_node and the heads",
      "Megatron tensor parallelism: each transformer-decoder block split over this many GPUs of a node "
      "(strategy ddp; data-parallel ranks = GPUs / tensor_parallel)",

@@ -319,6 +319,12 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
       }
     }
     check_parallelism(parallelism, hardware, cloud);
+    if (parallelism.spec.fp8_all_gather && training && training->precision != models::Precision::kFp8) {
+      parallelism.reader->error("fp8_all_gather",
+                                "fp8_all_gather gathers the float8 weights of precision fp8, but training.precision "
+                                "is " + std::string(models::name_of(training->precision)),
+                                "; set training.precision: fp8, or remove fp8_all_gather");
+    }
     if (parallelism.reader && workload.workload) {
       check_model_parallel(*parallelism.reader, parallelism.spec, hw, *workload.workload,
                            training ? &*training : nullptr);

@@ -12,6 +12,8 @@ namespace gpuplan::config {
 namespace {
 
 constexpr double kMaxSamples = 1e15;
+/// Steps between evaluation passes: at most 1e9 (no job runs more steps).
+constexpr double kMaxEvalEverySteps = 1e9;
 constexpr double kMaxEpochs = 1e6;
 constexpr double kMaxTokens = 1e18;
 constexpr std::int64_t kMaxSequenceLength = 100'000'000;
@@ -309,6 +311,8 @@ std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_
   const std::optional<std::string> layout =
       dataset.choice("layout", models::names_of<models::DatasetLayout>());
   const std::optional<double> eval_samples = whole_number(dataset, "eval_samples", 0, kMaxSamples);
+  const std::optional<double> eval_every_steps = whole_number(dataset, "eval_every_steps", 0, kMaxEvalEverySteps);
+  const std::optional<bool> eval_first_rank_only = dataset.boolean("eval_first_rank_only");
   if (samples && sample_bytes && *samples * *sample_bytes > kMaxDatasetBytes) {
     dataset.error("sample_size",
                   fmt::format("the dataset of {:.3g} samples x {:.3g} B = {:.3g} B exceeds {:.3g} B (1 EB)", *samples,
@@ -324,6 +328,8 @@ std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_
   spec.decode_time_s = value_or(decode_time_s, 0.0);
   spec.layout = layout ? *models::from_name<models::DatasetLayout>(*layout) : models::DatasetLayout::kFiles;
   spec.eval_samples = value_or(eval_samples, 0.0);
+  spec.eval_every_steps = value_or(eval_every_steps, 0.0);
+  spec.eval_first_rank_only = value_or(eval_first_rank_only, false);
   return spec;
 }
 

@@ -24,7 +24,13 @@ struct DatasetSpec {
   double sample_bytes = 0.0;       ///< mean stored size of one sample
   DatasetLayout layout = DatasetLayout::kFiles;
   double decode_time_s = 0.0;      ///< CPU time per sample on one core (decode + augment)
-  double eval_samples = 0.0;       ///< validation samples per epoch; 0 = no evaluation pass
+  double eval_samples = 0.0;       ///< validation samples per evaluation pass; 0 = no evaluation
+  /// Optimizer steps between evaluation passes; 0 = one pass per epoch. nanoGPT's
+  /// eval_interval (train.py: `iter_num % eval_interval == 0`).
+  double eval_every_steps = 0.0;
+  /// Only rank 0 evaluates while the other ranks wait (nanoGPT: `and master_process`); false:
+  /// the evaluation samples are split over all ranks.
+  bool eval_first_rank_only = false;
   bool synthetic = false;          ///< batches generated on the GPU: no loading at all
 };
 
@@ -118,6 +124,10 @@ struct ParallelismSpec {
   /// ZeRO only: 1 shards the optimizer state, 2 also the gradients, 3 also the parameters
   /// (`parallelism.zero_stage`, required with strategy zero); 0 for other strategies.
   int zero_stage = 0;
+  /// `parallelism.fp8_all_gather` (precision fp8 with fsdp or zero_stage 3 only): the float8
+  /// linears' weights are all-gathered as 1-byte float8, not bf16 (torchao
+  /// enable_fsdp_float8_all_gather; models/memory/sharding.h gathered_unit_bytes).
+  bool fp8_all_gather = false;
 };
 
 struct CheckpointSpec {

@@ -51,8 +51,16 @@ JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s) 
   }
   t.epoch_train_s = t.steps_per_epoch * step_time_s;
   if (job.dataset.eval_samples > 0.0) {
-    const double ranks = static_cast<double>(job.hardware.gpus_per_node) * job.hardware.nodes;
-    t.epoch_eval_s = std::ceil(job.dataset.eval_samples / (static_cast<double>(job.training.batch_size) * ranks)) * eval_batch_s;
+    const double ranks = job.dataset.eval_first_rank_only
+                             ? 1.0
+                             : static_cast<double>(job.hardware.gpus_per_node) * job.hardware.nodes;
+    const double pass_s =
+        std::ceil(job.dataset.eval_samples / (static_cast<double>(job.training.batch_size) * ranks)) * eval_batch_s;
+    // A pass every N steps: steps_per_epoch / N passes per epoch (fractional: the job's total is
+    // total steps / N passes).
+    const double passes_per_epoch =
+        job.dataset.eval_every_steps > 0.0 ? t.steps_per_epoch / job.dataset.eval_every_steps : 1.0;
+    t.epoch_eval_s = passes_per_epoch * pass_s;
   }
   const double train_s = t.epochs * (t.epoch_train_s + t.epoch_eval_s);
   const double write_bytes_per_s = checkpoint_write_bytes_per_s(job);

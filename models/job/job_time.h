@@ -2,7 +2,8 @@
 /// \file job_time.h
 /// Tier-1 job level without preemption (the spot issue adds the Monte Carlo job process):
 /// steps = epochs x ceil(samples / global batch) (DESIGN.md "Job"), or tokens / (global batch
-/// x sequence length) for a token budget; each epoch adds the evaluation pass and, when
+/// x sequence length) for a token budget; each epoch adds its evaluation passes (one, or one
+/// every dataset.eval_every_steps steps, on all ranks or on rank 0 alone) and, when
 /// checkpointing is on and blocking, the checkpoint writes that fall in it.
 
 #include "models/job_spec.h"
@@ -13,7 +14,7 @@ struct JobTimes {
   double steps_per_epoch = 0.0;
   double epochs = 0.0;               ///< epochs run (fractional for a token budget)
   double epoch_train_s = 0.0;        ///< training steps of one epoch
-  double epoch_eval_s = 0.0;         ///< evaluation pass of one epoch
+  double epoch_eval_s = 0.0;         ///< evaluation passes of one epoch
   double checkpoint_write_s = 0.0;   ///< one checkpoint write (blocking part)
   double checkpoints = 0.0;          ///< checkpoints written over the job
   double epoch_time_s = 0.0;         ///< train + eval (+ checkpoints) of one epoch

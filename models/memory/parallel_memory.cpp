@@ -59,10 +59,17 @@ double data_parallel_memory_bytes(const JobSpec& job) {
         return l.optimizer_state ? kZeroBucketsInFlight * job.parallelism.bucket_bytes : 0.0;
       }
       double largest = 0.0;
-      for (const ShardUnit& u : shard_units(job.workload)) largest = std::max(largest, u.parameters);
-      const double gathered = gathered_parameter_element_bytes(job.training.precision);
-      const double held = l.reshard_after_forward ? kFsdpUnitsInFlight * largest : job.workload.parameters;
-      return held * gathered + largest * parameter_element_bytes(job.training.precision);
+      double largest_gathered = 0.0;
+      double all_gathered = 0.0;
+      for (const ShardUnit& u : shard_units(job.workload)) {
+        largest = std::max(largest, u.parameters);
+        const double bytes =
+            gathered_unit_bytes(job.workload, u, job.training.precision, job.parallelism.fp8_all_gather);
+        largest_gathered = std::max(largest_gathered, bytes);
+        all_gathered += bytes;
+      }
+      const double held = l.reshard_after_forward ? kFsdpUnitsInFlight * largest_gathered : all_gathered;
+      return held + largest * parameter_element_bytes(job.training.precision);
     }
   }
   return 0.0;

@@ -1,6 +1,12 @@
 #include "models/memory/sharding.h"
 
+#include <algorithm>
+
 namespace gpuplan::models {
+namespace {
+/// One float8 (e4m3) element.
+constexpr double kFloat8Bytes = 1.0;
+}  // namespace
 
 ShardingLayout sharding_layout(const JobSpec& job) {
   ShardingLayout l;
@@ -54,5 +60,20 @@ std::vector<ShardUnit> shard_units(const Workload& workload) {
 }
 
 double gathered_parameter_element_bytes(Precision precision) { return activation_element_bytes(precision); }
+
+double gathered_unit_bytes(const Workload& workload, const ShardUnit& unit, Precision precision,
+                           bool fp8_all_gather) {
+  const double element = gathered_parameter_element_bytes(precision);
+  if (!fp8_all_gather || precision != Precision::kFp8) return unit.parameters * element;
+  double bytes = 0.0;
+  for (std::size_t i = unit.first_op; i < unit.end_op && i < workload.ops.size(); ++i) {
+    const Op& op = workload.ops[i];
+    const double weight = op.op_class == OpClass::kMatmul && op.name != "lm_head"
+                              ? std::min(op.parameters, op.weight_rows * op.weight_columns)
+                              : 0.0;
+    bytes += weight * kFloat8Bytes + (op.parameters - weight) * element;
+  }
+  return bytes;
+}
 
 }  // namespace gpuplan::models

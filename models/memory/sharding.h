@@ -57,4 +57,13 @@ std::vector<ShardUnit> shard_units(const Workload& workload);
 /// fp32/tf32), the same as activation_element_bytes().
 double gathered_parameter_element_bytes(Precision precision);
 
+/// Bytes of `unit`'s parameters as FSDP all-gathers them: gathered_parameter_element_bytes()
+/// each, except that with `fp8_all_gather` (precision fp8: torchao float8 training with FSDP2,
+/// Float8LinearConfig.enable_fsdp_float8_all_gather) the weights of the float8 linears are
+/// gathered as 1-byte float8 (torchao docs, "float8 all-gather with FSDP2"): every linear
+/// with a weight except `lm_head`, which torchtitan's float8 converter leaves in bf16 (its
+/// module filter skips the output layer); their biases, embeddings and norms stay 2 B.
+double gathered_unit_bytes(const Workload& workload, const ShardUnit& unit, Precision precision,
+                           bool fp8_all_gather);
+
 }  // namespace gpuplan::models

@@ -75,7 +75,7 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
     c.forward_end = u.end_op;
     c.backward_begin = (ops - u.end_op) * per_op;
     c.backward_end = (ops - u.first_op) * per_op;
-    c.parameter_bytes = u.parameters * gathered_bytes;
+    c.parameter_bytes = gathered_unit_bytes(w, u, job.training.precision, job.parallelism.fp8_all_gather);
     if (u.parameters > 0.0) {
       const double grads = u.parameters * gradient_bytes;
       if (layout.parameters) {

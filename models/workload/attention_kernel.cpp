@@ -137,7 +137,13 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel) {
     fused.input_elements = 3.0 * sh;
     fused.output_elements = sh;
     fused.parameters = 0.0;
-    fused.saved_elements = 4.0 * sh + kLogSumExpElements * shape.heads * shape.tokens;
+    // Saves Q, K, V and the per-row log-sum-exp. It saves its output O too, but that is the
+    // storage the output projection saves as its input: flash and memory-efficient SDPA
+    // allocate O as (B, T, H, D) and return a transposed view, so merge_heads'
+    // transpose(1, 2).contiguous() is that same tensor (PyTorch
+    // aten/src/ATen/native/transformers/cuda/attention.cu, _scaled_dot_product_flash_attention);
+    // attn.out's saved input counts it once.
+    fused.saved_elements = 3.0 * sh + kLogSumExpElements * shape.heads * shape.tokens;
     fused.backward_flop_ratio = 2.0;
     fused.backward_recompute_flop_ratio = kFlashRecomputeFlopRatio;
     fused.forward_kernels = 1;

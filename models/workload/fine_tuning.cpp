@@ -29,9 +29,24 @@ bool ends_with(const std::string& name, const std::string& tail) {
   return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+/// The query width of the layer whose qkv projection is `qkv` (index `i` in `ops`): from the
+/// attention op after it (eager scores save Q and K, 2·s·q; flash's fused op reads Q, K, V,
+/// 3·s·q; transformer_block.cpp), over the tokens; the qkv input width when there is none.
+double query_width(const std::vector<Op>& ops, std::size_t i) {
+  const Op& qkv = ops[i];
+  const double tokens = qkv.input_elements / qkv.weight_columns;
+  for (std::size_t j = i + 1; j < ops.size(); ++j) {
+    if (ends_with(ops[j].name, "attn.scores")) return ops[j].input_elements / (2.0 * tokens);
+    if (ends_with(ops[j].name, "attn.fused")) return ops[j].input_elements / (3.0 * tokens);
+    if (ends_with(ops[j].name, "attn.qkv")) break;  // the next layer
+  }
+  return qkv.weight_columns;
+}
+
 /// The projections of a transformer-layer linear (names of transformer_block.cpp), or none
-/// for any other op (heads, embeddings, convolutions).
-std::vector<Projection> projections_of(const Op& op) {
+/// for any other op (heads, embeddings, convolutions). `ops[i]` is the linear.
+std::vector<Projection> projections_of(const std::vector<Op>& ops, std::size_t i) {
+  const Op& op = ops[i];
   if (op.op_class != OpClass::kMatmul || op.weight_columns <= 0.0) {
     return {};
   }
@@ -39,8 +54,9 @@ std::vector<Projection> projections_of(const Op& op) {
   const double out = op.weight_rows;
   if (ends_with(op.name, "attn.qkv")) {
     if (op.forward_kernels == 3) {
-      const double kv = (out - in) / 2.0;  // q is in x in; k and v share the rest
-      return {{"q", {LoraTarget::kQ}, in, in}, {"k", {LoraTarget::kK}, in, kv}, {"v", {LoraTarget::kV}, in, kv}};
+      const double q = query_width(ops, i);  // heads x head_dim (= in unless head_dim is given)
+      const double kv = (out - q) / 2.0;     // k and v share the rest
+      return {{"q", {LoraTarget::kQ}, in, q}, {"k", {LoraTarget::kK}, in, kv}, {"v", {LoraTarget::kV}, in, kv}};
     }
     return {{"qkv", {LoraTarget::kQ, LoraTarget::kK, LoraTarget::kV}, in, out}};
   }
@@ -87,8 +103,8 @@ double base_weight_element_bytes(BasePrecision base, double in_features, bool do
 
 std::vector<LoraTarget> lora_targets_of(const Workload& workload) {
   std::vector<bool> present(names_of<LoraTarget>().size(), false);
-  for (const Op& op : workload.ops) {
-    for (const Projection& p : projections_of(op)) {
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    for (const Projection& p : projections_of(workload.ops, i)) {
       for (LoraTarget t : p.targets) {
         present[static_cast<std::size_t>(t)] = true;
       }
@@ -105,8 +121,8 @@ std::vector<LoraTarget> lora_targets_of(const Workload& workload) {
 
 double lora_max_rank(const Workload& workload, const FineTuningSpec& spec) {
   double rank = 0.0;
-  for (const Op& op : workload.ops) {
-    for (const Projection& p : projections_of(op)) {
+  for (std::size_t i = 0; i < workload.ops.size(); ++i) {
+    for (const Projection& p : projections_of(workload.ops, i)) {
       if (targeted(p, spec)) {
         const double width = std::min(p.in, p.out);
         rank = rank == 0.0 ? width : std::min(rank, width);
@@ -136,7 +152,8 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
   std::vector<Op> ops;
   ops.reserve(workload.ops.size() * 3);
   int adapters = 0;
-  for (const Op& original : workload.ops) {
+  for (std::size_t index = 0; index < workload.ops.size(); ++index) {
+    const Op& original = workload.ops[index];
     if (original.parameters <= 0.0) {
       Op kept = original;
       if (kept.op_class == OpClass::kMatmul) {
@@ -147,7 +164,7 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       ops.push_back(kept);
       continue;
     }
-    const std::vector<Projection> projections = projections_of(original);
+    const std::vector<Projection> projections = projections_of(workload.ops, index);
     Op base = original;
     base.frozen_parameters = original.parameters;
     base.parameters = 0.0;

@@ -24,8 +24,11 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
   const double h = shape.hidden;
   const double a = shape.heads;
   const double f = shape.ffn_hidden;
-  const double kv = h * shape.kv_heads / shape.heads;  // key/value width h_kv
+  // Query width (a·d) and key/value width (h_kv = kv_heads·d); d = h / a unless given.
+  const double q = shape.head_dim > 0.0 ? shape.heads * shape.head_dim : h;
+  const double kv = q * shape.kv_heads / shape.heads;
   const double sh = s * h;
+  const double sq = s * q;  // s·a·d: Q, the context and the out projection's input
   const double scores = a * s * s;  // a·s² attention scores per sample
   const bool layer_norm_bias = shape.bias && shape.norm != NormKind::kRmsNorm;
 
@@ -34,26 +37,26 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
   }
   // Saves its input: the norm output (pre-norm) or the previous layer's output (post-norm).
   ops.push_back(
-      linear_op(prefix + "attn.qkv", s, h, h + 2.0 * kv, shape.bias, true, shape.qkv_kernels));
+      linear_op(prefix + "attn.qkv", s, h, q + 2.0 * kv, shape.bias, true, shape.qkv_kernels));
   if (shape.rotary) {
     // q·cos + rotate_half(q)·sin and the same for k; cos and sin need no gradient, so
     // nothing per sample is saved.
     ops.push_back(
-        elementwise_op(prefix + "attn.rotary", s * (h + kv), 1.0, kRotaryFlopPerElement, 0.0, 10));
+        elementwise_op(prefix + "attn.rotary", s * (q + kv), 1.0, kRotaryFlopPerElement, 0.0, 10));
   }
   if (shape.kv_heads < shape.heads) {
     // HF repeat_kv materialises k and v for every query head (expand + reshape copies).
-    ops.push_back(elementwise_op(prefix + "attn.repeat_kv", 2.0 * sh, kv / h, 0.0, 0.0, 2));
+    ops.push_back(elementwise_op(prefix + "attn.repeat_kv", 2.0 * sq, kv / q, 0.0, 0.0, 2));
   }
   // QKᵀ per head: a·s·s·(h/a) MACs; saves Q and K (2·s·h).
   ops.push_back(Op{
       .name = prefix + "attn.scores",
       .op_class = OpClass::kAttention,
-      .forward_flop = kFlopPerMac * s * s * h,
-      .input_elements = 2.0 * sh,
+      .forward_flop = kFlopPerMac * s * s * q,
+      .input_elements = 2.0 * sq,
       .output_elements = scores,
       .parameters = 0.0,
-      .saved_elements = 2.0 * sh,
+      .saved_elements = 2.0 * sq,
       .backward_flop_ratio = 2.0,
       .forward_kernels = 1,
   });
@@ -83,16 +86,16 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
   ops.push_back(Op{
       .name = prefix + "attn.context",
       .op_class = OpClass::kAttention,
-      .forward_flop = kFlopPerMac * s * s * h,
-      .input_elements = scores + sh,
-      .output_elements = sh,
+      .forward_flop = kFlopPerMac * s * s * q,
+      .input_elements = scores + sq,
+      .output_elements = sq,
       .parameters = 0.0,
-      .saved_elements = (shape.dropout ? scores : 0.0) + sh,
+      .saved_elements = (shape.dropout ? scores : 0.0) + sq,
       .backward_flop_ratio = 2.0,
       .forward_kernels = 1,
   });
-  ops.push_back(elementwise_op(prefix + "attn.merge_heads", sh, 1.0, 0.0, 0.0));
-  ops.push_back(linear_op(prefix + "attn.out", s, h, h, shape.bias, true));
+  ops.push_back(elementwise_op(prefix + "attn.merge_heads", sq, 1.0, 0.0, 0.0));
+  ops.push_back(linear_op(prefix + "attn.out", s, q, h, shape.bias, true));
   if (shape.dropout) {
     ops.push_back(dropout_op(prefix + "attn.out_dropout", sh));
   }

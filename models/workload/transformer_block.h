@@ -5,7 +5,9 @@
 /// softmaxed and (with dropout) dropped out by separate kernels. Shared by the encoder
 /// (BERT, post-norm), decoder (GPT-2, Llama, MPT; pre-norm) and ViT (pre-norm) families.
 ///
-/// Per layer, with s tokens, width h, a heads, key/value width h_kv, MLP width f:
+/// Per layer, with s tokens, width h, a heads, key/value width h_kv, MLP width f (written for
+/// head_dim = h / a; with another head dimension d the attention width a·d takes h's place
+/// in the qkv outputs, the scores, the context and the out projection's input):
 /// - matmul FLOP: 2·s·h·(h + 2·h_kv) (qkv) + 2·s·h² (out) + 2·s·h·f·(2 or 3 for SwiGLU);
 /// - attention FLOP: 2·s²·h (QKᵀ) + 2·s²·h (PV), the 4·s²·h of Kaplan et al. 2020, table 1
 ///   (no causal halving: unfused attention computes the full square);
@@ -40,6 +42,9 @@ struct TransformerBlockShape {
   double hidden = 0.0;      ///< h, model width
   double heads = 0.0;       ///< a, query heads
   double kv_heads = 0.0;    ///< key/value heads (= heads for multi-head attention)
+  /// d, dimensions per head; 0 = h / a. Query width a·d and key/value width kv_heads·d; the
+  /// out projection maps a·d back to h (Gemma 2: d = 256 while h / a = 224).
+  double head_dim = 0.0;
   double ffn_hidden = 0.0;  ///< f, MLP inner width (per branch for SwiGLU)
   MlpKind mlp = MlpKind::kGelu;
   NormKind norm = NormKind::kLayerNorm;

@@ -60,6 +60,10 @@ std::vector<ArchitectureParameter> TransformerDecoderFamily::parameters() const 
           "kv_heads",
           "key/value heads; fewer than heads is grouped-query attention, must divide heads",
           "heads"),
+      count_with_default("head_dim",
+                         "dimensions per attention head; 0 = hidden / heads (Gemma 2: 256 with hidden "
+                         "3584 and 16 heads, the out projection mapping heads x head_dim back to hidden)",
+                         0.0, 0.0),
       required_count("ffn_hidden",
                      "MLP inner width (of each of the gate and up branches for swiglu)"),
       required_count("vocab", "vocabulary size in tokens"),
@@ -99,7 +103,11 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
   const long long kv_heads = reader.count("kv_heads");
   const long long sequence_length = reader.count("sequence_length");
   const std::size_t positional = reader.choice("positional");
-  check_heads_divide_hidden(hidden, heads);
+  const long long explicit_head_dim = reader.count("head_dim");
+  if (explicit_head_dim == 0) {
+    check_heads_divide_hidden(hidden, heads);
+  }
+  const long long head_dim = explicit_head_dim > 0 ? explicit_head_dim : hidden / heads;
   if (kv_heads > heads) {
     throw WorkloadError("kv_heads", "kv_heads " + std::to_string(kv_heads) + " exceeds heads " +
                                         std::to_string(heads) + "; use at most " +
@@ -114,7 +122,11 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
                             "kv_heads query heads); use kv_heads " +
                             nearest_divisors(heads, kv_heads));
   }
-  if (positional == kPositionalRotary && (hidden / heads) % 2 != 0) {
+  if (positional == kPositionalRotary && head_dim % 2 != 0) {
+    if (explicit_head_dim > 0) {
+      throw WorkloadError("head_dim", "rotary embeddings rotate pairs of dimensions, but head_dim " +
+                                          std::to_string(head_dim) + " is odd; use an even head_dim");
+    }
     throw WorkloadError("heads",
                         "rotary embeddings rotate pairs of dimensions, but the head "
                         "dimension hidden / heads = " +
@@ -150,6 +162,7 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
   shape.hidden = h;
   shape.heads = static_cast<double>(heads);
   shape.kv_heads = static_cast<double>(kv_heads);
+  shape.head_dim = static_cast<double>(head_dim);
   shape.ffn_hidden = reader.value("ffn_hidden");
   shape.mlp = reader.choice("mlp") == kMlpGelu ? MlpKind::kGelu : MlpKind::kSwiglu;
   shape.norm = norm;

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "core/text_distance.h"
+
 namespace gpuplan::models {
 
 WorkloadError::WorkloadError(std::string parameter, const std::string& message)
@@ -20,7 +22,8 @@ double encode_choice(const ArchitectureParameter& parameter, std::string_view ch
     accepted += (i == 0 ? "" : ", ") + parameter.choices[i];
   }
   throw WorkloadError(parameter.name, "unknown " + parameter.name + " '" + std::string(choice) +
-                                          "'; expected one of " + accepted);
+                                          "'; expected one of " + accepted +
+                                          core::did_you_mean(core::closest(choice, parameter.choices)));
 }
 
 }  // namespace gpuplan::models

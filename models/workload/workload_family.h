@@ -75,8 +75,9 @@ class IWorkloadFamily {
 };
 
 /// The index of `choice` among parameter.choices (the value to put in ArchitectureValues).
-/// Throws WorkloadError naming the parameter and listing the accepted names when `choice`
-/// is not one of them, or when the parameter is not enumerated.
+/// Throws WorkloadError naming the parameter and listing the accepted names, with the
+/// nearest of them as a did-you-mean (core::closest), when `choice` is not one of them, or
+/// when the parameter is not enumerated.
 double encode_choice(const ArchitectureParameter& parameter, std::string_view choice);
 
 /// Registers the built-in families: "resnet", "transformer_decoder",

@@ -19,9 +19,10 @@ using gpuplan::testing::run_gpuplan;
 // ZeRO-2 rows F021, F022 (H200, B200): all fit since MPT's low_precision_layernorm saves
 // its input in bf16 and its fused cross-entropy the bf16 logits (F013, F017, F019 had been
 // predicted out of memory), H100 too fast and A100 too slow;
-// peak memory 8.3 % over 9: the BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full
-// rows L001-L005 11.0 % over 5, compared as torch.cuda.max_memory_allocated() counts them
-// (peak_memory_allocated; the QLoRA rows L002 and L004 read 18-23 % low); fits/OOM right
+// peak memory 9.1 % over 9: the BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full
+// rows L001-L005 12.4 % over 5, compared as torch.cuda.max_memory_allocated() counts them
+// (peak_memory_allocated; the QLoRA rows L002 and L004 read 20-25 % low; all five moved
+// 0.7-2 points lower when flash attention's output stopped being counted twice); fits/OOM right
 // 5 of 6), so a model change that loses
 // accuracy fails here and must
 // say so; one that gains accuracy should tighten them.
@@ -37,7 +38,7 @@ TEST_SUITE("cli.validate") {
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.091);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 64);
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.161);
-    CHECK(j["memory_mape"].get<double>() <= 0.085);
+    CHECK(j["memory_mape"].get<double>() <= 0.092);
     CHECK(j["fits_right"].get<int>() >= 5);
   }
 

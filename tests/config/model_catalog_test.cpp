@@ -148,6 +148,8 @@ TEST_SUITE("config.model_catalog") {
         {"llama3.2-3b", 3'212'749'824.0},  {"mistral-7b", 7'241'732'096.0},     {"qwen2.5-7b", 7'615'616'512.0},
         {"qwen2.5-72b", 72'706'203'648.0}, {"pythia-1b", 1'011'781'632.0},      {"pythia-2.8b", 2'775'208'960.0},
         {"pythia-6.9b", 6'857'302'016.0},  {"tinyllama-1.1b", 1'100'048'384.0}, {"llama3-8b", 8'030'261'248.0},
+        // Gemma 2 9B: head_dim 256; without its post-norms (301,056 parameters, 0.003 %).
+        {"gemma2-9b", 9'241'705'984.0},
     };
     for (const auto& row : published) {
       // Not a structured binding: clang 14 cannot capture one in doctest's CAPTURE lambda.

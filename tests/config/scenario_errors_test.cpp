@@ -198,7 +198,8 @@ TEST_SUITE("config.scenario_errors") {
         "vocab: 1000, sequence_length: 128, ";
     CHECK(errors_of(with("model: resnet50", encoder + "head: pretraining_maskd}")) ==
           Messages{"unknown head 'pretraining_maskd' at s.yaml:5:131 (workload.model.head); expected one of "
-                   "pretraining, pretraining_masked, question_answering, sequence_classification"});
+                   "pretraining, pretraining_masked, question_answering, sequence_classification; did you mean "
+                   "pretraining_masked or pretraining?"});
     CHECK(errors_of(with("model: resnet50",
                          encoder + "head: pretraining_masked, max_predictions: 200}")) ==
           Messages{"max_predictions 200 exceeds sequence_length 128 (a sequence cannot have more masked "

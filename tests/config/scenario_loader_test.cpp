@@ -63,6 +63,8 @@ TEST_SUITE("config.scenario_loader") {
     CHECK(job.dataset.decode_time_s == doctest::Approx(0.006));
     CHECK(job.dataset.layout == models::DatasetLayout::kFiles);
     CHECK(job.dataset.eval_samples == 0.0);
+    CHECK(job.dataset.eval_every_steps == 0.0);
+    CHECK_FALSE(job.dataset.eval_first_rank_only);
     CHECK_FALSE(job.dataset.synthetic);
     CHECK(job.duration.epochs == 90.0);
     CHECK(job.duration.tokens == 0.0);
@@ -112,6 +114,8 @@ workload:
     layout: shards
     decode_time: "250 us"
     eval_samples: 50000
+    eval_every_steps: 500
+    eval_first_rank_only: true
     synthetic: false
   epochs: 0.5
 training:
@@ -164,6 +168,8 @@ simulation:
     CHECK(job.dataset.layout == models::DatasetLayout::kShards);
     CHECK(job.dataset.decode_time_s == doctest::Approx(core::microseconds(250)));
     CHECK(job.dataset.eval_samples == 50'000.0);
+    CHECK(job.dataset.eval_every_steps == 500.0);
+    CHECK(job.dataset.eval_first_rank_only);
     CHECK(job.duration.epochs == 0.5);
     CHECK(job.training.gradient_accumulation == 2);
     CHECK(job.training.precision == models::Precision::kBf16Amp);
@@ -288,9 +294,13 @@ cloud:
     };
     CHECK(error_with("loss: fused_crossentropy") ==
           "unknown loss 'fused_crossentropy' at s.yaml:3:33 (workload.model.loss); expected one of "
-          "cross_entropy, fused_cross_entropy");
+          "cross_entropy, fused_cross_entropy; did you mean fused_cross_entropy?");
     CHECK(error_with("norm: low_precision_layer_norm") ==
           "unknown norm 'low_precision_layer_norm' at s.yaml:3:33 (workload.model.norm); expected one of "
+          "layernorm, rmsnorm, low_precision_layernorm; did you mean low_precision_layernorm?");
+    // Nothing near: the list alone.
+    CHECK(error_with("norm: batchnorm") ==
+          "unknown norm 'batchnorm' at s.yaml:3:33 (workload.model.norm); expected one of "
           "layernorm, rmsnorm, low_precision_layernorm");
   }
 

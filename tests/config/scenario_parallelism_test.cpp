@@ -64,6 +64,35 @@ TEST_SUITE("config.scenario_parallelism") {
                    "full_shard is ZeRO-3)"});
   }
 
+  TEST_CASE("fp8_all_gather: read with fp8 and per-layer gathers, refused elsewhere with the fix") {
+    const std::string fp8 = "  gpu: rtx4090\n  gpus_per_node: 4";  // cc 8.9: fp8 runs
+    const auto on_fp8 = [&fp8](const std::string& parallelism) {
+      // precision at line 13: parallelism from line 20 on.
+      return with_replaced(with_replaced(kMinimalScenario, "  gpu: rtx3090", fp8), "  batch_size: 32",
+                           "  batch_size: 32\n  precision: fp8") +
+             parallelism;
+    };
+    CHECK(parallelism_of(on_fp8("parallelism: {strategy: fsdp, fp8_all_gather: true}\n")).fp8_all_gather);
+    CHECK(parallelism_of(on_fp8("parallelism: {strategy: zero, zero_stage: 3, fp8_all_gather: true}\n")).fp8_all_gather);
+    CHECK_FALSE(parallelism_of(on_fp8("parallelism: {strategy: fsdp}\n")).fp8_all_gather);
+    CHECK(scenario_errors(on_fp8("parallelism:\n  strategy: ddp\n  fp8_all_gather: true\n")) ==
+          Messages{"fp8_all_gather casts the per-layer parameter all-gathers, which strategy ddp does not run at "
+                   "s.yaml:22:19 (parallelism.fp8_all_gather); use strategy: fsdp (full_shard, shard_grad_op or "
+                   "hybrid_shard) or zero with zero_stage: 3, or remove fp8_all_gather"});
+    CHECK(scenario_errors(on_fp8("parallelism:\n  strategy: zero\n  zero_stage: 2\n  fp8_all_gather: true\n")) ==
+          Messages{"fp8_all_gather casts the per-layer parameter all-gathers, which zero with zero_stage 2 does not "
+                   "run at s.yaml:23:19 (parallelism.fp8_all_gather); use strategy: fsdp (full_shard, shard_grad_op "
+                   "or hybrid_shard) or zero with zero_stage: 3, or remove fp8_all_gather"});
+    CHECK(scenario_errors(on_fp8("parallelism:\n  strategy: fsdp\n  sharding: no_shard\n  fp8_all_gather: true\n")) ==
+          Messages{"fp8_all_gather casts the per-layer parameter all-gathers, which fsdp with sharding no_shard does "
+                   "not run at s.yaml:23:19 (parallelism.fp8_all_gather); use strategy: fsdp (full_shard, "
+                   "shard_grad_op or hybrid_shard) or zero with zero_stage: 3, or remove fp8_all_gather"});
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: fsdp\n  fp8_all_gather: true\n")) ==
+          Messages{"fp8_all_gather gathers the float8 weights of precision fp8, but training.precision is fp32 at "
+                   "s.yaml:21:19 (parallelism.fp8_all_gather); set training.precision: fp8, or remove "
+                   "fp8_all_gather"});
+  }
+
   TEST_CASE("sharding without strategy fsdp") {
     CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: ddp\n  sharding: full_shard\n")) ==
           Messages{"sharding applies to strategy fsdp, but the strategy is ddp at s.yaml:21:13 "

@@ -47,6 +47,24 @@ TEST_SUITE("models.job.job_time") {
     CHECK(t.time_to_train_s == doctest::Approx(45927 + 12 * 0.204456));
   }
 
+  TEST_CASE("an evaluation pass every N steps, on rank 0 alone or split over the ranks") {
+    JobSpec j = imagenet_job();
+    j.hardware.gpus_per_node = 8;
+    j.hardware.nodes = 1;
+    j.dataset.eval_samples = 5000;
+    j.dataset.eval_every_steps = 1000;
+    // Global batch 256 x 8 = 2048: ceil(1281167 / 2048) = 626 steps per epoch, 626 / 1000 =
+    // 0.626 passes per epoch.
+    j.dataset.eval_first_rank_only = true;
+    // rank 0 alone: ceil(5000 / 256) = 20 batches x 0.05 s = 1.0 s per pass; 0.626 s per epoch
+    CHECK(job_times(j, 0.1, 0.05).epoch_eval_s == doctest::Approx(0.626));
+    j.dataset.eval_first_rank_only = false;
+    // all 8 ranks: ceil(5000 / 2048) = 3 batches x 0.05 s = 0.15 s per pass; 0.0939 s per epoch
+    CHECK(job_times(j, 0.1, 0.05).epoch_eval_s == doctest::Approx(0.0939));
+    // 90 epochs: 90 x (626 x 0.1 + 0.0939) = 5642.451 s
+    CHECK(job_times(j, 0.1, 0.05).time_to_train_s == doctest::Approx(5642.451));
+  }
+
   TEST_CASE("a token budget sets the number of steps") {
     JobSpec j = imagenet_job();
     j.duration.epochs = 0;

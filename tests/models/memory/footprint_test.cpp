@@ -172,17 +172,18 @@ TEST_SUITE("models.memory.footprint") {
     CHECK(training_memory(w, t, zero_overheads()).activations_bytes == doctest::Approx((100 + 400 + 50) * 2.0 * 2));
   }
 
-  TEST_CASE("an MPT-760M layer with flash attention saves 34·s·h + 4·a·s bytes under bf16 AMP") {
+  TEST_CASE("an MPT-760M layer with flash attention saves 32·s·h + 4·a·s bytes under bf16 AMP") {
     // llm-foundry's MPT block: LPLayerNorm → Wqkv → flash attention → out_proj → residual →
     // LPLayerNorm → up_proj → GELU → down_proj → residual; no dropout, no biases.
     // Per sample, 2 B per element (LPLayerNorm runs in bf16, so both norms save 2 B):
     //   norm_1 input s·h, Wqkv input s·h                                  → 2·2·s·h
-    //   flash: Q, K, V, O 4·s·h + fp32 log-sum-exp a·s (4 B)              → 8·s·h + 4·a·s
-    //   out_proj input s·h, norm_2 input s·h, up_proj input s·h          → 3·2·s·h
+    //   flash: Q, K, V 3·s·h + fp32 log-sum-exp a·s (4 B)                 → 6·s·h + 4·a·s
+    //   out_proj input s·h (flash's output O: the same tensor, counted once),
+    //   norm_2 input s·h, up_proj input s·h                               → 3·2·s·h
     //   GELU input s·f, down_proj input s·f, f = 4·h                      → 2·2·4·s·h
-    //   total 4 + 8 + 6 + 16 = 34·s·h + 4·a·s bytes.
-    // s = 2048, h = 1536, a = 12: 34·3,145,728 + 4·12·2048 = 106,954,752 + 98,304.
-    // With F.layer_norm (autocast: fp32, 4 B) the two norms add 2·2·s·h: 38·s·h + 4·a·s.
+    //   total 4 + 6 + 6 + 16 = 32·s·h + 4·a·s bytes.
+    // s = 2048, h = 1536, a = 12: 32·3,145,728 + 4·12·2048 = 100,663,296 + 98,304.
+    // With F.layer_norm (autocast: fp32, 4 B) the two norms add 2·2·s·h: 36·s·h + 4·a·s.
     const Workload mpt = with_attention_kernel(testing::build_catalog_model("mpt-760m"), AttentionKernel::kFlash);
     TrainingSpec t;
     t.precision = Precision::kBf16Amp;
@@ -196,12 +197,12 @@ TEST_SUITE("models.memory.footprint") {
       }
       return total;
     };
-    CHECK(layer0_bytes(mpt) == doctest::Approx(106'954'752.0 + 98'304.0));
+    CHECK(layer0_bytes(mpt) == doctest::Approx(100'663'296.0 + 98'304.0));
     testing::CatalogModel fp32_norm = testing::catalog_model("mpt-760m");
     fp32_norm.values["norm"] = testing::choice("transformer_decoder", "norm", "layernorm");
     const Workload layer_norm =
         with_attention_kernel(testing::build("transformer_decoder", fp32_norm.values), AttentionKernel::kFlash);
-    CHECK(layer0_bytes(layer_norm) == doctest::Approx(38.0 * 3'145'728.0 + 98'304.0));
+    CHECK(layer0_bytes(layer_norm) == doctest::Approx(36.0 * 3'145'728.0 + 98'304.0));
   }
 
   TEST_CASE("MPT's fused cross-entropy saves its bf16 logits: half of F.cross_entropy's fp32 log-probabilities") {

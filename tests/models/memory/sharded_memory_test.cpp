@@ -58,6 +58,44 @@ MemoryBreakdown memory_of(const JobSpec& job) {
 }  // namespace
 
 TEST_SUITE("models.sharded_memory") {
+  TEST_CASE("fp8 all-gather: the float8 linears' weights gathered in 1 B, biases, norms and the head in bf16") {
+    // One block: a norm of 2e4 parameters, an MLP linear of 1e4 x 1e4 weights (1e8) plus a
+    // 1e4 bias; then lm_head 5e3 x 1e4 (5e7), left in bf16 by torchtitan's float8 filter.
+    Workload w;
+    Op norm = op_with("layers.0.norm", 2e4);
+    norm.op_class = OpClass::kNormalization;
+    Op mlp = op_with("layers.0.mlp", 1e8 + 1e4);
+    mlp.weight_rows = 1e4;
+    mlp.weight_columns = 1e4;
+    Op head = op_with("lm_head", 5e7);
+    head.weight_rows = 5e3;
+    head.weight_columns = 1e4;
+    w.ops = {norm, mlp, head};
+    w.parameters = 2e4 + 1e8 + 1e4 + 5e7;
+    const std::vector<ShardUnit> units = shard_units(w);
+    REQUIRE(units.size() == 2);
+    // bf16 gathers: (2e4 + 1e8 + 1e4) x 2 B = 200,060,000 B, with or without the key.
+    CHECK(gathered_unit_bytes(w, units[0], Precision::kBf16Amp, false) == doctest::Approx(200'060'000.0));
+    CHECK(gathered_unit_bytes(w, units[0], Precision::kFp8, false) == doctest::Approx(200'060'000.0));
+    // fp8: 1e8 x 1 B + (2e4 + 1e4) x 2 B = 100,060,000 B; the head stays 5e7 x 2 B.
+    CHECK(gathered_unit_bytes(w, units[0], Precision::kFp8, true) == doctest::Approx(100'060'000.0));
+    CHECK(gathered_unit_bytes(w, units[1], Precision::kFp8, true) == doctest::Approx(1e8));
+
+    // FSDP full_shard on 8 GPUs: two units in flight at their gathered width plus the largest
+    // unit's full-width gradient (fp8 keeps fp32 master weights and gradients: 4 B).
+    // bf16 gathers: 2 x 200,060,000 + 100,030,000 x 4 = 800,240,000 B;
+    // fp8 gathers: 2 x 100,060,000 + 100,030,000 x 4 = 600,240,000 B.
+    JobSpec job;
+    job.workload = w;
+    job.training.batch_size = 1;
+    job.training.precision = Precision::kFp8;
+    job.hardware.gpus_per_node = 8;
+    job.parallelism.strategy = ParallelStrategy::kFsdp;
+    CHECK(data_parallel_memory_bytes(job) == doctest::Approx(800'240'000.0));
+    job.parallelism.fp8_all_gather = true;
+    CHECK(data_parallel_memory_bytes(job) == doctest::Approx(600'240'000.0));
+  }
+
   TEST_CASE("units: one per block, the embedding and the head runs their own") {
     const std::vector<ShardUnit> units = shard_units(seven_b());
     REQUIRE(units.size() == 34);

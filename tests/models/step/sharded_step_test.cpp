@@ -212,6 +212,30 @@ TEST_SUITE("models.step.sharded_step") {
     CHECK(one.comm.buckets[0].all_reduce_s == doctest::Approx(reduce_s));
   }
 
+  TEST_CASE("fp8 all-gather: each unit's float8 weights gathered in 1 B, half the bf16 volume") {
+    const CollectiveRegistry& registry = builtin_collective_registry();
+    JobSpec fsdp = two_block_job(ParallelStrategy::kFsdp);
+    fsdp.training.precision = Precision::kFp8;
+    for (Op& op : fsdp.workload.ops) {
+      op.weight_rows = 1e4;  // 1e4 x 1e4 = the op's 1e8 parameters, all weight
+      op.weight_columns = 1e4;
+    }
+    StepPlan bf16 = two_block_units();
+    plan_sharded_communication(fsdp, sharding_layout(fsdp), bf16);
+    fsdp.parallelism.fp8_all_gather = true;
+    StepPlan fp8 = two_block_units();
+    plan_sharded_communication(fsdp, sharding_layout(fsdp), fp8);
+    // 1e8 weights x 2 B = 2e8 B gathered in bf16; x 1 B = 1e8 B in float8.
+    CHECK(bf16.comm.units[0].parameter_bytes == 2e8);
+    CHECK(fp8.comm.units[0].parameter_bytes == 1e8);
+    CHECK(fp8.comm.units[0].forward_all_gather_s ==
+          doctest::Approx(fastest_collective(registry, Collective::kAllGather, 1e8, testing::h200_node()).time_s));
+    CHECK(fp8.comm.units[0].backward_all_gather_s == doctest::Approx(fp8.comm.units[0].forward_all_gather_s));
+    CHECK(fp8.comm.units[0].forward_all_gather_s < bf16.comm.units[0].forward_all_gather_s);
+    // The gradients are reduce-scattered as before (fp32 master gradients: 1e8 x 4 B).
+    CHECK(fp8.comm.units[0].gradient_reduce_s == doctest::Approx(bf16.comm.units[0].gradient_reduce_s));
+  }
+
   TEST_CASE("hybrid_shard: gathers within the node, the shard all-reduced across nodes") {
     JobSpec job = two_block_job(ParallelStrategy::kFsdp);
     job.parallelism.sharding = Sharding::kHybridShard;

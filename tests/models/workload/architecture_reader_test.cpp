@@ -104,7 +104,20 @@ TEST_SUITE("models.workload.architecture_reader") {
       FAIL("no error");
     } catch (const WorkloadError& error) {
       CHECK(error.parameter() == "mlp");
-      CHECK(std::string(error.what()) == "unknown mlp 'relu'; expected one of gelu, swiglu");
+      // relu is two edits from gelu (core::closest's reach): suggested.
+      CHECK(std::string(error.what()) == "unknown mlp 'relu'; expected one of gelu, swiglu; did you mean gelu?");
+    }
+    try {
+      encode_choice(parameters[4], "swiglo");
+      FAIL("no error");
+    } catch (const WorkloadError& error) {
+      CHECK(std::string(error.what()) == "unknown mlp 'swiglo'; expected one of gelu, swiglu; did you mean swiglu?");
+    }
+    try {
+      encode_choice(parameters[4], "mixture");
+      FAIL("no error");
+    } catch (const WorkloadError& error) {
+      CHECK(std::string(error.what()) == "unknown mlp 'mixture'; expected one of gelu, swiglu");
     }
     try {
       encode_choice(parameters[0], "many");

@@ -72,8 +72,14 @@ TEST_SUITE("models.workload.attention_kernel") {
     // s = 1024, h = 768, a = 12: forward 4·s²·h = 4 · 1,048,576 · 768 FLOP.
     CHECK(fused.forward_flop == doctest::Approx(3'221'225'472.0));
     CHECK(fused.backward_flop_ratio + fused.backward_recompute_flop_ratio == doctest::Approx(2.5));
-    // saves Q, K, V, O (4·s·h = 3,145,728) and the fp32 LSE (2 · a·s = 24,576 16-bit elements).
-    CHECK(fused.saved_elements == doctest::Approx(3'170'304.0));
+    // saves Q, K, V (3·s·h = 2,359,296) and the fp32 LSE (2 · a·s = 24,576 16-bit elements):
+    // 2,383,872. Its output O is the tensor attn.out saves as its input (s·h = 786,432): the
+    // layer keeps O once, so fused + merge_heads + attn.out save 4·s·h + 2·a·s = 3,170,304.
+    CHECK(fused.saved_elements == doctest::Approx(2'383'872.0));
+    CHECK(op_named(flash, "layers.0.attn.out").saved_elements == doctest::Approx(786'432.0));
+    CHECK(fused.saved_elements + op_named(flash, "layers.0.attn.merge_heads").saved_elements +
+              op_named(flash, "layers.0.attn.out").saved_elements ==
+          doctest::Approx(3'170'304.0));
     CHECK(fused.input_elements == doctest::Approx(3.0 * 786'432.0));
     CHECK(fused.output_elements == doctest::Approx(786'432.0));
     CHECK(fused.attention_kernel == AttentionKernel::kFlash);

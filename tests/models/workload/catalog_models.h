@@ -156,6 +156,18 @@ inline CatalogModel catalog_model(const std::string& name) {
                   {"vocab", 128256},
                   {"sequence_length", 8192}});
   }
+  if (name == "gemma2-9b") {
+    CatalogModel gemma = llama({{"layers", 42},
+                                {"hidden", 3584},
+                                {"heads", 16},
+                                {"kv_heads", 8},
+                                {"head_dim", 256},
+                                {"ffn_hidden", 14336},
+                                {"vocab", 256000},
+                                {"sequence_length", 8192}});
+    gemma.values["tied_embeddings"] = choice(d, "tied_embeddings", "true");
+    return gemma;
+  }
   // llm-foundry's MPT: GELU MLP, LPLayerNorm, no biases, tied embeddings, fused loss.
   const auto mpt = [&](ArchitectureValues values, const std::string& positional) {
     values["mlp"] = choice(d, "mlp", "gelu");

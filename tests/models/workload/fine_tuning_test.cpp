@@ -11,6 +11,7 @@
 #include "catalog_models.h"
 #include "models/gpu/op_time.h"
 #include "models/memory/footprint.h"
+#include "models/workload/attention_kernel.h"
 
 using namespace gpuplan::models;
 
@@ -85,6 +86,21 @@ TEST_SUITE("models.workload.fine_tuning") {
     CHECK(op_named(w, "layers.0.attn.qkv").saved_elements == doctest::Approx(s * 4096));
     CHECK(op_named(w, "layers.0.attn.qkv.v.lora_b").saved_elements == doctest::Approx(s * 8));
     CHECK(op_named(w, "layers.0.attn.qkv.v.lora_a").saved_elements == 0.0);
+  }
+
+  TEST_CASE("Gemma-2-9B's q is 16 x 256 = 4096 wide and k, v 8 x 256 = 2048, not split from hidden 3584") {
+    // r = 8 on [q, k, v, o]: q 8 x (3584 + 4096) = 61,440; k and v 8 x (3584 + 2048) =
+    // 45,056 each; o 8 x (4096 + 3584) = 61,440; 212,992 per layer x 42 = 8,945,664.
+    const Workload base = testing::build_catalog_model("gemma2-9b", {{"sequence_length", 512}});
+    const auto spec = lora(8, {LoraTarget::kQ, LoraTarget::kK, LoraTarget::kV, LoraTarget::kO});
+    const Workload eager = with_fine_tuning(base, spec, Precision::kBf16);
+    CHECK(op_named(eager, "layers.0.attn.qkv.q.lora_b").parameters == doctest::Approx(8.0 * 4096));
+    CHECK(op_named(eager, "layers.0.attn.qkv.k.lora_b").parameters == doctest::Approx(8.0 * 2048));
+    CHECK(op_named(eager, "layers.0.attn.out.o.lora_a").parameters == doctest::Approx(4096.0 * 8));
+    CHECK(eager.parameters == doctest::Approx(8'945'664.0));
+    // The same with flash's fused op in place of the scores (q read from its Q, K, V input).
+    const Workload flash = with_fine_tuning(with_attention_kernel(base, AttentionKernel::kFlash), spec, Precision::kBf16);
+    CHECK(flash.parameters == doctest::Approx(8'945'664.0));
   }
 
   TEST_CASE("QLoRA: a quantized projection saves its input, adapter or not (bitsandbytes MatMul4Bit)") {

@@ -87,6 +87,32 @@ TEST_SUITE("models.workload.transformer_decoder_family") {
     CHECK(parameters_of(workload, "layers.0.attn.qkv") == 4096.0 * (4096.0 + 2.0 * 1024.0));
   }
 
+  TEST_CASE("Gemma-2-9B: head_dim 256 is not hidden / heads; q and the out projection are 16 x 256 wide") {
+    // embeddings 256000·3584 = 917,504,000 (tied)
+    // per layer: q 3584·(16·256) = 14,680,064; k, v 3584·(8·256) = 7,340,032 each;
+    //            o (16·256)·3584 = 14,680,064; MLP 3·3584·14336 = 154,140,672; two RMS norms
+    //            7,168 → 198,188,032; · 42 = 8,323,897,344; final norm 3,584
+    // → 9,241,404,928 (HF google/gemma-2-9b counts 9,241,705,984: 42·2·3584 = 301,056 more,
+    // its post-attention and post-MLP norms, which the family does not have).
+    const Workload workload = build_catalog_model("gemma2-9b");
+    CHECK(workload.parameters == 9'241'404'928.0);
+    CHECK(parameters_of(workload, "layers.0.attn.qkv") == 3584.0 * (4096.0 + 2.0 * 2048.0));
+    CHECK(parameters_of(workload, "layers.0.attn.out") == 4096.0 * 3584.0);
+    // QKᵀ over the 4096-wide queries: 2·s²·(a·d) FLOP per sample, s = 8192.
+    CHECK(sum_over(workload, "layers.0.attn.scores", [](const Op& op) { return op.forward_flop; }) ==
+          doctest::Approx(2.0 * 8192.0 * 8192.0 * 4096.0));
+    // With head_dim left out, 16 heads of 3584 / 16 = 224: q and o 3584 wide.
+    ArchitectureValues derived = testing::catalog_model("gemma2-9b").values;
+    derived.erase("head_dim");
+    CHECK(parameters_of(testing::build("transformer_decoder", derived), "layers.0.attn.out") == 3584.0 * 3584.0);
+    // An explicit odd head_dim cannot rotate pairs.
+    ArchitectureValues odd = testing::catalog_model("gemma2-9b").values;
+    odd["head_dim"] = 255.0;
+    CHECK(error_of(odd) == std::pair<std::string, std::string>{
+                               "head_dim", "rotary embeddings rotate pairs of dimensions, but head_dim 255 is odd; "
+                                           "use an even head_dim"});
+  }
+
   TEST_CASE("MPT-7B has 6.65 B parameters (ALiBi, no biases, tied)") {
     // wte 50432·4096 = 206,569,472 (tied to the output)
     // per layer: Wqkv 3·4096² = 50,331,648 + out 4096² = 16,777,216
