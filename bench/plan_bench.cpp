@@ -3,7 +3,8 @@
 /// in under a minute on 2 cores): (1) 1,000 spot job-level points of the multi-day GPT-2 XL
 /// job of scenarios/spot-vs-on-demand-a100.yaml (250 per-node preemption rates from 0.01 to
 /// 0.5 /h x 4 checkpoint settings), 200 trials each, on all cores; (2) `gpuplan plan` of the
-/// same scenario over every catalog instance (the deadline does not change the work).
+/// same scenario over every catalog instance, layouts searched; (3) the 70 B plan of
+/// scenarios/llama3-70b-pretrain-plan.yaml over all shipped providers (issue 12 item 6).
 
 #include <fmt/format.h>
 
@@ -20,6 +21,20 @@
 #include "models/job/job_time.h"
 
 using namespace gpuplan;
+
+namespace {
+/// `gpuplan plan` of `s` over every catalog instance at `deadline_s`, timed.
+std::pair<cli::PlanResult, bench::Elapsed> run_plan(const config::Scenario& s, const cli::AppContext& context,
+                                                    double deadline_s) {
+  std::fflush(stdout);
+  cli::PlanOptions options;
+  options.deadline_s = deadline_s;
+  const bench::Stopwatch watch;
+  const cli::Planner planner(s, context.catalogs, context.families, options);
+  cli::PlanResult r = planner.finish(planner.evaluate());
+  return {std::move(r), watch.elapsed()};
+}
+}  // namespace
 
 void bench_plan_sweep() {
   const cli::AppContext context = cli::load_context(cli::default_catalog_dir(), {});
@@ -63,16 +78,19 @@ void bench_plan_sweep() {
              points.size(), threads, sweep.wall_s, sweep.cpu_s, static_cast<double>(events.load()) / 1e6,
              static_cast<double>(events.load()) / 1e6 / sweep.cpu_s);
 
-  std::fflush(stdout);
-  cli::PlanOptions options;
-  options.deadline_s = 7 * 86400.0;
-  const bench::Stopwatch plan_watch;
-  const cli::Planner planner(s, context.catalogs, options);
-  const cli::PlanResult r = planner.finish(planner.evaluate());
-  const bench::Elapsed plan = plan_watch.elapsed();
-  std::size_t fit = 0;
-  for (const auto& p : r.points) fit += p.fits ? 1 : 0;
-  fmt::print("gpuplan plan spot-vs-on-demand-a100 (all providers): {} points ({} fit) on {} threads: {:.2f} s wall, "
-             "{:.2f} s CPU\n",
-             r.points.size(), fit, threads, plan.wall_s, plan.cpu_s);
+  const auto [r, plan] = run_plan(s, context, 7 * 86400.0);
+  fmt::print("gpuplan plan spot-vs-on-demand-a100 (all providers, 7 d): {} candidates, {} simulated, {} points on {} "
+             "threads: {:.2f} s wall, {:.2f} s CPU\n",
+             r.counts.considered, r.counts.simulated, r.points.size(), threads, plan.wall_s, plan.cpu_s);
+
+  // Issue 12 item 6: a 70 B model over all shipped providers (the layout search's scale).
+  const config::Scenario big = config::load_scenario(
+      std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/llama3-70b-pretrain-plan.yaml", context.catalogs, context.families);
+  const auto [b, big_plan] = run_plan(big, context, 30 * 86400.0);
+  const cli::PlanCounts& c = b.counts;
+  fmt::print("gpuplan plan llama3-70b-pretrain-plan (all providers, 30 d): {} candidates considered, {} refused by "
+             "validation, {} pruned by memory, {} by the bound, {} step problems simulated, {} spot runs skipped, "
+             "up to {} nodes, {} points, on {} threads: {:.2f} s wall, {:.2f} s CPU\n",
+             c.considered, c.invalid, c.pruned_memory, c.pruned_bound, c.simulated, c.spot_pruned + c.spot_unstable,
+             c.max_nodes, b.points.size(), threads, big_plan.wall_s, big_plan.cpu_s);
 }
