@@ -1,10 +1,10 @@
 #pragma once
 /// \file plan.h
-/// `gpuplan plan SCENARIO --deadline 72h [--budget "$5000"] [--providers aws,gcp]`: capacity
+/// `gpuplan plan SCENARIO --deadline 72h [--budget "$5000"] [--providers aws,gcp] [--gpus ...]`: capacity
 /// planning that searches parallel layouts and instances together (issue 12 item 6). For
 /// every variant of the scenario (strategies x sweep points), every instance type of the
 /// catalogs (of the chosen providers) whose GPU the GPU catalog knows, node counts 1, 2, 4,
-/// ... (PlanNodeGrowth below) and every layout of cli/layout_search.h (written into the
+/// ... (kPlanMaxNodes below says when they stop) and every layout of cli/layout_search.h (written into the
 /// variant as config overrides and validated, config::with_overrides):
 ///   1. memory: the per-GPU memory model (models/memory) without the step simulation; a
 ///      layout that does not fit is never simulated;
@@ -13,8 +13,10 @@
 ///      deadline or is dominated in (time, dollars) by a plan already evaluated;
 ///   3. the step simulation, once per distinct step problem (instance hardware, nodes,
 ///      layout: the step key), then the job level on-demand at the type's cheapest region
-///      and on spot at its cheapest zone (Young/Daly checkpoints; Monte Carlo), spot only
-///      where its bound is not dominated.
+///      and on spot at its cheapest zone (Young/Daly checkpoints; Monte Carlo) for the
+///      fastest layout of each type and node count (every layout there meets the same
+///      preemptions, so spot time and dollars grow with the step time), where its bound is
+///      not dominated and the nodes are preempted less often than once per restart.
 /// Other regions and zones of the same hardware have the same time at a higher price (the
 /// preemption rate is the type's), so they are never on the front.
 ///
@@ -201,7 +203,8 @@ class Planner {
 models::JobSpec plan_job(const models::JobSpec& base, const models::InstanceSpec& row, int nodes,
                          const config::Catalogs& catalogs);
 
-/// Renders a plan: table (cheapest 10 meeting the deadline, then the Pareto front), markdown,
+/// Renders a plan: table (the summary with the cheapest plan meeting the deadline and the
+/// fastest, the cheapest 10 meeting the deadline, then the Pareto front), markdown,
 /// csv (every point), json or html (cli/plan_html.h). Throws std::invalid_argument for an unknown format.
 std::string render_plan(const PlanResult& plan, const std::string& format);
 

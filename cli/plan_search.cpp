@@ -21,6 +21,7 @@
 #include "cli/scenario_runner.h"
 #include "config/instance_hardware.h"
 #include "config/variant_overrides.h"
+#include "core/text_distance.h"
 #include "models/cost/cost.h"
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
@@ -194,7 +195,9 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
   }
   for (const std::string& g : options.gpus) {
     if (catalogs.gpus.find(g) == nullptr) {
-      throw std::invalid_argument(fmt::format("unknown GPU '{}' in --gpus; `gpuplan list gpus` names them", g));
+      const std::string hint = core::did_you_mean(catalogs.gpus.suggestions(g));
+      throw std::invalid_argument(fmt::format("unknown GPU '{}' in --gpus{}", g,
+                                              hint.empty() ? "; `gpuplan list gpus` names them" : hint));
     }
   }
   const auto wanted = [](const std::vector<std::string>& list, const std::string& name) {

@@ -41,15 +41,17 @@ cli::PlanOptions gcp_options(unsigned threads) {
 }  // namespace
 
 TEST_SUITE("cli.plan") {
-  TEST_CASE("1, 2 and 3 threads give byte-identical plans and counts") {
-    const cli::Planner one(scenario(), context().catalogs, context().families, gcp_options(1));
-    const cli::Planner two(scenario(), context().catalogs, context().families, gcp_options(2));
-    const cli::Planner three(scenario(), context().catalogs, context().families, gcp_options(3));
+  TEST_CASE("1 and 3 threads give byte-identical plans and counts") {
+    cli::PlanOptions one_thread = gcp_options(1);
+    one_thread.gpus = {"a100-80gb", "h100-sxm"};  // a2-ultragpu-*g and a3-highgpu-8g: a small search
+    cli::PlanOptions three_threads = one_thread;
+    three_threads.threads = 3;
+    const cli::Planner one(scenario(), context().catalogs, context().families, one_thread);
+    const cli::Planner three(scenario(), context().catalogs, context().families, three_threads);
     const cli::PlanResult r1 = one.finish(one.evaluate());
-    const std::string a = cli::render_plan(r1, "csv");
-    CHECK(a == cli::render_plan(two.finish(two.evaluate()), "csv"));
     const cli::PlanResult r3 = three.finish(three.evaluate());
-    CHECK(a == cli::render_plan(r3, "csv"));
+    CHECK(r1.counts.simulated > 10);
+    CHECK(cli::render_plan(r1, "csv") == cli::render_plan(r3, "csv"));
     CHECK(r1.notes == r3.notes);  // the counts too
   }
 
