@@ -3,12 +3,11 @@
 /// in under a minute on 2 cores): (1) 1,000 spot job-level points of the multi-day GPT-2 XL
 /// job of scenarios/spot-vs-on-demand-a100.yaml (250 per-node preemption rates from 0.01 to
 /// 0.5 /h x 4 checkpoint settings), 200 trials each, on all cores; (2) `gpuplan plan` of the
-/// same scenario over every catalog instance, on every node count and on 1-2 nodes (the
-/// point set of 6216732, for comparison).
+/// same scenario over every catalog instance, layouts searched; (3) the 70 B plan of
+/// scenarios/llama3-70b-pretrain-plan.yaml over all shipped providers (issue 12 item 6).
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <thread>
@@ -24,28 +23,17 @@
 using namespace gpuplan;
 
 namespace {
-
-/// Times `gpuplan plan` of `s` over `node_counts` (the deadline does not change the work) and
-/// prints its points, CPU seconds and CPU milliseconds per point.
-void bench_plan(const config::Scenario& s, const cli::AppContext& context, const char* what,
-                const std::vector<int>& node_counts) {
+/// `gpuplan plan` of `s` over every catalog instance at `deadline_s`, timed.
+std::pair<cli::PlanResult, bench::Elapsed> run_plan(const config::Scenario& s, const cli::AppContext& context,
+                                                    double deadline_s) {
   std::fflush(stdout);
   cli::PlanOptions options;
-  options.deadline_s = 7 * 86400.0;
-  options.node_counts = node_counts;
-  const unsigned threads = std::max(1U, std::thread::hardware_concurrency());
-  const bench::Stopwatch plan_watch;
-  const cli::Planner planner(s, context.catalogs, options);
-  const cli::PlanResult r = planner.finish(planner.evaluate());
-  const bench::Elapsed plan = plan_watch.elapsed();
-  std::size_t fit = 0;
-  for (const auto& p : r.points) fit += p.fits ? 1 : 0;
-  fmt::print("gpuplan plan spot-vs-on-demand-a100 ({}): {} points ({} fit) on {} threads: {:.2f} s wall, "
-             "{:.2f} s CPU, {:.2f} ms CPU per point\n",
-             what, r.points.size(), fit, threads, plan.wall_s, plan.cpu_s,
-             1e3 * plan.cpu_s / static_cast<double>(std::max<std::size_t>(r.points.size(), 1)));
+  options.deadline_s = deadline_s;
+  const bench::Stopwatch watch;
+  const cli::Planner planner(s, context.catalogs, context.families, options);
+  cli::PlanResult r = planner.finish(planner.evaluate());
+  return {std::move(r), watch.elapsed()};
 }
-
 }  // namespace
 
 void bench_plan_sweep() {
@@ -90,8 +78,19 @@ void bench_plan_sweep() {
              points.size(), threads, sweep.wall_s, sweep.cpu_s, static_cast<double>(events.load()) / 1e6,
              static_cast<double>(events.load()) / 1e6 / sweep.cpu_s);
 
-  // The plan over every node count, then over 1 and 2 nodes only: the point set of 6216732
-  // (kPlanNodeCounts was {1, 2} then), so that figure stays comparable.
-  bench_plan(s, context, "all providers", cli::kPlanNodeCounts);
-  bench_plan(s, context, "all providers, 1-2 nodes as at 6216732", {1, 2});
+  const auto [r, plan] = run_plan(s, context, 7 * 86400.0);
+  fmt::print("gpuplan plan spot-vs-on-demand-a100 (all providers, 7 d): {} candidates, {} simulated, {} points on {} "
+             "threads: {:.2f} s wall, {:.2f} s CPU\n",
+             r.counts.considered, r.counts.simulated, r.points.size(), threads, plan.wall_s, plan.cpu_s);
+
+  // Issue 12 item 6: a 70 B model over all shipped providers (the layout search's scale).
+  const config::Scenario big = config::load_scenario(
+      std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/llama3-70b-pretrain-plan.yaml", context.catalogs, context.families);
+  const auto [b, big_plan] = run_plan(big, context, 30 * 86400.0);
+  const cli::PlanCounts& c = b.counts;
+  fmt::print("gpuplan plan llama3-70b-pretrain-plan (all providers, 30 d): {} candidates considered, {} refused by "
+             "validation, {} pruned by memory, {} by the bound, {} step problems simulated, {} spot runs skipped, "
+             "up to {} nodes, {} points, on {} threads: {:.2f} s wall, {:.2f} s CPU\n",
+             c.considered, c.invalid, c.pruned_memory, c.pruned_bound, c.simulated, c.spot_pruned + c.spot_unstable,
+             c.max_nodes, b.points.size(), threads, big_plan.wall_s, big_plan.cpu_s);
 }

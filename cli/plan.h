@@ -1,20 +1,29 @@
 #pragma once
 /// \file plan.h
-/// `gpuplan plan SCENARIO --deadline 72h [--budget "$5000"] [--providers aws,gcp]`: capacity
-/// planning. For every variant of the scenario (strategies x sweep points), every instance
-/// type of the catalogs (of the chosen providers) whose GPU the GPU catalog knows, node
-/// counts kPlanNodeCounts, and every market (on-demand per region; spot per zone with a spot price),
-/// it runs the job level (Monte Carlo on spot) and reports the cheapest plans that finish
-/// by the deadline at p90 and the Pareto front of p90 time against p90 dollars.
+/// `gpuplan plan SCENARIO --deadline 72h [--budget "$5000"] [--providers aws,gcp] [--gpus ...]`: capacity
+/// planning that searches parallel layouts and instances together (issue 12 item 6). For
+/// every variant of the scenario (strategies x sweep points), every instance type of the
+/// catalogs (of the chosen providers) whose GPU the GPU catalog knows, node counts 1, 2, 4,
+/// ... (kPlanMaxNodes below says when they stop) and every layout of cli/layout_search.h (written into the
+/// variant as config overrides and validated, config::with_overrides):
+///   1. memory: the per-GPU memory model (models/memory) without the step simulation; a
+///      layout that does not fit is never simulated;
+///   2. lower bound (plan_lower_bound): compute at the GPUs' dense peak and the gradient
+///      exchange over the nodes' network; a candidate is pruned when the bound misses the
+///      deadline or is dominated in (time, dollars) by a plan already evaluated;
+///   3. the step simulation, once per distinct step problem (instance hardware, nodes,
+///      layout: the step key), then the job level on-demand at the type's cheapest region
+///      and on spot at its cheapest zone (Young/Daly checkpoints; Monte Carlo) for the
+///      fastest layout of each type and node count (every layout there meets the same
+///      preemptions, so spot time and dollars grow with the step time), where its bound is
+///      not dominated and the nodes are preempted less often than once per restart.
+/// Other regions and zones of the same hardware have the same time at a higher price (the
+/// preemption rate is the type's), so they are never on the front.
 ///
-/// Every GPU of the instance trains: the step level simulates one rank of a DDP job over the
-/// instance's interconnect and (with several nodes) its network, from the catalog row by
-/// config::instance_hardware, the rule of `gpuplan run`; identical ranks are simulated once.
-/// Rows that give no network are planned on one node only, rows that cannot be hardware
-/// (config::instance_facts problems) are skipped; the notes name both.
-///
-/// Points are evaluated on `threads` threads (each point writes its own slot, so the output
-/// is identical for any thread count), or split across MPI ranks (cli/plan_mpi.h).
+/// Node counts are tried in rounds (all types at 1 node, then at 2, ...): pruning reads
+/// only the plans of earlier rounds and each round simulates its step problems on
+/// `threads` threads into slots by index, so the output is identical for any thread count
+/// and any split across MPI ranks (PlanOptions::all_gather).
 
 #include <cstddef>
 #include <functional>
@@ -22,8 +31,11 @@
 #include <string>
 #include <vector>
 
+#include "cli/layout_search.h"
 #include "config/catalogs.h"
 #include "config/scenario.h"
+#include "core/registry.h"
+#include "models/workload/workload_family.h"
 
 namespace gpuplan::cli {
 
@@ -31,19 +43,37 @@ namespace gpuplan::cli {
 /// `gpuplan run` without simulation.trials (config/scenario_validator.cpp).
 inline constexpr int kPlanSpotTrials = 200;
 
-/// Node counts the planner tries for every instance type (a row without a Network column:
-/// one only). Powers of two up to 8 nodes (64 GPUs of 8-GPU instances).
-inline const std::vector<int> kPlanNodeCounts = {1, 2, 4, 8};
+/// The most nodes the planner tries of one instance type (1,024 nodes: 8,192 GPUs of 8-GPU
+/// instances); a bound on effort, reached only when nothing meets the deadline sooner.
+/// How node counts grow for one instance type: doubling from 1 while the type has a row with
+/// a network (up to kPlanMaxNodes), and stopping after the first count at which
+///   - a plan of the type meets the deadline at p90 (more nodes only cost more per work
+///     done; the front's faster end is then the other types' and this count's), or
+///   - every fitting layout's gradient exchange alone misses the deadline (more nodes do not
+///     shorten it), or its cheapest lower-bound dollars are above the cheapest plan found
+///     that meets the deadline, or
+///   - no layout is valid (the data-parallel ranks exceed the global batch).
+inline constexpr int kPlanMaxNodes = 1024;
+
+/// Upper bound of effort in the step simulations the planner runs (not a model parameter):
+/// warm-up and minimum measured steps; the window still grows until the step time is
+/// stable (models::StepSimOptions::relative_precision).
+inline constexpr int kPlanWarmupSteps = 1;
+inline constexpr int kPlanMinSteps = 2;
 
 struct PlanOptions {
   double deadline_s = 0.0;               ///< > 0
   std::optional<double> budget_usd;      ///< p90 dollars at most
   std::vector<std::string> providers;    ///< empty = all
+  std::vector<std::string> gpus;         ///< GPU catalog names to keep; empty = all
   unsigned threads = 0;                  ///< 0 = std::thread::hardware_concurrency()
-  /// Node counts to try (each >= 1); the bench narrows them to compare with older builds.
-  std::vector<int> node_counts = kPlanNodeCounts;
-  /// Called on the calling thread while points are evaluated (done, total); may be empty.
+  /// Called on the calling thread while a round is evaluated (done, total of the round); may be empty.
   std::function<void(std::size_t, std::size_t)> progress;
+  /// MPI: this process is rank `rank` of `ranks`; each simulates the step problems i with
+  /// i % ranks == rank, and all_gather returns every rank's text concatenated in rank order.
+  int rank = 0;
+  int ranks = 1;
+  std::function<std::string(const std::string&)> all_gather;
 };
 
 /// One evaluated plan.
@@ -56,6 +86,12 @@ struct PlanPoint {
   std::string market;          ///< on_demand | spot
   int nodes = 1;
   int gpus = 1;
+  std::string data_parallel;   ///< none | ddp | fsdp/<sharding> | zero-<stage>
+  int tensor_parallel = 1;
+  int pipeline_parallel = 1;
+  int micro_batch = 1;         ///< samples per GPU per micro-step
+  int gradient_accumulation = 1;
+  std::string recompute;       ///< false | selective | full
   bool fits = true;
   double time_p50_s = 0.0;
   double time_p90_s = 0.0;
@@ -64,18 +100,24 @@ struct PlanPoint {
   double expected_preemptions = 0.0;
   double finished_share = 1.0;
   double checkpoint_interval_s = 0.0;
+  double bound_time_s = 0.0;   ///< plan_lower_bound's time: never above time_p50_s
   bool meets_deadline = false; ///< time_p90_s <= deadline (and fits)
   bool within_budget = true;   ///< cost_p90_usd <= budget (when given)
   bool pareto = false;         ///< on the front of (time_p90, cost_p90) among all points that fit
 };
 
-/// One unit of work: a point to evaluate (its step-level input is shared by many points).
-struct PlanTask {
-  std::size_t variant = 0;
-  std::size_t step_key = 0;    ///< index of the (variant, instance hardware, nodes) simulation
-  const models::InstanceSpec* row = nullptr;
-  models::Market market = models::Market::kOnDemand;
-  int nodes = 1;
+/// What the search did, for the notes and the bench.
+struct PlanCounts {
+  std::size_t considered = 0;       ///< (variant, layout, instance hardware, nodes) candidates
+  std::size_t invalid = 0;          ///< refused by the scenario's validation
+  std::size_t duplicate = 0;        ///< the same job as an earlier variant's candidate
+  std::size_t pruned_memory = 0;    ///< do not fit in GPU memory (never simulated)
+  std::size_t pruned_bound = 0;     ///< lower bound misses the deadline or is dominated
+  std::size_t simulated = 0;        ///< distinct step problems simulated
+  std::size_t step_reused = 0;      ///< candidates whose step problem was simulated already
+  std::size_t spot_pruned = 0;      ///< spot evaluations skipped: not the fastest layout of its instance and nodes, or dominated
+  std::size_t spot_unstable = 0;    ///< spot plans preempted more often than once per restart (not evaluated)
+  int max_nodes = 0;                ///< the most nodes tried of any type
 };
 
 struct PlanResult {
@@ -83,48 +125,76 @@ struct PlanResult {
   double deadline_s = 0.0;
   std::optional<double> budget_usd;
   std::vector<PlanPoint> points;   ///< sorted: p90 dollars, p90 time, then names
+  PlanCounts counts;
   std::vector<std::string> notes;
 };
 
-/// The planner's search space and its evaluation, split so that MPI ranks can evaluate
-/// disjoint subsets and gather.
+/// The points of a search and its counts.
+struct PlanSearch {
+  std::vector<PlanPoint> points;
+  PlanCounts counts;
+};
+
+/// Lower bound on the time to train `job` (checkpoints and preemptions only add to it),
+/// seconds: its optimizer steps x max(compute, exchange), where compute is the model's
+/// training FLOP of a step over all GPUs at the dense matmul peak of the precision
+/// (models::math_peak_flop_per_s; every kernel runs at most at that peak) and exchange, with
+/// several nodes, is what any all-reduce (or reduce-scatter + all-gather) of the trainable
+/// parameters' 16-bit gradients moves through each node's network, 2 (N-1)/N x 2 bytes x
+/// parameters (Patarasuk and Yuan 2009, the bandwidth-optimal all-reduce), over the node's
+/// NICs per direction.
+struct PlanBound {
+  double compute_s = 0.0;   ///< steps x compute at peak
+  double exchange_s = 0.0;  ///< steps x gradient exchange over the network; 0 on one node
+  double time_s() const { return compute_s > exchange_s ? compute_s : exchange_s; }
+};
+PlanBound plan_lower_bound(const models::JobSpec& job);
+
+/// Total order of points with equal time and dollars: instance, region, zone, market, nodes,
+/// variant and layout.
+std::string plan_point_key(const PlanPoint& p);
+
+/// Flags the points of `points` on the front of (time_p90_s, cost_p90_usd) among those that
+/// fit: a point is on it when no other fitting point is at most as slow and as dear and
+/// better in one (equal points: the first of `points` order only).
+void mark_pareto(std::vector<PlanPoint>& points);
+
+/// The planner's search space and its evaluation.
 class Planner {
  public:
-  /// Enumerates the tasks of `scenario` over `catalogs` (throws std::invalid_argument when
-  /// no instance matches the providers).
-  Planner(const config::Scenario& scenario, const config::Catalogs& catalogs, const PlanOptions& options);
+  /// Collects the instance types of `scenario` over `catalogs` (throws std::invalid_argument
+  /// when no instance matches the providers and GPUs).
+  Planner(const config::Scenario& scenario, const config::Catalogs& catalogs,
+          const core::Registry<models::IWorkloadFamily>& families, const PlanOptions& options);
 
-  std::size_t size() const { return tasks_.size(); }
+  /// Runs the search (all rounds of node counts). Deterministic: the same points and counts
+  /// for any thread count and any split across ranks.
+  PlanSearch evaluate() const;
 
-  /// Evaluates the tasks whose index i satisfies i % stride == offset, on options.threads
-  /// threads; returns them in index order. Deterministic: a point depends only on its task.
-  std::vector<PlanPoint> evaluate(std::size_t offset = 0, std::size_t stride = 1) const;
-
-  /// Sorts `points` (all tasks, any order of evaluation), flags deadline, budget and Pareto
-  /// front, and adds the notes.
-  PlanResult finish(std::vector<PlanPoint> points) const;
+  /// Sorts the points, flags deadline, budget and Pareto front, and adds the notes.
+  PlanResult finish(PlanSearch search) const;
 
  private:
-  struct StepResult {
-    bool fits = true;
-    double time_s = 0.0;  ///< time to train on all GPUs of the instance x nodes, no checkpoints
+  struct InstanceType {
+    std::string name;  ///< provider/type
+    int gpus_per_node = 1;
+    std::vector<std::vector<const models::InstanceSpec*>> groups;  ///< rows by hardware signature
+    bool network = false;  ///< a row gives a network: several nodes possible
   };
-  StepResult step_result(std::size_t key) const;
-  PlanPoint evaluate_one(const PlanTask& task, const StepResult& step) const;
+
+  /// The job level of one plan: `job` (the candidate on `row`) in `market`, from the step's
+  /// (fits, time to train without checkpoints) and the candidate's lower bound.
+  PlanPoint evaluate_point(std::size_t variant, const Layout& layout, const models::InstanceSpec& row,
+                           models::Market market, int nodes, models::JobSpec job, const std::pair<bool, double>& step,
+                           double bound_s) const;
 
   const config::Scenario& scenario_;
   const config::Catalogs& catalogs_;
+  const core::Registry<models::IWorkloadFamily>& families_;
   PlanOptions options_;
-  std::vector<PlanTask> tasks_;
-  struct StepKey {
-    std::size_t variant = 0;
-    const models::InstanceSpec* row = nullptr;  ///< representative row of the rows with this hardware
-    int nodes = 1;
-  };
-  std::vector<StepKey> step_keys_;
+  std::vector<InstanceType> types_;
+  std::vector<std::string> skipped_rows_;   ///< rows skipped or planned on one node only, each with why (notes)
   int no_network_types_ = 0;  ///< instance types planned on one node only (no network in the catalog)
-  std::vector<std::string> skipped_rows_;   ///< rows that cannot be hardware, each with why (notes)
-  std::vector<std::string> one_node_rows_;  ///< rows without a network of types whose other rows have one
 };
 
 /// `base` on `nodes` nodes of instance `row`, every GPU of the row training with DDP: the
@@ -133,12 +203,9 @@ class Planner {
 models::JobSpec plan_job(const models::JobSpec& base, const models::InstanceSpec& row, int nodes,
                          const config::Catalogs& catalogs);
 
-/// Renders a plan: table (cheapest 10 meeting the deadline, then the Pareto front), markdown,
+/// Renders a plan: table (the summary with the cheapest plan meeting the deadline and the
+/// fastest, the cheapest 10 meeting the deadline, then the Pareto front), markdown,
 /// csv (every point), json or html (cli/plan_html.h). Throws std::invalid_argument for an unknown format.
 std::string render_plan(const PlanResult& plan, const std::string& format);
-
-/// Serializes points for MPI transfer and back (exact: doubles as hex floats).
-std::string serialize_points(const std::vector<PlanPoint>& points);
-std::vector<PlanPoint> deserialize_points(const std::string& text);
 
 }  // namespace gpuplan::cli

@@ -11,6 +11,7 @@
 #include "cli/output_file.h"
 #include "cli/output_format.h"
 #include "cli/plan.h"
+#include "cli/progress_bar.h"
 #include "config/scenario_loader.h"
 #include "core/unit_parse.h"
 
@@ -21,11 +22,13 @@
 namespace gpuplan::cli {
 
 const char* const kPlanUsage =
-    "gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp]\n"
+    "gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--gpus h100-sxm,...]\n"
     "             [--format table|markdown|csv|json|html] [-o FILE] [--threads N] [--catalogs DIR] [--catalog FILE]\n"
-    "  Searches instance types and node counts of the catalogs, markets (on-demand, spot per zone) and the\n"
-    "  scenario's strategies; prints the cheapest plans that meet the deadline at p90 and the Pareto front\n"
-    "  of p90 time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n";
+    "  Searches parallel layouts (DDP / FSDP / ZeRO, tensor parallel, micro-batch x accumulation,\n"
+    "  recomputation) and instances together: every instance type of the catalogs at 1, 2, 4, ... nodes,\n"
+    "  on-demand and spot, for the scenario's strategies; prunes by memory and by a lower bound, then\n"
+    "  prints the cheapest plan that meets the deadline at p90, the fastest, and the Pareto front of p90\n"
+    "  time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n";
 
 namespace {
 
@@ -34,6 +37,7 @@ struct Args {
   std::string deadline;
   std::string budget;
   std::string providers;
+  std::string gpus;
   std::string format = "table";
   bool format_given = false;  ///< --format given; otherwise the extension of -o FILE decides
   std::string output;
@@ -55,6 +59,7 @@ Args parse_args(const std::vector<std::string>& args) {
     else if (k == "--deadline") a.deadline = value();
     else if (k == "--budget") a.budget = value();
     else if (k == "--providers") a.providers = value();
+    else if (k == "--gpus") a.gpus = value();
     else if (k == "--format") {
       a.format = value();
       a.format_given = true;
@@ -117,6 +122,7 @@ int plan_main(const std::vector<std::string>& args) {
     }
   }
   options.providers = split_commas(a.providers);
+  options.gpus = split_commas(a.gpus);
   options.threads = a.threads;
 
   int rank = 0;
@@ -129,38 +135,42 @@ int plan_main(const std::vector<std::string>& args) {
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   }
 #endif
-  if (rank == 0 && isatty(fileno(stderr)) != 0) {
-    options.progress = [](std::size_t done, std::size_t total) {
-      std::fprintf(stderr, "\rplan: %zu/%zu", done, total);
-      if (done == total) std::fprintf(stderr, "\n");
-      std::fflush(stderr);
-    };
+  ProgressBar bar("plan");
+  if (rank == 0 && bar.enabled()) {
+    options.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
   }
-  const AppContext context = load_context(a.catalogs, a.extra_catalogs);
-  const config::Scenario scenario = config::load_scenario(a.scenario, context.catalogs, context.families);
-  const Planner planner(scenario, context.catalogs, options);
-  std::vector<PlanPoint> points = planner.evaluate(static_cast<std::size_t>(rank), static_cast<std::size_t>(ranks));
 #ifdef GPUPLAN_HAVE_MPI
   if (under_mpi) {
-    const std::string mine = serialize_points(points);
-    int length = static_cast<int>(mine.size());
-    std::vector<int> lengths(static_cast<std::size_t>(ranks));
-    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-    std::vector<int> displs(static_cast<std::size_t>(ranks), 0);
-    int total = 0;
-    for (int r = 0; r < ranks; ++r) {
-      displs[static_cast<std::size_t>(r)] = total;
-      total += lengths[static_cast<std::size_t>(r)];
-    }
-    std::string all(rank == 0 ? static_cast<std::size_t>(total) : 0U, '\0');
-    MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR, 0,
-                MPI_COMM_WORLD);
-    if (rank == 0) points = deserialize_points(all);
+    options.rank = rank;
+    options.ranks = ranks;
+    options.all_gather = [ranks](const std::string& mine) {
+      int length = static_cast<int>(mine.size());
+      std::vector<int> lengths(static_cast<std::size_t>(ranks));
+      MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
+      std::vector<int> displs(static_cast<std::size_t>(ranks), 0);
+      int total = 0;
+      for (int r = 0; r < ranks; ++r) {
+        displs[static_cast<std::size_t>(r)] = total;
+        total += lengths[static_cast<std::size_t>(r)];
+      }
+      std::string all(static_cast<std::size_t>(total), '\0');
+      MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR,
+                     MPI_COMM_WORLD);
+      return all;
+    };
+  }
+#endif
+  const AppContext context = load_context(a.catalogs, a.extra_catalogs);
+  const config::Scenario scenario = config::load_scenario(a.scenario, context.catalogs, context.families);
+  const Planner planner(scenario, context.catalogs, context.families, options);
+  PlanSearch search = planner.evaluate();
+#ifdef GPUPLAN_HAVE_MPI
+  if (under_mpi) {
     MPI_Finalize();
     if (rank != 0) return 0;
   }
 #endif
-  const PlanResult result = planner.finish(std::move(points));
+  const PlanResult result = planner.finish(std::move(search));
   const std::string text = render_plan(result, a.format);
   if (!a.output.empty() && !is_stdout(a.output)) {
     write_file_atomically(a.output, text);

@@ -11,8 +11,6 @@ namespace {
 constexpr double kFlopPerMac = 2.0;
 /// FlashAttention-2's backward recomputes S = QKᵀ, one of the forward's two matmuls.
 constexpr double kFlashRecomputeFlopRatio = 0.5;
-/// The fp32 log-sum-exp per row, counted in 16-bit activation elements.
-constexpr double kLogSumExpElements = 2.0;
 /// sdp_utils.cpp: check_head_dim_size_flash (<= 256), alignment of the last dimension.
 constexpr double kFlashMaxHeadDim = 256.0;
 constexpr double kHalfAlignment = 8.0;

@@ -23,6 +23,10 @@
 
 namespace gpuplan::models {
 
+/// What a fused (flash / memory-efficient) attention op saves per query row and head beside
+/// Q, K and V: the fp32 log-sum-exp, counted in 16-bit activation elements (2).
+inline constexpr double kLogSumExpElements = 2.0;
+
 /// What the dispatch needs to know of a model's attention.
 struct AttentionShape {
   double head_dim = 0.0;        ///< hidden / heads

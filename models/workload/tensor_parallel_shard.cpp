@@ -1,5 +1,7 @@
 #include "models/workload/tensor_parallel_shard.h"
 
+#include "models/workload/attention_kernel.h"
+
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -114,6 +116,13 @@ DecoderHeads decoder_heads(const Workload& workload) {
     if (op.op_class == OpClass::kAttention && ends_with(op.name, "attn.scores")) {
       heads.heads = static_cast<int>(std::lround(op.output_elements / (s * s)));
       hidden = op.input_elements / (2.0 * s);  // Q and K, s·h each
+      break;
+    }
+    if (op.op_class == OpClass::kAttention && ends_with(op.name, "attn.fused")) {
+      // with_attention_kernel's fused op (attention_kernel.cpp): reads Q, K, V (3·s·h) and
+      // saves them and the log-sum-exp of each row and head.
+      hidden = op.input_elements / (3.0 * s);
+      heads.heads = static_cast<int>(std::lround((op.saved_elements - op.input_elements) / (kLogSumExpElements * s)));
       break;
     }
   }

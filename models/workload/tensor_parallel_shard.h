@@ -52,8 +52,9 @@ TensorSplit tensor_split_of(const Op& op);
 Workload tensor_parallel_rank_workload(const Workload& workload, int tensor_parallel, bool sequence_parallel);
 
 /// A transformer decoder's query and key/value heads, read from its first layer's ops (the
-/// attention scores a·s² per sample and the qkv projection's output s·(h + 2·h_kv)); 0 and 0
-/// for a workload without them.
+/// eager attention scores a·s² per sample, or a fused attention op's log-sum-exp saved per
+/// row and head, and the qkv projection's output s·(h + 2·h_kv)); 0 and 0 for a workload
+/// without them.
 struct DecoderHeads {
   int heads = 0;
   int kv_heads = 0;

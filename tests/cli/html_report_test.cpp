@@ -92,7 +92,7 @@ TEST_SUITE("cli.html_report") {
     REQUIRE(!browser().empty());
     const std::string out = temp_path("plan.html");
     const auto r = run_gpuplan("plan " + kSource + "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --budget '$200' "
-                               "--threads 2 --format html -o " + out);
+                               "--providers gcp,lambda --threads 2 --format html -o " + out);
     REQUIRE(r.exit_code == 0);
     check_page(out, "plan-capacity-plan-llm-finetune", 1);
     const std::string html = slurp(out);

@@ -99,8 +99,9 @@ TEST_SUITE("cli.instance_rows") {
     cli::PlanOptions options;
     options.deadline_s = 48 * 3600.0;
     options.providers = {"aws"};
+    options.gpus = {"a100-40gb"};  // the p4d rows' GPU: keeps the search small
     options.threads = 1;
-    const cli::Planner planner(scenario, f.context.catalogs, options);
+    const cli::Planner planner(scenario, f.context.catalogs, f.context.families, options);
     const cli::PlanResult r = planner.finish(planner.evaluate());
     CHECK(std::find(r.notes.begin(), r.notes.end(),
                     "aws/p4d.24xlarge in eu-central-1 (euc1-az2) gives no Network in the catalog: planned on one "
@@ -111,7 +112,11 @@ TEST_SUITE("cli.instance_rows") {
     for (const cli::PlanPoint& p : r.points) {
       if (p.instance != "aws/p4d.24xlarge" || p.region != "eu-central-1") continue;
       CHECK(p.nodes == 1);  // no network: never two nodes
-      if (p.market != "on_demand") continue;
+      // The scenario's own layout (DDP, 32 per GPU, no accumulation, no recomputation).
+      if (p.market != "on_demand" || p.data_parallel != "ddp" || p.tensor_parallel != 1 || p.micro_batch != 32 ||
+          p.gradient_accumulation != 1 || p.recompute != "false") {
+        continue;
+      }
       ++one_node;
       REQUIRE(p.fits);
       // The plan's time to train is the run's (no preemptions on-demand, no checkpoints).

@@ -20,6 +20,20 @@ TEST_SUITE("cli.plan_providers") {
   }
 }
 
+TEST_SUITE("cli.plan_gpus") {
+  TEST_CASE("--gpus h100-sxn names the GPU and the closest name; --gpus zzz where the names are listed") {
+    const auto r = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
+                               "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --gpus a100-80gb,h100-sxn");
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "gpuplan: unknown GPU 'h100-sxn' in --gpus; did you mean h100-sxm? (see gpuplan --help)\n");
+    const auto none = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
+                                  "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --gpus zzzzzzzz");
+    CHECK(none.exit_code == 2);
+    CHECK(none.err == "gpuplan: unknown GPU 'zzzzzzzz' in --gpus; `gpuplan list gpus` names them (see gpuplan --help)\n");
+  }
+}
+
 TEST_SUITE("cli.catalog_notes") {
   TEST_CASE("rows a --catalog file skips are named with file:line and why, on every command") {
     const gpuplan::testing::TempDir dir("catalog-notes");

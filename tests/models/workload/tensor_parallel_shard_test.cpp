@@ -8,6 +8,7 @@
 #include <string>
 
 #include "catalog_models.h"
+#include "models/workload/attention_kernel.h"
 
 namespace gpuplan::models {
 
@@ -97,6 +98,11 @@ TEST_SUITE("models.workload.tensor_parallel_shard") {
     const DecoderHeads llama = decoder_heads(build_catalog_model("llama3-8b"));
     CHECK(llama.heads == 32);
     CHECK(llama.kv_heads == 8);
+    // With flash attention the scores are one fused op; the heads come from its log-sum-exp.
+    const DecoderHeads llama_flash =
+        decoder_heads(with_attention_kernel(build_catalog_model("llama3-8b"), AttentionKernel::kFlash));
+    CHECK(llama_flash.heads == 32);
+    CHECK(llama_flash.kv_heads == 8);
     CHECK(decoder_heads(build_catalog_model("resnet50")).heads == 0);
     CHECK_THROWS_AS(tensor_parallel_rank_workload(build_catalog_model("resnet50"), 2, false), std::invalid_argument);
     CHECK_THROWS_AS(tensor_parallel_rank_workload(build_catalog_model("gpt2"), 0, false), std::invalid_argument);

@@ -1,0 +1,70 @@
+#include "cli/layout_search.h"
+
+#include <string>
+
+namespace gpuplan::cli {
+
+std::vector<models::ScenarioOverride> Layout::overrides() const {
+  std::vector<models::ScenarioOverride> o;
+  o.push_back({"parallelism.strategy", data_parallel.strategy});
+  o.push_back({"parallelism.sharding", data_parallel.sharding.empty() ? "~" : data_parallel.sharding});
+  o.push_back({"parallelism.zero_stage", data_parallel.zero_stage == 0 ? "~" : std::to_string(data_parallel.zero_stage)});
+  o.push_back({"parallelism.tensor_parallel", std::to_string(tensor_parallel)});
+  // Sequence parallelism needs tensor_parallel > 1; the search leaves it to its default.
+  o.push_back({"parallelism.sequence_parallel", "~"});
+  o.push_back({"parallelism.pipeline_parallel", std::to_string(pipeline_parallel)});
+  o.push_back({"parallelism.pipeline_schedule", "~"});
+  o.push_back({"parallelism.virtual_stages", "~"});
+  o.push_back({"training.batch_size", std::to_string(micro_batch)});
+  o.push_back({"training.gradient_accumulation", std::to_string(gradient_accumulation)});
+  o.push_back({"training.activation_checkpointing", recompute});
+  return o;
+}
+
+std::string Layout::data_parallel_label() const {
+  if (data_parallel.strategy == "fsdp") return "fsdp/" + data_parallel.sharding;
+  if (data_parallel.strategy == "zero") return "zero-" + std::to_string(data_parallel.zero_stage);
+  return data_parallel.strategy;
+}
+
+std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
+  std::vector<Layout> out;
+  const int gpus = problem.gpus_per_node * problem.nodes;
+  const std::vector<DataParallelChoice> one_gpu = {{"none", "", 0}};
+  const std::vector<DataParallelChoice>& choices = gpus == 1 ? one_gpu : kDataParallelChoices;
+  const int kv_heads = problem.kv_heads > 0 ? problem.kv_heads : problem.heads;
+  for (const DataParallelChoice& dp_choice : choices) {
+    if (dp_choice.sharding == "hybrid_shard" && problem.nodes < 2) continue;
+    for (const int tp : kTensorParallelSizes) {
+      if (tp > 1 && (dp_choice.strategy != "ddp" || problem.heads == 0 || problem.gpus_per_node % tp != 0 ||
+                     problem.heads % tp != 0 || kv_heads % tp != 0)) {
+        continue;
+      }
+      for (const int pp : kPipelineParallelSizes) {
+        if (pp > 1 && (dp_choice.strategy != "ddp" || problem.layers == 0 || problem.layers % pp != 0)) continue;
+        if (gpus % (tp * pp) != 0) continue;
+        const int ranks = gpus / (tp * pp);
+        const bool sharded = dp_choice.strategy == "fsdp" || dp_choice.strategy == "zero";
+        if (sharded && ranks < 2) continue;
+        if (problem.global_batch_samples % ranks != 0) continue;
+        const long long per_rank = problem.global_batch_samples / ranks;
+        for (const int micro : kMicroBatchSizes) {
+          if (per_rank % micro != 0) continue;
+          for (const std::string& recompute : kRecomputeChoices) {
+            Layout l;
+            l.data_parallel = dp_choice;
+            l.tensor_parallel = tp;
+            l.pipeline_parallel = pp;
+            l.micro_batch = micro;
+            l.gradient_accumulation = static_cast<int>(per_rank / micro);
+            l.recompute = recompute;
+            out.push_back(l);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,92 @@
+#pragma once
+/// \file layout_search.h
+/// The parallel layouts `gpuplan plan` tries on each instance type and node count (issue 12
+/// item 6): data-parallel strategy (DDP, FSDP full_shard / hybrid_shard / shard_grad_op,
+/// ZeRO stages 1-3), tensor parallelism within a node, pipeline parallelism (stages dividing
+/// the layers, 1F1B), per-GPU micro-batch and gradient accumulation that keep the
+/// scenario's global batch, and activation recomputation. Pure: no catalog, no simulation.
+///
+/// A layout is written into the scenario as config overrides (Layout::overrides), validated
+/// by config::with_overrides, the path strategies and the advisor's remedies take.
+///
+/// Adding a parallelism dimension (as pipeline_parallel was) is one list (like
+/// kPipelineParallelSizes) and one validity rule (in enumerate_layouts), plus its override in
+/// Layout::overrides.
+
+#include <string>
+#include <vector>
+
+#include "models/results.h"
+
+namespace gpuplan::cli {
+
+/// One data-parallel choice: `parallelism.strategy` with its sharding (fsdp) or stage (zero).
+struct DataParallelChoice {
+  std::string strategy;  ///< none | ddp | fsdp | zero
+  std::string sharding;  ///< fsdp: full_shard | hybrid_shard | shard_grad_op; else empty
+  int zero_stage = 0;    ///< zero: 1-3; else 0
+};
+
+/// The data-parallel choices on more than one GPU, in output order.
+inline const std::vector<DataParallelChoice> kDataParallelChoices = {
+    {"ddp", "", 0},  {"fsdp", "full_shard", 0}, {"fsdp", "hybrid_shard", 0}, {"fsdp", "shard_grad_op", 0},
+    {"zero", "", 1}, {"zero", "", 2},           {"zero", "", 3}};
+
+/// Tensor-parallel sizes tried (each must divide the node's GPUs and the heads; Megatron-LM
+/// keeps a group inside a node's NVLink domain, Narayanan et al. 2021 section 3.3).
+inline const std::vector<int> kTensorParallelSizes = {1, 2, 4, 8};
+
+/// Pipeline-parallel sizes tried (parallelism.pipeline_parallel; each must divide the
+/// decoder's layers, and only with strategy ddp: the rule of
+/// config/scenario_model_parallel.cpp). With powers of two for both the stage count and the
+/// node count, one always divides the other, as that file also requires.
+inline const std::vector<int> kPipelineParallelSizes = {1, 2, 4, 8, 16};
+
+/// Per-GPU micro-batches tried (samples); each must divide the data-parallel rank's share of
+/// the global batch.
+inline const std::vector<int> kMicroBatchSizes = {1, 2, 4, 8, 16, 32};
+
+/// `training.activation_checkpointing` values tried: none, selective (attention's score
+/// chain, Korthikanti et al. 2022), full (every block).
+inline const std::vector<std::string> kRecomputeChoices = {"false", "selective", "full"};
+
+/// One layout on `nodes` x `gpus_per_node` GPUs.
+struct Layout {
+  DataParallelChoice data_parallel;
+  int tensor_parallel = 1;
+  int pipeline_parallel = 1;
+  int micro_batch = 1;            ///< samples per GPU per micro-step (training.batch_size)
+  int gradient_accumulation = 1;  ///< micro-steps per optimizer step
+  std::string recompute = "false";
+
+  /// The scenario overrides that write this layout (values as YAML scalar text); keys the
+  /// layout does not use are removed ("~"), so a scenario's own sharding or zero_stage does
+  /// not clash with another strategy.
+  std::vector<models::ScenarioOverride> overrides() const;
+  /// "fsdp/full_shard", "zero-2", "ddp": the data-parallel part for tables.
+  std::string data_parallel_label() const;
+};
+
+/// What the enumeration needs to know of the job and the hardware.
+struct LayoutProblem {
+  int gpus_per_node = 1;
+  int nodes = 1;
+  int heads = 0;     ///< attention heads (0: not a transformer; tensor_parallel stays 1)
+  int kv_heads = 0;  ///< key/value heads (grouped-query attention); 0 = heads
+  int layers = 0;    ///< decoder blocks (for the pipeline rule)
+  /// Samples per optimizer step to keep (the scenario's batch_size x accumulation x
+  /// data-parallel ranks); every layout's micro_batch x accumulation x ranks equals it.
+  long long global_batch_samples = 1;
+};
+
+/// Every valid layout of `problem`, in a fixed order (data-parallel choice, tensor parallel,
+/// pipeline parallel, micro-batch, recomputation). On one GPU the strategy is none. Rules:
+/// tensor_parallel divides gpus_per_node, heads and kv_heads and needs strategy ddp (the rule
+/// of config/scenario_model_parallel.cpp); pipeline_parallel divides the layers, needs
+/// strategy ddp and runs the default schedule (1F1B; a scenario's own pipeline_schedule and
+/// virtual_stages are removed, since they may not suit another stage count); a sharded strategy needs 2+ data-parallel ranks;
+/// hybrid_shard needs 2+ nodes (on one it is full_shard); the data-parallel ranks divide the
+/// global batch and the micro-batch divides each rank's share.
+std::vector<Layout> enumerate_layouts(const LayoutProblem& problem);
+
+}  // namespace gpuplan::cli

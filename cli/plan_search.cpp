@@ -1,0 +1,613 @@
+// The planner's search (cli/plan.h): instance types and node counts in rounds, layouts of
+// cli/layout_search.h validated as overrides, pruned by memory and by the lower bound, each
+// distinct step problem simulated once, then the job level per market.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "cli/layout_search.h"
+#include "cli/parallel_for.h"
+#include "cli/plan.h"
+#include "cli/scenario_runner.h"
+#include "config/instance_hardware.h"
+#include "config/variant_overrides.h"
+#include "core/text_distance.h"
+#include "models/cost/cost.h"
+#include "models/job/cloud_job.h"
+#include "models/job/job_time.h"
+#include "models/memory/parallel_memory.h"
+#include "models/workload/tensor_parallel_shard.h"
+#include "models/run/run_variant.h"
+
+namespace gpuplan::cli {
+namespace {
+
+/// Replacement wait of a spot plan when the scenario gives none: 10 min, the example of
+/// scenario-format.md (`replacement_wait: "10 min"`).
+constexpr double kDefaultReplacementWaitS = 600.0;
+
+/// The columns of `row` that config::instance_hardware reads: rows with equal signatures get
+/// the same hardware, so their step is simulated once.
+std::string hardware_signature(const models::InstanceSpec& row) {
+  return fmt::format("{}|{}|{:a}|{:a}|{}|{:a}|{}", row.gpu, row.accelerator_count, row.vcpus, row.memory_bytes,
+                     row.interconnect, row.network_bytes_per_s, row.storage);
+}
+
+/// The overrides that put a variant on `nodes` nodes of instance `row` for validation: the
+/// instance as cloud.instance (the rule of `gpuplan run`), the scenario's own hardware keys
+/// but its storage (where the dataset lies), placement and market removed (the plan sets its
+/// own markets).
+std::vector<models::ScenarioOverride> instance_overrides(const models::InstanceSpec& row, int nodes) {
+  std::vector<models::ScenarioOverride> o;
+  for (const char* key : {"hardware.gpu", "hardware.gpus_per_node", "hardware.gpu_interconnect",
+                          "hardware.gpus_per_pcie_switch", "hardware.cpu_cores", "hardware.host_memory",
+                          "hardware.network", "on_premises", "cloud.zone", "cloud.preemption_rate",
+                          "cloud.replacement_wait"}) {
+    o.push_back({key, "~"});
+  }
+  o.push_back({"hardware.nodes", std::to_string(nodes)});
+  o.push_back({"cloud.instance", row.provider + "/" + row.instance_type});
+  o.push_back({"cloud.region", row.region});
+  o.push_back({"cloud.market", "on_demand"});
+  return o;
+}
+
+/// A layout validated on an instance: the job (nullopt when validation refused it) and the
+/// canonical text of the layout's overrides on its variant (config::override_key).
+struct ValidatedLayout {
+  std::shared_ptr<const models::JobSpec> job;
+  std::string key;
+};
+
+/// A validation to run: `layout` (accumulation 1) on variant `variant` at `nodes` nodes of `row`.
+struct Validation {
+  std::string key;
+  std::size_t variant = 0;
+  std::vector<models::ScenarioOverride> layout;
+  const models::InstanceSpec* row = nullptr;
+  int nodes = 1;
+};
+
+constexpr std::size_t kNotSimulated = std::numeric_limits<std::size_t>::max();
+
+/// What a step problem (step key) needs before and after its simulation.
+struct StepInfo {
+  bool fits_memory = false;
+  PlanBound bound;
+  std::size_t step = kNotSimulated;  ///< index of its simulation
+};
+
+/// One candidate of a round.
+struct Candidate {
+  std::size_t variant = 0;
+  Layout layout;
+  std::size_t type = 0;
+  std::size_t group = 0;
+  int nodes = 1;
+  std::string validation;  ///< key into the round's validated layouts
+  std::shared_ptr<const models::JobSpec> base;  ///< validated, accumulation not yet set
+  std::size_t step = 0;    ///< index into the step problems
+  double bound_s = 0.0;
+  double bound_cost_usd = 0.0;
+};
+
+/// The Pareto staircase of (time, dollars) of the points evaluated so far: sorted by time,
+/// dollars strictly falling.
+class Front {
+ public:
+  /// True when a point at most as slow and as dear as (time_s, cost_usd) is on the front.
+  bool dominates(double time_s, double cost_usd) const {
+    const auto it = std::upper_bound(points_.begin(), points_.end(), time_s,
+                                     [](double t, const std::pair<double, double>& p) { return t < p.first; });
+    return it != points_.begin() && std::prev(it)->second <= cost_usd;
+  }
+  void add(double time_s, double cost_usd) {
+    if (dominates(time_s, cost_usd)) return;
+    std::erase_if(points_, [&](const std::pair<double, double>& p) { return p.first >= time_s && p.second >= cost_usd; });
+    points_.insert(std::upper_bound(points_.begin(), points_.end(), std::make_pair(time_s, cost_usd)),
+                   std::make_pair(time_s, cost_usd));
+  }
+
+ private:
+  std::vector<std::pair<double, double>> points_;
+};
+
+/// The job of a candidate on `row` at its nodes: the validated layout with its accumulation,
+/// on the instance's hardware (plan_job).
+models::JobSpec candidate_job(const Candidate& c, const models::InstanceSpec& row, const config::Catalogs& catalogs) {
+  models::JobSpec j = *c.base;
+  j.training.gradient_accumulation = c.layout.gradient_accumulation;
+  return plan_job(j, row, c.nodes, catalogs);
+}
+
+/// Row of `rows` with the lowest price (on-demand or spot), first on ties; nullptr when no
+/// row has that market.
+const models::InstanceSpec* cheapest(const std::vector<const models::InstanceSpec*>& rows, bool spot) {
+  const models::InstanceSpec* best = nullptr;
+  for (const models::InstanceSpec* r : rows) {
+    const double price = spot ? r->spot_price_usd_per_s : r->price_usd_per_s;
+    if (price <= 0.0) continue;
+    if (best == nullptr || price < (spot ? best->spot_price_usd_per_s : best->price_usd_per_s)) best = r;
+  }
+  return best;
+}
+
+/// The lowest price of a node of `rows` per second over both markets.
+double lowest_price_usd_per_s(const std::vector<const models::InstanceSpec*>& rows) {
+  double p = std::numeric_limits<double>::infinity();
+  for (const models::InstanceSpec* r : rows) {
+    if (r->price_usd_per_s > 0.0) p = std::min(p, r->price_usd_per_s);
+    if (r->spot_price_usd_per_s > 0.0) p = std::min(p, r->spot_price_usd_per_s);
+  }
+  return std::isfinite(p) ? p : 0.0;
+}
+
+/// The cloud of a plan on `row` in `market`: the scenario's replacement wait (else
+/// kDefaultReplacementWaitS); on spot the catalog's startup time and the scenario's
+/// preemption rate or trace when it writes one, else the catalog's rate.
+models::CloudSpec plan_cloud(const config::Variant& variant, const models::InstanceSpec& row, models::Market market,
+                             const config::Catalogs& catalogs) {
+  models::CloudSpec cloud;
+  cloud.instance = row;
+  cloud.market = market;
+  cloud.replacement_wait_s =
+      variant.job.cloud && variant.job.cloud->replacement_wait_s > 0.0 ? variant.job.cloud->replacement_wait_s
+                                                                        : kDefaultReplacementWaitS;
+  if (market == models::Market::kSpot) {
+    const auto def = catalogs.preemption.find(row.provider, row.instance_type);
+    cloud.startup_s = def ? def->startup_s : 0.0;
+    if (variant.preemption_source == config::PreemptionSource::kRate && variant.job.cloud) {
+      cloud.preemption_rate_per_s = variant.job.cloud->preemption_rate_per_s;
+    } else if (variant.preemption_source == config::PreemptionSource::kTrace && variant.job.cloud) {
+      cloud.trace = variant.job.cloud->trace;
+    } else if (def) {
+      cloud.preemption_rate_per_s = def->rate_per_s;
+    }
+  }
+  return cloud;
+}
+
+}  // namespace
+
+Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catalogs,
+                 const core::Registry<models::IWorkloadFamily>& families, const PlanOptions& options)
+    : scenario_(scenario), catalogs_(catalogs), families_(families), options_(options) {
+  if (!(options.deadline_s > 0.0)) throw std::invalid_argument("plan: the deadline must be positive");
+  if (options_.threads == 0) options_.threads = std::max(1U, std::thread::hardware_concurrency());
+  if (options_.ranks < 1) options_.ranks = 1;
+  std::set<std::string> known_providers;
+  for (const models::InstanceSpec& row : catalogs.instances.rows()) known_providers.insert(row.provider);
+  for (const std::string& p : options.providers) {
+    if (known_providers.count(p) == 0U) {
+      throw std::invalid_argument(fmt::format("unknown provider '{}' in --providers; the catalogs hold {}", p,
+                                              fmt::join(known_providers, ", ")));
+    }
+  }
+  for (const std::string& g : options.gpus) {
+    if (catalogs.gpus.find(g) == nullptr) {
+      const std::string hint = core::did_you_mean(catalogs.gpus.suggestions(g));
+      throw std::invalid_argument(fmt::format("unknown GPU '{}' in --gpus{}", g,
+                                              hint.empty() ? "; `gpuplan list gpus` names them" : hint));
+    }
+  }
+  const auto wanted = [](const std::vector<std::string>& list, const std::string& name) {
+    return list.empty() || std::find(list.begin(), list.end(), name) != list.end();
+  };
+  std::map<std::string, std::size_t> type_index;
+  std::vector<std::map<std::string, std::size_t>> group_index;
+  for (const models::InstanceSpec& row : catalogs.instances.rows()) {
+    if (!wanted(options.providers, row.provider)) continue;
+    const models::GpuSpec* gpu = catalogs.gpus.find(row.gpu);
+    if (gpu == nullptr || row.accelerator_count < 1 || !wanted(options.gpus, gpu->name)) continue;
+    const config::InstanceFacts facts = config::instance_facts(row, catalogs);
+    if (!facts.problems.empty() || facts.gpu_interconnect.empty()) {
+      skipped_rows_.push_back(config::row_label(row) + " is skipped: " +
+                              (facts.problems.empty() ? std::string("it gives no Interconnect")
+                                                      : facts.problems.front().problem + facts.problems.front().fix));
+      continue;
+    }
+    const std::string name = row.provider + "/" + row.instance_type;
+    const auto [t, added] = type_index.emplace(name, types_.size());
+    if (added) {
+      types_.push_back({name, row.accelerator_count, {}, false});
+      group_index.emplace_back();
+    }
+    InstanceType& type = types_[t->second];
+    const auto [g, new_group] = group_index[t->second].emplace(hardware_signature(row), type.groups.size());
+    if (new_group) type.groups.emplace_back();
+    type.groups[g->second].push_back(&row);
+    type.network = type.network || row.network_bytes_per_s > 0.0;
+  }
+  if (types_.empty()) {
+    throw std::invalid_argument("plan: no instance of the catalogs matches the providers (and GPUs) given");
+  }
+  for (const InstanceType& type : types_) {
+    no_network_types_ += type.network ? 0 : 1;
+    for (const std::vector<const models::InstanceSpec*>& group : type.groups) {
+      if (!type.network || group.front()->network_bytes_per_s > 0.0) continue;
+      for (const models::InstanceSpec* row : group) {
+        skipped_rows_.push_back(config::row_label(*row) + " gives no Network in the catalog: planned on one node only");
+      }
+    }
+  }
+}
+
+PlanSearch Planner::evaluate() const {
+  PlanSearch out;
+  PlanCounts& counts = out.counts;
+  models::ModelParams params;
+  params.scaling_reference = false;  // the plan reads fits and time only: no single-GPU run
+  params.step.warmup_steps = kPlanWarmupSteps;
+  params.step.min_steps = kPlanMinSteps;
+
+  std::map<std::string, ValidatedLayout> validated;  // by variant | GPU | GPUs per node | 1 or 2 nodes | layout
+  std::map<std::string, StepInfo> step_info;         // by step key
+  std::vector<std::pair<bool, double>> steps;        // fits, time to train (no checkpoints), s
+  std::set<std::string> planned;                     // step key | type | group: once across variants
+  Front front;
+  double best_meeting_usd = std::numeric_limits<double>::infinity();
+  std::vector<bool> growing(types_.size(), true);
+
+  for (int nodes = 1; nodes <= kPlanMaxNodes; nodes *= 2) {
+    std::vector<std::size_t> active;
+    for (std::size_t t = 0; t < types_.size(); ++t) {
+      if (growing[t] && (nodes == 1 || types_[t].network)) active.push_back(t);
+    }
+    if (active.empty()) break;
+    counts.max_nodes = nodes;
+
+    // 1. Candidates and the validations they need (each distinct one once, in parallel).
+    std::vector<Candidate> round;
+    std::vector<Validation> to_validate;
+    std::vector<bool> any_layout(types_.size(), false);
+    for (const std::size_t t : active) {
+      const InstanceType& type = types_[t];
+      for (std::size_t v = 0; v < scenario_.variants.size(); ++v) {
+        const models::JobSpec& job = scenario_.variants[v].job;
+        const models::DecoderHeads heads = models::decoder_heads(job.workload);
+        LayoutProblem problem;
+        problem.gpus_per_node = type.gpus_per_node;
+        problem.nodes = nodes;
+        problem.heads = heads.heads;
+        problem.kv_heads = heads.kv_heads;
+        problem.layers = job.workload.family == "transformer_decoder" ? models::decoder_layers(job.workload) : 0;
+        problem.global_batch_samples = static_cast<long long>(models::global_batch_samples(job));
+        const std::vector<Layout> layouts = enumerate_layouts(problem);
+        any_layout[t] = any_layout[t] || !layouts.empty();
+        for (std::size_t g = 0; g < type.groups.size(); ++g) {
+          const models::InstanceSpec& rep = *type.groups[g].front();
+          if (nodes > 1 && rep.network_bytes_per_s <= 0.0) continue;
+          for (const Layout& layout : layouts) {
+            Candidate c;
+            c.variant = v;
+            c.layout = layout;
+            c.type = t;
+            c.group = g;
+            c.nodes = nodes;
+            Layout shape = layout;  // validated once for every accumulation
+            shape.gradient_accumulation = 1;
+            const std::vector<models::ScenarioOverride> o = shape.overrides();
+            // What validation reads of the hardware is the GPU, its count per node and whether
+            // there are several nodes: validated once per (GPU, GPUs per node, 1 or 2+ nodes)
+            // on the first row met with them (its hardware is replaced by plan_job). A pipeline's
+            // rules read the GPU count itself (TP x PP divides it): validated per node count.
+            const int validation_nodes = layout.pipeline_parallel > 1 ? nodes : std::min(nodes, 2);
+            c.validation = fmt::format("{}|{}|{}|{}|", v, rep.gpu, rep.accelerator_count, validation_nodes);
+            for (const models::ScenarioOverride& x : o) c.validation += x.path + "=" + x.value + ";";
+            if (validated.emplace(c.validation, ValidatedLayout{}).second) {
+              to_validate.push_back({c.validation, v, o, &rep, validation_nodes});
+            }
+            round.push_back(std::move(c));
+          }
+        }
+      }
+    }
+    counts.considered += round.size();
+    std::vector<ValidatedLayout> fresh(to_validate.size());
+    parallel_for(to_validate.size(), options_.threads, options_.progress, 0, to_validate.size(), [&](std::size_t i) {
+      const Validation& w = to_validate[i];
+      const config::Variant& variant = scenario_.variants[w.variant];
+      std::vector<models::ScenarioOverride> all = instance_overrides(*w.row, w.nodes);
+      all.insert(all.end(), w.layout.begin(), w.layout.end());
+      config::OverriddenJob j = config::with_overrides(scenario_, variant, all, catalogs_, families_);
+      if (!j.job) return;
+      // The layout's own overrides: the same text for every variant that reaches the same job.
+      fresh[i].key = config::override_key(scenario_, variant, w.layout);
+      fresh[i].job = std::make_shared<const models::JobSpec>(std::move(*j.job));
+    });
+    for (std::size_t i = 0; i < to_validate.size(); ++i) validated[to_validate[i].key] = std::move(fresh[i]);
+
+    // 2. Memory and lower bound once per distinct step problem (in parallel), then the
+    //    pruning in candidate order.
+    std::vector<std::string> step_keys(round.size());
+    std::vector<std::size_t> info_todo;
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      Candidate& c = round[i];
+      const ValidatedLayout& vl = validated.at(c.validation);
+      if (!vl.job) continue;
+      c.base = vl.job;
+      step_keys[i] = fmt::format("{}|{}|{}|{}", vl.key, c.layout.gradient_accumulation,
+                                 hardware_signature(*types_[c.type].groups[c.group].front()), nodes);
+      if (step_info.emplace(step_keys[i], StepInfo{}).second) info_todo.push_back(i);
+    }
+    std::vector<StepInfo> infos(info_todo.size());
+    parallel_for(info_todo.size(), options_.threads, {}, 0, 0, [&](std::size_t k) {
+      const Candidate& c = round[info_todo[k]];
+      const models::JobSpec j = candidate_job(c, *types_[c.type].groups[c.group].front(), catalogs_);
+      // The rule run_variant uses: the busiest GPU, the worst pipeline stage's.
+      const models::MemoryBreakdown m = models::rank_memory(j, params.memory);
+      infos[k].fits_memory = m.total_bytes() <= j.hardware.gpu.memory_bytes;
+      if (infos[k].fits_memory) infos[k].bound = plan_lower_bound(j);
+    });
+    for (std::size_t k = 0; k < info_todo.size(); ++k) step_info[step_keys[info_todo[k]]] = infos[k];
+
+    std::vector<std::size_t> kept;       // candidates evaluated this round
+    std::vector<std::size_t> new_steps;  // candidates whose step problem is simulated this round
+    std::vector<double> type_lowest_cost(types_.size(), std::numeric_limits<double>::infinity());
+    std::vector<bool> type_exchange_ok(types_.size(), false);
+    std::vector<bool> type_fits(types_.size(), false);
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      Candidate& c = round[i];
+      if (!c.base) {
+        ++counts.invalid;
+        continue;
+      }
+      const InstanceType& type = types_[c.type];
+      if (!planned.insert(fmt::format("{}|{}|{}", step_keys[i], type.name, c.group)).second) {
+        ++counts.duplicate;
+        continue;
+      }
+      StepInfo& info = step_info.at(step_keys[i]);
+      if (!info.fits_memory) {
+        ++counts.pruned_memory;
+        continue;
+      }
+      type_fits[c.type] = true;
+      c.bound_s = info.bound.time_s();
+      c.bound_cost_usd = c.bound_s * nodes * lowest_price_usd_per_s(type.groups[c.group]);
+      type_lowest_cost[c.type] = std::min(type_lowest_cost[c.type], c.bound_cost_usd);
+      if (info.bound.exchange_s <= options_.deadline_s) type_exchange_ok[c.type] = true;
+      if (c.bound_s > options_.deadline_s || front.dominates(c.bound_s, c.bound_cost_usd)) {
+        ++counts.pruned_bound;
+        continue;
+      }
+      if (info.step == kNotSimulated) {
+        info.step = steps.size();
+        steps.emplace_back(false, 0.0);
+        new_steps.push_back(i);
+        ++counts.simulated;
+      } else {
+        ++counts.step_reused;
+      }
+      c.step = info.step;
+      kept.push_back(i);
+    }
+
+    // 3. Simulate the new step problems (split across MPI ranks, gathered in index order).
+    const std::size_t first_new = steps.size() - new_steps.size();
+    std::vector<std::pair<bool, double>> simulated(new_steps.size());
+    std::vector<std::size_t> mine;
+    for (std::size_t k = 0; k < new_steps.size(); ++k) {
+      if (static_cast<int>(k % static_cast<std::size_t>(options_.ranks)) == options_.rank) mine.push_back(k);
+    }
+    parallel_for(mine.size(), options_.threads, options_.progress, 0, mine.size(), [&](std::size_t m) {
+      const Candidate& c = round[new_steps[mine[m]]];
+      models::JobSpec one = candidate_job(c, *types_[c.type].groups[c.group].front(), catalogs_);
+      one.checkpointing.enabled = false;
+      one.cloud.reset();
+      one.on_premises.reset();
+      one.trials = 1;
+      const models::VariantRun run = models::run_variant(one, "plan", params);
+      simulated[mine[m]] = {run.result.fits && run.result.time_to_train_s > 0.0, run.result.time_to_train_s};
+    });
+    if (options_.ranks > 1 && options_.all_gather) {
+      std::string text;
+      for (const std::size_t k : mine) {
+        text += fmt::format("{} {} {:a}\n", k, simulated[k].first ? 1 : 0, simulated[k].second);
+      }
+      const std::string all = options_.all_gather(text);
+      std::size_t pos = 0;
+      while (pos < all.size()) {
+        const std::size_t end = all.find('\n', pos);
+        const std::string line = all.substr(pos, end - pos);
+        pos = end == std::string::npos ? all.size() : end + 1;
+        std::size_t k = 0;
+        int fits = 0;
+        char time[64] = {0};
+        if (std::sscanf(line.c_str(), "%zu %d %63s", &k, &fits, time) == 3 && k < simulated.size()) {
+          simulated[k] = {fits != 0, std::strtod(time, nullptr)};
+        }
+      }
+    }
+    for (std::size_t k = 0; k < new_steps.size(); ++k) steps[first_new + k] = simulated[k];
+
+    // 4. Job level: on-demand at the cheapest region, then spot at the cheapest zone where its
+    //    bound (the step time, at the spot price) is not dominated.
+    struct Job {
+      std::size_t candidate;
+      const models::InstanceSpec* row;
+      models::Market market;
+    };
+    std::vector<Job> jobs;
+    for (const std::size_t i : kept) {
+      const Candidate& c = round[i];
+      const models::InstanceSpec* row = cheapest(types_[c.type].groups[c.group], false);
+      if (row != nullptr) jobs.push_back({i, row, models::Market::kOnDemand});
+    }
+    const auto evaluate_jobs = [&](const std::vector<Job>& list) {
+      std::vector<PlanPoint> points(list.size());
+      parallel_for(list.size(), options_.threads, options_.progress, 0, list.size(), [&](std::size_t k) {
+        const Candidate& c = round[list[k].candidate];
+        points[k] = evaluate_point(c.variant, c.layout, *list[k].row, list[k].market, c.nodes,
+                                   candidate_job(c, *list[k].row, catalogs_), steps[c.step], c.bound_s);
+      });
+      for (const PlanPoint& p : points) {
+        if (!p.fits) continue;
+        front.add(p.time_p90_s, p.cost_p90_usd);
+      }
+      return points;
+    };
+    std::vector<PlanPoint> on_demand = evaluate_jobs(jobs);
+    // At one instance type and node count every layout meets the same preemptions and
+    // checkpoints, so spot time and dollars grow with the step time: only the fastest
+    // layout of each (type, hardware) can be on the front or the cheapest, and only it is
+    // evaluated on spot (first in candidate order on ties).
+    std::map<std::pair<std::size_t, std::size_t>, std::size_t> fastest;  // (type, group) -> candidate
+    std::size_t with_spot = 0;
+    for (const std::size_t i : kept) {
+      const Candidate& c = round[i];
+      if (cheapest(types_[c.type].groups[c.group], true) == nullptr || !steps[c.step].first) continue;
+      ++with_spot;
+      const auto [it, added] = fastest.emplace(std::make_pair(c.type, c.group), i);
+      if (!added && steps[c.step].second < steps[round[it->second].step].second) it->second = i;
+    }
+    std::vector<Job> spot_jobs;
+    const std::size_t unstable_before = counts.spot_unstable;
+    for (const std::size_t i : kept) {
+      const Candidate& c = round[i];
+      const auto it = fastest.find(std::make_pair(c.type, c.group));
+      if (it == fastest.end() || it->second != i) continue;
+      const models::InstanceSpec* row = cheapest(types_[c.type].groups[c.group], true);
+      const double time_s = steps[c.step].second;
+      if (front.dominates(time_s, time_s * nodes * row->spot_price_usd_per_s)) continue;
+      // A bound on effort: where the nodes are preempted more often than once per restart
+      // (rate x nodes x (replacement wait + startup) >= 1) the job mostly waits and its trials
+      // run to the cap; such spot plans are not evaluated (counted in the notes).
+      const models::CloudSpec cloud = plan_cloud(scenario_.variants[c.variant], *row, models::Market::kSpot, catalogs_);
+      if (!cloud.trace && cloud.preemption_rate_per_s * nodes * (cloud.replacement_wait_s + cloud.startup_s) >= 1.0) {
+        ++counts.spot_unstable;
+        continue;
+      }
+      spot_jobs.push_back({i, row, models::Market::kSpot});
+    }
+    counts.spot_pruned += with_spot - spot_jobs.size() - (counts.spot_unstable - unstable_before);
+    std::vector<PlanPoint> spot = evaluate_jobs(spot_jobs);
+
+    // 5. Growth: which types try twice the nodes.
+    std::vector<bool> met(types_.size(), false);
+    for (std::vector<PlanPoint>* list : {&on_demand, &spot}) {
+      const std::vector<Job>& from = list == &on_demand ? jobs : spot_jobs;
+      for (std::size_t k = 0; k < list->size(); ++k) {
+        PlanPoint& p = (*list)[k];
+        if (p.fits && p.time_p90_s <= options_.deadline_s) {
+          met[round[from[k].candidate].type] = true;
+          best_meeting_usd = std::min(best_meeting_usd, p.cost_p90_usd);
+        }
+        out.points.push_back(std::move(p));
+      }
+    }
+    for (const std::size_t t : active) {
+      const bool bound_out = type_fits[t] && (!type_exchange_ok[t] || type_lowest_cost[t] > best_meeting_usd);
+      if (met[t] || bound_out || !any_layout[t]) growing[t] = false;
+    }
+  }
+  return out;
+}
+
+PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layout, const models::InstanceSpec& row,
+                                  models::Market market, int nodes, models::JobSpec job,
+                                  const std::pair<bool, double>& step, double bound_s) const {
+  const config::Variant& variant = scenario_.variants[variant_index];
+  PlanPoint p;
+  p.strategy = row_name(variant);
+  p.instance = row.provider + "/" + row.instance_type;
+  p.gpu = row.gpu;
+  p.region = row.region;
+  p.zone = market == models::Market::kSpot ? row.zone : "";
+  p.market = std::string(models::name_of(market));
+  p.nodes = nodes;
+  p.gpus = row.accelerator_count * nodes;
+  p.data_parallel = layout.data_parallel_label();
+  p.tensor_parallel = layout.tensor_parallel;
+  p.pipeline_parallel = layout.pipeline_parallel;
+  p.micro_batch = layout.micro_batch;
+  p.gradient_accumulation = layout.gradient_accumulation;
+  p.recompute = layout.recompute;
+  p.bound_time_s = bound_s;
+  p.fits = step.first;
+  if (!p.fits) return p;
+  const models::CloudSpec cloud = plan_cloud(variant, row, market, catalogs_);
+  job.cloud = cloud;
+  // A spot plan needs a spread for its p90: the scenario's trials when it asks for several,
+  // else kPlanSpotTrials (its own variants may be on-demand, with one trial).
+  job.trials = variant.job.trials;
+  if (market == models::Market::kSpot && job.trials <= 1) job.trials = kPlanSpotTrials;
+  const models::JobTimes shape = models::job_times(job, 1.0, 0.0);
+  const double steps = shape.steps_per_epoch * shape.epochs;
+  const models::JobOutcome o = models::run_job_level(job, step.second / steps, 0.0, 0.0);
+  p.time_p50_s = o.time_p50_s;
+  p.time_p90_s = o.time_p90_s;
+  p.checkpoint_interval_s = o.checkpoint_interval_s;
+  if (o.spot) {
+    p.cost_p50_usd = o.spot->cost_p50_usd;
+    p.cost_p90_usd = o.spot->cost_p90_usd;
+    p.expected_preemptions = o.spot->preemptions_mean;
+    p.finished_share = static_cast<double>(o.spot->finished) / o.spot->trials;
+  } else {
+    p.cost_p50_usd = models::on_demand_cost_usd(row, nodes, o.times.time_to_train_s);
+    p.cost_p90_usd = p.cost_p50_usd;
+  }
+  return p;
+}
+
+PlanResult Planner::finish(PlanSearch search) const {
+  PlanResult r;
+  r.scenario_name = scenario_.name;
+  r.deadline_s = options_.deadline_s;
+  r.budget_usd = options_.budget_usd;
+  r.counts = search.counts;
+  std::vector<PlanPoint>& points = search.points;
+  for (PlanPoint& p : points) {
+    p.meets_deadline = p.fits && p.time_p90_s <= options_.deadline_s;
+    p.within_budget = !options_.budget_usd || (p.fits && p.cost_p90_usd <= *options_.budget_usd);
+  }
+  std::sort(points.begin(), points.end(), [](const PlanPoint& a, const PlanPoint& b) {
+    if (a.fits != b.fits) return a.fits;
+    if (a.cost_p90_usd != b.cost_p90_usd) return a.cost_p90_usd < b.cost_p90_usd;
+    if (a.time_p90_s != b.time_p90_s) return a.time_p90_s < b.time_p90_s;
+    return plan_point_key(a) < plan_point_key(b);
+  });
+  mark_pareto(points);
+  std::size_t unfinished = 0;
+  for (const PlanPoint& p : points) unfinished += p.fits && p.finished_share < 1.0 ? 1 : 0;
+  r.points = std::move(points);
+  const PlanCounts& c = r.counts;
+  r.notes.push_back(fmt::format(
+      "searched layouts and instances together: {} candidates (variant x layout x instance x nodes, 1 to {} nodes) "
+      "considered, {} refused by validation, {} the same job as another row's, {} pruned by memory, {} pruned by the "
+      "lower bound (deadline or dominated), {} step problems simulated ({} candidates reused one), {} spot "
+      "plans not evaluated because their nodes are preempted more often than once per restart, {} spot "
+      "evaluations skipped (spot runs only the fastest layout of each instance and node count, where not dominated)",
+      c.considered, c.max_nodes, c.invalid, c.duplicate, c.pruned_memory, c.pruned_bound, c.simulated, c.step_reused,
+      c.spot_unstable, c.spot_pruned));
+  r.notes.push_back("layouts: ddp, fsdp (full_shard, hybrid_shard, shard_grad_op) or zero 1-3, tensor parallel 1-8 "
+                    "inside a node and pipeline parallel 1-16 dividing the layers (each with ddp; the pipeline runs "
+                    "1F1B, the scenario's own pipeline_schedule and virtual_stages are not kept), micro-batch 1-32 x "
+                    "accumulation keeping the scenario's global batch, "
+                    "recompute false/selective/full; on-demand at each instance type's cheapest region, spot at its "
+                    "cheapest zone (other rows of the same hardware take as long and cost more)");
+  for (const std::string& row : skipped_rows_) r.notes.push_back(row);
+  if (no_network_types_ > 0) {
+    r.notes.push_back(fmt::format("{} instance types give no network in the catalog: planned on one node only",
+                                  no_network_types_));
+  }
+  r.notes.push_back("the scenario's own hardware, cloud instance and market are replaced by each plan's; spot "
+                    "preemption rates come from the scenario when it writes one, else from catalogs/preemption.yaml");
+  if (unfinished > 0) {
+    r.notes.push_back(fmt::format("{} spot plans did not finish within the trial cap in some trials (time = cap)",
+                                  unfinished));
+  }
+  return r;
+}
+
+}  // namespace gpuplan::cli

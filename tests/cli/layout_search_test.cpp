@@ -1,0 +1,108 @@
+// The layouts `gpuplan plan` tries (cli/layout_search.h): counts computed by hand, the
+// validity rules, and the overrides a layout writes.
+#include "cli/layout_search.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace gpuplan;
+
+namespace {
+std::size_t count_if(const std::vector<cli::Layout>& layouts, const std::string& dp, int tp) {
+  std::size_t n = 0;
+  for (const cli::Layout& l : layouts) n += l.data_parallel_label() == dp && l.tensor_parallel == tp ? 1 : 0;
+  return n;
+}
+cli::LayoutProblem problem(int gpus_per_node, int nodes, int heads, int kv_heads, long long global_batch) {
+  cli::LayoutProblem p;
+  p.gpus_per_node = gpus_per_node;
+  p.nodes = nodes;
+  p.heads = heads;
+  p.kv_heads = kv_heads;
+  p.global_batch_samples = global_batch;
+  return p;
+}
+}  // namespace
+
+TEST_SUITE("cli.layout_search") {
+  TEST_CASE("2 nodes x 8 GPUs, 64 heads (8 key/value), global batch 64: 108 layouts, counted by hand") {
+    const std::vector<cli::Layout> layouts = cli::enumerate_layouts(problem(8, 2, 64, 8, 64));
+    // ddp, TP 1/2/4/8: 16/8/4/2 data-parallel ranks of 4/8/16/32 samples; the micro-batches
+    // of {1,2,4,8,16,32} dividing them: 3, 4, 5, 6; x 3 recomputation choices.
+    CHECK(count_if(layouts, "ddp", 1) == 9);
+    CHECK(count_if(layouts, "ddp", 2) == 12);
+    CHECK(count_if(layouts, "ddp", 4) == 15);
+    CHECK(count_if(layouts, "ddp", 8) == 18);
+    // The six sharded choices (hybrid_shard too: 2 nodes), TP 1 only: 16 ranks of 4: 3 x 3.
+    for (const char* dp : {"fsdp/full_shard", "fsdp/hybrid_shard", "fsdp/shard_grad_op", "zero-1", "zero-2", "zero-3"}) {
+      CAPTURE(dp);
+      CHECK(count_if(layouts, dp, 1) == 9);
+      CHECK(count_if(layouts, dp, 2) == 0);  // tensor parallelism needs strategy ddp today
+    }
+    CHECK(layouts.size() == 54 + 54);
+    for (const cli::Layout& l : layouts) {
+      const int ranks = 16 / l.tensor_parallel;
+      CHECK(l.micro_batch * l.gradient_accumulation * ranks == 64);  // the global batch is kept
+      CHECK(l.pipeline_parallel == 1);
+    }
+  }
+
+  TEST_CASE("8 decoder layers on 2 x 8 GPUs: pipeline stages 1/2/4/8 with ddp only, 258 layouts") {
+    cli::LayoutProblem p = problem(8, 2, 64, 8, 64);
+    p.layers = 8;
+    const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
+    // ddp, (TP, PP) with TP x PP dividing 16 and PP dividing 8 layers (16 stages do not):
+    // TP x PP = 1: (1,1); 2: (1,2) (2,1); 4: three pairs; 8: four; 16: (2,8) (4,4) (8,2).
+    // TP x PP = 1/2/4/8/16 leaves 16/8/4/2/1 ranks of 4/8/16/32/64 samples: 3/4/5/6/6
+    // micro-batches. (1x3 + 2x4 + 3x5 + 4x6 + 3x6) x 3 recomputation choices = 204; the six
+    // sharded choices keep their 54 (TP 1, PP 1).
+    CHECK(layouts.size() == 204 + 54);
+    std::size_t pipelined = 0;
+    for (const cli::Layout& l : layouts) {
+      if (l.pipeline_parallel == 1) continue;
+      ++pipelined;
+      CHECK(l.data_parallel_label() == "ddp");
+      CHECK(8 % l.pipeline_parallel == 0);
+      const int ranks = 16 / (l.tensor_parallel * l.pipeline_parallel);
+      CHECK(l.micro_batch * l.gradient_accumulation * ranks == 64);
+    }
+    CHECK(pipelined == 204 - 54);
+  }
+
+  TEST_CASE("one node: no hybrid_shard; 2 key/value heads: no TP 4 or 8; one GPU: strategy none") {
+    cli::LayoutProblem p = problem(8, 1, 64, 8, 64);
+    // ddp: TP 1/2/4/8 over 8/4/2/1 ranks of 8/16/32/64: 4 + 5 + 6 + 6 micro-batches; five
+    // sharded choices over 8 ranks of 8: 4 each; x 3.
+    CHECK(cli::enumerate_layouts(p).size() == (21 + 5 * 4) * 3);
+    CHECK(count_if(cli::enumerate_layouts(p), "fsdp/hybrid_shard", 1) == 0);
+    p.kv_heads = 2;
+    CHECK(count_if(cli::enumerate_layouts(p), "ddp", 4) == 0);
+    CHECK(count_if(cli::enumerate_layouts(p), "ddp", 2) == 15);
+    p.heads = 0;  // not a transformer: no tensor parallelism
+    CHECK(count_if(cli::enumerate_layouts(p), "ddp", 2) == 0);
+    p.gpus_per_node = 1;
+    const std::vector<cli::Layout> one = cli::enumerate_layouts(p);
+    CHECK(one.size() == 6 * 3);  // every micro-batch divides 64
+    CHECK(count_if(one, "none", 1) == 18);
+    // 3 GPUs do not divide a global batch of 64: nothing keeps it.
+    p.gpus_per_node = 3;
+    CHECK(cli::enumerate_layouts(p).empty());
+  }
+
+  TEST_CASE("a layout's overrides: the keys it does not use are removed") {
+    cli::Layout l;
+    l.data_parallel = {"zero", "", 2};
+    l.micro_batch = 4;
+    l.gradient_accumulation = 8;
+    l.recompute = "selective";
+    std::string text;
+    for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
+    CHECK(text ==
+          "parallelism.strategy=zero;parallelism.sharding=~;parallelism.zero_stage=2;parallelism.tensor_parallel=1;"
+          "parallelism.sequence_parallel=~;parallelism.pipeline_parallel=1;parallelism.pipeline_schedule=~;"
+                 "parallelism.virtual_stages=~;training.batch_size=4;training.gradient_accumulation=8;"
+          "training.activation_checkpointing=selective;");
+    CHECK(l.data_parallel_label() == "zero-2");
+  }
+}
