@@ -154,6 +154,7 @@ void apply_offload(const JobSpec& job, const ShardingLayout& layout, double host
     u.label = "optimizer.step offloaded (d2h, host step, h2d)";
     u.dispatch_s = plan.optimizer.empty() ? 0.0 : plan.optimizer.front().dispatch_s;
     u.gpu_s = c.step_s();
+    u.off_gpu = true;
     plan.optimizer = {u};
   }
   if (layout.parameter_offload == OffloadTarget::kNone) return;

@@ -68,7 +68,8 @@ OffloadCosts offload_costs(const JobSpec& job, const ShardingLayout& layout, dou
 /// an optimizer offload replaces the GPU optimizer units by one unit of
 /// offload_costs().step_s() that runs after the gradients are reduced: ZeRO-Offload's copy,
 /// CPU step and copy back in sequence with the GPU waiting (Ren et al. 2021 sec. 5.2 without
-/// the one-step delayed update), reported as optimizer time. A parameter offload adds to each
+/// the one-step delayed update), reported as optimizer time with the GPU idle
+/// (DispatchUnit::off_gpu). A parameter offload adds to each
 /// unit's all-gathers the H2D copy of its shard (gathered bytes / shard_ranks over the host
 /// link; for nvme first read at the storage's read bandwidth / gpus_per_node).
 void apply_offload(const JobSpec& job, const ShardingLayout& layout, double host_link_bytes_per_s, StepPlan& plan);

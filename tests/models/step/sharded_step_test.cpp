@@ -110,6 +110,21 @@ TEST_SUITE("models.step.sharded_step") {
     CHECK(s.breakdown.communication_exposed_s == doctest::Approx(3e-3));
   }
 
+  TEST_CASE("an offloaded optimizer step: optimizer time with the GPU idle, after the last reduce-scatter") {
+    // The first case's plan (step 28 ms with a 1 ms GPU optimizer) with the optimizer replaced
+    // by 10 ms off the GPU: it still waits for the last reduce-scatter (27 ms), so the step is
+    // 27 + 10 = 37 ms, 10 ms of it optimizer time, and the GPU busy only for its 24 ms of
+    // compute (not the 25 of compute + optimizer it would be on the GPU).
+    StepPlan p = two_unit_plan(4e-3, 8e-3, 1e-3, 2e-3);
+    p.optimizer = {unit("optimizer.step offloaded", 0.0, 10e-3)};
+    p.optimizer[0].off_gpu = true;
+    const StepStats s = simulate_steps(p);
+    CHECK(s.breakdown.step_time_s == doctest::Approx(37e-3));
+    CHECK(s.breakdown.optimizer_s == doctest::Approx(10e-3));
+    CHECK(s.breakdown.gpu_compute_s == doctest::Approx(24e-3));
+    CHECK(s.gpu_busy_s == doctest::Approx(24e-3));
+  }
+
   TEST_CASE("fsdp, communication exceeds compute: the step is the communication stream's") {
     // f 1 ms, b 2 ms; gathers 4 ms, reduce-scatters 6 ms. Gathers 0-4 and 4-8; f0 4-5, f1
     // 8-9. Backward: unit 0's gather is issued when b1 starts (9): 9-13; b1 9-11; its
