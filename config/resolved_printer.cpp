@@ -221,6 +221,13 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   if (job.parallelism.fp8_all_gather) {
     out << YAML::Key << "fp8_all_gather" << YAML::Value << true;
   }
+  if (job.parallelism.optimizer_offload != models::OffloadTarget::kNone ||
+      job.parallelism.parameter_offload != models::OffloadTarget::kNone) {
+    out << YAML::Key << "offload" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "optimizer" << YAML::Value << std::string(models::name_of(job.parallelism.optimizer_offload));
+    out << YAML::Key << "parameters" << YAML::Value << std::string(models::name_of(job.parallelism.parameter_offload));
+    out << YAML::EndMap;
+  }
   out << YAML::EndMap;
 
   const models::CheckpointSpec& c = job.checkpointing;

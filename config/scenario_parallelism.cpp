@@ -1,5 +1,8 @@
 #include "config/scenario_parallelism.h"
 
+#include <utility>
+#include <vector>
+
 #include "config/scenario_model_parallel.h"
 #include "config/scenario_reading.h"
 #include "core/units.h"
@@ -13,6 +16,54 @@ constexpr double kDefaultBucketMebibytes = 25.0;
 constexpr models::Sharding kDefaultSharding = models::Sharding::kFullShard;
 
 std::string strategy_text(const models::ParallelismSpec& spec) { return std::string(models::name_of(spec.strategy)); }
+
+/// The storage class (catalogs/storage.yaml) that is an NVMe SSD of the node.
+constexpr const char* kNvmeStorageClass = "nvme_ssd";
+
+/// Reads `parallelism.offload` into `section.spec` and refuses it where the strategy has no
+/// sharded state to offload: `strategy_valid` false when the strategy is an invalid name
+/// (already an error).
+void read_offload(ParallelismSection& section, bool strategy_valid) {
+  if (!section.offload) return;
+  MapReader& o = *section.offload;
+  const std::vector<std::string_view> targets = models::names_of<models::OffloadTarget>();
+  const std::optional<std::string> optimizer = o.choice("optimizer", targets);
+  const std::optional<std::string> parameters = o.choice("parameters", targets);
+  o.finish();
+  models::ParallelismSpec& spec = section.spec;
+  const models::ParallelStrategy s = spec.strategy;
+  const auto target = [](const std::optional<std::string>& name) {
+    return name ? *models::from_name<models::OffloadTarget>(*name) : models::OffloadTarget::kNone;
+  };
+  const models::OffloadTarget opt = target(optimizer);
+  const models::OffloadTarget par = target(parameters);
+  if (opt == models::OffloadTarget::kNone && par == models::OffloadTarget::kNone) return;
+  if (s != models::ParallelStrategy::kFsdp && s != models::ParallelStrategy::kZero) {
+    if (strategy_valid) {
+      o.error(opt != models::OffloadTarget::kNone ? "optimizer" : "parameters",
+              "offload moves sharded training state off the GPU, which strategy " + strategy_text(spec) +
+                  " does not shard",
+              "; use strategy: zero (ZeRO-Offload) or fsdp (CPUOffload), or remove parallelism.offload");
+    }
+    return;
+  }
+  spec.optimizer_offload = opt;
+  if (par == models::OffloadTarget::kNone) return;
+  const bool sharded_parameters =
+      (s == models::ParallelStrategy::kFsdp &&
+       (spec.sharding == models::Sharding::kFullShard || spec.sharding == models::Sharding::kHybridShard)) ||
+      (s == models::ParallelStrategy::kZero && spec.zero_stage == 3);
+  if (!sharded_parameters) {
+    const std::string what = s == models::ParallelStrategy::kFsdp
+                                 ? "fsdp with sharding " + std::string(models::name_of(spec.sharding))
+                                 : "zero with zero_stage " + std::to_string(spec.zero_stage);
+    o.error("parameters", "parameter offload keeps the parameter shards off the GPU between units, but " + what +
+                              " keeps whole parameters on the GPU",
+            "; use sharding: full_shard or hybrid_shard (fsdp) or zero_stage: 3, or set parameters: none");
+    return;
+  }
+  spec.parameter_offload = par;
+}
 
 }  // namespace
 
@@ -33,6 +84,7 @@ ParallelismSection read_parallelism_section(MapReader& root) {
   const std::optional<std::string> sharding = p.choice("sharding", models::names_of<models::Sharding>());
   const std::optional<std::int64_t> stage = p.integer("zero_stage", 1, 3);
   const std::optional<bool> fp8_all_gather = p.boolean("fp8_all_gather");
+  if (p.has("offload")) section.offload = p.map("offload");
   read_model_parallel(p, section.spec);  // tensor_parallel, sequence_parallel
   p.finish();
   const models::ParallelStrategy s = section.spec.strategy;
@@ -74,6 +126,7 @@ ParallelismSection read_parallelism_section(MapReader& root) {
               "remove fp8_all_gather");
     }
   }
+  read_offload(section, strategy_valid);
   return section;
 }
 
@@ -100,6 +153,17 @@ void check_parallelism(const ParallelismSection& parallelism, const HardwareSect
   }
   if (!parallelism.strategy_written) return;
   const MapReader& p = *parallelism.reader;
+  const models::ParallelismSpec& spec = parallelism.spec;
+  if (parallelism.offload && hw.storage.name != kNvmeStorageClass) {
+    const std::string has = hw.storage.name.empty() ? "no storage" : "storage '" + hw.storage.name + "'";
+    for (const auto& [key, target] : {std::pair{"optimizer", spec.optimizer_offload},
+                                      std::pair{"parameters", spec.parameter_offload}}) {
+      if (target != models::OffloadTarget::kNvme) continue;
+      parallelism.offload->error(key, std::string("offload to nvme needs an NVMe SSD in the node, but it has ") + has,
+                                 std::string("; set hardware.storage: ") + kNvmeStorageClass +
+                                     " (the storage catalog's NVMe class), or offload to cpu");
+    }
+  }
   if (total_gpus > 1 && s == models::ParallelStrategy::kNone) {
     p.error("strategy", "strategy none trains on one GPU, but the hardware has " + gpus_text,
             "; use ddp, or set hardware.gpus_per_node: 1");

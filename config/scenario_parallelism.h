@@ -1,7 +1,7 @@
 #pragma once
 /// \file scenario_parallelism.h
 /// The `parallelism:` section of a scenario (strategy, bucket_size, FSDP's sharding, ZeRO's
-/// stage) and the combinations with the hardware it refuses, each with a fix. Internal to
+/// stage, offload) and the combinations with the hardware it refuses, each with a fix. Internal to
 /// config/.
 
 #include <optional>
@@ -18,6 +18,7 @@ struct ParallelismSection {
   std::optional<MapReader> reader;  ///< absent when the scenario has no `parallelism:` mapping
   models::ParallelismSpec spec;
   bool strategy_written = false;  ///< `parallelism.strategy` is in the file (and valid)
+  std::optional<MapReader> offload;  ///< `parallelism.offload`, when written as a mapping
 };
 
 /// Reads `root.parallelism`: strategy (default none), bucket_size (25 MiB), sharding (fsdp
@@ -25,12 +26,16 @@ struct ParallelismSection {
 /// (default false). Records at the key: sharding without fsdp, zero_stage without zero
 /// (zero_stage 3 with data_parallel says so), zero without zero_stage, fp8_all_gather without
 /// per-layer gathers (fsdp other than no_shard, or zero_stage 3); its precision (fp8) is
-/// checked with the training section (scenario_validator.cpp).
+/// checked with the training section (scenario_validator.cpp). offload: {optimizer,
+/// parameters} (none | cpu | nvme, default none) with fsdp or zero only; parameters other than
+/// none needs sharded parameters at rest between units (fsdp full_shard / hybrid_shard, or
+/// zero_stage 3).
 ParallelismSection read_parallelism_section(MapReader& root);
 
 /// The strategy against the hardware: several GPUs without a strategy (at the hardware key
 /// that made them several), strategy none on several GPUs, data_parallel on several nodes,
-/// fsdp or zero on one GPU. Errors at the key with a fix.
+/// fsdp or zero on one GPU, an nvme offload on a node whose storage is not the catalog's NVMe
+/// class (nvme_ssd). Errors at the key with a fix.
 void check_parallelism(const ParallelismSection& parallelism, const HardwareSection& hardware,
                        const CloudSection& cloud);
 

@@ -128,6 +128,13 @@ struct ParallelismSpec {
   /// linears' weights are all-gathered as 1-byte float8, not bf16 (torchao
   /// enable_fsdp_float8_all_gather; models/memory/sharding.h gathered_unit_bytes).
   bool fp8_all_gather = false;
+  /// `parallelism.offload.optimizer` (fsdp or zero): the optimizer state and fp32 master
+  /// weights live off the GPU and the optimizer step runs on the host's cores
+  /// (models/memory/offload.h).
+  OffloadTarget optimizer_offload = OffloadTarget::kNone;
+  /// `parallelism.offload.parameters` (fsdp full_shard / hybrid_shard or zero_stage 3): the
+  /// parameter shards live off the GPU and come host-to-device before each all-gather.
+  OffloadTarget parameter_offload = OffloadTarget::kNone;
 };
 
 struct CheckpointSpec {

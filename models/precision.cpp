@@ -57,6 +57,14 @@ std::string_view name_of(Sharding s) {
   }
   return "?";
 }
+std::string_view name_of(OffloadTarget t) {
+  switch (t) {
+    case OffloadTarget::kNone: return "none";
+    case OffloadTarget::kCpu: return "cpu";
+    case OffloadTarget::kNvme: return "nvme";
+  }
+  return "?";
+}
 std::string_view name_of(PipelineSchedule s) {
   switch (s) {
     case PipelineSchedule::kGpipe: return "gpipe";
@@ -143,6 +151,10 @@ std::vector<std::string_view> names_of<ParallelStrategy>() {
 template <>
 std::vector<std::string_view> names_of<Sharding>() {
   return {"full_shard", "shard_grad_op", "hybrid_shard", "no_shard"};
+}
+template <>
+std::vector<std::string_view> names_of<OffloadTarget>() {
+  return {"none", "cpu", "nvme"};
 }
 template <>
 std::vector<std::string_view> names_of<PipelineSchedule>() {

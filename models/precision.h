@@ -38,6 +38,10 @@ enum class ParallelStrategy { kNone, kDataParallel, kDdp, kFsdp, kZero };
 /// and optimizer state, parameters kept gathered from forward to backward (= ZeRO-2);
 /// HYBRID_SHARD full_shard within a node, replicas across nodes; NO_SHARD nothing (= DDP).
 enum class Sharding { kFullShard, kShardGradOp, kHybridShard, kNoShard };
+/// Where FSDP / ZeRO keep a training state off the GPU (`parallelism.offload.optimizer` and
+/// `.parameters`): on the GPU (kNone), in host memory (kCpu: ZeRO-Offload, Ren et al. 2021;
+/// FSDP CPUOffload) or on the node's NVMe (kNvme: ZeRO-Infinity, Rajbhandari et al. 2021).
+enum class OffloadTarget { kNone, kCpu, kNvme };
 /// The order in which pipeline stages run their micro-batches (`parallelism.pipeline_schedule`;
 /// models/step/pipeline_schedule.h for the sources): GPipe (all forwards, then all
 /// backwards), 1F1B (PipeDream-Flush) and Megatron-LM's interleaved 1F1B (virtual stages).
@@ -80,6 +84,7 @@ std::string_view name_of(DatasetLayout l);
 std::string_view name_of(PreprocessOn p);
 std::string_view name_of(ParallelStrategy s);
 std::string_view name_of(Sharding s);
+std::string_view name_of(OffloadTarget t);
 std::string_view name_of(PipelineSchedule s);
 std::string_view name_of(Market m);
 std::string_view name_of(AttentionKernel k);
@@ -107,6 +112,8 @@ template <>
 std::vector<std::string_view> names_of<ParallelStrategy>();
 template <>
 std::vector<std::string_view> names_of<Sharding>();
+template <>
+std::vector<std::string_view> names_of<OffloadTarget>();
 template <>
 std::vector<std::string_view> names_of<PipelineSchedule>();
 template <>

@@ -95,6 +95,17 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
     const double copies = l.parameters ? 0.0 : one_gpu.optimizer_state_bytes - state;
     m.optimizer_state_bytes = (l.optimizer_state ? state / shards : state) + copies;
   }
+  if (l.optimizer_offload != OffloadTarget::kNone) {
+    // The state and the fp32 master weights leave the GPU; it keeps the parameters at the
+    // compute width (ZeRO-Offload, Ren et al. 2021, sec. 4.1: fp16 parameters on the GPU,
+    // fp32 parameters and moments on the CPU), sharded as before; the frozen base stays.
+    const double trained = job.workload.parameters * gathered_parameter_element_bytes(job.training.precision);
+    const double frozen = job.workload.frozen_weight_bytes();
+    m.weights_bytes = (trained + frozen) / (l.parameters ? shards : 1.0);
+    m.optimizer_state_bytes = 0.0;
+  }
+  // The parameter shard lives on the host; the gathered units in flight stay (gathered_bytes).
+  if (l.parameter_offload != OffloadTarget::kNone) m.weights_bytes = 0.0;
   return m;
 }
 

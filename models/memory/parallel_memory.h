@@ -57,8 +57,10 @@ double data_parallel_memory_bytes(const JobSpec& job);
 /// The memory of one GPU of `job` from `one_gpu`, the unsharded footprint (footprint.h):
 /// parameters, gradients and optimizer state divided by the shard group where the strategy
 /// shards them (sharding.h); AMP's 16-bit weight copies give way to the gathered units where
-/// the parameters are sharded; data_parallel_bytes from data_parallel_memory_bytes(). Without
-/// sharding only data_parallel_bytes changes.
+/// the parameters are sharded; data_parallel_bytes from data_parallel_memory_bytes(). With
+/// an optimizer offload the GPU keeps no optimizer state and its (sharded) parameters at the
+/// compute width only; with a parameter offload no parameters at rest (the gathered units
+/// stay). Without sharding only data_parallel_bytes changes.
 MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gpu);
 
 /// The `layers.N.` blocks of `workload` (N + 1 of the last), 0 without any.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/memory/optimizer_state.h"
+
 namespace gpuplan::models {
 namespace {
 /// One float8 (e4m3) element.
@@ -40,7 +42,19 @@ ShardingLayout sharding_layout(const JobSpec& job) {
     l.parameters = l.reshard_after_forward = p.zero_stage >= 3;
     l.shard_ranks = gpus;
   }
+  if (l.sharded_strategy) {
+    l.optimizer_offload = p.optimizer_offload;
+    if (l.parameters) l.parameter_offload = p.parameter_offload;
+  }
   return l;
+}
+
+double host_optimizer_bytes_per_parameter(const Workload& workload, const TrainingSpec& training) {
+  if (workload.parameters <= 0.0) return 0.0;
+  const double weight = parameter_element_bytes(training.precision);
+  const double state = optimizer_state_bytes(workload, training) / workload.parameters;
+  const double copy = is_mixed(training.precision) ? gathered_parameter_element_bytes(training.precision) : 0.0;
+  return 2.0 * (weight + state) + weight + copy;
 }
 
 std::vector<ShardUnit> shard_units(const Workload& workload) {

@@ -32,11 +32,27 @@ struct ShardingLayout {
   int replicas = 1;     ///< copies of each shard (hybrid: the nodes; no_shard: every GPU)
   /// True for FSDP and ZeRO: the step plan uses sharded_data_parallel_plan.h, not DDP's.
   bool sharded_strategy = false;
+  /// `parallelism.offload.optimizer`: the optimizer state and fp32 master weights of the
+  /// rank's shard live on the host (or its NVMe), where the optimizer step runs (ZeRO-Offload,
+  /// Ren et al. 2021, "ZeRO-Offload: Democratizing Billion-Scale Model Training", sec. 4).
+  OffloadTarget optimizer_offload = OffloadTarget::kNone;
+  /// `parallelism.offload.parameters` (only with `parameters`): the rank's parameter shard
+  /// lives on the host (or its NVMe) and is copied to the GPU before each of its unit's
+  /// all-gathers (ZeRO-Infinity, Rajbhandari et al. 2021, sec. 5; FSDP CPUOffload).
+  OffloadTarget parameter_offload = OffloadTarget::kNone;
 };
 
 /// The layout of `job`'s strategy: nothing sharded (shard_ranks 1) for none, data_parallel
-/// and ddp, and on one GPU.
+/// and ddp, and on one GPU (nothing offloaded either).
 ShardingLayout sharding_layout(const JobSpec& job);
+
+/// Bytes a host optimizer step moves through host memory per trained parameter: it reads
+/// the fp32 master weight (parameter_element_bytes()), the optimizer state
+/// (optimizer_state_bytes() / parameters, models/memory/optimizer_state.h) and the gradient
+/// (at the parameter width), writes the weight and the state back, and, under mixed
+/// precision, writes the 2 B compute copy that goes back to the GPU. Adam(W) under AMP:
+/// reads 4 + 8 + 4, writes 4 + 8 + 2 = 30 B. 0 for a workload without trained parameters.
+double host_optimizer_bytes_per_parameter(const Workload& workload, const TrainingSpec& training);
 
 /// One FSDP wrapping unit: a repeated block (one transformer block, as FSDP's
 /// transformer_auto_wrap_policy and llm-foundry's per-block wrapping do), or a run of the

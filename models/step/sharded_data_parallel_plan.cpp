@@ -1,9 +1,11 @@
 #include "models/step/sharded_data_parallel_plan.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
+#include "models/memory/optimizer_state.h"
 
 namespace gpuplan::models {
 namespace {
@@ -107,6 +109,67 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
     comm.units.push_back(c);
   }
   plan.comm = comm;
+}
+
+namespace {
+
+/// The rank's share of the node's NVMe: the node's GPUs offload at the same time.
+double rank_share(double node_bytes_per_s, const JobSpec& job) {
+  return node_bytes_per_s / std::max(1, job.hardware.gpus_per_node);
+}
+
+}  // namespace
+
+OffloadCosts offload_costs(const JobSpec& job, const ShardingLayout& layout, double host_link_bytes_per_s) {
+  OffloadCosts c;
+  if (layout.optimizer_offload == OffloadTarget::kNone) return c;
+  if (!(host_link_bytes_per_s > 0.0)) throw std::invalid_argument("offload_costs: the host link has no bandwidth");
+  const Workload& w = job.workload;
+  const TrainingSpec& t = job.training;
+  const double shard = w.parameters / (layout.optimizer_state ? layout.shard_ranks : 1);
+  c.d2h_bytes = shard * parameter_element_bytes(t.precision);
+  c.h2d_bytes = shard * gathered_parameter_element_bytes(t.precision);
+  c.transfer_s = (c.d2h_bytes + c.h2d_bytes) / host_link_bytes_per_s;
+  c.host_optimizer_bytes = shard * host_optimizer_bytes_per_parameter(w, t);
+  const double cores = std::max(1.0, static_cast<double>(job.hardware.cpu_cores) / std::max(1, job.hardware.gpus_per_node));
+  c.host_optimizer_s = c.host_optimizer_bytes / (cores * kHostOptimizerBytesPerCorePerS);
+  if (layout.optimizer_offload == OffloadTarget::kNvme) {
+    const double state_per_parameter =
+        w.parameters > 0.0 ? optimizer_state_bytes(w, t) / w.parameters + parameter_element_bytes(t.precision) : 0.0;
+    c.nvme_bytes = 2.0 * shard * state_per_parameter;
+    const StorageSpec& nvme = job.hardware.storage;
+    if (!(nvme.read_bytes_per_s > 0.0) || !(nvme.write_bytes_per_s > 0.0)) {
+      throw std::invalid_argument("offload_costs: nvme offload on storage without read and write bandwidth");
+    }
+    c.nvme_s = c.nvme_bytes / 2.0 / rank_share(nvme.read_bytes_per_s, job) +
+               c.nvme_bytes / 2.0 / rank_share(nvme.write_bytes_per_s, job);
+  }
+  return c;
+}
+
+void apply_offload(const JobSpec& job, const ShardingLayout& layout, double host_link_bytes_per_s, StepPlan& plan) {
+  if (layout.optimizer_offload != OffloadTarget::kNone) {
+    const OffloadCosts c = offload_costs(job, layout, host_link_bytes_per_s);
+    DispatchUnit u;
+    u.label = "optimizer.step offloaded (d2h, host step, h2d)";
+    u.dispatch_s = plan.optimizer.empty() ? 0.0 : plan.optimizer.front().dispatch_s;
+    u.gpu_s = c.step_s();
+    u.off_gpu = true;
+    plan.optimizer = {u};
+  }
+  if (layout.parameter_offload == OffloadTarget::kNone) return;
+  if (!(host_link_bytes_per_s > 0.0)) throw std::invalid_argument("apply_offload: the host link has no bandwidth");
+  const bool nvme = layout.parameter_offload == OffloadTarget::kNvme;
+  if (nvme && !(job.hardware.storage.read_bytes_per_s > 0.0)) {
+    throw std::invalid_argument("apply_offload: nvme offload on storage without read bandwidth");
+  }
+  for (ShardedUnitComm& unit : plan.comm.units) {
+    const double shard_bytes = unit.parameter_bytes / layout.shard_ranks;
+    double copy_s = shard_bytes / host_link_bytes_per_s;
+    if (nvme) copy_s += shard_bytes / rank_share(job.hardware.storage.read_bytes_per_s, job);
+    if (unit.forward_all_gather_s > 0.0) unit.forward_all_gather_s += copy_s;
+    if (unit.backward_all_gather_s > 0.0) unit.backward_all_gather_s += copy_s;
+  }
 }
 
 }  // namespace gpuplan::models

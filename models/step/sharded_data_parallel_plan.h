@@ -35,4 +35,43 @@ namespace gpuplan::models {
 /// Throws std::invalid_argument otherwise, or for a topology of fewer than 2 ranks.
 void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout, StepPlan& plan);
 
+/// A host CPU core's sustained share of memory traffic for the optimizer step, B/s (reads
+/// plus writes). An estimate, fitted on nothing: about a tenth of a 2-socket server's ~250-300
+/// GB/s STREAM bandwidth per 24-32 cores, the regime DeepSpeed's vectorised CPU-Adam
+/// (DeepSpeedCPUAdam, 5-7x torch.optim.Adam on the CPU: DeepSpeed ZeRO-Offload tutorial) is
+/// bound by.
+inline constexpr double kHostOptimizerBytesPerCorePerS = 10.0e9;
+
+/// What one rank's offload costs per optimizer step (Units: bytes, seconds).
+struct OffloadCosts {
+  double d2h_bytes = 0.0;          ///< the gradient shard, at the gradient width, to the host
+  double h2d_bytes = 0.0;          ///< the updated parameter shard, at the compute width, back
+  double nvme_bytes = 0.0;         ///< optimizer offload to nvme: state + master weights read, and written back
+  double host_optimizer_bytes = 0.0;  ///< host memory traffic of the optimizer step
+  double transfer_s = 0.0;         ///< d2h + h2d over the rank's share of the host link
+  double nvme_s = 0.0;             ///< nvme_bytes at the rank's share of the NVMe read, then write bandwidth
+  double host_optimizer_s = 0.0;   ///< host_optimizer_bytes over the rank's cores
+  double step_s() const { return transfer_s + nvme_s + host_optimizer_s; }
+};
+
+/// The optimizer offload of `job`'s rank: its shard of the parameters (all of them when the
+/// optimizer state is not sharded) has its gradient copied D2H and its update copied H2D over
+/// `host_link_bytes_per_s` (the rank's share of the PCIe uplink, as the input copy's), the
+/// step's host_optimizer_bytes_per_parameter() (sharding.h) moved at
+/// kHostOptimizerBytesPerCorePerS on cpu_cores / gpus_per_node cores, and for nvme the state
+/// and fp32 weights (optimizer_state_bytes + 4 B per parameter) read and written at
+/// storage bandwidth / gpus_per_node. All zeros without an optimizer offload. Throws
+/// std::invalid_argument for a host link of 0 B/s.
+OffloadCosts offload_costs(const JobSpec& job, const ShardingLayout& layout, double host_link_bytes_per_s);
+
+/// Applies `layout`'s offload to `plan` (filled by plan_step and plan_sharded_communication):
+/// an optimizer offload replaces the GPU optimizer units by one unit of
+/// offload_costs().step_s() that runs after the gradients are reduced: ZeRO-Offload's copy,
+/// CPU step and copy back in sequence with the GPU waiting (Ren et al. 2021 sec. 5.2 without
+/// the one-step delayed update), reported as optimizer time with the GPU idle
+/// (DispatchUnit::off_gpu). A parameter offload adds to each
+/// unit's all-gathers the H2D copy of its shard (gathered bytes / shard_ranks over the host
+/// link; for nvme first read at the storage's read bandwidth / gpus_per_node).
+void apply_offload(const JobSpec& job, const ShardingLayout& layout, double host_link_bytes_per_s, StepPlan& plan);
+
 }  // namespace gpuplan::models

@@ -28,6 +28,9 @@ enum class StepActivity : std::uint32_t {
   /// Pipeline parallelism: the stage's compute stream waits for the other stages'
   /// activations and gradients (the schedule's idle time, PipelineStagePlan::wait_s)
   kPipelineWait,
+  /// An offloaded optimizer step (sharded_data_parallel_plan.h apply_offload): the compute
+  /// stream waits for the copies and the host's update; optimizer time, the GPU idle.
+  kHostOptimizer,
 };
 
 /// Where a step-graph activity runs (sim::ActivitySpec::track); workers are kWorker0 + w.

@@ -120,6 +120,7 @@ void StepGraph::on_finished(const sim::ActivityFinished& e) {
     case StepActivity::kPin: on_ready(index); break;
     case StepActivity::kKernel:
     case StepActivity::kOptimizerKernel:
+    case StepActivity::kHostOptimizer:
     case StepActivity::kCommKernel:
       if ((e.tag & kTagEndsMicroStep) != 0) on_micro_step_boundary(index + 1);
       break;
@@ -176,7 +177,8 @@ sim::ActivitySpec StepGraph::gpu_work(double gpu_s, StepActivity kind, StepTrack
 sim::ActivityId StepGraph::add_kernel(const DispatchUnit& u, StepActivity kind, std::uint64_t tag,
                                       sim::ActivityId dispatch,
                                       const std::vector<sim::ActivityId>& extra_predecessors) {
-  sim::ActivitySpec spec = gpu_work(u.gpu_s, kind, StepTrack::kComputeStream, tag);
+  sim::ActivitySpec spec = u.off_gpu ? timer_work(u.gpu_s, kind, StepTrack::kComputeStream, tag, "")
+                                     : gpu_work(u.gpu_s, kind, StepTrack::kComputeStream, tag);
   if (labels_) spec.label = u.label;
   const sim::ActivityId id = graph_.add(std::move(spec));
   graph_.add_successor(dispatch, id);
@@ -301,7 +303,9 @@ void StepGraph::emit_micro_step(long index) {
       }
       previous = dispatch;
       has_dispatch = true;
-      const StepActivity kind = u.communication && p < 2 ? StepActivity::kCommKernel : phase_kind[p];
+      const StepActivity kind = u.communication && p < 2 ? StepActivity::kCommKernel
+                                : u.off_gpu                ? StepActivity::kHostOptimizer
+                                                           : phase_kind[p];
       const std::uint64_t kernel_tag = last && p == last_phase ? tag | kTagEndsMicroStep : tag;
       const sim::ActivityId kernel = add_kernel(u, kind, kernel_tag, dispatch, waits);
       if (p == 1 && (final || plan_.comm.every_micro_step)) {

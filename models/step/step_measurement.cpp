@@ -30,6 +30,7 @@ void Attribution::add(const Attribution& x, double weight) {
   h2d_s += weight * x.h2d_s;
   dispatch_s += weight * x.dispatch_s;
   comm_s += weight * x.comm_s;
+  host_optimizer_s += weight * x.host_optimizer_s;
 }
 
 StepMeasurement::StepMeasurement(StepGraph& graph, const StepPlan& plan, bool breakdown, bool trace)
@@ -91,6 +92,7 @@ void StepMeasurement::on_finished(const sim::ActivityFinished& e) {
     switch (kind) {
       case StepActivity::kKernel: gpu_busy_.push_back({e.start, e.end, BusyKind::kCompute}); break;
       case StepActivity::kOptimizerKernel: gpu_busy_.push_back({e.start, e.end, BusyKind::kOptimizer}); break;
+      case StepActivity::kHostOptimizer: gpu_busy_.push_back({e.start, e.end, BusyKind::kHostOptimizer}); break;
       case StepActivity::kCommKernel: gpu_busy_.push_back({e.start, e.end, BusyKind::kCommunication}); break;
       case StepActivity::kAllReduce:
       case StepActivity::kAllGather:
@@ -167,6 +169,10 @@ Attribution StepMeasurement::attribute(SimTime a, SimTime b, double slowdown) co
           break;
         }
         case BusyKind::kOptimizer: out.optimizer_s += span; break;
+        case BusyKind::kHostOptimizer:
+          out.optimizer_s += span;
+          out.host_optimizer_s += span;
+          break;
         case BusyKind::kCommunication: out.comm_s += span; break;
       }
       busy.emplace_back(s, e);

@@ -27,6 +27,8 @@ struct Attribution {
   double h2d_s = 0.0;
   double dispatch_s = 0.0;
   double comm_s = 0.0;  ///< communication not hidden, and the slowdown of compute beside it
+  /// The part of optimizer_s spent off the GPU (an offloaded optimizer step): not GPU busy.
+  double host_optimizer_s = 0.0;
   /// The window's length: the sum of the parts.
   double total() const { return compute_s + optimizer_s + data_wait_s + h2d_s + dispatch_s + comm_s; }
   /// Adds `weight` times `x` to every part.
@@ -75,7 +77,7 @@ class StepMeasurement {
   /// What the host (the training process's main thread) is doing.
   enum class HostState : std::uint8_t { kWaitingData, kLoading, kCopying, kDispatching, kSyncing };
   /// What a GPU-busy interval was doing.
-  enum class BusyKind : std::uint8_t { kCompute, kOptimizer, kCommunication };
+  enum class BusyKind : std::uint8_t { kCompute, kOptimizer, kHostOptimizer, kCommunication };
   struct Busy {
     sim::SimTime start;
     sim::SimTime end;

@@ -213,6 +213,10 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     apply_data_parallel(dp, plan);
   } else if (sharding.sharded_strategy) {
     plan_sharded_communication(job, sharding, plan);
+    // The offload's copies take the rank's share of the PCIe uplink, as the input copy does.
+    const double host_link_bytes_per_s =
+        h2d_bytes_per_s(gpu, true, e) / std::max(1, job.hardware.gpus_per_pcie_switch);
+    apply_offload(job, sharding, host_link_bytes_per_s, plan);
   }
   // fp16 needs a loss scaler (bf16 does not); a CUDA-graph step is captured without it.
   plan.host_sync_before_optimizer =

@@ -24,6 +24,9 @@ struct DispatchUnit {
   double flop = 0.0;
   double grad_bytes = 0.0;     ///< backward: parameter-gradient bytes this unit produces (DDP buckets)
   bool communication = false;  ///< GPU time moving data between GPUs (DataParallel), not math
+  /// `gpu_s` is time off the GPU that the compute stream waits for (an offloaded optimizer
+  /// step: copies and the host's update): no SM work, not counted as GPU busy.
+  bool off_gpu = false;
 };
 
 /// How batches reach the training process, following PyTorch DataLoader semantics (DESIGN.md

@@ -109,7 +109,7 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   stats.breakdown.host_dispatch_wait_s = mean.dispatch_s;
   stats.breakdown.communication_exposed_s = mean.comm_s;
   stats.breakdown.step_time_s = mean.total();
-  stats.gpu_busy_s = mean.compute_s + mean.optimizer_s;
+  stats.gpu_busy_s = mean.compute_s + mean.optimizer_s - mean.host_optimizer_s;
   stats.steps_measured = static_cast<int>(per_step.size());
   // Where the readers' time went over the measured window: batches read and decoded in it.
   const auto& micro = observer.micro_steps();

@@ -9,8 +9,11 @@ using gpuplan::testing::run_gpuplan;
 
 // Accuracy guard: the validation cases (tests/validation/README.md) with the one set of
 // model parameters, fitted by `gpuplan fit tests/validation`. The bounds sit just above
-// today's figures (throughput MAPE 13.9 % over 91 rows: 8.9 % over 27 one-GPU cases and
-// 16.0 % over 64 multi-GPU cases on eight GPU types with the time-to-train row X115; the
+// today's figures (throughput MAPE 16.1 % over 93 rows: 8.9 % over 27 one-GPU cases and
+// 19.1 % over 66 multi-GPU cases on eight GPU types with the time-to-train row X115; the
+// DeepSpeed ZeRO-3 + CPU AdamW offload rows O001 (H200, +80 %) and O002 (B200, +153 %)
+// predicted far too fast: the measured steps carry ~1.9 s of offload per step where the
+// model's copies and host AdamW give 0.46 s (without them 13.9 % over 91, 16.0 % over 64); the
 // Megatron-LM pipeline rows P001-P016 (SC21 weak scaling, Korthikanti's 175B/530B/1T, 32 to
 // 3,072 A100s, TP x PP x DP) 24.6 % over 16, all predicted low (-15 to -42 %) like K001/K002;
 // without them 11.6 % over 75 and 13.2 % over 48 multi-GPU; the
@@ -31,13 +34,13 @@ TEST_SUITE("cli.validate") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
-    CHECK(j["throughput_cases"].get<int>() >= 91);
-    CHECK(j["throughput_mape"].get<double>() <= 0.140);
-    CHECK(j["rows"].size() >= 108);
+    CHECK(j["throughput_cases"].get<int>() >= 93);
+    CHECK(j["throughput_mape"].get<double>() <= 0.162);
+    CHECK(j["rows"].size() >= 110);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.091);
-    CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 64);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.161);
+    CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 66);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.192);
     CHECK(j["memory_mape"].get<double>() <= 0.092);
     CHECK(j["fits_right"].get<int>() >= 5);
   }

@@ -1,4 +1,4 @@
-// parallelism.strategy fsdp / zero, parallelism.sharding and parallelism.zero_stage: the
+// parallelism.strategy fsdp / zero, parallelism.sharding, parallelism.zero_stage and parallelism.offload: the
 // values read, and every refused combination with its whole message (STYLE.md T4).
 
 #include <doctest/doctest.h>
@@ -91,6 +91,60 @@ TEST_SUITE("config.scenario_parallelism") {
           Messages{"fp8_all_gather gathers the float8 weights of precision fp8, but training.precision is fp32 at "
                    "s.yaml:21:19 (parallelism.fp8_all_gather); set training.precision: fp8, or remove "
                    "fp8_all_gather"});
+  }
+
+  TEST_CASE("offload: read with fsdp and zero, none by default") {
+    const models::ParallelismSpec none = parallelism_of(on_four_gpus("parallelism: {strategy: zero, zero_stage: 3}\n"));
+    CHECK(none.optimizer_offload == models::OffloadTarget::kNone);
+    CHECK(none.parameter_offload == models::OffloadTarget::kNone);
+    const models::ParallelismSpec zero = parallelism_of(
+        on_four_gpus("parallelism: {strategy: zero, zero_stage: 3, offload: {optimizer: cpu, parameters: nvme}}\n"));
+    CHECK(zero.optimizer_offload == models::OffloadTarget::kCpu);
+    CHECK(zero.parameter_offload == models::OffloadTarget::kNvme);
+    const models::ParallelismSpec zero2 =
+        parallelism_of(on_four_gpus("parallelism: {strategy: zero, zero_stage: 2, offload: {optimizer: nvme}}\n"));
+    CHECK(zero2.optimizer_offload == models::OffloadTarget::kNvme);
+    CHECK(zero2.parameter_offload == models::OffloadTarget::kNone);
+    const models::ParallelismSpec fsdp = parallelism_of(
+        on_four_gpus("parallelism: {strategy: fsdp, sharding: hybrid_shard, offload: {parameters: cpu}}\n"));
+    CHECK(fsdp.optimizer_offload == models::OffloadTarget::kNone);
+    CHECK(fsdp.parameter_offload == models::OffloadTarget::kCpu);
+  }
+
+  TEST_CASE("offload: refused without sharded state, parameters without sharded parameters, nvme without NVMe") {
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: ddp\n  offload: {optimizer: cpu}\n")) ==
+          Messages{"offload moves sharded training state off the GPU, which strategy ddp does not shard at "
+                   "s.yaml:21:24 (parallelism.offload.optimizer); use strategy: zero (ZeRO-Offload) or fsdp "
+                   "(CPUOffload), or remove parallelism.offload"});
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: data_parallel\n  offload: {parameters: cpu}\n")) ==
+          Messages{"offload moves sharded training state off the GPU, which strategy data_parallel does not shard "
+                   "at s.yaml:21:25 (parallelism.offload.parameters); use strategy: zero (ZeRO-Offload) or fsdp "
+                   "(CPUOffload), or remove parallelism.offload"});
+    CHECK(scenario_errors(
+              on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 2\n  offload: {parameters: cpu}\n")) ==
+          Messages{"parameter offload keeps the parameter shards off the GPU between units, but zero with zero_stage "
+                   "2 keeps whole parameters on the GPU at s.yaml:22:25 (parallelism.offload.parameters); use "
+                   "sharding: full_shard or hybrid_shard (fsdp) or zero_stage: 3, or set parameters: none"});
+    CHECK(scenario_errors(on_four_gpus(
+              "parallelism:\n  strategy: fsdp\n  sharding: shard_grad_op\n  offload: {parameters: cpu}\n")) ==
+          Messages{"parameter offload keeps the parameter shards off the GPU between units, but fsdp with sharding "
+                   "shard_grad_op keeps whole parameters on the GPU at s.yaml:22:25 (parallelism.offload.parameters); "
+                   "use sharding: full_shard or hybrid_shard (fsdp) or zero_stage: 3, or set parameters: none"});
+    const std::string sata = with_replaced(on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 3\n  offload: "
+                                                        "{optimizer: nvme, parameters: cpu}\n"),
+                                           "storage: nvme_ssd", "storage: sata_ssd");
+    CHECK(scenario_errors(sata) ==
+          Messages{"offload to nvme needs an NVMe SSD in the node, but it has storage 'sata_ssd' at s.yaml:22:24 "
+                   "(parallelism.offload.optimizer); set hardware.storage: nvme_ssd (the storage catalog's NVMe "
+                   "class), or offload to cpu"});
+    CHECK(scenario_errors(
+              on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 3\n  offload: {optimizer: disk}\n")) ==
+          Messages{"unknown value 'disk', expected one of none, cpu or nvme at s.yaml:22:24 "
+                   "(parallelism.offload.optimizer)"});
+    CHECK(scenario_errors(
+              on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 3\n  offload: {optimiser: cpu}\n")) ==
+          Messages{"unknown key 'optimiser' at s.yaml:22:13 (parallelism.offload.optimiser); did you mean "
+                   "optimizer?"});
   }
 
   TEST_CASE("sharding without strategy fsdp") {

@@ -134,6 +134,48 @@ TEST_SUITE("models.sharded_memory") {
     CHECK(memory_of(job).total_bytes() == doctest::Approx(14.92e9));
   }
 
+  TEST_CASE("offload: the optimizer state and fp32 weights leave the GPU, then the parameter shards") {
+    // ZeRO-3 on 8 GPUs as above: weights 3.33e9, gradients 3.33e9, state 6.66e9, gathered 1.6e9.
+    JobSpec job = job_on(8, 1, ParallelStrategy::kZero);
+    job.parallelism.zero_stage = 3;
+    job.parallelism.optimizer_offload = OffloadTarget::kCpu;
+    const MemoryBreakdown m = memory_of(job);
+    CHECK(m.weights_bytes == doctest::Approx(1.665e9));  // the bf16 shard only: 6.66e9 x 2 B / 8
+    CHECK(m.gradients_bytes == doctest::Approx(3.33e9));  // unchanged: 6.66e9 x 4 B / 8
+    CHECK(m.optimizer_state_bytes == 0.0);
+    CHECK(m.gathered_bytes == doctest::Approx(1.6e9));    // the units in flight stay
+    CHECK(m.total_bytes() == doctest::Approx(6.595e9));   // 1.665 + 3.33 + 1.6 (14.92 without offload)
+    job.parallelism.parameter_offload = OffloadTarget::kCpu;
+    const MemoryBreakdown both = memory_of(job);
+    CHECK(both.weights_bytes == 0.0);
+    CHECK(both.gathered_bytes == doctest::Approx(1.6e9));
+    CHECK(both.total_bytes() == doctest::Approx(4.93e9));  // 3.33 + 1.6
+
+    // ZeRO-2 with the optimizer on the host: the whole bf16 model stays (6.66e9 x 2 B), the
+    // fp32 weights, the moments and the bf16 copy leave; gradients sharded (3.33e9).
+    JobSpec two = job_on(8, 1, ParallelStrategy::kZero);
+    two.parallelism.zero_stage = 2;
+    two.parallelism.optimizer_offload = OffloadTarget::kNvme;
+    const MemoryBreakdown z2 = memory_of(two);
+    CHECK(z2.weights_bytes == doctest::Approx(13.32e9));
+    CHECK(z2.gradients_bytes == doctest::Approx(3.33e9));
+    CHECK(z2.optimizer_state_bytes == 0.0);
+    // A parameter offload needs sharded parameters: the layout ignores it on ZeRO-2 (config/
+    // refuses it there).
+    two.parallelism.parameter_offload = OffloadTarget::kCpu;
+    CHECK(sharding_layout(two).parameter_offload == OffloadTarget::kNone);
+    CHECK(memory_of(two).weights_bytes == doctest::Approx(13.32e9));
+  }
+
+  TEST_CASE("host optimizer bytes: AdamW under AMP reads 4 + 8 + 4 and writes 4 + 8 + 2 B per parameter") {
+    const JobSpec job = job_on(8, 1, ParallelStrategy::kZero);
+    CHECK(host_optimizer_bytes_per_parameter(job.workload, job.training) == doctest::Approx(30.0));
+    // Pure bf16 with bf16 moments: reads 2 + 4 + 2, writes 2 + 4, no copy = 14 B.
+    TrainingSpec bf16 = job.training;
+    bf16.precision = Precision::kBf16;
+    CHECK(host_optimizer_bytes_per_parameter(job.workload, bf16) == doctest::Approx(14.0));
+  }
+
   TEST_CASE("fsdp shard_grad_op keeps every unit gathered from forward to backward") {
     JobSpec job = job_on(8, 1, ParallelStrategy::kFsdp);
     job.parallelism.sharding = Sharding::kShardGradOp;

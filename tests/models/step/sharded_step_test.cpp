@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,21 @@ TEST_SUITE("models.step.sharded_step") {
     CHECK(s.breakdown.communication_exposed_s == doctest::Approx(3e-3));
   }
 
+  TEST_CASE("an offloaded optimizer step: optimizer time with the GPU idle, after the last reduce-scatter") {
+    // The first case's plan (step 28 ms with a 1 ms GPU optimizer) with the optimizer replaced
+    // by 10 ms off the GPU: it still waits for the last reduce-scatter (27 ms), so the step is
+    // 27 + 10 = 37 ms, 10 ms of it optimizer time, and the GPU busy only for its 24 ms of
+    // compute (not the 25 of compute + optimizer it would be on the GPU).
+    StepPlan p = two_unit_plan(4e-3, 8e-3, 1e-3, 2e-3);
+    p.optimizer = {unit("optimizer.step offloaded", 0.0, 10e-3)};
+    p.optimizer[0].off_gpu = true;
+    const StepStats s = simulate_steps(p);
+    CHECK(s.breakdown.step_time_s == doctest::Approx(37e-3));
+    CHECK(s.breakdown.optimizer_s == doctest::Approx(10e-3));
+    CHECK(s.breakdown.gpu_compute_s == doctest::Approx(24e-3));
+    CHECK(s.gpu_busy_s == doctest::Approx(24e-3));
+  }
+
   TEST_CASE("fsdp, communication exceeds compute: the step is the communication stream's") {
     // f 1 ms, b 2 ms; gathers 4 ms, reduce-scatters 6 ms. Gathers 0-4 and 4-8; f0 4-5, f1
     // 8-9. Backward: unit 0's gather is issued when b1 starts (9): 9-13; b1 9-11; its
@@ -210,6 +226,53 @@ TEST_SUITE("models.step.sharded_step") {
     CHECK(one.comm.bucket_collective == Collective::kReduceScatter);
     CHECK_FALSE(one.comm.every_micro_step);
     CHECK(one.comm.buckets[0].all_reduce_s == doctest::Approx(reduce_s));
+  }
+
+  TEST_CASE("offload: the gradient shard down, the update up, the host's AdamW, by hand") {
+    // ZeRO-3 over 8 GPUs of 2e8 parameters: a shard of 2.5e7 per rank. 64 cores per node:
+    // 8 per rank. A host link of 25 GB/s per rank.
+    JobSpec job = two_block_job(ParallelStrategy::kZero);
+    job.parallelism.zero_stage = 3;
+    job.hardware.cpu_cores = 64;
+    job.hardware.storage.read_bytes_per_s = 7e9;
+    job.hardware.storage.write_bytes_per_s = 4.2e9;
+    const double link = 25e9;
+    CHECK(offload_costs(job, sharding_layout(job), link).step_s() == 0.0);  // nothing offloaded
+    job.parallelism.optimizer_offload = OffloadTarget::kCpu;
+    const OffloadCosts cpu = offload_costs(job, sharding_layout(job), link);
+    CHECK(cpu.d2h_bytes == doctest::Approx(1e8));  // 2.5e7 fp32 gradients
+    CHECK(cpu.h2d_bytes == doctest::Approx(5e7));  // 2.5e7 bf16 parameters
+    CHECK(cpu.transfer_s == doctest::Approx(6e-3));  // 1.5e8 B / 25e9 B/s
+    // 2.5e7 x 30 B = 7.5e8 B at 8 cores x 10 GB/s = 9.375 ms.
+    CHECK(cpu.host_optimizer_bytes == doctest::Approx(7.5e8));
+    CHECK(cpu.host_optimizer_s == doctest::Approx(9.375e-3));
+    CHECK(cpu.nvme_s == 0.0);
+    CHECK(cpu.step_s() == doctest::Approx(15.375e-3));
+    // nvme: the moments and fp32 weights (8 + 4 B) read and written: 3e8 B each way at
+    // 7e9 / 8 and 4.2e9 / 8 B/s = 0.342857 + 0.571429 s.
+    job.parallelism.optimizer_offload = OffloadTarget::kNvme;
+    const OffloadCosts nvme = offload_costs(job, sharding_layout(job), link);
+    CHECK(nvme.nvme_bytes == doctest::Approx(6e8));
+    CHECK(nvme.nvme_s == doctest::Approx(0.3e9 / 0.875e9 + 0.3e9 / 0.525e9));
+    CHECK(nvme.step_s() == doctest::Approx(15.375e-3 + 0.3e9 / 0.875e9 + 0.3e9 / 0.525e9));
+    CHECK_THROWS_AS(offload_costs(job, sharding_layout(job), 0.0), std::invalid_argument);
+
+    // The plan: one optimizer unit of the whole chain; each gather preceded by the shard's
+    // copy, 2e8 B gathered / 8 = 2.5e7 B over 25 GB/s = 1 ms.
+    job.parallelism.optimizer_offload = OffloadTarget::kCpu;
+    job.parallelism.parameter_offload = OffloadTarget::kCpu;
+    StepPlan p = two_block_units();
+    p.optimizer = {unit("optimizer.step", 1e-4, 1e-3), unit("optimizer.step", 1e-4, 1e-3)};
+    const ShardingLayout layout = sharding_layout(job);
+    plan_sharded_communication(job, layout, p);
+    const double gather_s = p.comm.units[0].forward_all_gather_s;
+    apply_offload(job, layout, link, p);
+    REQUIRE(p.optimizer.size() == 1);
+    CHECK(p.optimizer[0].gpu_s == doctest::Approx(15.375e-3));
+    CHECK(p.optimizer[0].dispatch_s == doctest::Approx(1e-4));
+    CHECK(p.comm.units[0].forward_all_gather_s == doctest::Approx(gather_s + 1e-3));
+    CHECK(p.comm.units[0].backward_all_gather_s == doctest::Approx(gather_s + 1e-3));
+    CHECK(p.comm.units[1].backward_all_gather_s == 0.0);  // the last unit stays gathered: no copy
   }
 
   TEST_CASE("fp8 all-gather: each unit's float8 weights gathered in 1 B, half the bf16 volume") {
