@@ -7,6 +7,7 @@
 /// Defaults and their sources: `GpuEfficiency::defaults()` (gpu_efficiency.cpp); six of
 /// them are fitted by `gpuplan fit` (cli/model_fit.h: `fitted_parameters()`).
 
+#include "models/gpu/gpu_spec.h"
 #include "models/precision.h"
 
 namespace gpuplan::models {
@@ -47,11 +48,38 @@ struct GpuEfficiency {
   /// Fused FlashAttention-2 (Op::attention_kernel kFlash) relative to a GEMM, counting the
   /// backward's recomputed QKᵀ (2.5× forward FLOP, as the FlashAttention-2 benchmarks do).
   double flash_attention_relative_to_matmul = 0.0;
+  /// The same on compute capability 9 and later (Hopper, Blackwell). FlashAttention-2's
+  /// kernels use the Ampere warp-level mma.sync instructions, not Hopper's asynchronous
+  /// warpgroup wgmma and TMA, and reach about 35 % of an H100's dense peak where a GEMM
+  /// reaches 80 % (Shah et al. 2024, "FlashAttention-3", arXiv:2407.08608, abstract and
+  /// section 1). `attention: flash` is FlashAttention-2 (precision.h); a Hopper-native kernel
+  /// (FlashAttention-3, cuDNN's fused attention) has no value of its own yet.
+  double flash_attention_relative_to_matmul_cc9 = 0.0;
+  /// The FlashAttention-2 fraction for a GPU of compute capability `major`.
+  double flash_attention_relative_to(int major) const {
+    return major >= 9 ? flash_attention_relative_to_matmul_cc9 : flash_attention_relative_to_matmul;
+  }
   /// The memory-efficient (xFormers/CUTLASS) kernel relative to FlashAttention-2.
   double memory_efficient_attention_relative_to_flash = 0.0;
-  /// Achieved fraction of datasheet memory bandwidth for streaming kernels (STREAM-like copy
-  /// reaches 0.8-0.9 on HBM GPUs).
+  /// Achieved fraction of datasheet memory bandwidth for streaming kernels on HBM (HBM2,
+  /// HBM2e, HBM3, HBM3e: STREAM-like copy reaches 0.8-0.9 on HBM GPUs).
   double memory_bandwidth = 0.0;
+  /// The same on GDDR memory (GDDR5X, GDDR6, GDDR6X, GDDR7). One share per memory family, not
+  /// per type: the validation cases measure two GDDR GPUs (RTX 3090 GDDR6X, TITAN RTX GDDR6)
+  /// and a per-type share needs two GPUs of the type to be a property of the type.
+  double memory_bandwidth_gddr = 0.0;
+  /// The achieved share of datasheet bandwidth of memory type `type`.
+  double memory_bandwidth_share(MemoryType type) const {
+    switch (type) {
+      case MemoryType::kGddr5x:
+      case MemoryType::kGddr6:
+      case MemoryType::kGddr6x:
+      case MemoryType::kGddr7:
+        return memory_bandwidth_gddr;
+      default:
+        return memory_bandwidth;
+    }
+  }
   /// Fixed GPU time per kernel (launch latency on the device, ramp-up and tail): a few us.
   double kernel_fixed_s = 0.0;
   /// Host CPU time to dispatch one kernel, by framework mode, forward / backward.

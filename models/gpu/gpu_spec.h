@@ -13,7 +13,7 @@
 namespace gpuplan::models {
 
 /// The DRAM technology of a GPU (catalogs/gpus.yaml `memory_type`): memory-bound kernels
-/// stream at the achieved share of datasheet bandwidth of their type
+/// stream at the achieved share of datasheet bandwidth of its family, HBM or GDDR
 /// (GpuEfficiency::memory_bandwidth_share).
 enum class MemoryType { kHbm2, kHbm2e, kHbm3, kHbm3e, kGddr5x, kGddr6, kGddr6x, kGddr7 };
 
