@@ -84,9 +84,7 @@ const std::vector<FittedParameter>& fitted_parameters() {
       {"attention_relative_to_matmul", &models::GpuEfficiency::attention_relative_to_matmul,
        "per-head batched attention matmuls (k = head_dim) relative to a GEMM"},
       {"memory_bandwidth", &models::GpuEfficiency::memory_bandwidth,
-       "achieved share of datasheet memory bandwidth by memory-bound kernels on HBM"},
-      {"memory_bandwidth_gddr", &models::GpuEfficiency::memory_bandwidth_gddr,
-       "the same on GDDR memory (GDDR5X, GDDR6, GDDR6X, GDDR7)"},
+       "achieved share of datasheet memory bandwidth by memory-bound kernels"},
   };
   return parameters;
 }

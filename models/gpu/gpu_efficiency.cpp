@@ -13,16 +13,15 @@ GpuEfficiency GpuEfficiency::defaults() {
   // cuBLAS SGEMM on V100 reaches ~14 of 15.7 TFLOP/s for large squares (NVIDIA cuBLAS
   // performance notes); 0.88.
   e.matmul_cuda_core = 0.88;
-  // The five fractions below are FITTED by one command, `gpuplan fit tests/validation`
+  // The four fractions below are FITTED by one command, `gpuplan fit tests/validation`
   // (cli/model_fit.h: Levenberg-Marquardt on ln(predicted/measured) of the 75 throughput rows
   // of tests/validation on A100 40/80 GB, V100 16 GB, RTX 3090, TITAN RTX, H100 SXM, H200 and
   // B200; every fraction started at 0.5), rounded to three digits, 2026-12-01: refit after
-  // linear layers gained their tile and wave quantization (gemm_tiles.h), memory-bound
-  // kernels a GDDR share of their own, and FlashAttention-2 on Hopper its own fraction
-  // (flash_attention_relative_to_matmul_cc9). After a model change, rerun the command and
-  // copy its "fitted" column here.
-  // Previous fit (the same cases, none of those three terms): conv 1.000, linear 0.706,
-  // attention 0.586, memory 0.742 (one share for every memory type). Fits before that:
+  // linear layers gained their tile and wave quantization (gemm_tiles.h) and
+  // FlashAttention-2 on Hopper its own fraction (flash_attention_relative_to_matmul_cc9).
+  // After a model change, rerun the command and copy its "fitted" column here.
+  // Previous fit (the same cases, neither term): conv 1.000, linear 0.706, attention 0.586,
+  // memory 0.742. Fits before that:
   // linear 0.684, attention 0.643, memory 0.779 (39 rows, before the GPU Boost clock term).
   // Values before any fit: conv 0.70 / 0.95, linear 0.75, attention 0.60 (fitted by hand on
   // ResNet-50 and BERT), memory 0.80 (STREAM-like copies reach ~85 % on HBM).
@@ -32,12 +31,12 @@ GpuEfficiency GpuEfficiency::defaults() {
   // GEMM of the path. One fraction, not one per path: only the V100's fp32 ResNet-50 rows
   // (V005, V007) ran convolutions on CUDA cores, so a CUDA-core fraction was left at its 0.5
   // start by a refit without the V100, which predicted those rows at half speed.
-  e.conv_relative_to_gemm = 0.976;
+  e.conv_relative_to_gemm = 0.989;
   // A model's linear layers (forward, grad-input, grad-weight GEMMs with the bias pass)
   // relative to the best-shape GEMM, on top of their shape's tile and wave efficiency.
-  e.matmul_relative_to_gemm = 0.829;
+  e.matmul_relative_to_gemm = 0.828;
   // Per-head batched attention GEMMs (k = head_dim = 64) relative to a GEMM.
-  e.attention_relative_to_matmul = 0.464;
+  e.attention_relative_to_matmul = 0.483;
   // FlashAttention-2 forward + backward on an A100 SXM 80GB, head dim 64, sequence 2k, no
   // causal mask: about 176 TFLOP/s (Dao 2023, "FlashAttention-2", fig. 4, FLOP counted as
   // 4·s²·d·heads forward and 2.5× that backward), of the 0.87 × 312 = 271 TFLOP/s that a
@@ -51,10 +50,9 @@ GpuEfficiency GpuEfficiency::defaults() {
   // xFormers' CUTLASS kernel (PyTorch's memory-efficient backend) reaches about 60 % of
   // FlashAttention-2's forward + backward rate in the same figure.
   e.memory_efficient_attention_relative_to_flash = 0.6;
-  // Achieved share of datasheet bandwidth by memory-bound kernels on HBM (STREAM-like copy
-  // reaches ~85 % on A100/H100 HBM) and on GDDR (RTX 3090 GDDR6X, TITAN RTX GDDR6).
-  e.memory_bandwidth = 0.789;
-  e.memory_bandwidth_gddr = 0.813;
+  // Achieved share of datasheet bandwidth by memory-bound kernels (STREAM-like copy reaches
+  // ~85 % on A100/H100 HBM), one for every memory type (gpu_efficiency.h says why).
+  e.memory_bandwidth = 0.795;
   // Minimum kernel duration on recent NVIDIA GPUs is 2-5 us (NVIDIA Nsight guidance).
   e.kernel_fixed_s = core::microseconds(3.0);
   // Eager PyTorch: a bare aten op costs ~10 us of Python, dispatcher and launch ("Making Deep

@@ -69,7 +69,7 @@ double achieved_memory_bytes_per_s(const GpuSpec& gpu, const GpuEfficiency& e) {
   if (gpu.calibration && gpu.calibration->memory) {
     return gpu.calibration->memory->rate_per_s;
   }
-  return gpu.memory_bytes_per_s * e.memory_bandwidth_share(gpu.memory_type);
+  return gpu.memory_bytes_per_s * e.memory_bandwidth;
 }
 
 bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu) {

@@ -60,8 +60,7 @@ struct LinearGemmEfficiency {
 LinearGemmEfficiency linear_gemm_efficiency(const Op& op, double batch, const GpuSpec& gpu, bool tensor_cores);
 
 /// The rate memory-bound kernels stream at, B/s: a calibration profile's measured streaming
-/// rate, else the datasheet bandwidth x the achieved share of the GPU's memory type
-/// (GpuEfficiency::memory_bandwidth_share).
+/// rate, else the datasheet bandwidth x GpuEfficiency::memory_bandwidth.
 double achieved_memory_bytes_per_s(const GpuSpec& gpu, const GpuEfficiency& efficiency);
 
 /// Forward and backward work of `op` for `batch` samples. Bytes: activations read and

@@ -1,6 +1,6 @@
 // `gpuplan fit` and `gpuplan validate --leave-one-gpu-out` end to end, on nine of the
 // validation cases (three per GPU type, so each leave-one-out fit has six throughput rows
-// for its five parameters) to keep the test short.
+// for its four parameters) to keep the test short.
 
 #include <doctest/doctest.h>
 
@@ -60,7 +60,7 @@ TEST_SUITE("cli.fit") {
     CHECK(j["throughput_mape_before"].get<double>() ==
           doctest::Approx(nlohmann::json::parse(validation.out)["throughput_mape"].get<double>()));
     CHECK(j["throughput_mape_after"].get<double>() < j["throughput_mape_before"].get<double>());
-    REQUIRE(j["parameters"].size() == 5);
+    REQUIRE(j["parameters"].size() == 4);
     for (const auto& p : j["parameters"]) {
       CAPTURE(p["name"].get<std::string>());
       CHECK(p["fitted"].get<double>() > 0.0);
@@ -95,7 +95,7 @@ TEST_SUITE("cli.fit") {
     copy_cases(dir, {"V001-resnet50-a100-tf32.yaml", "V002-resnet50-a100-amp.yaml"});
     const auto fit = run_gpuplan("fit " + dir.path.string());
     CHECK(fit.exit_code == 2);
-    CHECK(fit.err == "gpuplan: 1 error:\n  gpuplan fit: 2 throughput rows for 5 parameters; fitting needs at least as "
+    CHECK(fit.err == "gpuplan: 1 error:\n  gpuplan fit: 2 throughput rows for 4 parameters; fitting needs at least as "
                      "many rows as parameters\n");
     const auto logo = run_gpuplan("validate " + dir.path.string() + " --leave-one-gpu-out");
     CHECK(logo.exit_code == 2);

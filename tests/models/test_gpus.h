@@ -64,7 +64,6 @@ inline GpuEfficiency hand_efficiency() {
   e.matmul_relative_to_gemm = 0.75;
   e.attention_relative_to_matmul = 0.60;
   e.memory_bandwidth = 0.80;
-  e.memory_bandwidth_gddr = 0.80;
   return e;
 }
 
