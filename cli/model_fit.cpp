@@ -6,7 +6,9 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <thread>
 
+#include "cli/parallel_for.h"
 #include "config/config_error.h"
 #include "models/calibration/least_squares.h"
 #include "report/text_table.h"
@@ -117,18 +119,25 @@ std::vector<GpuHoldout> leave_one_gpu_out(const std::vector<ValidationCase>& cas
     throw config::ConfigError("gpuplan validate --leave-one-gpu-out: the cases cover " +
                               std::to_string(by_gpu.size()) + " GPU type; it needs at least two");
   }
-  std::vector<GpuHoldout> rows;
-  for (const auto& [gpu, held_out] : by_gpu) {
+  // The refits are independent: one per GPU on the pool's threads, results by index.
+  std::vector<std::string> gpus;
+  for (const auto& entry : by_gpu) gpus.push_back(entry.first);
+  std::vector<GpuHoldout> slots(gpus.size());
+  parallel_for(gpus.size(), std::max(1U, std::thread::hardware_concurrency()), {}, 0, 0, [&](std::size_t i) {
+    const std::string& gpu = gpus[i];
     std::vector<ValidationCase> rest;
     for (const ValidationCase& c : cases) {
       if (gpu_of(c) != gpu) rest.push_back(c);
     }
-    GpuHoldout row;
+    GpuHoldout& row = slots[i];
     row.gpu = gpu;
-    row.mape_shipped = throughput_mape(held_out, start, &row.throughput_rows);
-    if (row.throughput_rows == 0) continue;
-    row.mape_held_out = throughput_mape(held_out, fit_model(rest, start).params);
-    rows.push_back(row);
+    row.mape_shipped = throughput_mape(by_gpu.at(gpu), start, &row.throughput_rows);
+    if (row.throughput_rows == 0) return;
+    row.mape_held_out = throughput_mape(by_gpu.at(gpu), fit_model(rest, start).params);
+  });
+  std::vector<GpuHoldout> rows;
+  for (const GpuHoldout& row : slots) {
+    if (row.throughput_rows > 0) rows.push_back(row);
   }
   return rows;
 }

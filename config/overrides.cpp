@@ -54,6 +54,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"training.activation_checkpointing.every", SchemaKind::kLeaf},
     SchemaEntry{"training.memory_format", SchemaKind::kLeaf},
     SchemaEntry{"training.framework_overhead", SchemaKind::kLeaf},
+    SchemaEntry{"training.framework", SchemaKind::kLeaf},
     SchemaEntry{"training.attention", SchemaKind::kLeaf},
     SchemaEntry{"training.fine_tuning", SchemaKind::kSection},
     SchemaEntry{"training.fine_tuning.method", SchemaKind::kLeaf},

@@ -151,6 +151,7 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   }
   out << YAML::Key << "memory_format" << YAML::Value << std::string(models::name_of(t.memory_format));
   out << YAML::Key << "framework_overhead" << YAML::Value << std::string(models::name_of(t.framework_overhead));
+  out << YAML::Key << "framework" << YAML::Value << std::string(models::name_of(t.framework));
   out << YAML::Key << "attention" << YAML::Value << std::string(models::name_of(t.attention));
   if (t.fine_tuning.method != models::FineTuningMethod::kFull) {
     const models::FineTuningSpec& ft = t.fine_tuning;

@@ -30,6 +30,7 @@
 /// | training.activation_checkpointing | false (true = full; also selective, {every: N}) | |
 /// | training.memory_format | channels_first | PyTorch's default layout (NCHW); ignored for non-CNNs |
 /// | training.framework_overhead | eager | |
+/// | training.framework | pytorch | |
 /// | training.attention | sdpa, resolved to flash, memory_efficient or eager for the GPU, precision and head size | PyTorch's scaled_dot_product_attention dispatch (models/workload/attention_kernel.h) |
 /// | training.fine_tuning | method full (every parameter trained) | |
 /// | training.fine_tuning.rank / alpha / targets | 8 / 8 / all_linear | peft LoraConfig defaults r=8, lora_alpha=8; all-linear as peft's "all-linear" |

@@ -92,6 +92,10 @@ const std::vector<KeyDoc> kDocs = {
      std::nullopt, std::nullopt, enum_names<models::MemoryFormat>},
     {"training.framework_overhead", K::kChoice, "", "eager", "", "host dispatch per kernel", std::nullopt,
      std::nullopt, enum_names<models::FrameworkOverhead>},
+    {"training.framework", K::kChoice, "", "pytorch", "",
+     "the training framework, for its memory: tensorflow (1.x graph mode) saves dropout's scaled input and float "
+     "mask for backward",
+     std::nullopt, std::nullopt, enum_names<models::Framework>},
     {"training.attention", K::kChoice, "", "sdpa (resolved per GPU and precision)", "", "attention kernel",
      std::nullopt, std::nullopt, enum_names<models::AttentionKernel>},
     {"training.fine_tuning", K::kSection, "", "none: full training", "",

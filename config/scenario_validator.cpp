@@ -31,6 +31,7 @@ constexpr models::OptimizerStatePrecision kDefaultOptimizerStatePrecision = mode
 /// PyTorch's default tensor layout is NCHW (torch.contiguous_format).
 constexpr models::MemoryFormat kDefaultMemoryFormat = models::MemoryFormat::kChannelsFirst;
 constexpr models::FrameworkOverhead kDefaultFrameworkOverhead = models::FrameworkOverhead::kEager;
+constexpr models::Framework kDefaultFramework = models::Framework::kPytorch;
 /// PyTorch's nn.MultiheadAttention, HF transformers (attn_implementation="sdpa" since 4.36) and
 /// nanoGPT call scaled_dot_product_attention; config resolves it per GPU and precision.
 constexpr models::AttentionKernel kDefaultAttention = models::AttentionKernel::kSdpa;
@@ -73,6 +74,7 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
       enum_or(t->choice("memory_format", models::names_of<models::MemoryFormat>()), kDefaultMemoryFormat);
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
                                     kDefaultFrameworkOverhead);
+  spec.framework = enum_or(t->choice("framework", models::names_of<models::Framework>()), kDefaultFramework);
   spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>()), kDefaultAttention);
   const std::optional<models::FineTuningSpec> fine_tuning = read_fine_tuning(*t, workload, spec.precision);
   t->finish();

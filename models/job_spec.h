@@ -50,6 +50,8 @@ struct TrainingSpec {
   int checkpoint_every = 0;  ///< N of {every: N}; 0 otherwise
   MemoryFormat memory_format = MemoryFormat::kChannelsFirst;
   FrameworkOverhead framework_overhead = FrameworkOverhead::kEager;
+  /// The framework, for its memory facts (models/memory/footprint.h).
+  Framework framework = Framework::kPytorch;
   /// The attention kernel; config/ resolves kSdpa to the backend PyTorch picks
   /// (sdpa_backend(), models/workload/attention_kernel.h), so models see eager, flash or
   /// memory_efficient.

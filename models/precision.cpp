@@ -36,6 +36,14 @@ std::string_view name_of(FrameworkOverhead f) {
   }
   return "?";
 }
+
+std::string_view name_of(Framework f) {
+  switch (f) {
+    case Framework::kPytorch: return "pytorch";
+    case Framework::kTensorflow: return "tensorflow";
+  }
+  return "?";
+}
 std::string_view name_of(DatasetLayout l) { return l == DatasetLayout::kFiles ? "files" : "shards"; }
 std::string_view name_of(PreprocessOn p) { return p == PreprocessOn::kCpu ? "cpu" : "gpu"; }
 std::string_view name_of(ParallelStrategy s) {
@@ -135,6 +143,10 @@ std::vector<std::string_view> names_of<MemoryFormat>() {
 template <>
 std::vector<std::string_view> names_of<FrameworkOverhead>() {
   return {"eager", "compiled", "cuda_graphs"};
+}
+template <>
+std::vector<std::string_view> names_of<Framework>() {
+  return {"pytorch", "tensorflow"};
 }
 template <>
 std::vector<std::string_view> names_of<DatasetLayout>() {

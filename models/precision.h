@@ -24,6 +24,10 @@ enum class Optimizer { kSgd, kSgdMomentum, kAdam, kAdamW, kAdamW8bit, kPagedAdam
 enum class MemoryFormat { kChannelsLast, kChannelsFirst };
 /// Host-side cost per kernel: eager PyTorch dispatch, torch.compile, or CUDA graphs.
 enum class FrameworkOverhead { kEager, kCompiled, kCudaGraphs };
+/// The training framework (`training.framework`), for what it keeps in memory that the op
+/// table does not say: kTensorflow is TensorFlow 1.x graph mode, whose tf.nn.dropout saves
+/// the scaled input and a float mask (models/memory/footprint.h). Time is the same model.
+enum class Framework { kPytorch, kTensorflow };
 enum class DatasetLayout { kFiles, kShards };
 enum class PreprocessOn { kCpu, kGpu };
 /// How several GPUs share the job (`parallelism.strategy`): one GPU; torch.nn.DataParallel
@@ -80,6 +84,7 @@ std::string_view name_of(Precision p);
 std::string_view name_of(Optimizer o);
 std::string_view name_of(MemoryFormat f);
 std::string_view name_of(FrameworkOverhead f);
+std::string_view name_of(Framework f);
 std::string_view name_of(DatasetLayout l);
 std::string_view name_of(PreprocessOn p);
 std::string_view name_of(ParallelStrategy s);
@@ -104,6 +109,8 @@ template <>
 std::vector<std::string_view> names_of<MemoryFormat>();
 template <>
 std::vector<std::string_view> names_of<FrameworkOverhead>();
+template <>
+std::vector<std::string_view> names_of<Framework>();
 template <>
 std::vector<std::string_view> names_of<DatasetLayout>();
 template <>

@@ -13,40 +13,46 @@ GpuEfficiency GpuEfficiency::defaults() {
   // cuBLAS SGEMM on V100 reaches ~14 of 15.7 TFLOP/s for large squares (NVIDIA cuBLAS
   // performance notes); 0.88.
   e.matmul_cuda_core = 0.88;
-  // The four fractions below are FITTED by `gpuplan fit tests/validation` (cli/model_fit.h:
-  // Levenberg-Marquardt on ln(predicted/measured) of the 44 throughput rows of 50 cases on
-  // A100 SXM 80GB, V100 SXM2 16GB, RTX 3090, TITAN RTX and H100 SXM; tests/validation/README.md),
-  // rounded to three digits (2026-12-01, refit after merging the two convolution fractions
-  // into one and computing GPU Boost cards at their observed clock: the same values to three
-  // digits; every fraction started at 0.5). Before that, six fractions: convolutions 1.000 /
-  // 1.000 and a fitted clock-headroom share 1.000, the rest as now. The fit before the clock
-  // term (39 rows): linear 0.684, attention
-  // 0.643, memory 0.779, convolutions 1.000 / 1.000. Values before any fit:
-  // conv 0.70 / 0.95, linear 0.75, attention 0.60 (fitted by hand on ResNet-50 and BERT),
-  // memory 0.80 (STREAM-like copies reach ~85 % on HBM).
-  // cuDNN convolutions relative to a GEMM of the same path: the fit runs the fraction to its
-  // upper bound (1.000), as it ran the two separate ones before: with NCHW transposes and
-  // memory-bound ops modelled apart, the convolutions themselves are as efficient as the
-  // best-shape GEMM of the path. One fraction, not one per path: only the V100's fp32
-  // ResNet-50 rows (V005, V007) ran convolutions on CUDA cores, so a CUDA-core fraction was
-  // left at its 0.5 start by a refit without the V100, which predicted those rows at half speed.
-  e.conv_relative_to_gemm = 1.000;
+  // The four fractions below are FITTED by one command, `gpuplan fit tests/validation`
+  // (cli/model_fit.h: Levenberg-Marquardt on ln(predicted/measured) of the 75 throughput rows
+  // of tests/validation on A100 40/80 GB, V100 16 GB, RTX 3090, TITAN RTX, H100 SXM, H200 and
+  // B200; every fraction started at 0.5), rounded to three digits, 2026-12-01: refit after
+  // linear layers gained their tile and wave quantization (gemm_tiles.h) and
+  // FlashAttention-2 on Hopper its own fraction (flash_attention_relative_to_matmul_cc9).
+  // After a model change, rerun the command and copy its "fitted" column here.
+  // Previous fit (the same cases, neither term): conv 1.000, linear 0.706, attention 0.586,
+  // memory 0.742. Fits before that:
+  // linear 0.684, attention 0.643, memory 0.779 (39 rows, before the GPU Boost clock term).
+  // Values before any fit: conv 0.70 / 0.95, linear 0.75, attention 0.60 (fitted by hand on
+  // ResNet-50 and BERT), memory 0.80 (STREAM-like copies reach ~85 % on HBM).
+  // cuDNN convolutions relative to a GEMM of the same path: close to 1, as the fits before
+  // this one found (they ran it to its bound, 1.000): with NCHW transposes and memory-bound
+  // ops modelled apart, the convolutions themselves are about as efficient as the best-shape
+  // GEMM of the path. One fraction, not one per path: only the V100's fp32 ResNet-50 rows
+  // (V005, V007) ran convolutions on CUDA cores, so a CUDA-core fraction was left at its 0.5
+  // start by a refit without the V100, which predicted those rows at half speed.
+  e.conv_relative_to_gemm = 0.989;
   // A model's linear layers (forward, grad-input, grad-weight GEMMs with the bias pass)
-  // relative to the best-shape GEMM.
-  e.matmul_relative_to_gemm = 0.706;
+  // relative to the best-shape GEMM, on top of their shape's tile and wave efficiency.
+  e.matmul_relative_to_gemm = 0.828;
   // Per-head batched attention GEMMs (k = head_dim = 64) relative to a GEMM.
-  e.attention_relative_to_matmul = 0.586;
+  e.attention_relative_to_matmul = 0.483;
   // FlashAttention-2 forward + backward on an A100 SXM 80GB, head dim 64, sequence 2k, no
   // causal mask: about 176 TFLOP/s (Dao 2023, "FlashAttention-2", fig. 4, FLOP counted as
   // 4·s²·d·heads forward and 2.5× that backward), of the 0.87 × 312 = 271 TFLOP/s that a
   // large GEMM reaches: 0.65. Not fitted on the validation cases (none ran fused attention).
   e.flash_attention_relative_to_matmul = 0.65;
+  // FlashAttention-2 on an H100 SXM: about 35 % of the dense bf16 peak (Shah et al. 2024,
+  // "FlashAttention-3", arXiv:2407.08608, abstract), of the 0.80 a large GEMM reaches:
+  // 0.35 / 0.80 = 0.44. Not fitted: the validation cases on Hopper and Blackwell that ran
+  // FlashAttention-2 (llm-foundry MPT, F001-F013) are the ones it is checked on.
+  e.flash_attention_relative_to_matmul_cc9 = 0.44;
   // xFormers' CUTLASS kernel (PyTorch's memory-efficient backend) reaches about 60 % of
   // FlashAttention-2's forward + backward rate in the same figure.
   e.memory_efficient_attention_relative_to_flash = 0.6;
   // Achieved share of datasheet bandwidth by memory-bound kernels (STREAM-like copy reaches
-  // ~85 % on A100/H100 HBM).
-  e.memory_bandwidth = 0.742;
+  // ~85 % on A100/H100 HBM), one for every memory type (gpu_efficiency.h says why).
+  e.memory_bandwidth = 0.795;
   // Minimum kernel duration on recent NVIDIA GPUs is 2-5 us (NVIDIA Nsight guidance).
   e.kernel_fixed_s = core::microseconds(3.0);
   // Eager PyTorch: a bare aten op costs ~10 us of Python, dispatcher and launch ("Making Deep

@@ -47,10 +47,24 @@ struct GpuEfficiency {
   /// Fused FlashAttention-2 (Op::attention_kernel kFlash) relative to a GEMM, counting the
   /// backward's recomputed QKᵀ (2.5× forward FLOP, as the FlashAttention-2 benchmarks do).
   double flash_attention_relative_to_matmul = 0.0;
+  /// The same on compute capability 9 and later (Hopper, Blackwell). FlashAttention-2's
+  /// kernels use the Ampere warp-level mma.sync instructions, not Hopper's asynchronous
+  /// warpgroup wgmma and TMA, and reach about 35 % of an H100's dense peak where a GEMM
+  /// reaches 80 % (Shah et al. 2024, "FlashAttention-3", arXiv:2407.08608, abstract and
+  /// section 1). `attention: flash` is FlashAttention-2 (precision.h); a Hopper-native kernel
+  /// (FlashAttention-3, cuDNN's fused attention) has no value of its own yet.
+  double flash_attention_relative_to_matmul_cc9 = 0.0;
+  /// The FlashAttention-2 fraction for a GPU of compute capability `major`.
+  double flash_attention_relative_to(int major) const {
+    return major >= 9 ? flash_attention_relative_to_matmul_cc9 : flash_attention_relative_to_matmul;
+  }
   /// The memory-efficient (xFormers/CUTLASS) kernel relative to FlashAttention-2.
   double memory_efficient_attention_relative_to_flash = 0.0;
   /// Achieved fraction of datasheet memory bandwidth for streaming kernels (STREAM-like copy
-  /// reaches 0.8-0.9 on HBM GPUs).
+  /// reaches 0.8-0.9 on HBM GPUs). One share for every memory type: a share per family (HBM,
+  /// GDDR) was fitted and dropped, 2026-12-01: with two GDDR GPUs in the validation cases,
+  /// holding one out fits the GDDR share on the other alone, and the held-out RTX 3090 went
+  /// from 8.3 to 21.9 %, the TITAN RTX from 13.1 to 20.7 % (tests/validation/README.md).
   double memory_bandwidth = 0.0;
   /// Fixed GPU time per kernel (launch latency on the device, ramp-up and tail): a few us.
   double kernel_fixed_s = 0.0;

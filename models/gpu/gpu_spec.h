@@ -12,9 +12,9 @@
 
 namespace gpuplan::models {
 
-/// The DRAM technology of a GPU (catalogs/gpus.yaml `memory_type`): memory-bound kernels
-/// stream at the achieved share of datasheet bandwidth of their type
-/// (GpuEfficiency::memory_bandwidth_share).
+/// The DRAM technology of a GPU (catalogs/gpus.yaml `memory_type`), a datasheet fact;
+/// memory-bound kernels stream at one achieved share of datasheet bandwidth for every type
+/// (GpuEfficiency::memory_bandwidth: a share per family did not carry to a held-out GPU).
 enum class MemoryType { kHbm2, kHbm2e, kHbm3, kHbm3e, kGddr5x, kGddr6, kGddr6x, kGddr7 };
 
 /// The catalog spelling of a memory type ("hbm2e", "gddr6x").

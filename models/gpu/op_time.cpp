@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/units.h"
+#include "models/gpu/gemm_tiles.h"
 #include "models/gpu/pcie_link.h"
 #include "models/memory/optimizer_state.h"
 
@@ -42,13 +43,7 @@ double element_bytes(Precision p) { return activation_element_bytes(p); }
 // Bytes per weight element as kernels read it: AMP reads the 16-bit cast copy.
 double weight_bytes(Precision p) { return is_mixed(p) ? 2.0 : parameter_element_bytes(p); }
 
-// Device memory bandwidth: the calibration profile's streaming rate, else datasheet x efficiency.
-double memory_rate(const GpuSpec& gpu, const GpuEfficiency& e) {
-  if (gpu.calibration && gpu.calibration->memory) {
-    return gpu.calibration->memory->rate_per_s;
-  }
-  return gpu.memory_bytes_per_s * e.memory_bandwidth;
-}
+double memory_rate(const GpuSpec& gpu, const GpuEfficiency& e) { return achieved_memory_bytes_per_s(gpu, e); }
 
 // Fixed GPU time per kernel: the profile's measured empty-kernel latency, else the default.
 double kernel_fixed(const GpuSpec& gpu, const GpuEfficiency& e) {
@@ -69,6 +64,13 @@ double sustained_clock_factor(const GpuSpec& gpu) {
 }
 
 }  // namespace
+
+double achieved_memory_bytes_per_s(const GpuSpec& gpu, const GpuEfficiency& e) {
+  if (gpu.calibration && gpu.calibration->memory) {
+    return gpu.calibration->memory->rate_per_s;
+  }
+  return gpu.memory_bytes_per_s * e.memory_bandwidth;
+}
 
 bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu) {
   return is_math(op_class) && tensor_peak(op_class, precision, gpu) > 0.0;
@@ -112,6 +114,26 @@ const HockneyLine* calibrated_gemm(OpClass op_class, Precision precision, const 
 
 }  // namespace
 
+LinearGemmEfficiency linear_gemm_efficiency(const Op& op, double batch, const GpuSpec& gpu, bool tensor_cores) {
+  LinearGemmEfficiency out;
+  if (op.op_class != OpClass::kMatmul || op.weight_rows <= 0.0 || op.weight_columns <= 0.0 || batch <= 0.0) {
+    return out;
+  }
+  // y (m x n) = x (m x k) W^T: m tokens of the micro-batch, n outputs per kernel, k inputs.
+  const double m = batch * op.input_elements / op.weight_columns;
+  const double n = op.weight_rows / std::max(1, op.forward_kernels);
+  const double k = op.weight_columns;
+  out.forward = gemm_shape_efficiency({m, n, k}, gpu, tensor_cores);
+  // dx (m x k) = dy (m x n) W: depth n. dW (n x k) = dy^T x: depth m, the tokens.
+  const double grad_input = gemm_shape_efficiency({m, k, n}, gpu, tensor_cores);
+  const double grad_weight = gemm_shape_efficiency({n, k, m}, gpu, tensor_cores);
+  // Backward FLOP split evenly between the two GEMMs (backward_flop_ratio 2); a frozen
+  // weight (ratio 1) has only the grad-input GEMM. The time of equal FLOP at two rates:
+  // the harmonic mean.
+  out.backward = op.backward_flop_ratio >= 2.0 ? 2.0 / (1.0 / grad_input + 1.0 / grad_weight) : grad_input;
+  return out;
+}
+
 OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpec& training,
                const GpuEfficiency& e, bool input_fp32) {
   if (batch <= 0.0) {
@@ -140,6 +162,9 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   w.backward.bytes = 2.0 * activation_traffic + weight_traffic + op.parameters * parameter_element_bytes(p);
 
   double compute_rate = 0.0;
+  // The op's shape relative to the best-shape GEMM, per phase (linear layers only: the
+  // other classes carry no GEMM shape).
+  LinearGemmEfficiency shape;
   // Layout transposes of NCHW tensor-core convolutions: their own memory-bound kernels,
   // added to the convolution's time rather than hidden under it.
   KernelWork transpose_forward;
@@ -166,12 +191,17 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     } else if (op.op_class == OpClass::kMatmul) {
       eff *= e.matmul_relative_to_gemm;
       relative *= e.matmul_relative_to_gemm;
+      if (!calibrated_gemm(op.op_class, p, gpu)) {
+        // Calibrated GEMM lines already measure the size effect (rate_at below).
+        shape = linear_gemm_efficiency(op, batch, gpu, tc);
+      }
     } else if (op.op_class == OpClass::kAttention) {
       double attention = e.attention_relative_to_matmul;
       if (op.attention_kernel == AttentionKernel::kFlash) {
-        attention = e.flash_attention_relative_to_matmul;
+        attention = e.flash_attention_relative_to(gpu.compute_capability_major);
       } else if (op.attention_kernel == AttentionKernel::kMemoryEfficient) {
-        attention = e.flash_attention_relative_to_matmul * e.memory_efficient_attention_relative_to_flash;
+        attention = e.flash_attention_relative_to(gpu.compute_capability_major) *
+                    e.memory_efficient_attention_relative_to_flash;
       }
       eff *= attention;
       relative *= attention;
@@ -208,13 +238,13 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       w.backward.kernels = static_cast<int>(std::ceil(w.backward.kernels * share));
     }
   }
-  auto time_of = [&](const KernelWork& k) {
-    const double compute_s = compute_rate > 0.0 ? k.flop / compute_rate : 0.0;
+  auto time_of = [&](const KernelWork& k, double shape_efficiency) {
+    const double compute_s = compute_rate > 0.0 ? k.flop / (compute_rate * shape_efficiency) : 0.0;
     const double memory_s = k.bytes / mem_rate;
     return std::max(compute_s, memory_s) + k.kernels * kernel_fixed(gpu, e);
   };
-  w.forward.gpu_time_s = time_of(w.forward);
-  w.backward.gpu_time_s = time_of(w.backward);
+  w.forward.gpu_time_s = time_of(w.forward, shape.forward);
+  w.backward.gpu_time_s = time_of(w.backward, shape.backward);
   for (auto [phase, transpose] : {std::pair{&w.forward, &transpose_forward}, std::pair{&w.backward, &transpose_backward}}) {
     phase->gpu_time_s += transpose->bytes / mem_rate + transpose->kernels * kernel_fixed(gpu, e);
     phase->bytes += transpose->bytes;

@@ -46,12 +46,31 @@ double math_peak_flop_per_s(OpClass op_class, Precision precision, const GpuSpec
 /// True when `math_peak_flop_per_s` uses tensor cores.
 bool uses_tensor_cores(OpClass op_class, Precision precision, const GpuSpec& gpu);
 
+/// A linear layer's GEMM-shape efficiency (gemm_tiles.h) per phase, relative to the
+/// best-shape GEMM of its path.
+struct LinearGemmEfficiency {
+  double forward = 1.0;   ///< y = x W^T: m = batch x tokens, n = outputs per kernel, k = inputs
+  double backward = 1.0;  ///< grad-input (depth n) and grad-weight (depth m) at equal FLOP
+};
+
+/// The shapes of `op`'s GEMMs for `batch` samples (m = batch x input_elements /
+/// weight_columns rows, n = weight_rows / forward_kernels, k = weight_columns) through
+/// gemm_shape_efficiency(). 1 for both phases when the op is not OpClass::kMatmul or has no
+/// weight shape (Op::weight_rows, weight_columns 0).
+LinearGemmEfficiency linear_gemm_efficiency(const Op& op, double batch, const GpuSpec& gpu, bool tensor_cores);
+
+/// The rate memory-bound kernels stream at, B/s: a calibration profile's measured streaming
+/// rate, else the datasheet bandwidth x GpuEfficiency::memory_bandwidth.
+double achieved_memory_bytes_per_s(const GpuSpec& gpu, const GpuEfficiency& efficiency);
+
 /// Forward and backward work of `op` for `batch` samples. Bytes: activations read and
 /// written at the precision's element size, weights once per kernel; channels_first convs on
 /// tensor cores add cuDNN's layout transposes as memory-bound kernels of their own (forward:
 /// input and output, one read and one write each, 2 kernels; backward: dy and x to NHWC, dx
 /// back, 3 kernels); linear layers (OpClass::kMatmul) run at
-/// `matmul_relative_to_gemm` of the GEMM figure, attention matmuls at
+/// `matmul_relative_to_gemm` of the GEMM figure times their shape efficiency
+/// (linear_gemm_efficiency: tiles, waves, per-tile cost; not with a calibrated GEMM line,
+/// which measures size itself), attention matmuls at
 /// `attention_relative_to_matmul`; `compiled`/`cuda_graphs` do not change the kernels, but
 /// `compiled` fuses memory-bound ops: the op's own Op::compiled_traffic_share of its traffic
 /// and kernels is left where it sets one, else `compiled_memory_bound_share`.

@@ -32,10 +32,16 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+bool is_dropout(const Op& op) { return op.op_class == OpClass::kElementwise && ends_with(op.name, "dropout"); }
+
+// Tensors a TensorFlow 1.x dropout keeps for backward: the scaled input and the float mask
+// (saved_bytes_per_sample, footprint.h).
+constexpr double kTensorflowDropoutSavedTensors = 2.0;
+
 // A pointwise activation (GELU, SwiGLU, ReLU, tanh) whose saved tensor a fusing compiler can
 // rebuild in backward; dropout masks come from the RNG and stay saved.
 bool rematerializable(const Op& op) {
-  return op.op_class == OpClass::kElementwise && op.saved_elements > 0.0 && !ends_with(op.name, "dropout");
+  return op.op_class == OpClass::kElementwise && op.saved_elements > 0.0 && !is_dropout(op);
 }
 }  // namespace
 
@@ -61,6 +67,9 @@ std::vector<double> saved_bytes_per_sample(const Workload& workload, const Train
       // The partitioner keeps the activation's input (GELU: the up projection's output;
       // SwiGLU: gate and up) and recomputes the pointwise result in backward.
       elements = std::min(elements, op.input_elements);
+    } else if (training.framework == Framework::kTensorflow && is_dropout(op)) {
+      // TensorFlow 1.x: x / keep_prob and the float mask, both kept for the Mul gradient.
+      elements = kTensorflowDropoutSavedTensors * op.output_elements;
     } else if (compiled && i > 0 && op.op_class == OpClass::kMatmul && rematerializable(workload.ops[i - 1])) {
       // The linear after it needs that result for its weight gradient: recomputed, not saved.
       elements = 0.0;

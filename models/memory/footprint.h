@@ -58,7 +58,11 @@ struct MemoryModelParams {
 
 /// Saved activation bytes per sample of each op of `workload` (same order as workload.ops)
 /// under `training`'s precision and framework mode: Op::saved_elements x element size, with
-/// the compiled-mode rematerialization above. Pure.
+/// the compiled-mode rematerialization above. Under Framework::kTensorflow a dropout op
+/// (name ending in "dropout") saves two tensors of its output's size and dtype instead of
+/// a mask: TensorFlow 1.x's tf.nn.dropout is divide(x, keep_prob) * floor(keep_prob +
+/// uniform), and the Mul gradient keeps both operands, the scaled input and the float mask
+/// (tensorflow/python/ops/nn_ops.py, dropout, 1.x). Pure.
 std::vector<double> saved_bytes_per_sample(const Workload& workload, const TrainingSpec& training);
 
 /// The 16-bit copy of the largest quantized frozen weight matrix of `workload`, bytes:

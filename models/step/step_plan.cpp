@@ -209,7 +209,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     // The model's outputs are what the loss reads (the logits); DataParallel gathers them.
     const double output_bytes_per_sample = model_output_elements_per_sample(job.workload) * 4.0;
     const DataParallelCosts dp = data_parallel_costs(job, std::max(1, parameter_tensors), output_bytes_per_sample,
-                                                     gpu.memory_bytes_per_s * e.memory_bandwidth);
+                                                     achieved_memory_bytes_per_s(gpu, e));
     apply_data_parallel(dp, plan);
   } else if (sharding.sharded_strategy) {
     plan_sharded_communication(job, sharding, plan);

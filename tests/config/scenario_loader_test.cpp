@@ -76,6 +76,7 @@ TEST_SUITE("config.scenario_loader") {
     CHECK_FALSE(job.training.activation_checkpointing);
     CHECK(job.training.memory_format == models::MemoryFormat::kChannelsFirst);
     CHECK(job.training.framework_overhead == models::FrameworkOverhead::kEager);
+    CHECK(job.training.framework == models::Framework::kPytorch);
 
     CHECK(job.data_loader.num_workers == 0);
     CHECK(job.data_loader.prefetch_factor == 2);
@@ -302,6 +303,19 @@ cloud:
     CHECK(error_with("norm: batchnorm") ==
           "unknown norm 'batchnorm' at s.yaml:3:33 (workload.model.norm); expected one of "
           "layernorm, rmsnorm, low_precision_layernorm");
+  }
+
+  TEST_CASE("training.framework: tensorflow is read; a misspelt framework names the key and the values") {
+    const auto scenario = [](const std::string& framework) {
+      return "format: gpuplan/v1\nworkload:\n  model: bert-large\n  sequence_length: 512\n"
+             "  dataset: {samples: 1000, synthetic: true}\n  epochs: 1\n"
+             "training: {batch_size: 4, framework: " +
+             framework + "}\nhardware: {gpu: v100-16gb}\n";
+    };
+    CHECK(parse(scenario("tensorflow")).variants.front().job.training.framework == models::Framework::kTensorflow);
+    CHECK(error_of([&] { parse(scenario("tensorfow")); }) ==
+          "unknown value 'tensorfow', expected one of pytorch or tensorflow at s.yaml:7:38 (training.framework); did "
+          "you mean tensorflow?");
   }
 
   TEST_CASE("synthetic data needs no cpu_cores, host_memory or storage: documented defaults, named in notes") {

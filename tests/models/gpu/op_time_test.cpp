@@ -244,6 +244,37 @@ TEST_SUITE("models.gpu.op_time") {
           doctest::Approx(3'221'225'472.0 / (rate * e.memory_efficient_attention_relative_to_flash) + 3e-6));
   }
 
+  TEST_CASE("FlashAttention-2 on Hopper runs at its own fraction: 0.35 of peak against a GEMM's 0.80") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    CHECK(e.flash_attention_relative_to(8) == doctest::Approx(0.65));
+    CHECK(e.flash_attention_relative_to(9) == doctest::Approx(0.44));  // 0.35 / 0.80, FlashAttention-3 paper
+    CHECK(e.flash_attention_relative_to(10) == doctest::Approx(0.44));
+    Op flash;
+    flash.name = "layers.0.attn.fused";
+    flash.op_class = OpClass::kAttention;
+    flash.forward_flop = 1e12;
+    flash.input_elements = 1e6;
+    flash.output_elements = 1e6;
+    flash.attention_kernel = AttentionKernel::kFlash;
+    GpuSpec hopper = testing::ampere_like();
+    hopper.compute_capability_major = 9;
+    const OpWork w = op_work(flash, 1, hopper, training(Precision::kBf16Amp), e);
+    // 1e12 FLOP / (320 TFLOP/s x 0.80 (Hopper GEMM) x 0.44) + 3 us.
+    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * 0.80 * 0.44) + 3e-6));
+  }
+
+  TEST_CASE("memory-bound kernels stream at the datasheet bandwidth x the achieved share, on every memory type") {
+    GpuEfficiency e = testing::hand_efficiency();
+    e.memory_bandwidth = 0.60;
+    GpuSpec gddr = testing::ampere_like();
+    gddr.memory_type = MemoryType::kGddr6x;
+    // 2000 GB/s x 0.60.
+    CHECK(achieved_memory_bytes_per_s(gddr, e) == doctest::Approx(1.2e12));
+    const OpWork w = op_work(elementwise(1e9), 1, gddr, training(Precision::kFp32), e);
+    // 1e9 elements read and written, 4 B each: 8e9 B / 1.2e12 B/s + 3 us.
+    CHECK(w.forward.gpu_time_s == doctest::Approx(8e9 / 1.2e12 + 3e-6));
+  }
+
   TEST_CASE("under AMP, ops autocast keeps in fp32 move 4-byte elements and feed a cast") {
     const GpuEfficiency e = testing::hand_efficiency();
     Op norm = elementwise(1e6);

@@ -6,6 +6,7 @@
 
 #include "../workload/catalog_models.h"
 #include "models/workload/attention_kernel.h"
+#include "models/workload/layer_ops.h"
 
 using namespace gpuplan::models;
 
@@ -52,6 +53,24 @@ TEST_SUITE("models.memory.footprint") {
     // saved = 100 + 1000 + 500 + 1000 + 500 + 200 = 3300 elements * 4 B * 8 samples = 105600 B
     CHECK(m.activations_bytes == doctest::Approx(105600));
     CHECK(m.total_bytes() == doctest::Approx(16e6 + 105600));
+  }
+
+  TEST_CASE("TensorFlow 1.x dropout keeps the scaled input and a float mask, PyTorch a 1-byte mask") {
+    Workload w;
+    w.parameters = 0;
+    Op dropout = dropout_op("layers.0.attn.dropout", 1000);  // saved_elements 500: 1-byte mask
+    Op gelu = elementwise_op("layers.0.mlp.gelu", 1000, 1.0, 8.0, 1000);
+    w.ops = {dropout, gelu};
+    TrainingSpec t;
+    t.batch_size = 1;
+    t.precision = Precision::kFp32;
+    const std::vector<double> pytorch = saved_bytes_per_sample(w, t);
+    CHECK(pytorch[0] == doctest::Approx(500 * 4.0));
+    t.framework = Framework::kTensorflow;
+    const std::vector<double> tensorflow = saved_bytes_per_sample(w, t);
+    // x / keep_prob and floor(keep_prob + uniform): two fp32 tensors of 1000 elements.
+    CHECK(tensorflow[0] == doctest::Approx(2 * 1000 * 4.0));
+    CHECK(tensorflow[1] == pytorch[1]);  // other ops keep what they keep
   }
 
   TEST_CASE("AMP keeps fp32 master weights, a 16-bit copy, and softmax outputs in fp32") {
