@@ -32,6 +32,16 @@ const models::ArchitectureParameter* find_parameter(
   return nullptr;
 }
 
+/// "a whole number from 1 to 9007199254740992", "a number from 0 to 1": what `p` accepts,
+/// for messages ("a number of at least 0" when there is no upper bound).
+std::string accepted_range(const models::ArchitectureParameter& p) {
+  const double top = models::largest_accepted(p);
+  const std::string kind = p.integer ? "a whole number" : "a number";
+  const std::string low = models::format_architecture_value(p.min_value);
+  return std::isfinite(top) ? kind + " from " + low + " to " + models::format_architecture_value(top)
+                            : kind + " of at least " + low;
+}
+
 /// Reads the architecture keys of an inline model that its family declares, with the
 /// checks of ArchitectureReader, so that every bad key is reported (build() stops at the
 /// first). Cross-parameter consistency is left to build().
@@ -68,25 +78,22 @@ void read_inline_parameters(MapReader& model, const std::vector<models::Architec
       }
       continue;
     }
+    // The range is checked on the double, before any conversion to a count: a whole number
+    // past kMaxArchitectureCount (2^53) would round or wrap (9.3e18 became -2^63).
+    const std::string expected = accepted_range(p);
     double value = 0.0;
     const char* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, value);
     if (ec != std::errc{} || ptr != end || !std::isfinite(value)) {
-      model.error(p.name, "expected a number for " + p.name + " (" + p.summary + "), found '" + text + "'");
+      model.error(p.name, "expected " + expected + " for " + p.name + ", found '" + text + "'");
+      continue;
+    }
+    if (value < p.min_value || value > models::largest_accepted(p)) {
+      model.error(p.name, "out-of-range value " + text, "; expected " + expected);
       continue;
     }
     if (p.integer && value != std::floor(value)) {
-      model.error(p.name, p.name + " must be a whole number, got " + text);
-      continue;
-    }
-    if (value < p.min_value) {
-      model.error(p.name, p.name + " must be at least " + models::format_architecture_value(p.min_value) +
-                              ", got " + text);
-      continue;
-    }
-    if (p.max_value && value > *p.max_value) {
-      model.error(p.name, p.name + " must be at most " + models::format_architecture_value(*p.max_value) +
-                              ", got " + text);
+      model.error(p.name, p.name + " must be a whole number, got " + text, "; expected " + expected);
       continue;
     }
     values[p.name] = value;
