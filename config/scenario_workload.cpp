@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -302,13 +303,15 @@ std::optional<models::Workload> build_workload(MapReader& workload, const Catalo
 
 /// `samples` may be left out when the job is sized in tokens (`tokens_given`): the loader then
 /// sets it from the token budget (read_workload_section).
-std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_given) {
+/// `synthetic_data` is set to the synthetic key as read, also when the block has other errors.
+std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_given, bool& synthetic_data) {
   models::DatasetSpec spec;
   const std::size_t errors_before = dataset.sink().messages().size();
   const std::optional<double> samples = whole_number(dataset, "samples", 1, kMaxSamples,
                                                      tokens_given ? Requirement::kOptional : Requirement::kRequired);
   const std::optional<bool> synthetic = dataset.boolean("synthetic");
   spec.synthetic = value_or(synthetic, false);
+  synthetic_data = spec.synthetic;
   // Synthetic batches are made on the GPU: size and decode time are then ignored.
   const Requirement loading = spec.synthetic ? Requirement::kOptional : Requirement::kRequired;
   const std::optional<double> sample_bytes =
@@ -320,6 +323,20 @@ std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_
   const std::optional<double> eval_samples = whole_number(dataset, "eval_samples", 0, kMaxSamples);
   const std::optional<double> eval_every_steps = whole_number(dataset, "eval_every_steps", 0, kMaxEvalEverySteps);
   const std::optional<bool> eval_first_rank_only = dataset.boolean("eval_first_rank_only");
+  // The evaluation keys shape a pass of eval_samples samples: without them they would be
+  // ignored (models::job_times runs no pass when eval_samples is 0).
+  const bool eval_samples_failed = dataset.has("eval_samples") && !eval_samples;
+  if (!eval_samples_failed && value_or(eval_samples, 0.0) == 0.0) {
+    for (const auto& [key, given] : {std::pair{"eval_every_steps", eval_every_steps.has_value()},
+                                     std::pair{"eval_first_rank_only", eval_first_rank_only.has_value()}}) {
+      if (!given) continue;
+      dataset.error(key,
+                    std::string(key) + " shapes the evaluation passes, but eval_samples is " +
+                        (eval_samples ? "0 (no evaluation)" : "missing"),
+                    std::string(eval_samples ? "; set" : "; add") +
+                        " eval_samples: <validation samples per pass>, e.g. 1000, or remove " + key);
+    }
+  }
   if (samples && sample_bytes && *samples * *sample_bytes > kMaxDatasetBytes) {
     dataset.error("sample_size",
                   fmt::format("the dataset of {:.3g} samples x {:.3g} B = {:.3g} B exceeds {:.3g} B (1 EB)", *samples,
@@ -355,7 +372,7 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
 
   section.dataset_reader = workload.map("dataset", Requirement::kRequired);
   if (section.dataset_reader) {
-    section.dataset = read_dataset(*section.dataset_reader, workload.has("tokens"));
+    section.dataset = read_dataset(*section.dataset_reader, workload.has("tokens"), section.synthetic_data);
   }
 
   // Exactly one of epochs and tokens.
