@@ -216,7 +216,9 @@ int diagnose_main(const std::vector<std::string>& args) {
                                                     : report::render_diagnosis_text(result);
   if (!a.output.empty() && !is_stdout(a.output)) {
     try {
-      write_file_atomically(a.output, text);
+      std::vector<std::string> inputs = a.options.logs;
+      if (!a.options.scenario.empty()) inputs.push_back(a.options.scenario);
+      write_file_atomically(a.output, text, inputs);
     } catch (const std::runtime_error& e) {
       throw std::invalid_argument(e.what());
     }

@@ -106,10 +106,19 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
   return vm;
 }
 
+/// The input files named on the command line (SCENARIO, --from), which no output may replace.
+std::vector<std::string> inputs_of(const po::variables_map& vm) {
+  std::vector<std::string> inputs;
+  for (const char* key : {"scenario", "from"}) {
+    if (vm.count(key) != 0U) inputs.push_back(vm[key].as<std::string>());
+  }
+  return inputs;
+}
+
 void emit(const std::string& content, const po::variables_map& vm) {
   if (vm.count("output") != 0U && !cli::is_stdout(vm["output"].as<std::string>())) {
     try {
-      cli::write_file_atomically(vm["output"].as<std::string>(), content);
+      cli::write_file_atomically(vm["output"].as<std::string>(), content, inputs_of(vm));
     } catch (const std::runtime_error& e) {
       throw UsageError(e.what());
     }
@@ -135,8 +144,13 @@ cli::AppContext context_of(const po::variables_map& vm) {
 std::string format_of(const po::variables_map& vm, bool html = false) {
   const bool given = !vm["format"].defaulted();
   const std::string output = vm.count("output") != 0U ? vm["output"].as<std::string>() : "";
-  const std::string f =
-      cli::output_format(given ? std::optional<std::string>(vm["format"].as<std::string>()) : std::nullopt, output, "table");
+  std::string f;
+  try {
+    f = cli::output_format(given ? std::optional<std::string>(vm["format"].as<std::string>()) : std::nullopt, output,
+                           "table");
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   if (f != "table" && f != "markdown" && f != "csv" && f != "json" && (!html || f != "html")) {
     const std::string expected = std::string("table, markdown, csv, json") + (html ? ", html" : "");
     if (!given) throw UsageError("-o " + output + " asks for " + f + ", which this command does not write; pass --format " + expected);
@@ -203,7 +217,8 @@ int command_run(const std::vector<std::string>& args) {
   }
   std::pair<int, int> traced{0, kTraceSteps};
   if (vm.count("trace-steps") != 0U) traced = trace_steps_of(vm["trace-steps"].as<std::string>());
-  const std::string format = format_of(vm, true);
+  // --print-resolved writes the scenario's YAML, whatever -o's extension.
+  const std::string format = vm.count("print-resolved") != 0U ? "table" : format_of(vm, true);
   const cli::AppContext context = context_of(vm);
   config::LoadOptions load_options;
   if (vm.count("seed") != 0U) load_options.seed_override = seed_of(vm["seed"].as<std::string>());
@@ -219,9 +234,9 @@ int command_run(const std::vector<std::string>& args) {
   std::optional<cli::OutputFile> trace;
   try {
     if (vm.count("output") != 0U && !cli::is_stdout(vm["output"].as<std::string>())) {
-      output.emplace(vm["output"].as<std::string>());
+      output.emplace(vm["output"].as<std::string>(), inputs_of(vm));
     }
-    if (vm.count("trace") != 0U) trace.emplace(vm["trace"].as<std::string>());
+    if (vm.count("trace") != 0U) trace.emplace(vm["trace"].as<std::string>(), inputs_of(vm));
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <stdexcept>
 
 namespace gpuplan::cli {
@@ -38,11 +40,26 @@ std::string refusal(const std::string& path) {
   return "";
 }
 
+/// The input among `inputs` that `path` names too (the same file, by device and inode), or "".
+std::string input_named_by(const std::string& path, const std::vector<std::string>& inputs) {
+  for (const std::string& input : inputs) {
+    std::error_code error;
+    if (std::filesystem::equivalent(path, input, error) && !error) {
+      return input;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
-OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+OutputFile::OutputFile(std::string path, const std::vector<std::string>& inputs) : path_(std::move(path)) {
   if (path_.empty()) {
     fail(path_, "the file name is empty");
+  }
+  if (const std::string input = input_named_by(path_, inputs); !input.empty()) {
+    fail(path_, "it is the input file " + input + ", which the output would replace; give -o another file, "
+                "such as " + std::filesystem::path(path_).replace_extension("").string() + "-report.txt");
   }
   if (const std::string reason = refusal(path_); !reason.empty()) {
     fail(path_, reason);
@@ -87,8 +104,9 @@ void OutputFile::commit() {
   committed_ = true;
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  OutputFile file(path);
+void write_file_atomically(const std::string& path, const std::string& content,
+                           const std::vector<std::string>& inputs) {
+  OutputFile file(path, inputs);
   file.write(content);
   file.commit();
 }

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpuplan::cli {
 
@@ -17,8 +18,10 @@ class OutputFile {
  public:
   /// Throws std::runtime_error "cannot write '<path>': <reason>" when `path` names a
   /// symbolic link, a directory, a FIFO, a socket or a device (refused, not replaced), an
-  /// existing file without write permission, or a folder that is missing or not writable.
-  explicit OutputFile(std::string path);
+  /// existing file without write permission, a folder that is missing or not writable, or
+  /// the same file as one of `inputs` (std::filesystem::equivalent: `run s.yaml -o s.yaml`
+  /// would replace the scenario by its report).
+  explicit OutputFile(std::string path, const std::vector<std::string>& inputs = {});
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -36,8 +39,9 @@ class OutputFile {
   bool committed_ = false;
 };
 
-/// Writes `content` to `path` at once: OutputFile, write, commit.
-void write_file_atomically(const std::string& path, const std::string& content);
+/// Writes `content` to `path` at once: OutputFile(path, inputs), write, commit.
+void write_file_atomically(const std::string& path, const std::string& content,
+                           const std::vector<std::string>& inputs = {});
 
 /// `name` made safe as a file name from data (a probe's GPU name and date, a catalog
 /// entry): every character other than ASCII letters, digits, '-', '_' and '.' becomes '_',

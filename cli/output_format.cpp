@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <stdexcept>
 
 namespace gpuplan::cli {
 
@@ -23,7 +24,14 @@ std::optional<std::string> format_from_extension(const std::string& output_path)
 std::string output_format(const std::optional<std::string>& explicit_format, const std::string& output_path,
                           const std::string& fallback) {
   if (explicit_format) return *explicit_format;
-  return format_from_extension(output_path).value_or(fallback);
+  if (const std::optional<std::string> inferred = format_from_extension(output_path)) return *inferred;
+  if (!output_path.empty() && !is_stdout(output_path) && std::filesystem::path(output_path).has_extension()) {
+    throw std::invalid_argument("-o " + output_path + ": the extension '" +
+                                std::filesystem::path(output_path).extension().string() +
+                                "' names no output format; name the file .txt (table), .md (markdown), .csv, "
+                                ".json or .html, or pass --format");
+  }
+  return fallback;
 }
 
 }  // namespace gpuplan::cli

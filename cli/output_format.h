@@ -17,7 +17,10 @@ bool is_stdout(const std::string& output_path);
 std::optional<std::string> format_from_extension(const std::string& output_path);
 
 /// `explicit_format` when --format was given; else format_from_extension(output_path); else
-/// `fallback`.
+/// `fallback` when the path has no extension. Throws std::invalid_argument for another
+/// extension (`-o run.yaml`: the table is not YAML, and that name is often the scenario's):
+/// "-o run.yaml: the extension '.yaml' names no output format; name the file .txt (table),
+/// .md (markdown), .csv, .json or .html, or pass --format".
 std::string output_format(const std::optional<std::string>& explicit_format, const std::string& output_path,
                           const std::string& fallback);
 

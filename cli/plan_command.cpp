@@ -173,7 +173,7 @@ int plan_main(const std::vector<std::string>& args) {
   const PlanResult result = planner.finish(std::move(search));
   const std::string text = render_plan(result, a.format);
   if (!a.output.empty() && !is_stdout(a.output)) {
-    write_file_atomically(a.output, text);
+    write_file_atomically(a.output, text, {a.scenario});
   } else {
     std::fwrite(text.data(), 1, text.size(), stdout);
   }

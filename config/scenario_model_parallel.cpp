@@ -18,10 +18,10 @@ constexpr std::int64_t kMaxPipelineParallel = 4096;
 /// Model chunks per stage beyond the layers any model has are typos.
 constexpr std::int64_t kMaxVirtualStages = 1024;
 
-/// "1, 2, 4 or 8": the divisors of n.
-std::string divisors_text(int n) {
+/// "1, 2, 4 or 8": the divisors of n from `smallest` on ("" when there are none).
+std::string divisors_text(int n, int smallest = 1) {
   std::vector<int> divisors;
-  for (int d = 1; d <= n; ++d) {
+  for (int d = smallest; d <= n; ++d) {
     if (n % d == 0) divisors.push_back(d);
   }
   std::string text;
@@ -30,6 +30,15 @@ std::string divisors_text(int n) {
     text += std::to_string(divisors[i]);
   }
   return text;
+}
+
+/// The fix for virtual_stages chunks that do not divide the layers, `per_stage` being the
+/// layers a stage may hold: virtual_stages 2 or more that divides them (1 is plain 1f1b).
+std::string chunk_fix(int per_stage) {
+  if (per_stage < 2) {
+    return "; use pipeline_schedule: 1f1b (a stage of one layer has nothing to interleave)";
+  }
+  return "; use virtual_stages " + divisors_text(per_stage, 2);
 }
 
 }  // namespace
@@ -70,6 +79,15 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
                       "; set pipeline_schedule: interleaved_1f1b, or remove virtual_stages");
     return;
   }
+  if (interleaved && v < 2) {
+    // One chunk per stage is the plain 1f1b schedule, with the interleaved one's extra
+    // in-flight activations: refused rather than simulated as a slower 1f1b.
+    parallelism.error(parallelism.has("virtual_stages") ? "virtual_stages" : "pipeline_schedule",
+                      "pipeline_schedule interleaved_1f1b cuts each stage into virtual_stages chunks, but "
+                      "virtual_stages is 1 (the 1f1b schedule, with more activation memory)",
+                      "; set virtual_stages: 2 or more (dividing the layers per stage), or pipeline_schedule: 1f1b");
+    return;
+  }
   const std::string p_text = "pipeline_parallel " + std::to_string(p);
   if (workload.family != "transformer_decoder") {
     parallelism.error("pipeline_parallel",
@@ -96,7 +114,7 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
     parallelism.error(v > 1 ? "virtual_stages" : "pipeline_parallel",
                       chunks + " divide the " + std::to_string(layers) + " layers of " + workload.name +
                           " (each stage holds whole layers)",
-                      v > 1 ? "; use virtual_stages " + divisors_text(layers / std::gcd(layers, p))
+                      v > 1 ? chunk_fix(layers / std::gcd(layers, p))
                             : "; use pipeline_parallel " + divisors_text(std::gcd(layers, gpus_per_tensor_group)));
     return;
   }

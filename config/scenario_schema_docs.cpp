@@ -191,10 +191,10 @@ const std::vector<KeyDoc> kDocs = {
      1, 4096},
     {"parallelism.pipeline_schedule", K::kChoice, "", "1f1b", "needs pipeline_parallel > 1",
      "order of the micro-batches on each stage: gpipe (all forwards, then all backwards), 1f1b (PipeDream-Flush), "
-     "interleaved_1f1b (Megatron-LM; virtual_stages chunks per stage, gradient_accumulation a multiple of "
+     "interleaved_1f1b (Megatron-LM; virtual_stages >= 2 chunks per stage, gradient_accumulation a multiple of "
      "pipeline_parallel)",
      std::nullopt, std::nullopt, enum_names<models::PipelineSchedule>},
-    {"parallelism.virtual_stages", K::kInteger, "", "1", "1 to 1024; > 1 needs interleaved_1f1b",
+    {"parallelism.virtual_stages", K::kInteger, "", "1", "1 to 1024; > 1 needs interleaved_1f1b, which needs >= 2",
      "model chunks per pipeline stage (Megatron-LM's virtual pipeline stages)", 1, 1024},
     {"parallelism.offload", K::kSection, "", "nothing offloaded", "strategy fsdp or zero",
      "training state kept off the GPU: ZeRO-Offload / ZeRO-Infinity, FSDP CPUOffload (docs/language-models.md)"},

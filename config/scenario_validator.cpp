@@ -297,7 +297,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   const std::optional<models::DataLoaderSpec> data_loader = read_data_loader(root);
   const CloudSection cloud = read_cloud_section(root, context.catalogs, context.scenario_dir);
   HardwareSection hardware = read_hardware_section(root, cloud, context.catalogs,
-                                                   workload.dataset && workload.dataset->synthetic);
+                                                   workload.synthetic_data);
 
   // Parallelism: `none` for one GPU; with more, the strategy must be written (config/README.md).
   ParallelismSection parallelism = read_parallelism_section(root);

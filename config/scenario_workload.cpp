@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -30,6 +31,16 @@ const models::ArchitectureParameter* find_parameter(
     }
   }
   return nullptr;
+}
+
+/// "a whole number from 1 to 9007199254740992", "a number from 0 to 1": what `p` accepts,
+/// for messages ("a number of at least 0" when there is no upper bound).
+std::string accepted_range(const models::ArchitectureParameter& p) {
+  const double top = models::largest_accepted(p);
+  const std::string kind = p.integer ? "a whole number" : "a number";
+  const std::string low = models::format_architecture_value(p.min_value);
+  return std::isfinite(top) ? kind + " from " + low + " to " + models::format_architecture_value(top)
+                            : kind + " of at least " + low;
 }
 
 /// Reads the architecture keys of an inline model that its family declares, with the
@@ -68,25 +79,22 @@ void read_inline_parameters(MapReader& model, const std::vector<models::Architec
       }
       continue;
     }
+    // The range is checked on the double, before any conversion to a count: a whole number
+    // past kMaxArchitectureCount (2^53) would round or wrap (9.3e18 became -2^63).
+    const std::string expected = accepted_range(p);
     double value = 0.0;
     const char* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, value);
     if (ec != std::errc{} || ptr != end || !std::isfinite(value)) {
-      model.error(p.name, "expected a number for " + p.name + " (" + p.summary + "), found '" + text + "'");
+      model.error(p.name, "expected " + expected + " for " + p.name + ", found '" + text + "'");
+      continue;
+    }
+    if (value < p.min_value || value > models::largest_accepted(p)) {
+      model.error(p.name, "out-of-range value " + text, "; expected " + expected);
       continue;
     }
     if (p.integer && value != std::floor(value)) {
-      model.error(p.name, p.name + " must be a whole number, got " + text);
-      continue;
-    }
-    if (value < p.min_value) {
-      model.error(p.name, p.name + " must be at least " + models::format_architecture_value(p.min_value) +
-                              ", got " + text);
-      continue;
-    }
-    if (p.max_value && value > *p.max_value) {
-      model.error(p.name, p.name + " must be at most " + models::format_architecture_value(*p.max_value) +
-                              ", got " + text);
+      model.error(p.name, p.name + " must be a whole number, got " + text, "; expected " + expected);
       continue;
     }
     values[p.name] = value;
@@ -295,13 +303,15 @@ std::optional<models::Workload> build_workload(MapReader& workload, const Catalo
 
 /// `samples` may be left out when the job is sized in tokens (`tokens_given`): the loader then
 /// sets it from the token budget (read_workload_section).
-std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_given) {
+/// `synthetic_data` is set to the synthetic key as read, also when the block has other errors.
+std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_given, bool& synthetic_data) {
   models::DatasetSpec spec;
   const std::size_t errors_before = dataset.sink().messages().size();
   const std::optional<double> samples = whole_number(dataset, "samples", 1, kMaxSamples,
                                                      tokens_given ? Requirement::kOptional : Requirement::kRequired);
   const std::optional<bool> synthetic = dataset.boolean("synthetic");
   spec.synthetic = value_or(synthetic, false);
+  synthetic_data = spec.synthetic;
   // Synthetic batches are made on the GPU: size and decode time are then ignored.
   const Requirement loading = spec.synthetic ? Requirement::kOptional : Requirement::kRequired;
   const std::optional<double> sample_bytes =
@@ -313,6 +323,20 @@ std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_
   const std::optional<double> eval_samples = whole_number(dataset, "eval_samples", 0, kMaxSamples);
   const std::optional<double> eval_every_steps = whole_number(dataset, "eval_every_steps", 0, kMaxEvalEverySteps);
   const std::optional<bool> eval_first_rank_only = dataset.boolean("eval_first_rank_only");
+  // The evaluation keys shape a pass of eval_samples samples: without them they would be
+  // ignored (models::job_times runs no pass when eval_samples is 0).
+  const bool eval_samples_failed = dataset.has("eval_samples") && !eval_samples;
+  if (!eval_samples_failed && value_or(eval_samples, 0.0) == 0.0) {
+    for (const auto& [key, given] : {std::pair{"eval_every_steps", eval_every_steps.has_value()},
+                                     std::pair{"eval_first_rank_only", eval_first_rank_only.has_value()}}) {
+      if (!given) continue;
+      dataset.error(key,
+                    std::string(key) + " shapes the evaluation passes, but eval_samples is " +
+                        (eval_samples ? "0 (no evaluation)" : "missing"),
+                    std::string(eval_samples ? "; set" : "; add") +
+                        " eval_samples: <validation samples per pass>, e.g. 1000, or remove " + key);
+    }
+  }
   if (samples && sample_bytes && *samples * *sample_bytes > kMaxDatasetBytes) {
     dataset.error("sample_size",
                   fmt::format("the dataset of {:.3g} samples x {:.3g} B = {:.3g} B exceeds {:.3g} B (1 EB)", *samples,
@@ -348,7 +372,7 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
 
   section.dataset_reader = workload.map("dataset", Requirement::kRequired);
   if (section.dataset_reader) {
-    section.dataset = read_dataset(*section.dataset_reader, workload.has("tokens"));
+    section.dataset = read_dataset(*section.dataset_reader, workload.has("tokens"), section.synthetic_data);
   }
 
   // Exactly one of epochs and tokens.

@@ -21,6 +21,9 @@ struct WorkloadSection {
   std::optional<models::Workload> workload;
   std::optional<models::DatasetSpec> dataset;
   std::optional<models::DurationSpec> duration;
+  /// dataset.synthetic as written, also when the dataset block has errors (and `dataset` is
+  /// nullopt), so that the hardware keys synthetic data makes optional give no follow-on errors.
+  bool synthetic_data = false;
   /// Structural choices an inline model without `base:` left to its family's defaults
   /// ("workload.model: mlp swiglu, tied_embeddings false (the transformer_decoder defaults) ...").
   std::vector<std::string> notes;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
@@ -53,19 +54,26 @@ void check_value(const ArchitectureParameter& parameter, double value) {
                                   format_architecture_value(parameter.min_value) + ", got " +
                                   format_architecture_value(value));
   }
-  if (parameter.max_value && value > *parameter.max_value) {
+  if (value > largest_accepted(parameter)) {
     throw WorkloadError(name, name + " must be at most " +
-                                  format_architecture_value(*parameter.max_value) + ", got " +
+                                  format_architecture_value(largest_accepted(parameter)) + ", got " +
                                   format_architecture_value(value));
   }
 }
 
 }  // namespace
 
+double largest_accepted(const ArchitectureParameter& parameter) {
+  if (parameter.max_value) {
+    return *parameter.max_value;
+  }
+  return parameter.integer ? kMaxArchitectureCount : std::numeric_limits<double>::infinity();
+}
+
 std::string format_architecture_value(double value) {
   char buffer[64];
   if (std::isfinite(value) && value == std::floor(value) &&
-      std::fabs(value) < std::ldexp(1.0, 53)) {
+      std::fabs(value) <= std::ldexp(1.0, 53)) {
     std::snprintf(buffer, sizeof buffer, "%.0f", value);
   } else {
     std::snprintf(buffer, sizeof buffer, "%g", value);

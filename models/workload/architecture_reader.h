@@ -44,6 +44,16 @@ class ArchitectureReader {
   ArchitectureValues resolved_;
 };
 
+/// Largest whole number an integer parameter without its own max_value accepts: 2^53, the
+/// largest below which a double (ArchitectureValues) holds every whole number exactly, so a
+/// count read as a double converts to `long long` without rounding or wrapping (a YAML
+/// `kv_heads: 9.3e18` once wrapped to -2^63 and hung the divisor search).
+inline constexpr double kMaxArchitectureCount = 9007199254740992.0;
+
+/// The largest value `parameter` accepts: its max_value, else kMaxArchitectureCount for an
+/// integer parameter, else +infinity (a real parameter without an upper bound).
+double largest_accepted(const ArchitectureParameter& parameter);
+
 /// A value as messages print it: whole numbers without a fraction ("4096"), others in the
 /// shortest %g form ("0.1").
 std::string format_architecture_value(double value);

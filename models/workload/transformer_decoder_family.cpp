@@ -31,6 +31,34 @@ NormKind norm_kind(std::size_t choice) {
   return choice == kNormLowPrecisionLayer ? NormKind::kLowPrecisionLayerNorm : NormKind::kLayerNorm;
 }
 
+/// Largest head_dim accepted: 65536, 256 times the widest head of published decoders
+/// (Gemma 2's 256; FlashAttention kernels stop at 256), so any real model fits while a typo
+/// such as 1e15 (a 262 PB weight matrix) is refused at the key instead of simulated.
+constexpr double kMaxHeadDim = 65536;
+
+/// Largest layer count accepted: 65536, 512 times the deepest published decoders (Llama 3.1
+/// 405B: 126 layers, Megatron-LM's 1T model: 128). The op table holds every layer, so a typo
+/// such as 1e9 layers would exhaust memory instead of failing at the key.
+constexpr double kMaxLayers = 65536;
+
+/// layers: required, 1 to kMaxLayers.
+ArchitectureParameter layers_parameter() {
+  ArchitectureParameter parameter = required_count("layers", "transformer layers");
+  parameter.max_value = kMaxLayers;
+  return parameter;
+}
+
+/// head_dim: 0 (the default) means hidden / heads.
+ArchitectureParameter head_dim_parameter() {
+  ArchitectureParameter parameter =
+      count_with_default("head_dim",
+                         "dimensions per attention head; 0 = hidden / heads (Gemma 2: 256 with hidden "
+                         "3584 and 16 heads, the out projection mapping heads x head_dim back to hidden)",
+                         0.0, 0.0);
+  parameter.max_value = kMaxHeadDim;
+  return parameter;
+}
+
 /// Divisors of `heads` nearest to `kv_heads` below and above, for the fix hint.
 std::string nearest_divisors(long long heads, long long kv_heads) {
   long long below = kv_heads;
@@ -53,17 +81,14 @@ std::string TransformerDecoderFamily::summary() const {
 
 std::vector<ArchitectureParameter> TransformerDecoderFamily::parameters() const {
   return {
-      required_count("layers", "transformer layers"),
+      layers_parameter(),
       required_count("hidden", "model width"),
       required_count("heads", "query heads; must divide hidden"),
       count_defaulting_to(
           "kv_heads",
           "key/value heads; fewer than heads is grouped-query attention, must divide heads",
           "heads"),
-      count_with_default("head_dim",
-                         "dimensions per attention head; 0 = hidden / heads (Gemma 2: 256 with hidden "
-                         "3584 and 16 heads, the out projection mapping heads x head_dim back to hidden)",
-                         0.0, 0.0),
+      head_dim_parameter(),
       required_count("ffn_hidden",
                      "MLP inner width (of each of the gate and up branches for swiglu)"),
       required_count("vocab", "vocabulary size in tokens"),

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 #include "cli/output_format.h"
@@ -23,14 +24,19 @@ std::string temp_dir() {
 }  // namespace
 
 TEST_SUITE("cli.output_format") {
-  TEST_CASE("the extension names the format; --format wins; '-' and unknown extensions fall back") {
+  TEST_CASE("the extension names the format; --format wins; '-' and no extension fall back; another extension is refused") {
     using gpuplan::cli::output_format;
     CHECK(output_format(std::nullopt, "out/x.csv", "table") == "csv");
     CHECK(output_format(std::nullopt, "x.JSON", "table") == "json");
     CHECK(output_format(std::nullopt, "x.md", "table") == "markdown");
     CHECK(output_format(std::nullopt, "x.htm", "table") == "html");
     CHECK(output_format(std::nullopt, "x.txt", "csv") == "table");
-    CHECK(output_format(std::nullopt, "x.out", "table") == "table");
+    CHECK(output_format(std::nullopt, "out/x", "table") == "table");
+    CHECK_THROWS_WITH_AS(output_format(std::nullopt, "x.out", "table"),
+                         "-o x.out: the extension '.out' names no output format; name the file .txt (table), .md "
+                         "(markdown), .csv, .json or .html, or pass --format",
+                         std::invalid_argument);
+    CHECK(output_format(std::string("table"), "x.out", "csv") == "table");  // --format: any name
     CHECK(output_format(std::nullopt, "-", "table") == "table");
     CHECK(output_format(std::string("table"), "x.csv", "table") == "table");
   }
@@ -57,6 +63,36 @@ TEST_SUITE("cli.output_format") {
     CHECK(r.err == "gpuplan: -o " + dir + "/v.html asks for html, which this command does not write; pass --format table, "
                    "markdown, csv, json (see gpuplan --help)\n");
     CHECK_FALSE(std::filesystem::exists(dir + "/v.html"));
+    std::filesystem::remove_all(dir);
+  }
+
+  TEST_CASE("-o naming the input scenario is refused and the scenario kept; -o run.yaml names no format") {
+    const std::string dir = temp_dir();
+    const std::string scenario = dir + "/selfout.yaml";
+    std::filesystem::copy_file(kScenario, scenario);
+    const std::string before = slurp(scenario);
+    const auto same = run_gpuplan("run " + scenario + " --format table -o " + scenario);
+    CHECK(same.exit_code == 2);
+    CHECK(same.err == "gpuplan: cannot write '" + scenario + "': it is the input file " + scenario +
+                          ", which the output would replace; give -o another file, such as " + dir +
+                          "/selfout-report.txt (see gpuplan --help)\n");
+    // The same file by another name (a ./ prefix) is the same inode: refused too.
+    const auto other_name = run_gpuplan("run " + scenario + " --format csv -o " + dir + "/./selfout.yaml");
+    CHECK(other_name.exit_code == 2);
+    CHECK(other_name.err.find("it is the input file " + scenario + ", which the output would replace") !=
+          std::string::npos);
+    CHECK(slurp(scenario) == before);
+    // Without --format, .yaml names no format: refused before the file is opened.
+    const auto yaml = run_gpuplan("run " + scenario + " -o " + dir + "/report.yaml");
+    CHECK(yaml.exit_code == 2);
+    CHECK(yaml.err == "gpuplan: -o " + dir + "/report.yaml: the extension '.yaml' names no output format; name the "
+                          "file .txt (table), .md (markdown), .csv, .json or .html, or pass --format (see gpuplan "
+                          "--help)\n");
+    CHECK_FALSE(std::filesystem::exists(dir + "/report.yaml"));
+    // --print-resolved writes YAML, so .yaml is its extension.
+    const auto resolved = run_gpuplan("run " + scenario + " --print-resolved -o " + dir + "/resolved.yaml");
+    CHECK(resolved.exit_code == 0);
+    CHECK(std::filesystem::exists(dir + "/resolved.yaml"));
     std::filesystem::remove_all(dir);
   }
 }

@@ -128,6 +128,18 @@ TEST_SUITE("config.model_parallel") {
           Messages{"virtual_stages 2 cuts each stage into chunks for the interleaved schedule, but "
                    "pipeline_schedule is 1f1b at s.yaml:17:19 (parallelism.virtual_stages); set pipeline_schedule: "
                    "interleaved_1f1b, or remove virtual_stages"});
+    // interleaved_1f1b with one chunk per stage is 1f1b with more memory: refused at the key
+    // that says so, virtual_stages when written, else pipeline_schedule.
+    const std::string one_chunk =
+        "pipeline_schedule interleaved_1f1b cuts each stage into virtual_stages chunks, but virtual_stages is 1 (the "
+        "1f1b schedule, with more activation memory) at ";
+    const std::string one_chunk_fix =
+        "; set virtual_stages: 2 or more (dividing the layers per stage), or pipeline_schedule: 1f1b";
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  pipeline_schedule: interleaved_1f1b\n")) ==
+          Messages{one_chunk + "s.yaml:17:22 (parallelism.pipeline_schedule)" + one_chunk_fix});
+    CHECK(scenario_errors(gpt2_on_node(
+              "  strategy: ddp\n  pipeline_parallel: 2\n  pipeline_schedule: interleaved_1f1b\n  virtual_stages: 1\n")) ==
+          Messages{one_chunk + "s.yaml:18:19 (parallelism.virtual_stages)" + one_chunk_fix});
   }
 
   TEST_CASE("refused: layers not a multiple of the stages or chunks, GPUs not a multiple of TP x PP") {
@@ -136,7 +148,7 @@ TEST_SUITE("config.model_parallel") {
     CHECK(scenario_errors(gpt2_on_node(
               "  strategy: ddp\n  pipeline_parallel: 2\n  pipeline_schedule: interleaved_1f1b\n  virtual_stages: 4\n")) ==
           Messages{"pipeline_parallel 2 x virtual_stages 4 = 8 chunks do not divide the 12 layers of gpt2 (each "
-                   "stage holds whole layers) at s.yaml:18:19 (parallelism.virtual_stages); use virtual_stages 1, "
+                   "stage holds whole layers) at s.yaml:18:19 (parallelism.virtual_stages); use virtual_stages "
                    "2, 3 or 6"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 4\n  pipeline_parallel: 3\n")) ==
           Messages{"tensor_parallel 4 x pipeline_parallel 3 = 12 GPUs per model replica do not divide the 8 GPUs (8 "

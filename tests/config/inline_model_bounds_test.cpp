@@ -1,0 +1,98 @@
+// Whole numbers of an inline model's architecture keys past what a count can hold (a
+// tester's report: `kv_heads: 9.3e18` wrapped to -2^63 and hung the divisor search,
+// `layers: 1e19` reached the engine as an empty plan, `head_dim: 1e19` silently became
+// hidden / heads), and the dataset's evaluation keys without eval_samples. Every one is an
+// error at the key, with the whole message asserted.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "config_fixture.h"
+
+namespace gpuplan::config {
+namespace {
+
+using testing::Messages;
+using testing::scenario_errors;
+
+/// The other keys of a small valid decoder, without `key`.
+std::string other_keys(const std::string& key) {
+  std::string text;
+  for (const char* entry : {"layers: 2", "hidden: 256", "heads: 4", "ffn_hidden: 1024", "vocab: 1000"}) {
+    if (std::string(entry).rfind(key + ":", 0) == 0) continue;
+    text += std::string(", ") + entry;
+  }
+  return text;
+}
+
+/// A synthetic-data decoder scenario whose inline model starts with `key: value` on line 4.
+std::string decoder_with(const std::string& key, const std::string& value) {
+  return "format: gpuplan/v1\n"
+         "workload:\n"
+         "  dataset: {samples: 1000, synthetic: true}\n"
+         "  model: {family: transformer_decoder, " +
+         key + ": " + value + other_keys(key) +
+         "}\n"
+         "  sequence_length: 128\n"
+         "  epochs: 1\n"
+         "training: {batch_size: 8}\n"
+         "hardware: {gpu: t4}\n";
+}
+
+/// The 1-based column of the value of decoder_with(key, ...) on line 4.
+int column_of(const std::string& key) {
+  return static_cast<int>(std::string("  model: {family: transformer_decoder, " + key + ": ").size()) + 1;
+}
+
+TEST_SUITE("config.inline_model_bounds") {
+  TEST_CASE("a count past 2^53 or below its minimum is out of range at the key, before any conversion") {
+    // 2^63 = 9223372036854775808 and 1e19 wrapped to -2^63 as long long; 1e30 is past any
+    // integer type; -1e19 is below every minimum. 2^53 = 9007199254740992 is the largest
+    // whole number a double (ArchitectureValues) holds exactly.
+    for (const std::string key : {"heads", "kv_heads", "ffn_hidden", "vocab"}) {
+      for (const std::string value : {"9223372036854775808", "1e19", "1e30", "-1e19", "9.3e18"}) {
+        CAPTURE(key);
+        CAPTURE(value);
+        CHECK(scenario_errors(decoder_with(key, value)) ==
+              Messages{"out-of-range value " + value + " at s.yaml:4:" + std::to_string(column_of(key)) +
+                       " (workload.model." + key + "); expected a whole number from 1 to 9007199254740992"});
+      }
+    }
+  }
+
+  TEST_CASE("layers: 1 to 65536 (the op table holds every layer: 1e9 exhausted memory)") {
+    for (const std::string value : {"1e19", "9223372036854775808", "1e30", "-1e19", "1e9", "65537", "0"}) {
+      CAPTURE(value);
+      CHECK(scenario_errors(decoder_with("layers", value)) ==
+            Messages{"out-of-range value " + value + " at s.yaml:4:" + std::to_string(column_of("layers")) +
+                     " (workload.model.layers); expected a whole number from 1 to 65536"});
+    }
+  }
+
+  TEST_CASE("head_dim: 0 (hidden / heads) to 65536, with the range as the fix") {
+    for (const std::string value : {"1e19", "1e30", "9223372036854775808", "1e15", "65537", "-64"}) {
+      CAPTURE(value);
+      CHECK(scenario_errors(decoder_with("head_dim", value)) ==
+            Messages{"out-of-range value " + value + " at s.yaml:4:" + std::to_string(column_of("head_dim")) +
+                     " (workload.model.head_dim); expected a whole number from 0 to 65536"});
+    }
+    CHECK(scenario_errors(decoder_with("head_dim", "big")) ==
+          Messages{"expected a whole number from 0 to 65536 for head_dim, found 'big' at s.yaml:4:" +
+                   std::to_string(column_of("head_dim")) + " (workload.model.head_dim)"});
+    CHECK(scenario_errors(decoder_with("head_dim", "64.5")) ==
+          Messages{"head_dim must be a whole number, got 64.5 at s.yaml:4:" + std::to_string(column_of("head_dim")) +
+                   " (workload.model.head_dim); expected a whole number from 0 to 65536"});
+    // 65536 itself is accepted (the bound is inclusive).
+    CHECK_NOTHROW(testing::parse_text(decoder_with("head_dim", "65536")));
+  }
+
+  TEST_CASE("a real parameter keeps its own range") {
+    CHECK(scenario_errors(decoder_with("dropout", "1.5")) ==
+          Messages{"out-of-range value 1.5 at s.yaml:4:" + std::to_string(column_of("dropout")) +
+                   " (workload.model.dropout); expected a number from 0 to 1"});
+  }
+}
+
+}  // namespace
+}  // namespace gpuplan::config
