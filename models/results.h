@@ -33,8 +33,8 @@ struct MemoryBreakdown {
 
 /// Mean time per optimizer step by where it goes, seconds. The parts are exclusive and add
 /// up to step_time_s: GPU compute (forward+backward kernels), optimizer kernels, time the GPU
-/// waits for data, H2D copies not overlapped, host dispatch the GPU waits on, and
-/// communication not hidden behind compute.
+/// waits for data, H2D copies not overlapped, host dispatch the GPU waits on,
+/// communication not hidden behind compute, and the pipeline bubble.
 struct StepBreakdown {
   double step_time_s = 0.0;
   double gpu_compute_s = 0.0;
@@ -43,13 +43,19 @@ struct StepBreakdown {
   double h2d_s = 0.0;
   double host_dispatch_wait_s = 0.0;
   double communication_exposed_s = 0.0;
+  /// Pipeline parallelism: the simulated stage's compute stream idle while it waits for the
+  /// other stages (the schedule's fill and drain, and waits on a slower stage, e.g. the last
+  /// one's LM head and loss); 0 without pipeline parallelism.
+  double pipeline_bubble_s = 0.0;
 };
 
 /// One resource's part of the simulated step's critical path: the GPU stream's time, each
 /// idle gap charged to what the GPU waited on (StepBreakdown), the data wait split between
 /// storage and the loader's CPU by where the readers spent their time (LoaderStats).
 struct CriticalPathPart {
-  std::string resource;  ///< gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | communication
+  /// gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | communication |
+  /// pipeline_bubble
+  std::string resource;
   double seconds = 0.0;  ///< per optimizer step
   double share = 0.0;    ///< of the step time, [0, 1]; the parts add up to 1
 };
@@ -119,7 +125,7 @@ struct VariantResult {
   /// The limiter: the resource whose checked remedy gains most (`suggested`); without one,
   /// the largest part of the critical path; memory for an OOM row.
   /// gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | communication |
-  /// preemptions | memory
+  /// pipeline_bubble | preemptions | memory
   std::string bottleneck;
   /// What relieves it: the checked overrides as "path: value, path: value", or an unchecked
   /// hint in words when no remedy the tool can simulate gains.

@@ -46,6 +46,10 @@ std::string limiter_in_words(const VariantResult& v) {
     return "the GPU waits for gradient communication " + human_percent(share(s.communication_exposed_s, s.step_time_s)) +
            " of the time";
   }
+  if (v.bottleneck == "pipeline_bubble") {
+    return "the GPU waits for the other pipeline stages " + human_percent(share(s.pipeline_bubble_s, s.step_time_s)) +
+           " of the time";
+  }
   if (v.bottleneck == "gpu_compute") return "the GPU computes " + human_percent(v.gpu_utilization) + " of the time";
   return "limited by " + v.bottleneck;
 }

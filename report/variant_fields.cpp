@@ -124,6 +124,12 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return number(v.step.communication_exposed_s); }, "comm",
                [](const VariantResult& v) { return v.gpus > 1 ? human_duration(v.step.communication_exposed_s) : "-"; },
                multi_gpu});
+  f.push_back({"pipeline_bubble_s", "s", kFits,
+               "pipeline parallelism: time per step the simulated stage's GPU waits for the other stages (the "
+               "schedule's warm-up and drain, and waits on a slower stage); 0 without a pipeline",
+               [](const VariantResult& v) { return number(v.step.pipeline_bubble_s); }, "bubble time",
+               [](const VariantResult& v) { return human_duration(v.step.pipeline_bubble_s); },
+               [](const VariantResult& v) { return v.pipeline_bubble_share.has_value(); }});
   f.push_back({"scaling_efficiency",
                "1",
                kFits,

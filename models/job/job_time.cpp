@@ -35,6 +35,14 @@ double step_time_for_throughput(const JobSpec& job, double samples_per_s) {
   return global_batch_samples(job) / samples_per_s;
 }
 
+double eval_batches_per_replica(const JobSpec& job) {
+  if (!(job.dataset.eval_samples > 0.0)) return 0.0;
+  const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
+  const double replicas =
+      job.dataset.eval_first_rank_only ? 1.0 : static_cast<double>(job.parallelism.data_parallel_size(gpus));
+  return std::ceil(job.dataset.eval_samples / (static_cast<double>(job.training.batch_size) * replicas));
+}
+
 JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s) {
   if (!(step_time_s > 0.0)) {
     throw std::invalid_argument("job_times: step time must be positive");
@@ -51,11 +59,7 @@ JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s) 
   }
   t.epoch_train_s = t.steps_per_epoch * step_time_s;
   if (job.dataset.eval_samples > 0.0) {
-    const double ranks = job.dataset.eval_first_rank_only
-                             ? 1.0
-                             : static_cast<double>(job.hardware.gpus_per_node) * job.hardware.nodes;
-    const double pass_s =
-        std::ceil(job.dataset.eval_samples / (static_cast<double>(job.training.batch_size) * ranks)) * eval_batch_s;
+    const double pass_s = eval_batches_per_replica(job) * eval_batch_s;
     // A pass every N steps: steps_per_epoch / N passes per epoch (fractional: the job's total is
     // total steps / N passes).
     const double passes_per_epoch =

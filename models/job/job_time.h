@@ -3,7 +3,8 @@
 /// Tier-1 job level without preemption (the spot issue adds the Monte Carlo job process):
 /// steps = epochs x ceil(samples / global batch) (DESIGN.md "Job"), or tokens / (global batch
 /// x sequence length) for a token budget; each epoch adds its evaluation passes (one, or one
-/// every dataset.eval_every_steps steps, on all ranks or on rank 0 alone) and, when
+/// every dataset.eval_every_steps steps, over the data-parallel model replicas or on replica 0
+/// alone: eval_batches_per_replica x one batch's forward through the replica) and, when
 /// checkpointing is on and blocking, the checkpoint writes that fall in it.
 
 #include "models/job_spec.h"
@@ -39,8 +40,14 @@ double checkpoint_read_bytes_per_s(const JobSpec& job);
 /// 20,728 images/s). Throws std::invalid_argument for a non-positive rate.
 double step_time_for_throughput(const JobSpec& job, double samples_per_s);
 
+/// Evaluation batches one model replica (tensor_parallel x pipeline_parallel GPUs) runs per
+/// pass: ceil(eval_samples / (batch_size x replicas)), the replicas the data-parallel ranks,
+/// or 1 with eval_first_rank_only (data-parallel rank 0's replica alone); 0 without eval.
+double eval_batches_per_replica(const JobSpec& job);
+
 /// Job times from the simulated `step_time_s` and the time of one evaluation batch
-/// (`eval_batch_s`, forward only). Throws std::invalid_argument for a non-positive step time.
+/// (`eval_batch_s`, forward only through a whole model replica, all its pipeline stages).
+/// Throws std::invalid_argument for a non-positive step time.
 JobTimes job_times(const JobSpec& job, double step_time_s, double eval_batch_s);
 
 }  // namespace gpuplan::models

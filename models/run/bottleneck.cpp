@@ -22,6 +22,12 @@ std::string unchecked_hint(const std::string& resource, const JobSpec& job) {
     return job.hardware.nodes > 1 ? "a faster network between nodes (InfiniBand/EFA class), or fewer nodes"
                                   : "NVLink between the GPUs, or fewer GPUs";
   }
+  if (resource == "pipeline_bubble") {
+    // Bubble (p - 1) / (m + p - 1) for 1F1B, divided by v interleaved (Narayanan et al. 2021,
+    // sec. 2.2); an imbalanced stage is fixed by moving layers, which the tool cannot.
+    return "more micro-batches (training.gradient_accumulation), the interleaved schedule with "
+           "parallelism.virtual_stages, fewer pipeline stages, or layers moved off the slowest stage";
+  }
   return "a faster GPU or more GPUs";
 }
 

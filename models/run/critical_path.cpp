@@ -17,6 +17,7 @@ std::vector<CriticalPathPart> critical_path(const StepPlan& plan, const StepBrea
       {"host_dispatch", s.host_dispatch_wait_s, 0.0},
       {"communication", s.communication_exposed_s, 0.0},
   };
+  if (plan.pipeline.stages > 1) parts.push_back({"pipeline_bubble", s.pipeline_bubble_s, 0.0});
   if (s.step_time_s > 0.0) {
     for (CriticalPathPart& p : parts) p.share = p.seconds / s.step_time_s;
   }

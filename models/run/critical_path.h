@@ -18,8 +18,8 @@
 namespace gpuplan::models {
 
 /// The parts of `step` in a fixed order (gpu_compute, data_loading_cpu, storage_io,
-/// h2d_copy, host_dispatch, communication), seconds and shares of step_time_s (all shares 0
-/// for an empty step). Throws nothing.
+/// h2d_copy, host_dispatch, communication, and pipeline_bubble under pipeline parallelism),
+/// seconds and shares of step_time_s (all shares 0 for an empty step). Throws nothing.
 std::vector<CriticalPathPart> critical_path(const StepPlan& plan, const StepBreakdown& step,
                                             const LoaderStats& loader);
 

@@ -111,6 +111,26 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
     add("communication", {{"hardware.gpu_interconnect", link.substr(0, link.find('_')) + "_switch"}});
   }
 
+  // Pipeline bubble: (p - 1) / (m + p - 1) of a 1F1B schedule, about v times less with v
+  // virtual stages interleaved (Narayanan et al. 2021, sec. 2.2 and 2.2.2). More micro-batches
+  // of half the size keep the global batch; fewer stages also mean more data parallelism
+  // and more layers per GPU (config/ refuses a layout that does not divide, memory may not fit).
+  const ParallelismSpec& par = job.parallelism;
+  if (par.pipeline_parallel > 1 && worth_relieving(path_share(row, {"pipeline_bubble"}))) {
+    const std::string more_micro_batches = std::to_string(2 * t.gradient_accumulation);
+    if (t.batch_size % 2 == 0) {
+      add("pipeline_bubble", {{"training.batch_size", std::to_string(t.batch_size / 2)},
+                              {"training.gradient_accumulation", more_micro_batches}});
+    } else {
+      add("pipeline_bubble", {{"training.gradient_accumulation", more_micro_batches}});
+    }
+    add("pipeline_bubble", {{"parallelism.pipeline_schedule", "interleaved_1f1b"},
+                            {"parallelism.virtual_stages", std::to_string(2 * par.virtual_stages)}});
+    if (par.pipeline_parallel % 2 == 0) {
+      add("pipeline_bubble", {{"parallelism.pipeline_parallel", std::to_string(par.pipeline_parallel / 2)}});
+    }
+  }
+
   // The job on the spot market.
   if (job.cloud && job.cloud->market == Market::kSpot && !job.checkpointing.enabled) {
     add("preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost);

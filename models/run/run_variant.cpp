@@ -31,13 +31,18 @@ void check_time_range(const JobTimes& times, double step_s) {
       times.time_to_train_s, times.epochs, times.steps_per_epoch, step_s, max_s));
 }
 
-// Forward-only time of one evaluation batch: the GPU forward (or the loader, if slower).
-double eval_batch_s(const StepPlan& plan) {
+// Forward-only time of one evaluation batch through a model replica: the GPU forward (or
+// the loader, if slower); under pipeline parallelism the forward-only pipeline's period, with
+// its fill spread over the pass's batches.
+double eval_batch_s(const StepPlan& plan, const JobSpec& job) {
   double gpu = 0.0;
   double host = 0.0;
   for (const DispatchUnit& u : plan.forward) {
     gpu += u.gpu_s;
     host += u.dispatch_s;
+  }
+  if (plan.pipeline.stages > 1) {
+    gpu = plan.pipeline.forward_period_s + plan.pipeline.forward_fill_s / std::max(1.0, eval_batches_per_replica(job));
   }
   double loader = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;
   if (!plan.loader.synthetic && plan.loader.workers > 0) {
@@ -160,7 +165,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
 
   const double first_batch_s = plan.loader.synthetic ? 0.0 : plan.loader.batch_load_s;
   // The job level sees the job's mean step: start-up, pipeline fill and page-cache epochs in.
-  const JobOutcome job_level = run_job_level(job, job_steps.job_mean_step_s, eval_batch_s(plan), first_batch_s);
+  const JobOutcome job_level = run_job_level(job, job_steps.job_mean_step_s, eval_batch_s(plan, job), first_batch_s);
   if (job_steps.page_cache) {
     r.notes.push_back(fmt::format("page cache: the dataset fits in host memory; first epoch {:.4g} s of training, "
                                   "later epochs {:.4g} s",

@@ -99,6 +99,16 @@ PipelineStagePlan plan_pipeline_stage(const JobSpec& job, const std::vector<doub
   plan.makespan_s = r.makespan_s;
   plan.bubble_fraction = r.bubble_fraction;
   plan.wait_s = std::max(0.0, r.last_end_s[stage] - r.busy_s[stage]);
+  // Forward only: n micro-batches take fill + n x period (GPipe's forward half: Huang et al.
+  // 2019, sec. 2.2), the period the slowest stage's forward.
+  std::vector<double> stage_forward_s(static_cast<std::size_t>(plan.stages), 0.0);
+  double through_s = in.send_s * static_cast<double>(chunk_forward_s.size() - 1);
+  for (std::size_t c = 0; c < chunk_forward_s.size(); ++c) {
+    stage_forward_s[c % static_cast<std::size_t>(plan.stages)] += chunk_forward_s[c];
+    through_s += chunk_forward_s[c];
+  }
+  plan.forward_period_s = *std::max_element(stage_forward_s.begin(), stage_forward_s.end());
+  plan.forward_fill_s = std::max(0.0, through_s - plan.forward_period_s);
   // Middle stages run the same ops; the one that ends last stands for them.
   const int p = plan.stages;
   plan.roles.push_back(0);

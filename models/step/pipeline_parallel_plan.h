@@ -42,6 +42,12 @@ struct PipelineStagePlan {
   double makespan_s = 0.0;       ///< the schedule's makespan (forward of the first to the last backward), s
   double send_s = 0.0;           ///< one activation (or gradient) send between neighbouring stages, s
   int sends = 0;                 ///< point-to-point sends in one step's schedule
+  /// Forward only (evaluation), micro-batches back to back: the slowest stage's forward of
+  /// one micro-batch (its v chunks), the pipeline's period, seconds.
+  double forward_period_s = 0.0;
+  /// Forward only: what the first micro-batch adds to the period, crossing every chunk and
+  /// the p·v - 1 sends between them: sum of the chunks' forwards + sends - forward_period_s, s.
+  double forward_fill_s = 0.0;
   /// The distinct stages to simulate (first, the middle one that ends last, last): the
   /// others run the same ops and end earlier.
   std::vector<int> roles;

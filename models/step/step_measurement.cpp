@@ -31,6 +31,7 @@ void Attribution::add(const Attribution& x, double weight) {
   dispatch_s += weight * x.dispatch_s;
   comm_s += weight * x.comm_s;
   host_optimizer_s += weight * x.host_optimizer_s;
+  pipeline_bubble_s += weight * x.pipeline_bubble_s;
 }
 
 StepMeasurement::StepMeasurement(StepGraph& graph, const StepPlan& plan, bool breakdown, bool trace)
@@ -195,11 +196,15 @@ Attribution StepMeasurement::attribute(SimTime a, SimTime b, double slowdown) co
     SimTime t = gs;
     while (t < ge) {
       const SimTime next = (it != states.end() && it->first < ge) ? it->first : ge;
-      // The GPU idles while an all-reduce it must wait for runs, or while its pipeline stage
-      // waits for the others' activations and gradients: exposed communication.
-      const SimTime in_comm = covered(comm_busy_, t, next) + covered(pipeline_waits_, t, next);
+      // The GPU idles while its pipeline stage waits for the others' activations and
+      // gradients (the bubble), or while an all-reduce it must wait for runs (exposed
+      // communication). The step graph emits the wait on the compute stream before the
+      // stage's last micro-step, so no all-reduce of the step runs beside it.
+      const SimTime in_bubble = covered(pipeline_waits_, t, next);
+      const SimTime in_comm = std::min(covered(comm_busy_, t, next), next - t - in_bubble);
+      out.pipeline_bubble_s += sim::to_seconds(in_bubble);
       out.comm_s += sim::to_seconds(in_comm);
-      const double span = sim::to_seconds(next - t - in_comm);
+      const double span = sim::to_seconds(next - t - in_bubble - in_comm);
       switch (state) {
         case HostState::kWaitingData:
         case HostState::kLoading: out.data_wait_s += span; break;

@@ -29,8 +29,13 @@ struct Attribution {
   double comm_s = 0.0;  ///< communication not hidden, and the slowdown of compute beside it
   /// The part of optimizer_s spent off the GPU (an offloaded optimizer step): not GPU busy.
   double host_optimizer_s = 0.0;
+  /// The compute stream idle while its pipeline stage waits for the others
+  /// (StepActivity::kPipelineWait): the schedule's bubble and the stages' imbalance.
+  double pipeline_bubble_s = 0.0;
   /// The window's length: the sum of the parts.
-  double total() const { return compute_s + optimizer_s + data_wait_s + h2d_s + dispatch_s + comm_s; }
+  double total() const {
+    return compute_s + optimizer_s + data_wait_s + h2d_s + dispatch_s + comm_s + pipeline_bubble_s;
+  }
   /// Adds `weight` times `x` to every part.
   void add(const Attribution& x, double weight);
 };
@@ -59,8 +64,9 @@ class StepMeasurement {
 
   /// Splits [a, b) by where the time went: GPU busy on compute (less the slowdown beside an
   /// all-reduce, which counts as communication), on the optimizer or on GPU-side
-  /// communication; GPU idle while an all-reduce runs or a pipeline stage waits for the others
-  /// (StepActivity::kPipelineWait) as exposed communication; the rest of
+  /// communication; GPU idle while an all-reduce runs as exposed communication, while its
+  /// pipeline stage waits for the others (StepActivity::kPipelineWait) as the pipeline
+  /// bubble (a wait beside a running all-reduce counts once, as the bubble); the rest of
   /// the idle time by what held the GPU back: the host waiting for data, copying, or
   /// dispatching (H2D when a copy was in flight). `slowdown` = CommPlan::overlap_compute_slowdown.
   Attribution attribute(sim::SimTime a, sim::SimTime b, double slowdown) const;

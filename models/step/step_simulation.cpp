@@ -108,6 +108,7 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   stats.breakdown.h2d_s = mean.h2d_s;
   stats.breakdown.host_dispatch_wait_s = mean.dispatch_s;
   stats.breakdown.communication_exposed_s = mean.comm_s;
+  stats.breakdown.pipeline_bubble_s = mean.pipeline_bubble_s;
   stats.breakdown.step_time_s = mean.total();
   stats.gpu_busy_s = mean.compute_s + mean.optimizer_s - mean.host_optimizer_s;
   stats.steps_measured = static_cast<int>(per_step.size());

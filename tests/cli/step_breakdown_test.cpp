@@ -34,12 +34,13 @@ TEST_SUITE("cli.step_breakdown") {
         if (!v.fits) continue;
         const models::StepBreakdown& b = v.step;
         const double parts =
-            b.gpu_compute_s + b.optimizer_s + b.data_wait_s + b.h2d_s + b.host_dispatch_wait_s + b.communication_exposed_s;
+            b.gpu_compute_s + b.optimizer_s + b.data_wait_s + b.h2d_s + b.host_dispatch_wait_s + b.communication_exposed_s +
+                             b.pipeline_bubble_s;
         INFO(f.filename().string(), " / ", v.strategy, ": step ", b.step_time_s, " s, parts ", parts, " s");
         CHECK(b.step_time_s > 0.0);
         CHECK(parts == doctest::Approx(b.step_time_s).epsilon(1e-9));
         CHECK(std::min({b.gpu_compute_s, b.optimizer_s, b.data_wait_s, b.h2d_s, b.host_dispatch_wait_s,
-                        b.communication_exposed_s}) >= 0.0);
+                        b.communication_exposed_s, b.pipeline_bubble_s}) >= 0.0);
         ++rows;
       }
     }

@@ -65,6 +65,26 @@ TEST_SUITE("models.job.job_time") {
     CHECK(job_times(j, 0.1, 0.05).time_to_train_s == doctest::Approx(5642.451));
   }
 
+  TEST_CASE("evaluation runs per model replica: tensor x pipeline parallel GPUs evaluate one batch together") {
+    JobSpec j = imagenet_job();
+    j.hardware.gpus_per_node = 8;
+    j.hardware.nodes = 2;
+    j.parallelism.strategy = ParallelStrategy::kDdp;
+    j.parallelism.tensor_parallel = 2;
+    j.parallelism.pipeline_parallel = 4;
+    j.training.batch_size = 8;
+    j.dataset.eval_samples = 3200;
+    // 16 GPUs / (TP 2 x PP 4) = 2 replicas: ceil(3200 / (8 x 2)) = 200 batches each.
+    CHECK(eval_batches_per_replica(j) == doctest::Approx(200.0));
+    // Data-parallel rank 0's replica alone: ceil(3200 / 8) = 400 batches (x2, not x16).
+    j.dataset.eval_first_rank_only = true;
+    CHECK(eval_batches_per_replica(j) == doctest::Approx(400.0));
+    // One pass per epoch at 0.05 s per batch through the replica: 400 x 0.05 = 20 s.
+    CHECK(job_times(j, 0.1, 0.05).epoch_eval_s == doctest::Approx(20.0));
+    j.dataset.eval_samples = 0.0;
+    CHECK(eval_batches_per_replica(j) == 0.0);
+  }
+
   TEST_CASE("a token budget sets the number of steps") {
     JobSpec j = imagenet_job();
     j.duration.epochs = 0;

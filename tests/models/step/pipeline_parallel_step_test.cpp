@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../test_gpus.h"
+#include "dispatch_unit.h"
 #include "../workload/catalog_models.h"
 #include "models/interconnect/interconnect_table.h"
 #include "models/memory/footprint.h"
@@ -51,6 +52,35 @@ double gpu_s(const std::vector<DispatchUnit>& units) {
   double s = 0.0;
   for (const DispatchUnit& u : units) s += u.gpu_s;
   return s;
+}
+
+/// Stage 0 of a 2-stage pipeline as a hand-made plan: one forward unit of `forward_s` and one
+/// backward of `backward_s` per micro-batch (host dispatch 0.1 ms each), an optimizer of 1 ms,
+/// `micro_batches` micro-steps, synthetic data, one data-parallel rank (no DDP buckets), and
+/// the wait that the schedule of `chunk_forward_s` / `chunk_backward_s` (no send time) gives
+/// stage 0.
+StepPlan stage0_plan(double forward_s, double backward_s, int micro_batches, const std::vector<double>& chunk_forward_s,
+                     const std::vector<double>& chunk_backward_s) {
+  StepPlan p;
+  p.forward = {testing::unit("forward", 1e-4, forward_s)};
+  p.backward = {testing::unit("backward", 1e-4, backward_s)};
+  p.optimizer = {testing::unit("optimizer.step", 1e-4, 1e-3)};
+  p.micro_batch = 1;
+  p.gradient_accumulation = micro_batches;
+  p.loader.synthetic = true;
+  PipelineInput in;
+  in.stages = 2;
+  in.micro_batches = micro_batches;
+  in.forward_s = chunk_forward_s;
+  in.backward_s = chunk_backward_s;
+  const PipelineResult r = simulate_pipeline(in);
+  p.pipeline.stages = 2;
+  p.pipeline.stage = 0;
+  p.pipeline.wait_s = r.last_end_s[0] - r.busy_s[0];
+  p.pipeline.bubble_fraction = r.bubble_fraction;
+  p.pipeline.makespan_s = r.makespan_s;
+  p.pipeline.roles = {0, 1};
+  return p;
 }
 
 bool has_label(const std::vector<DispatchUnit>& units, const std::string& label) {
@@ -170,12 +200,65 @@ TEST_SUITE("models.step.pipeline_parallel") {
     const double expected_s = r.makespan_s + gpu_s(s0.optimizer);
     CHECK(stats.breakdown.step_time_s == doctest::Approx(expected_s).epsilon(0.02));
     CHECK(stats.breakdown.step_time_s >= expected_s);
-    // The wait is exposed time beside the stage's compute (not compute, not data).
-    CHECK(stats.breakdown.communication_exposed_s >= s0.pipeline.wait_s * 0.999);
+    // The wait is the pipeline bubble (not compute, not data, not communication: one
+    // data-parallel rank has no gradients to exchange).
+    CHECK(stats.breakdown.pipeline_bubble_s == doctest::Approx(s0.pipeline.wait_s));
+    CHECK(stats.breakdown.communication_exposed_s < 0.01 * stats.breakdown.step_time_s);
     CHECK(stats.breakdown.gpu_compute_s == doctest::Approx(4.0 * (in.forward_s[0] + in.backward_s[0])).epsilon(0.01));
     // The job's step is the slowest stage's.
     const StepPlan slowest = slowest_stage_plan(job, GpuEfficiency::defaults(), StepSimOptions{});
     CHECK(simulate_steps(slowest).breakdown.step_time_s >= stats.breakdown.step_time_s);
+  }
+
+  TEST_CASE("2 equal stages: the bubble is (p - 1) / (m + p - 1) of the schedule, its own slice, no communication") {
+    // 1F1B, f = 2 ms, b = 4 ms on both stages, m = 4, no send time. Stage 0: F0 0-2, F1 2-4,
+    // idle 4-8 (stage 1 runs F0 2-4, B0 4-8), B0 8-12, F2 12-14, B1 14-18, F3 18-20, B2 20-24,
+    // idle 24-26 (stage 1's B3 22-26), B3 26-30. Makespan (m + p - 1)(f + b) = 30 ms, busy
+    // m (f + b) = 24 ms, idle (p - 1)(f + b) = 6 ms: 6 / 30 = (p - 1) / (m + p - 1) = 1/5.
+    const StepPlan plan = stage0_plan(2e-3, 4e-3, 4, {2e-3, 2e-3}, {4e-3, 4e-3});
+    CHECK(plan.pipeline.makespan_s == doctest::Approx(30e-3));
+    CHECK(plan.pipeline.bubble_fraction == doctest::Approx(1.0 / 5.0));
+    CHECK(plan.pipeline.wait_s == doctest::Approx(6e-3));
+    // The step: 4 x 6 ms of kernels, the 6 ms bubble, the 1 ms optimizer, and 3 x 0.1 ms the
+    // GPU waits for a micro-step's first dispatch after the previous one's loss read (the
+    // last micro-step's is hidden under the bubble, which the GPU runs without a dispatch).
+    const StepStats s = simulate_steps(plan);
+    CHECK(s.breakdown.gpu_compute_s == doctest::Approx(24e-3));
+    CHECK(s.breakdown.pipeline_bubble_s == doctest::Approx(6e-3));
+    CHECK(s.breakdown.communication_exposed_s == doctest::Approx(0.0));
+    CHECK(s.breakdown.optimizer_s == doctest::Approx(1e-3));
+    CHECK(s.breakdown.host_dispatch_wait_s == doctest::Approx(0.3e-3));
+    CHECK(s.breakdown.step_time_s == doctest::Approx(31.3e-3));
+  }
+
+  TEST_CASE("forward only (evaluation): the slowest stage's forward is the period, the first micro-batch adds the fill") {
+    // 1F1B, chunks' forwards 2 and 3 ms: period max(2, 3) = 3 ms; fill 2 + 3 ms + one send - 3.
+    const JobSpec job = gpt2_pipeline(2, 2, 4);
+    const PipelineStagePlan plan = plan_pipeline_stage(job, {2e-3, 3e-3}, {4e-3, 6e-3}, 1e6, 0);
+    CHECK(plan.forward_period_s == doctest::Approx(3e-3));
+    CHECK(plan.forward_fill_s == doctest::Approx(2e-3 + plan.send_s));
+    // Interleaved, v = 2: stage 0 runs chunks 0 and 2 (1 + 3 = 4 ms), stage 1 chunks 1 and 3
+    // (2 + 4 = 6 ms): period 6 ms; fill 1 + 2 + 3 + 4 ms + 3 sends - 6 = 4 ms + 3 sends.
+    const JobSpec interleaved = gpt2_pipeline(2, 2, 4, PipelineSchedule::kInterleavedOneFOneB, 2);
+    const PipelineStagePlan v2 =
+        plan_pipeline_stage(interleaved, {1e-3, 2e-3, 3e-3, 4e-3}, {1e-3, 2e-3, 3e-3, 4e-3}, 1e6, 1);
+    CHECK(v2.forward_period_s == doctest::Approx(6e-3));
+    CHECK(v2.forward_fill_s == doctest::Approx(4e-3 + 3.0 * v2.send_s));
+  }
+
+  TEST_CASE("a slower last stage (LM head and loss): stage 0 waits on it, and the wait is bubble, not communication") {
+    // 1F1B, m = 4, stage 0 f = 2, b = 4 ms; stage 1 f = 3, b = 6 ms. Stage 1: F0 2-5, B0 5-11,
+    // F1 11-14, B1 14-20, F2 20-23, B2 23-29, F3 29-32, B3 32-38. Stage 0: F0 0-2, F1 2-4,
+    // B0 11-15, F2 15-17, B1 20-24, F3 24-26, B2 29-33, B3 38-42: busy 24 ms, ends at 42 ms,
+    // so it waits 18 ms: 6 ms of fill and drain as with equal stages, 12 ms on the slower stage.
+    const StepPlan plan = stage0_plan(2e-3, 4e-3, 4, {2e-3, 3e-3}, {4e-3, 6e-3});
+    CHECK(plan.pipeline.makespan_s == doctest::Approx(42e-3));
+    CHECK(plan.pipeline.wait_s == doctest::Approx(18e-3));
+    const StepStats s = simulate_steps(plan);
+    CHECK(s.breakdown.gpu_compute_s == doctest::Approx(24e-3));
+    CHECK(s.breakdown.pipeline_bubble_s == doctest::Approx(18e-3));
+    CHECK(s.breakdown.communication_exposed_s == doctest::Approx(0.0));
+    CHECK(s.breakdown.step_time_s == doctest::Approx(43.3e-3));  // + 1 ms optimizer, 0.3 ms dispatch
   }
 
   TEST_CASE("4 stages x DDP 2 on 8 GPUs: middle stages share one role, DDP over the stage's group") {
