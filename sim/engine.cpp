@@ -71,7 +71,7 @@ EventId Engine::push(SimTime t, Callback callback) {
   }
   // Built in place from scalars (no Entry on the stack copied as a vector: see sift_up).
   const std::uint64_t sequence = next_sequence_++;
-  heap_.emplace_back(t, sequence, slot);
+  heap_.push_back(Entry{t, sequence, slot});  // braces: clang 14 has no parenthesized aggregate init
   sift_up(heap_.size() - 1, heap_.back());
   return EventId{slot, sequence};
 }
