@@ -20,6 +20,31 @@ std::string strategy_text(const models::ParallelismSpec& spec) { return std::str
 /// The storage class (catalogs/storage.yaml) that is an NVMe SSD of the node.
 constexpr const char* kNvmeStorageClass = "nvme_ssd";
 
+/// Whether PyTorch FSDP offers the offload `opt` / `par` (at least one of them not none); an
+/// error at `o`'s key when not. FSDP's one offload is CPUOffload(offload_params=True)
+/// (torch.distributed.fsdp.CPUOffload; FSDP2's CPUOffloadPolicy likewise): the parameter
+/// shards and their gradients live in host memory and the optimizer steps there, all
+/// together; there is no optimizer-only or parameter-only offload and no NVMe.
+bool fsdp_offload_offered(MapReader& o, models::OffloadTarget opt, models::OffloadTarget par) {
+  const models::OffloadTarget nvme = models::OffloadTarget::kNvme;
+  if (opt == nvme || par == nvme) {
+    o.error(opt == nvme ? "optimizer" : "parameters",
+            "FSDP offloads to host memory only (CPUOffload), not to NVMe",
+            "; use cpu, or strategy: zero with zero_stage: 3 (ZeRO-Infinity offloads to NVMe)");
+    return false;
+  }
+  if (opt != par) {
+    o.error(opt == models::OffloadTarget::kNone ? "parameters" : "optimizer",
+            "FSDP's CPUOffload(offload_params=True) moves the parameters, their gradients and the optimizer step "
+            "to the host together; it has no " +
+                std::string(opt == models::OffloadTarget::kNone ? "parameter" : "optimizer") + "-only offload",
+            "; set both optimizer: cpu and parameters: cpu, or use strategy: zero (ZeRO-Offload moves the optimizer "
+            "alone)");
+    return false;
+  }
+  return true;
+}
+
 /// Reads `parallelism.offload` into `section.spec` and refuses it where the strategy has no
 /// sharded state to offload: `strategy_valid` false when the strategy is an invalid name
 /// (already an error).
@@ -47,6 +72,7 @@ void read_offload(ParallelismSection& section, bool strategy_valid) {
     }
     return;
   }
+  if (s == models::ParallelStrategy::kFsdp && !fsdp_offload_offered(o, opt, par)) return;
   spec.optimizer_offload = opt;
   if (par == models::OffloadTarget::kNone) return;
   const bool sharded_parameters =

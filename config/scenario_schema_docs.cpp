@@ -198,13 +198,15 @@ const std::vector<KeyDoc> kDocs = {
      "model chunks per pipeline stage (Megatron-LM's virtual pipeline stages)", 1, 1024},
     {"parallelism.offload", K::kSection, "", "nothing offloaded", "strategy fsdp or zero",
      "training state kept off the GPU: ZeRO-Offload / ZeRO-Infinity, FSDP CPUOffload (docs/language-models.md)"},
-    {"parallelism.offload.optimizer", K::kChoice, "", "none", "nvme needs hardware.storage nvme_ssd",
+    {"parallelism.offload.optimizer", K::kChoice, "", "none",
+     "nvme needs hardware.storage nvme_ssd; fsdp: cpu with parameters cpu only (CPUOffload)",
      "where the optimizer state and fp32 master weights live: cpu or nvme moves them off the GPU, copies the "
      "gradient shard to the host and the updated parameter shard back over PCIe every step, and runs the "
      "optimizer step on the node's CPU cores",
      std::nullopt, std::nullopt, enum_names<models::OffloadTarget>},
     {"parallelism.offload.parameters", K::kChoice, "", "none",
-     "needs fsdp full_shard or hybrid_shard, or zero_stage 3; nvme needs hardware.storage nvme_ssd",
+     "needs fsdp full_shard or hybrid_shard, or zero_stage 3; nvme needs hardware.storage nvme_ssd; fsdp: cpu with "
+     "optimizer cpu only (CPUOffload)",
      "where the parameter shards live between units: cpu or nvme copies each unit's shard to the GPU before "
      "its all-gathers",
      std::nullopt, std::nullopt, enum_names<models::OffloadTarget>},

@@ -127,15 +127,24 @@ OffloadCosts offload_costs(const JobSpec& job, const ShardingLayout& layout, dou
   const Workload& w = job.workload;
   const TrainingSpec& t = job.training;
   const double shard = w.parameters / (layout.optimizer_state ? layout.shard_ranks : 1);
-  c.d2h_bytes = shard * parameter_element_bytes(t.precision);
+  const double gradient_bytes = parameter_element_bytes(t.precision);
+  const double weight_bytes = parameter_element_bytes(t.precision);
+  c.d2h_bytes = shard * gradient_bytes;
   c.h2d_bytes = shard * gathered_parameter_element_bytes(t.precision);
-  c.transfer_s = (c.d2h_bytes + c.h2d_bytes) / host_link_bytes_per_s;
-  c.host_optimizer_bytes = shard * host_optimizer_bytes_per_parameter(w, t);
+  c.d2h_s = c.d2h_bytes / host_link_bytes_per_s;
+  c.h2d_s = c.h2d_bytes / host_link_bytes_per_s;
+  c.d2h_overlaps_backward = layout.parameters;  // ZeRO-3 and FSDP reduce and copy per unit
+  const bool zero3 = job.parallelism.strategy == ParallelStrategy::kZero && layout.parameters;
+  // The copies' DMA into and out of host memory, the fp32 weight read for the compute copy's
+  // conversion, and ZeRO-3's unscale pass (read and write of the fp32 gradient).
+  const double copies = gradient_bytes + gathered_parameter_element_bytes(t.precision) + weight_bytes;
+  const double unscale = zero3 ? 2.0 * gradient_bytes : 0.0;
+  c.host_optimizer_bytes = shard * (host_optimizer_bytes_per_parameter(w, t) + copies + unscale);
   const double cores = std::max(1.0, static_cast<double>(job.hardware.cpu_cores) / std::max(1, job.hardware.gpus_per_node));
-  c.host_optimizer_s = c.host_optimizer_bytes / (cores * kHostOptimizerBytesPerCorePerS);
+  c.host_optimizer_s = c.host_optimizer_bytes / (cores * kHostMemoryBytesPerCorePerS);
   if (layout.optimizer_offload == OffloadTarget::kNvme) {
     const double state_per_parameter =
-        w.parameters > 0.0 ? optimizer_state_bytes(w, t) / w.parameters + parameter_element_bytes(t.precision) : 0.0;
+        w.parameters > 0.0 ? optimizer_state_bytes(w, t) / w.parameters + weight_bytes : 0.0;
     c.nvme_bytes = 2.0 * shard * state_per_parameter;
     const StorageSpec& nvme = job.hardware.storage;
     if (!(nvme.read_bytes_per_s > 0.0) || !(nvme.write_bytes_per_s > 0.0)) {

@@ -35,40 +35,60 @@ namespace gpuplan::models {
 /// Throws std::invalid_argument otherwise, or for a topology of fewer than 2 ranks.
 void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout, StepPlan& plan);
 
-/// A host CPU core's sustained share of memory traffic for the optimizer step, B/s (reads
-/// plus writes). An estimate, fitted on nothing: about a tenth of a 2-socket server's ~250-300
-/// GB/s STREAM bandwidth per 24-32 cores, the regime DeepSpeed's vectorised CPU-Adam
-/// (DeepSpeedCPUAdam, 5-7x torch.optim.Adam on the CPU: DeepSpeed ZeRO-Offload tutorial) is
-/// bound by.
-inline constexpr double kHostOptimizerBytesPerCorePerS = 10.0e9;
+/// The host DRAM bandwidth per CPU core, B/s (reads plus writes), that bounds an offloaded
+/// optimizer step: DeepSpeed's CPU-Adam streams each parameter's fp32 weight, gradient and
+/// moments once per step, a memory-bound loop (Ren et al. 2021, ZeRO-Offload, sec. 5.1), so a
+/// rank's step is its host bytes over its cores' share of the node's DRAM. The figure is the
+/// DGX H100 / H200 host's: 2 Xeon Platinum 8480C, 8 channels of DDR5-4800 each (Intel ARK:
+/// 16 x 38.4 GB/s = 614.4 GB/s) over 112 cores (NVIDIA DGX H100 user guide, "System
+/// specifications"): 5.49 GB/s per core. Other DGX hosts: B200 (2 x Xeon 8570, DDR5-5600)
+/// 6.4 GB/s, A100 (2 x EPYC 7742, DDR4-3200) 3.2 GB/s per core. A datasheet peak, so the host
+/// step is a lower bound (STREAM reaches less); fitted on nothing.
+inline constexpr double kHostMemoryBytesPerCorePerS = 614.4e9 / 112.0;
 
 /// What one rank's offload costs per optimizer step (Units: bytes, seconds).
 struct OffloadCosts {
   double d2h_bytes = 0.0;          ///< the gradient shard, at the gradient width, to the host
   double h2d_bytes = 0.0;          ///< the updated parameter shard, at the compute width, back
   double nvme_bytes = 0.0;         ///< optimizer offload to nvme: state + master weights read, and written back
-  double host_optimizer_bytes = 0.0;  ///< host memory traffic of the optimizer step
-  double transfer_s = 0.0;         ///< d2h + h2d over the rank's share of the host link
+  double host_optimizer_bytes = 0.0;  ///< host memory traffic of the optimizer step and its copies
+  double d2h_s = 0.0;              ///< d2h_bytes over the rank's share of the host link
+  double h2d_s = 0.0;              ///< h2d_bytes over the rank's share of the host link
+  /// The gradient copy runs during backward (DeepSpeed ZeRO-3, FSDP CPUOffload): not in step_s().
+  bool d2h_overlaps_backward = false;
   double nvme_s = 0.0;             ///< nvme_bytes at the rank's share of the NVMe read, then write bandwidth
-  double host_optimizer_s = 0.0;   ///< host_optimizer_bytes over the rank's cores
-  double step_s() const { return transfer_s + nvme_s + host_optimizer_s; }
+  double host_optimizer_s = 0.0;   ///< host_optimizer_bytes over the rank's cores' DRAM share
+  /// The exposed chain after backward: the gradient copy unless it overlaps backward, the
+  /// host step, the NVMe traffic and the parameter copy back.
+  double step_s() const { return (d2h_overlaps_backward ? 0.0 : d2h_s) + h2d_s + nvme_s + host_optimizer_s; }
 };
 
 /// The optimizer offload of `job`'s rank: its shard of the parameters (all of them when the
-/// optimizer state is not sharded) has its gradient copied D2H and its update copied H2D over
-/// `host_link_bytes_per_s` (the rank's share of the PCIe uplink, as the input copy's), the
-/// step's host_optimizer_bytes_per_parameter() (sharding.h) moved at
-/// kHostOptimizerBytesPerCorePerS on cpu_cores / gpus_per_node cores, and for nvme the state
-/// and fp32 weights (optimizer_state_bytes + 4 B per parameter) read and written at
-/// storage bandwidth / gpus_per_node. All zeros without an optimizer offload. Throws
-/// std::invalid_argument for a host link of 0 B/s.
+/// optimizer state is not sharded) has its gradient copied D2H at the gradient width and its
+/// update copied H2D at the compute width over `host_link_bytes_per_s` (the rank's share of the
+/// PCIe uplink, as the input copy's). The host memory traffic per parameter is
+/// host_optimizer_bytes_per_parameter() (sharding.h: the optimizer's reads and writes and the
+/// compute copy it writes) plus the gradient's DMA write into host memory, the compute copy's
+/// DMA read and the conversion's read of the updated fp32 weight (PyTorch converts on the CPU
+/// for a blocking copy: aten/src/ATen/native/cuda/Copy.cu, copy_kernel_cuda), plus, for ZeRO-3,
+/// DeepSpeed's unscale pass over the fp32 gradient (stage3.py unscale_and_clip_grads: a `mul_`
+/// every step, read and written), all at kHostMemoryBytesPerCorePerS on cpu_cores /
+/// gpus_per_node cores. ZeRO-3 and FSDP copy each unit's gradient as soon as it is reduced
+/// (DeepSpeed's stage-3 default overlap_comm; FSDP's post-backward hook), so the D2H overlaps
+/// backward; ZeRO-1/2 copy after it. The step waits for every gradient (the global gradient
+/// norm and the inf/nan check: Lian et al. 2026, SuperOffload, sec. "Speculation-then-
+/// Validation"), and the next forward for every updated parameter (no delayed parameter
+/// update). For nvme the state and fp32 weights (optimizer_state_bytes + 4 B per parameter)
+/// are read and written at storage bandwidth / gpus_per_node. All zeros without an optimizer
+/// offload. Throws std::invalid_argument for a host link of 0 B/s.
 OffloadCosts offload_costs(const JobSpec& job, const ShardingLayout& layout, double host_link_bytes_per_s);
 
 /// Applies `layout`'s offload to `plan` (filled by plan_step and plan_sharded_communication):
 /// an optimizer offload replaces the GPU optimizer units by one unit of
-/// offload_costs().step_s() that runs after the gradients are reduced: ZeRO-Offload's copy,
-/// CPU step and copy back in sequence with the GPU waiting (Ren et al. 2021 sec. 5.2 without
-/// the one-step delayed update), reported as optimizer time with the GPU idle
+/// offload_costs().step_s() that runs after the gradients are reduced: ZeRO-Offload's copy
+/// (unless it overlapped backward), CPU step and copy back in sequence with the GPU waiting
+/// (Ren et al. 2021 sec. 5.2 without the one-step delayed update, which DeepSpeed does not
+/// run by default), reported as optimizer time with the GPU idle
 /// (DispatchUnit::off_gpu). A parameter offload adds to each
 /// unit's all-gathers the H2D copy of its shard (gathered bytes / shard_ranks over the host
 /// link; for nvme first read at the storage's read bandwidth / gpus_per_node).

@@ -106,8 +106,8 @@ TEST_SUITE("config.scenario_parallelism") {
     CHECK(zero2.optimizer_offload == models::OffloadTarget::kNvme);
     CHECK(zero2.parameter_offload == models::OffloadTarget::kNone);
     const models::ParallelismSpec fsdp = parallelism_of(
-        on_four_gpus("parallelism: {strategy: fsdp, sharding: hybrid_shard, offload: {parameters: cpu}}\n"));
-    CHECK(fsdp.optimizer_offload == models::OffloadTarget::kNone);
+        on_four_gpus("parallelism: {strategy: fsdp, sharding: hybrid_shard, offload: {optimizer: cpu, parameters: cpu}}\n"));
+    CHECK(fsdp.optimizer_offload == models::OffloadTarget::kCpu);
     CHECK(fsdp.parameter_offload == models::OffloadTarget::kCpu);
   }
 
@@ -126,9 +126,9 @@ TEST_SUITE("config.scenario_parallelism") {
                    "2 keeps whole parameters on the GPU at s.yaml:22:25 (parallelism.offload.parameters); use "
                    "sharding: full_shard or hybrid_shard (fsdp) or zero_stage: 3, or set parameters: none"});
     CHECK(scenario_errors(on_four_gpus(
-              "parallelism:\n  strategy: fsdp\n  sharding: shard_grad_op\n  offload: {parameters: cpu}\n")) ==
+              "parallelism:\n  strategy: fsdp\n  sharding: shard_grad_op\n  offload: {optimizer: cpu, parameters: cpu}\n")) ==
           Messages{"parameter offload keeps the parameter shards off the GPU between units, but fsdp with sharding "
-                   "shard_grad_op keeps whole parameters on the GPU at s.yaml:22:25 (parallelism.offload.parameters); "
+                   "shard_grad_op keeps whole parameters on the GPU at s.yaml:22:41 (parallelism.offload.parameters); "
                    "use sharding: full_shard or hybrid_shard (fsdp) or zero_stage: 3, or set parameters: none"});
     const std::string sata = with_replaced(on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 3\n  offload: "
                                                         "{optimizer: nvme, parameters: cpu}\n"),
@@ -145,6 +145,23 @@ TEST_SUITE("config.scenario_parallelism") {
               on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 3\n  offload: {optimiser: cpu}\n")) ==
           Messages{"unknown key 'optimiser' at s.yaml:22:13 (parallelism.offload.optimiser); did you mean "
                    "optimizer?"});
+  }
+
+  TEST_CASE("offload: fsdp offers CPUOffload(offload_params=True) only, parameters and optimizer together") {
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: fsdp\n  offload: {optimizer: cpu}\n")) ==
+          Messages{"FSDP's CPUOffload(offload_params=True) moves the parameters, their gradients and the optimizer "
+                   "step to the host together; it has no optimizer-only offload at s.yaml:21:24 "
+                   "(parallelism.offload.optimizer); set both optimizer: cpu and parameters: cpu, or use strategy: "
+                   "zero (ZeRO-Offload moves the optimizer alone)"});
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: fsdp\n  offload: {parameters: cpu}\n")) ==
+          Messages{"FSDP's CPUOffload(offload_params=True) moves the parameters, their gradients and the optimizer "
+                   "step to the host together; it has no parameter-only offload at s.yaml:21:25 "
+                   "(parallelism.offload.parameters); set both optimizer: cpu and parameters: cpu, or use strategy: "
+                   "zero (ZeRO-Offload moves the optimizer alone)"});
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: fsdp\n  offload: {optimizer: cpu, parameters: nvme}\n")) ==
+          Messages{"FSDP offloads to host memory only (CPUOffload), not to NVMe at s.yaml:21:41 "
+                   "(parallelism.offload.parameters); use cpu, or strategy: zero with zero_stage: 3 (ZeRO-Infinity "
+                   "offloads to NVMe)"});
   }
 
   TEST_CASE("sharding without strategy fsdp") {

@@ -242,20 +242,34 @@ TEST_SUITE("models.step.sharded_step") {
     const OffloadCosts cpu = offload_costs(job, sharding_layout(job), link);
     CHECK(cpu.d2h_bytes == doctest::Approx(1e8));  // 2.5e7 fp32 gradients
     CHECK(cpu.h2d_bytes == doctest::Approx(5e7));  // 2.5e7 bf16 parameters
-    CHECK(cpu.transfer_s == doctest::Approx(6e-3));  // 1.5e8 B / 25e9 B/s
-    // 2.5e7 x 30 B = 7.5e8 B at 8 cores x 10 GB/s = 9.375 ms.
-    CHECK(cpu.host_optimizer_bytes == doctest::Approx(7.5e8));
-    CHECK(cpu.host_optimizer_s == doctest::Approx(9.375e-3));
+    CHECK(cpu.d2h_s == doctest::Approx(4e-3));     // 1e8 B / 25e9 B/s, during backward (ZeRO-3)
+    CHECK(cpu.d2h_overlaps_backward);
+    CHECK(cpu.h2d_s == doctest::Approx(2e-3));  // 5e7 B / 25e9 B/s, after the host step
+    // Per parameter: AdamW's 30 B (reads 4 + 8 + 4, writes 4 + 8 + 2), the gradient's DMA
+    // write 4, the bf16 copy's DMA read 2, the conversion's read of the fp32 weight 4 and
+    // ZeRO-3's unscale pass 4 + 4: 48 B. 2.5e7 x 48 B = 1.2e9 B at 8 cores x 614.4e9 / 112
+    // B/s = 1.2e9 x 112 / 4,915.2e9 = 27.34375 ms.
+    CHECK(cpu.host_optimizer_bytes == doctest::Approx(1.2e9));
+    CHECK(cpu.host_optimizer_s == doctest::Approx(27.34375e-3));
     CHECK(cpu.nvme_s == 0.0);
-    CHECK(cpu.step_s() == doctest::Approx(15.375e-3));
+    CHECK(cpu.step_s() == doctest::Approx(2e-3 + 27.34375e-3));
     // nvme: the moments and fp32 weights (8 + 4 B) read and written: 3e8 B each way at
     // 7e9 / 8 and 4.2e9 / 8 B/s = 0.342857 + 0.571429 s.
     job.parallelism.optimizer_offload = OffloadTarget::kNvme;
     const OffloadCosts nvme = offload_costs(job, sharding_layout(job), link);
     CHECK(nvme.nvme_bytes == doctest::Approx(6e8));
     CHECK(nvme.nvme_s == doctest::Approx(0.3e9 / 0.875e9 + 0.3e9 / 0.525e9));
-    CHECK(nvme.step_s() == doctest::Approx(15.375e-3 + 0.3e9 / 0.875e9 + 0.3e9 / 0.525e9));
+    CHECK(nvme.step_s() == doctest::Approx(29.34375e-3 + 0.3e9 / 0.875e9 + 0.3e9 / 0.525e9));
     CHECK_THROWS_AS(offload_costs(job, sharding_layout(job), 0.0), std::invalid_argument);
+    // ZeRO-2 copies the gradients after backward and has no unscale pass: 30 + 10 = 40 B per
+    // parameter, 1e9 B = 22.786 ms, plus both copies (6 ms).
+    JobSpec two = job;
+    two.parallelism.zero_stage = 2;
+    two.parallelism.optimizer_offload = OffloadTarget::kCpu;
+    const OffloadCosts z2 = offload_costs(two, sharding_layout(two), link);
+    CHECK_FALSE(z2.d2h_overlaps_backward);
+    CHECK(z2.host_optimizer_bytes == doctest::Approx(1e9));
+    CHECK(z2.step_s() == doctest::Approx(6e-3 + 1e9 * 112.0 / (8.0 * 614.4e9)));
 
     // The plan: one optimizer unit of the whole chain; each gather preceded by the shard's
     // copy, 2e8 B gathered / 8 = 2.5e7 B over 25 GB/s = 1 ms.
@@ -268,7 +282,7 @@ TEST_SUITE("models.step.sharded_step") {
     const double gather_s = p.comm.units[0].forward_all_gather_s;
     apply_offload(job, layout, link, p);
     REQUIRE(p.optimizer.size() == 1);
-    CHECK(p.optimizer[0].gpu_s == doctest::Approx(15.375e-3));
+    CHECK(p.optimizer[0].gpu_s == doctest::Approx(29.34375e-3));
     CHECK(p.optimizer[0].dispatch_s == doctest::Approx(1e-4));
     CHECK(p.comm.units[0].forward_all_gather_s == doctest::Approx(gather_s + 1e-3));
     CHECK(p.comm.units[0].backward_all_gather_s == doctest::Approx(gather_s + 1e-3));
