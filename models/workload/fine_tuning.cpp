@@ -1,6 +1,7 @@
 #include "models/workload/fine_tuning.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -152,8 +153,12 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
   std::vector<Op> ops;
   ops.reserve(workload.ops.size() * 3);
   int adapters = 0;
+  std::optional<std::size_t> fused_attention;  // the layer's fused attention op in `ops`, if any
   for (std::size_t index = 0; index < workload.ops.size(); ++index) {
     const Op& original = workload.ops[index];
+    if (original.op_class == OpClass::kAttention && ends_with(original.name, "attn.fused")) {
+      fused_attention = ops.size();
+    }
     if (original.parameters <= 0.0) {
       Op kept = original;
       if (kept.op_class == OpClass::kMatmul) {
@@ -182,6 +187,11 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       // their input whenever any input needs a gradient, which the activations do.
       base.backward_flop_ratio = 1.0;
       base.saved_elements = (any_targeted || quantize) ? original.saved_elements : 0.0;
+      if (base.saved_elements == 0.0 && ends_with(original.name, "attn.out") && fused_attention) {
+        // The fused attention's output O, which the out projection saved as its input, stays
+        // saved for the attention's backward (flash / memory-efficient SDPA backward read it).
+        ops[*fused_attention].saved_elements += original.saved_elements;
+      }
     }
     if (quantize) {
       Op dequant;

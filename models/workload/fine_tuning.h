@@ -9,7 +9,10 @@
 ///   its input (dx = dy·W: backward_flop_ratio 1, one GEMM per weight), so gradients flow
 ///   through frozen layers to every adapter below; a frozen 16-bit linear needs nothing
 ///   saved for that (PyTorch's linear saves its input only for the weight gradient; the
-///   adapter beside it saves the shared input x);
+///   adapter beside it saves the shared input x). A frozen out projection after a fused
+///   attention op hands the attention output O, which it saved as its input, back to that
+///   op: flash and memory-efficient SDPA keep O for their backward
+///   (aten _scaled_dot_product_flash_attention_backward takes `out`);
 /// - each targeted projection W (out x in) gets an adapter y += (x·Aᵀ)·Bᵀ·alpha/r with A of
 ///   r x in and B of out x r, trained: ops "<name>.<target>.lora_a" (2·s·in·r FLOP, saves
 ///   nothing of its own: x is the base op's saved input), "<name>.<target>.lora_b"

@@ -131,6 +131,22 @@ TEST_SUITE("models.workload.fine_tuning") {
     CHECK(op_named(w, "lm_head").saved_elements == 0.0);
   }
 
+  TEST_CASE("LoRA with flash attention: a frozen out projection leaves O saved by the fused op") {
+    // Llama-2-7B at s = 4096, h = 4096: flash's backward reads its output O (s x h), which the
+    // out projection saved as its input; frozen and without an adapter it saves nothing, so
+    // the fused op keeps it: 3·s·h + the log-sum-exp + s·h.
+    const Workload flash = with_attention_kernel(testing::build_catalog_model("llama2-7b"), AttentionKernel::kFlash);
+    const double sh = 4096.0 * 4096.0;
+    const double fused = op_named(flash, "layers.0.attn.fused").saved_elements;
+    const Workload qv = with_fine_tuning(flash, lora(8, {LoraTarget::kQ, LoraTarget::kV}), Precision::kBf16);
+    CHECK(op_named(qv, "layers.0.attn.out").saved_elements == 0.0);
+    CHECK(op_named(qv, "layers.31.attn.fused").saved_elements == doctest::Approx(fused + sh));
+    // With an adapter on o the projection keeps O as its input: counted there, once.
+    const Workload o = with_fine_tuning(flash, lora(8, {LoraTarget::kO}), Precision::kBf16);
+    CHECK(op_named(o, "layers.0.attn.out").saved_elements == doctest::Approx(sh));
+    CHECK(op_named(o, "layers.0.attn.fused").saved_elements == doctest::Approx(fused));
+  }
+
   TEST_CASE("a fused qkv GEMM carries one adapter: GPT-2 c_attn at r=8 is 294,912") {
     // 8 x (768 + 2304) = 24,576 per layer x 12 (peft, target_modules ["c_attn"]).
     const Workload w = with_fine_tuning(testing::build_catalog_model("gpt2"), lora(8, {LoraTarget::kQ}),
