@@ -57,7 +57,8 @@ inline constexpr int kPlanMaxNodes = 1024;
 
 /// Upper bound of effort in the step simulations the planner runs (not a model parameter):
 /// warm-up and minimum measured steps; the window still grows until the step time is
-/// stable (models::StepSimOptions::relative_precision).
+/// stable (models::StepSimOptions::relative_precision). The planner also stops at those
+/// steps where the loader cannot have shaped them (models::StepSimOptions::stop_when_periodic).
 inline constexpr int kPlanWarmupSteps = 1;
 inline constexpr int kPlanMinSteps = 2;
 

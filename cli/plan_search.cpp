@@ -249,6 +249,7 @@ PlanSearch Planner::evaluate() const {
   params.scaling_reference = false;  // the plan reads fits and time only: no single-GPU run
   params.step.warmup_steps = kPlanWarmupSteps;
   params.step.min_steps = kPlanMinSteps;
+  params.step.stop_when_periodic = true;  // a loader that cannot shape the step: no whole loader cycles
 
   std::map<std::string, ValidatedLayout> validated;  // by variant | GPU | GPUs per node | 1 or 2 nodes | layout
   std::map<std::string, StepInfo> step_info;         // by step key

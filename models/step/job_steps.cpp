@@ -10,23 +10,25 @@
 
 namespace gpuplan::models {
 
-StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options) {
+StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options,
+                            std::optional<StepStats>* stats) {
   StepPlan slowest = plan_step(job, efficiency, 0);
   if (slowest.pipeline.stages <= 1) return slowest;
   StepSimOptions quiet = options;
   quiet.trace_steps = 0;
   quiet.exact = false;
-  double slowest_s = simulate_steps(slowest, quiet).breakdown.step_time_s;
+  StepStats slowest_stats = simulate_steps(slowest, quiet);
   const std::vector<int> roles = slowest.pipeline.roles;
   for (const int stage : roles) {
     if (stage == 0) continue;
     StepPlan plan = plan_step(job, efficiency, stage);
-    const double step_s = simulate_steps(plan, quiet).breakdown.step_time_s;
-    if (step_s > slowest_s) {
-      slowest_s = step_s;
+    StepStats step = simulate_steps(plan, quiet);
+    if (step.breakdown.step_time_s > slowest_stats.breakdown.step_time_s) {
+      slowest_stats = std::move(step);
       slowest = std::move(plan);
     }
   }
+  if (stats != nullptr) *stats = std::move(slowest_stats);
   return slowest;
 }
 
@@ -40,7 +42,8 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
     throw std::invalid_argument("simulate_job_steps: the job needs at least one step and a positive epoch count");
   }
   JobSteps out;
-  const StepPlan cold = slowest_stage_plan(job, efficiency, options);
+  std::optional<StepStats> cold_stats;  // the slowest stage's, simulated without trace
+  const StepPlan cold = slowest_stage_plan(job, efficiency, options, &cold_stats);
   StepPlan warm = cold;
   out.page_cache = later_epochs_from_page_cache(job, cold, epochs);
   warm.loader.page_cache_hit = out.page_cache;
@@ -90,7 +93,8 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
     return out;
   }
 
-  StepStats first = simulate_steps(cold, options);
+  // The slowest stage's simulation is this one when nothing is traced (the same options).
+  StepStats first = cold_stats && options.trace_steps == 0 ? std::move(*cold_stats) : simulate_steps(cold, options);
   out.events += first.events;
   out.first_epoch_train_s = out.startup_s + first.fill_s + steps_per_epoch * first.breakdown.step_time_s;
   if (out.page_cache) {

@@ -9,6 +9,7 @@
 /// persistent_workers, once otherwise.
 
 #include <cstdint>
+#include <optional>
 
 #include "models/gpu/gpu_efficiency.h"
 #include "models/job_spec.h"
@@ -36,8 +37,11 @@ struct JobSteps {
 
 /// The plan of the rank whose steady step is slowest: plan_step's; with pipeline
 /// parallelism each distinct stage (PipelineStagePlan::roles) simulated once to steady state
-/// (no trace) and the slowest kept, since the step ends when every stage has.
-StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options);
+/// (no trace) and the slowest kept, since the step ends when every stage has. With
+/// `stats`, it receives the slowest stage's simulation when one was run (several stages;
+/// `options` without trace and exact), so that a caller need not simulate it again.
+StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options,
+                            std::optional<StepStats>* stats = nullptr);
 
 /// True when the epochs after the first read the dataset from the page cache: real data, more
 /// than one epoch, and the dataset fits in the host's memory (dataset_fits_page_cache). Those

@@ -82,6 +82,8 @@ class StepGraph {
   void run_until_started(long index);
   /// Micro-steps started so far.
   long started() const { return started_; }
+  /// True when the loader's threads outnumber the cores, so that CPU work shares them max-min.
+  bool cpu_contended() const { return contended_; }
   /// Engine events processed.
   std::uint64_t events() const { return engine_.events_processed(); }
 

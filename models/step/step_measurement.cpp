@@ -242,6 +242,16 @@ LoaderStats StepMeasurement::loader_stats(SimTime from, SimTime to) const {
   return stats;
 }
 
+std::pair<SimTime, SimTime> StepMeasurement::longest_batch(SimTime to) const {
+  std::pair<SimTime, SimTime> longest{0, 0};
+  for (const BatchRecord& rec : batches_) {
+    if (!rec.done || rec.ready > to) continue;
+    longest.first = std::max(longest.first, rec.ready - rec.read_start);
+    longest.second = std::max(longest.second, rec.ready - rec.decode_end);
+  }
+  return longest;
+}
+
 std::vector<TraceSpan> StepMeasurement::take_trace(SimTime from, SimTime to) {
   const double from_s = sim::to_seconds(from);
   const double to_s = sim::to_seconds(to);

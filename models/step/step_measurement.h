@@ -75,6 +75,11 @@ class StepMeasurement {
   /// within [from, to).
   LoaderStats loader_stats(sim::SimTime from, sim::SimTime to) const;
 
+  /// Over the batches made ready before `to`: the longest time from their reader starting
+  /// one to its being ready, and the longest from decoded to ready (the pin-memory thread's
+  /// queue and copy), ns. Zeros when none was.
+  std::pair<sim::SimTime, sim::SimTime> longest_batch(sim::SimTime to) const;
+
   /// The spans at work during [from, to) (overlapping it, or of zero length inside it), in
   /// the order they finished; empties the recorded spans.
   std::vector<TraceSpan> take_trace(sim::SimTime from, sim::SimTime to);

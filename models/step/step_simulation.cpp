@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <utility>
@@ -14,6 +15,35 @@
 namespace gpuplan::models {
 
 using sim::SimTime;
+
+namespace {
+
+/// StepSimOptions::stop_when_periodic's test of the window of micro-steps [first, end) and
+/// its steps `per_step`: no data wait, every step as long (kPeriodicTolerance), and the
+/// loader at most half busy (every batch so far ready within `workers` / 2 shortest
+/// micro-steps of its reader starting it, and pinned within half of one), so that the
+/// readers' random draws never reached the host or the GPU.
+bool loader_cannot_shape(const StepMeasurement& observer, const std::vector<Attribution>& per_step, int first, int end,
+                         int workers) {
+  double shortest_step_s = std::numeric_limits<double>::infinity();
+  double longest_step_s = 0.0;
+  for (const Attribution& a : per_step) {
+    if (a.data_wait_s > 0.0) return false;
+    shortest_step_s = std::min(shortest_step_s, a.total());
+    longest_step_s = std::max(longest_step_s, a.total());
+  }
+  if (per_step.empty() || longest_step_s - shortest_step_s > kPeriodicTolerance * longest_step_s) return false;
+  const auto& micro = observer.micro_steps();
+  SimTime shortest_micro = std::numeric_limits<SimTime>::max();
+  for (int i = first; i < end; ++i) {
+    shortest_micro = std::min(shortest_micro, micro[static_cast<std::size_t>(i + 1)].start -
+                                                  micro[static_cast<std::size_t>(i)].start);
+  }
+  const auto [batch, pin] = observer.longest_batch(micro[static_cast<std::size_t>(end)].start);
+  return 2 * batch <= workers * shortest_micro && 2 * pin <= shortest_micro;
+}
+
+}  // namespace
 
 StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   if (plan.forward.empty()) {
@@ -48,6 +78,11 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
       std::max(min_measured, std::max(options.max_steps, options.max_cycles * cycle) / cycle * cycle);
   int warmup = options.warmup_steps;
   int steps = warmup + std::min(max_measured, min_measured);
+  // StepSimOptions::stop_when_periodic: a short window first, kept when the loader cannot
+  // have shaped it (checked below), else grown as usual.
+  const int short_measured = std::max(1, options.min_steps);
+  bool try_short = options.stop_when_periodic && cycle > 1 && !graph.cpu_contended() && short_measured < min_measured;
+  if (try_short) steps = warmup + short_measured;
   std::vector<Attribution> per_step;
   auto mean_var = [](const double* x, std::size_t n) {
     double mean = 0.0;
@@ -69,6 +104,12 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
         step.add(a, micro[i].final ? 1.0 : nonfinal_weight);
       }
       per_step.push_back(step);
+    }
+    if (try_short) {
+      try_short = false;
+      if (loader_cannot_shape(observer, per_step, warmup * simulated_ga, steps * simulated_ga, workers)) break;
+      steps = warmup + std::min(max_measured, min_measured);
+      continue;
     }
     std::vector<double> cycle_means;
     for (std::size_t c = 0; c + cycle_size <= per_step.size(); c += cycle_size) {

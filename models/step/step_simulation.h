@@ -44,7 +44,21 @@ struct StepSimOptions {
   /// Job level: simulate every batch of every epoch (simulate_epoch) instead of a steady-state
   /// window per epoch kind (`gpuplan run --exact`). Slow for real datasets; for checking.
   bool exact = false;
+  /// With W > 1 loader workers, first try a short window: `warmup_steps` + `min_steps` steps
+  /// (no whole loader cycles), kept when the loader cannot have shaped it (the step is then
+  /// the same every step, as with synthetic data): no data wait in the window, every
+  /// measured step equally long (within kPeriodicTolerance), the CPU cores not shared
+  /// (threads <= cores), and the loader at most half busy: every batch so far was made
+  /// ready within W / 2 shortest micro-steps of its reader starting it, and pinned within
+  /// half of one. Otherwise the window grows by the rules above, from the steps already
+  /// simulated. A bound on effort for searches (`gpuplan plan`), off by default; its
+  /// result equals the long window's within kPeriodicTolerance (tests/models/step_simulation_test.cpp).
+  bool stop_when_periodic = false;
 };
+
+/// How equal the measured steps must be for StepSimOptions::stop_when_periodic, relative to
+/// the longest: 1e-6, i.e. equal but for the engine's nanosecond rounding of shared flows.
+inline constexpr double kPeriodicTolerance = 1e-6;
 
 /// Where the data loader's readers spent their time, mean per batch over the measured
 /// window, seconds. Each phase includes its queueing: storage waits for a device slot and

@@ -124,6 +124,54 @@ TEST_SUITE("models.step.step_simulation") {
     CHECK(s.trace[2].label == "optimizer.step");
   }
 
+  TEST_CASE("stop_when_periodic: a loader with slack ends after the short window, at the long window's step") {
+    StepPlan p = simple_plan();
+    p.loader.synthetic = false;
+    p.loader.workers = 4;
+    p.loader.prefetch_batches = 8;
+    p.loader.batch_load_s = 2e-3;  // a batch per 0.5 ms from 4 workers against an 18 ms step
+    p.loader.batch_cpu_s = 2e-3;
+    p.h2d_bytes = 0;
+    p.h2d_bytes_per_s = 1e9;
+    StepSimOptions o;
+    o.warmup_steps = 1;
+    o.min_steps = 2;
+    const StepStats full = simulate_steps(p, o);  // whole loader cycles: 4 x 4 steps measured
+    CHECK(full.steps_measured == 16);
+    o.stop_when_periodic = true;
+    const StepStats short_window = simulate_steps(p, o);
+    CHECK(short_window.steps_measured == 2);
+    CHECK(short_window.breakdown.step_time_s == doctest::Approx(18e-3));
+    CHECK(short_window.breakdown.step_time_s == doctest::Approx(full.breakdown.step_time_s).epsilon(kPeriodicTolerance));
+    CHECK(short_window.breakdown.gpu_compute_s ==
+          doctest::Approx(full.breakdown.gpu_compute_s).epsilon(kPeriodicTolerance));
+    CHECK(short_window.breakdown.data_wait_s == 0.0);
+  }
+
+  TEST_CASE("stop_when_periodic: a loader that will limit is simulated in whole cycles") {
+    // 4 workers of 80 ms per batch deliver one per 20 ms against an 18 ms step: the 8
+    // prefetched batches hide it for the first steps, so the short window sees equal 18 ms
+    // steps without data wait; but a batch takes 80 ms > 4 / 2 x 18 ms, so the window grows
+    // and the result is the long window's, 20 ms per step (2 ms waiting for data).
+    StepPlan p = simple_plan();
+    p.loader.synthetic = false;
+    p.loader.workers = 4;
+    p.loader.prefetch_batches = 8;
+    p.loader.batch_load_s = 80e-3;
+    p.loader.batch_cpu_s = 80e-3;
+    p.h2d_bytes = 0;
+    p.h2d_bytes_per_s = 1e9;
+    StepSimOptions o;
+    o.warmup_steps = 1;
+    o.min_steps = 2;
+    const StepStats full = simulate_steps(p, o);
+    o.stop_when_periodic = true;
+    const StepStats checked = simulate_steps(p, o);
+    CHECK(checked.steps_measured == full.steps_measured);
+    CHECK(checked.breakdown.step_time_s == full.breakdown.step_time_s);
+    CHECK(checked.breakdown.step_time_s == doctest::Approx(20e-3).epsilon(0.01));
+  }
+
   TEST_CASE("an empty plan is rejected") {
     CHECK_THROWS_AS(simulate_steps(StepPlan{}), std::invalid_argument);
   }
