@@ -188,6 +188,10 @@ CalibrateResult calibrate(const CalibrateOptions& o, const config::Catalogs& cat
   if (!scratch.empty()) std::remove(scratch.c_str());
   const models::ProbeResults probe = config::parse_probe_results(probe_text, o.from.empty() ? "cuda_probe output" : o.from);
   const std::string gpu = catalog_gpu_for(probe.provenance.gpu_name, o.gpu, o.from.empty() ? "cuda_probe output" : o.from, catalogs);
+  if (const config::CalibrationRefusal refused = config::calibration_refusal(*catalogs.gpus.find(gpu));
+      !refused.problem.empty()) {
+    throw config::ConfigError("cannot calibrate: " + refused.problem + refused.fix);
+  }
   // The name comes from the probe's contents: sanitized, so it cannot leave the folder.
   r.profile_path = !o.output.empty()
                        ? o.output

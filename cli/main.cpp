@@ -402,7 +402,7 @@ int command_list(const std::vector<std::string>& args) {
     auto tf = [](double v) { return v > 0 ? fmt::format("{:.1f}", core::to_teraflop_per_s(v)) : std::string("-"); };
     for (const auto& g : context.catalogs.gpus.all()) {
       std::vector<std::string> cells = {
-          g.name, fmt::format("{}.{}", g.compute_capability_major, g.compute_capability_minor),
+          g.name, g.is_amd() ? g.gfx_target : fmt::format("{}.{}", g.compute_capability_major, g.compute_capability_minor),
           report::human_bytes(g.memory_bytes), fmt::format("{:.0f} GB/s", core::to_gigabytes_per_s(g.memory_bytes_per_s)),
           tf(g.peak_fp32_flop_per_s), tf(g.peak_tf32_flop_per_s), tf(g.peak_fp16_flop_per_s),
           tf(g.peak_bf16_flop_per_s), tf(g.peak_fp8_flop_per_s), fmt::format("{:.0f} W", g.tdp_w)};

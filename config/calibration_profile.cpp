@@ -296,4 +296,13 @@ void check_profile_gpu(const models::CalibrationProfile& profile, const std::str
   }
 }
 
+CalibrationRefusal calibration_refusal(const models::GpuSpec& gpu) {
+  if (!gpu.is_amd()) {
+    return {};
+  }
+  return {gpu.name + " is an AMD GPU (" + gpu.architecture_text() + ")",
+          "; cuda_probe measures CUDA GPUs only and gpuplan has no ROCm probe, so no calibration profile can "
+          "describe it: use " + gpu.name + " without a profile (its predictions are prediction-only)"};
+}
+
 }  // namespace gpuplan::config

@@ -48,4 +48,15 @@ const ProfileFile* profile_for_gpu(const std::vector<ProfileFile>& profiles, con
 /// <file> (gpu); did you mean ...".
 void check_profile_gpu(const models::CalibrationProfile& profile, const std::string& file, const Catalogs& catalogs);
 
+/// Whether a calibration profile can describe `gpu`: NVIDIA only. cuda_probe runs CUDA
+/// kernels and a profile's provenance records a CUDA compute capability; no ROCm probe
+/// exists, so an AMD GPU has no profile. Returns the problem and fix to report for an AMD GPU
+/// ({"mi300x is an AMD GPU (gfx942 (CDNA 3))", "; cuda_probe measures CUDA GPUs only ..."}),
+/// both empty for an NVIDIA one.
+struct CalibrationRefusal {
+  std::string problem;
+  std::string fix;
+};
+CalibrationRefusal calibration_refusal(const models::GpuSpec& gpu);
+
 }  // namespace gpuplan::config

@@ -73,11 +73,60 @@ constexpr GatedPeak kGatedPeaks[] = {
     {"fp8", 8, 9, "FP8 tensor cores start at compute capability 8.9 (Ada, Hopper)"},
 };
 
+/// The same gates on AMD CDNA, by generation (AMD CDNA 2 and CDNA 3 whitepapers; ROCm "Data
+/// types and precision support"): bf16 Matrix Cores on every accepted target, fp8 from CDNA 3,
+/// and no tf32 at all. CDNA 3's xf32 MFMA is not what PyTorch's TF32 switch selects on ROCm
+/// builds by default, and gpuplan has no measurement of it: `tf32` runs as fp32 on AMD.
+struct AmdGatedPeak {
+  const char* key;
+  int generation;  ///< first CDNA generation with it; 0 = none has it
+  const char* what;
+};
+constexpr AmdGatedPeak kAmdGatedPeaks[] = {
+    {"tf32", 0, "gpuplan models no TF32 path on AMD CDNA (tf32 runs as fp32 there; CDNA 3's xf32 is not modelled)"},
+    {"bf16", 2, "BF16 Matrix Cores run at full rate from CDNA 2 (gfx90a)"},
+    {"fp8", 3, "FP8 Matrix Cores start at CDNA 3 (gfx942)"},
+};
+
+/// The AMD LLVM targets the catalog accepts and their CDNA generation (ROCm "GPU hardware
+/// specifications": MI210/MI250/MI250X gfx90a, MI300A/MI300X/MI325X gfx942).
+constexpr std::pair<std::string_view, int> kGfxTargets[] = {{"gfx90a", 2}, {"gfx942", 3}};
+
 bool at_least(int major, int minor, int want_major, int want_minor) {
   return major > want_major || (major == want_major && minor >= want_minor);
 }
 
-void read_peaks(MapReader& gpu, models::GpuSpec& spec, std::optional<std::pair<int, int>> cc) {
+/// One precision gate resolved for the entry's architecture.
+struct PeakGate {
+  const char* key = "";
+  bool hardware_has_it = false;
+  std::string what;            ///< why, for the fix
+  std::string correct_hint;    ///< " or correct <architecture key>", or empty
+};
+
+/// The gates of the entry's architecture; empty when the architecture is unknown (a
+/// malformed compute_capability or gfx_target, already reported).
+std::vector<PeakGate> peak_gates(const models::GpuSpec& spec, bool architecture_known) {
+  std::vector<PeakGate> gates;
+  if (!architecture_known) {
+    return gates;
+  }
+  if (spec.is_amd()) {
+    for (const AmdGatedPeak& g : kAmdGatedPeaks) {
+      gates.push_back({g.key, g.generation > 0 && spec.cdna_generation >= g.generation, g.what,
+                       g.generation > 0 ? " or correct gfx_target" : ""});
+    }
+    return gates;
+  }
+  for (const GatedPeak& g : kGatedPeaks) {
+    gates.push_back({g.key,
+                     at_least(spec.compute_capability_major, spec.compute_capability_minor, g.major, g.minor),
+                     g.what, " or correct compute_capability"});
+  }
+  return gates;
+}
+
+void read_peaks(MapReader& gpu, models::GpuSpec& spec, bool architecture_known) {
   auto peaks = gpu.map("peak_dense", Requirement::kRequired);
   if (!peaks) {
     return;
@@ -88,32 +137,30 @@ void read_peaks(MapReader& gpu, models::GpuSpec& spec, std::optional<std::pair<i
   spec.peak_fp16_flop_per_s =
       peaks->quantity("fp16", Dimension::kFlopPerSecond, Range::kPositive, Requirement::kRequired)
           .value_or(0.0);
+  // In the order of the gates: tf32, bf16, fp8.
   double* gated_fields[] = {&spec.peak_tf32_flop_per_s, &spec.peak_bf16_flop_per_s,
                             &spec.peak_fp8_flop_per_s};
+  const std::vector<PeakGate> gates = peak_gates(spec, architecture_known);
+  const std::string architecture = spec.architecture_text();
   for (std::size_t i = 0; i < std::size(kGatedPeaks); ++i) {
-    const GatedPeak& gate = kGatedPeaks[i];
-    const bool given = peaks->has(gate.key);
-    const auto quantity = peaks->quantity(gate.key, Dimension::kFlopPerSecond, Range::kNonNegative);
+    const std::string key = kGatedPeaks[i].key;
+    const bool given = peaks->has(key);
+    const auto quantity = peaks->quantity(key, Dimension::kFlopPerSecond, Range::kNonNegative);
     if (given && !quantity) {
       continue;  // malformed value: already reported
     }
     const double value = quantity.value_or(0.0);
     *gated_fields[i] = value;
-    if (!cc) {
+    if (gates.empty()) {
       continue;
     }
-    const std::string cc_text = std::to_string(cc->first) + "." + std::to_string(cc->second);
-    const bool hardware_has_it = at_least(cc->first, cc->second, gate.major, gate.minor);
-    if (value > 0.0 && !hardware_has_it) {
-      peaks->error(gate.key, std::string(gate.key) + " peak on a GPU of compute capability " + cc_text,
-                   "; " + std::string(gate.what) + ": remove " + gate.key +
-                       " or correct compute_capability");
-    } else if (hardware_has_it && value <= 0.0) {
-      peaks->error(gate.key,
-                   std::string(given ? "zero " : "missing ") + gate.key +
-                       " peak for compute capability " + cc_text,
-                   "; " + std::string(gate.what) + ": add " + gate.key +
-                       ": \"<dense rate> TFLOP/s\" from the datasheet");
+    const PeakGate& gate = gates[i];
+    if (value > 0.0 && !gate.hardware_has_it) {
+      peaks->error(key, key + " peak on a GPU of " + architecture,
+                   "; " + gate.what + ": remove " + key + gate.correct_hint);
+    } else if (gate.hardware_has_it && value <= 0.0) {
+      peaks->error(key, std::string(given ? "zero " : "missing ") + key + " peak for " + architecture,
+                   "; " + gate.what + ": add " + key + ": \"<dense rate> TFLOP/s\" from the datasheet");
     }
   }
   peaks->finish();
@@ -145,6 +192,88 @@ std::vector<std::string> read_aliases(MapReader& gpu, std::vector<AliasSite>& si
   return aliases;
 }
 
+/// The keys only one vendor's entries may carry, with the other vendor's counterpart.
+struct VendorKey {
+  const char* key;
+  models::GpuVendor vendor;
+  const char* instead;  ///< the other vendor's key for the same fact, or empty
+};
+constexpr VendorKey kVendorKeys[] = {
+    {"compute_capability", models::GpuVendor::kNvidia, "gfx_target"},
+    {"sms", models::GpuVendor::kNvidia, "compute_units"},
+    {"nvlink_per_direction", models::GpuVendor::kNvidia, "infinity_fabric"},
+    {"gfx_target", models::GpuVendor::kAmd, "compute_capability"},
+    {"compute_units", models::GpuVendor::kAmd, "sms"},
+    {"infinity_fabric", models::GpuVendor::kAmd, "nvlink_per_direction"},
+};
+
+/// Refuses a key of the other vendor ("sms on a vendor: amd entry"), with the key to write
+/// instead. Marks it known so that finish() does not report it a second time.
+void refuse_other_vendor_keys(MapReader& gpu, const models::GpuSpec& spec) {
+  for (const VendorKey& k : kVendorKeys) {
+    if (k.vendor == spec.vendor || !gpu.has(k.key)) {
+      continue;
+    }
+    gpu.declare({k.key});
+    const std::string own = models::vendor_name(spec.vendor);
+    gpu.error(k.key, std::string(k.key) + " is a key of " + models::vendor_name(k.vendor) + " entries, and this one is vendor: " + own,
+              "; write " + std::string(k.instead) + " instead, or correct vendor");
+  }
+}
+
+/// compute_capability and sms (NVIDIA), or gfx_target and compute_units (AMD), into `spec`.
+/// Returns whether the architecture is known (the precision gates need it).
+bool read_architecture(MapReader& gpu, models::GpuSpec& spec) {
+  refuse_other_vendor_keys(gpu, spec);
+  if (spec.is_amd()) {
+    std::vector<std::string_view> targets;
+    for (const auto& t : kGfxTargets) targets.push_back(t.first);
+    const std::optional<std::string> target = gpu.choice("gfx_target", targets, Requirement::kRequired);
+    spec.sm_count = static_cast<int>(gpu.integer("compute_units", 1, 1000, Requirement::kRequired).value_or(0));
+    if (!target) {
+      return false;
+    }
+    spec.gfx_target = *target;
+    for (const auto& t : kGfxTargets) {
+      if (t.first == *target) spec.cdna_generation = t.second;
+    }
+    return true;
+  }
+  std::optional<std::pair<int, int>> cc;
+  if (auto text = gpu.string("compute_capability", Requirement::kRequired)) {
+    cc = parse_compute_capability(*text);
+    if (!cc) {
+      gpu.error("compute_capability", "expected a compute capability such as \"8.0\", found '" +
+                                          *text + "'",
+                "; write it as <major>.<minor> in quotes, as nvidia-smi --query-gpu=compute_cap prints it");
+    } else {
+      spec.compute_capability_major = cc->first;
+      spec.compute_capability_minor = cc->second;
+    }
+  }
+  spec.sm_count = static_cast<int>(gpu.integer("sms", 1, 1000, Requirement::kRequired).value_or(0));
+  return cc.has_value();
+}
+
+/// The GPU-to-GPU links of the platform board: nvlink_per_direction (NVIDIA; optional, total
+/// over all links, one direction), or infinity_fabric {links, per_link_per_direction} (AMD;
+/// optional: one link to each peer of a full mesh).
+void read_gpu_links(MapReader& gpu, models::GpuSpec& spec) {
+  if (!spec.is_amd()) {
+    spec.nvlink_bytes_per_s_per_direction =
+        gpu.quantity("nvlink_per_direction", Dimension::kBytesPerSecond, Range::kPositive).value_or(0.0);
+    return;
+  }
+  if (auto fabric = gpu.map("infinity_fabric")) {
+    spec.infinity_fabric_links =
+        static_cast<int>(fabric->integer("links", 1, 15, Requirement::kRequired).value_or(0));
+    spec.infinity_fabric_link_bytes_per_s_per_direction =
+        fabric->quantity("per_link_per_direction", Dimension::kBytesPerSecond, Range::kPositive, Requirement::kRequired)
+            .value_or(0.0);
+    fabric->finish();
+  }
+}
+
 std::optional<models::GpuSpec> read_gpu(const std::string& name, const YAML::Node& node,
                                         const YAML::Mark& key_mark, ErrorSink& sink,
                                         std::vector<AliasSite>& alias_sites) {
@@ -161,22 +290,18 @@ std::optional<models::GpuSpec> read_gpu(const std::string& name, const YAML::Nod
   models::GpuSpec spec;
   spec.name = name;
   spec.aliases = read_aliases(gpu, alias_sites);
-  spec.form_factor = gpu.choice("form_factor", {"sxm", "pcie"}, Requirement::kRequired).value_or("");
-
-  std::optional<std::pair<int, int>> cc;
-  if (auto text = gpu.string("compute_capability", Requirement::kRequired)) {
-    cc = parse_compute_capability(*text);
-    if (!cc) {
-      gpu.error("compute_capability", "expected a compute capability such as \"8.0\", found '" +
-                                          *text + "'",
-                "; write it as <major>.<minor> in quotes, as nvidia-smi --query-gpu=compute_cap prints it");
-    } else {
-      spec.compute_capability_major = cc->first;
-      spec.compute_capability_minor = cc->second;
-    }
+  spec.form_factor = gpu.choice("form_factor", {"sxm", "pcie", "oam"}, Requirement::kRequired).value_or("");
+  // vendor: optional, nvidia when absent (catalogs written before AMD entries existed); the
+  // shipped catalog writes it on every entry (tests/config/gpu_catalog_test.cpp checks).
+  const std::optional<std::string> vendor = gpu.choice("vendor", {"nvidia", "amd"});
+  const bool vendor_known = vendor.has_value() || !gpu.has("vendor");
+  spec.vendor = vendor.value_or("nvidia") == "amd" ? models::GpuVendor::kAmd : models::GpuVendor::kNvidia;
+  if (!vendor_known) {
+    // Which keys belong here is unknown: the vendor error says what to fix first.
+    for (const VendorKey& k : kVendorKeys) gpu.declare({k.key});
   }
-  spec.sm_count = static_cast<int>(gpu.integer("sms", 1, 1000, Requirement::kRequired).value_or(0));
-  read_peaks(gpu, spec, cc);
+  const bool architecture_known = vendor_known && read_architecture(gpu, spec);
+  read_peaks(gpu, spec, architecture_known);
   spec.memory_bytes =
       gpu.quantity("memory", Dimension::kBytes, Range::kPositive, Requirement::kRequired).value_or(0.0);
   spec.memory_bytes_per_s = gpu.quantity("memory_bandwidth", Dimension::kBytesPerSecond,
@@ -206,8 +331,9 @@ std::optional<models::GpuSpec> read_gpu(const std::string& name, const YAML::Nod
     }
     pcie->finish();
   }
-  spec.nvlink_bytes_per_s_per_direction =
-      gpu.quantity("nvlink_per_direction", Dimension::kBytesPerSecond, Range::kPositive).value_or(0.0);
+  if (vendor_known) {
+    read_gpu_links(gpu, spec);
+  }
   spec.tdp_w = gpu.quantity("tdp", Dimension::kWatts, Range::kPositive, Requirement::kRequired)
                    .value_or(0.0);
   spec.idle_w = gpu.quantity("idle_power", Dimension::kWatts, Range::kPositive, Requirement::kRequired)

@@ -5,14 +5,20 @@
 ///
 /// File layout (`format: gpuplan/v1`, then `gpus:` name -> entry). Entry keys, all required
 /// unless marked optional:
-///   aliases (optional list), form_factor (sxm | pcie), compute_capability ("8.0"), sms,
-///   peak_dense {fp32, fp16, tf32, bf16, fp8} as FLOP/s strings (dense rates; tf32 and bf16
-///   required from compute capability 8.0 and refused below it, fp8 likewise from 8.9),
+///   aliases (optional list), form_factor (sxm | pcie | oam), vendor (optional: nvidia |
+///   amd; nvidia when absent, and every shipped entry writes it),
+///   NVIDIA: compute_capability ("8.0"), sms; AMD: gfx_target (gfx90a | gfx942), compute_units
+///   (a key of the other vendor is refused with the one to write instead),
+///   peak_dense {fp32, fp16, tf32, bf16, fp8} as FLOP/s strings (dense rates; on NVIDIA tf32
+///   and bf16 required from compute capability 8.0 and refused below it, fp8 likewise from
+///   8.9; on AMD bf16 required, fp8 required from CDNA 3 (gfx942) and refused below, tf32
+///   refused: no TF32 path is modelled there),
 ///   memory, memory_bandwidth, memory_type (hbm2 | hbm2e | hbm3 | hbm3e | gddr5x | gddr6 |
-///   gddr6x | gddr7), l2_cache, pcie {generation, lanes}, nvlink_per_direction (optional;
-///   total over all links, one direction), tdp, idle_power (below tdp), boost_clock,
-///   observed_load_clock (optional), accuracy (measured | prediction-only), source,
-///   retrieved (YYYY-MM-DD).
+///   gddr6x | gddr7), l2_cache, pcie {generation, lanes}, NVIDIA: nvlink_per_direction
+///   (optional; total over all links, one direction); AMD: infinity_fabric (optional; {links,
+///   per_link_per_direction}: the GPU's links of a full mesh, one per peer), tdp, idle_power
+///   (below tdp), boost_clock, observed_load_clock (optional), accuracy (measured |
+///   prediction-only), source, retrieved (YYYY-MM-DD).
 /// Every dimensional value goes through core::parse_quantity, so a bare number is an error
 /// with a fix hint. Names are lower-case letters, digits and hyphens. Names and aliases are
 /// matched case-insensitively and each may belong to one GPU only.
@@ -34,8 +40,9 @@ class GpuCatalog {
   /// Reads and validates a catalog file. Throws ConfigError with every problem of the file,
   /// each as "<problem> at <file>:<line>:<column> (<key.path>)[; <fix>]" (STYLE.md C2, C4):
   /// unreadable file, YAML syntax, duplicate or unknown keys (with did-you-mean), missing
-  /// keys, values without units, out-of-range values, peaks the compute capability cannot
-  /// have or must have, idle power not below TDP, invalid names, alias collisions.
+  /// keys, values without units, out-of-range values, peaks the compute capability (or gfx
+  /// target) cannot have or must have, keys of the other vendor, idle power not below TDP,
+  /// invalid names, alias collisions.
   static GpuCatalog load(const std::string& path);
   /// As load(), from YAML text; `file_name` is used in messages (inline YAML in tests).
   static GpuCatalog parse(const std::string& yaml_text, const std::string& file_name);

@@ -50,6 +50,21 @@ int nvlink_generation(const models::GpuSpec& gpu) {
 }
 
 InterconnectProblem interconnect_problem(const std::string& name, const models::GpuSpec& gpu, int gpus_per_node) {
+  if (name == kInfinityFabricMesh) {
+    if (gpu.infinity_fabric_links <= 0) {
+      const std::string own = default_interconnect(gpu);
+      return {gpu.name + " has no Infinity Fabric links (AMD Instinct platforms only)",
+              own.empty() ? "; use a PCIe link such as pcie4" : "; use " + own};
+    }
+    if (gpus_per_node > gpu.infinity_fabric_links + 1) {
+      return {"an Infinity Fabric mesh of " + std::to_string(gpu.infinity_fabric_links) + " links per GPU joins " +
+                  std::to_string(gpu.infinity_fabric_links + 1) + " " + gpu.name + " GPUs, not " +
+                  std::to_string(gpus_per_node),
+              "; use gpus_per_node: " + std::to_string(gpu.infinity_fabric_links + 1) +
+                  " or fewer, and more nodes"};
+    }
+    return {};
+  }
   const std::string bus(bus_generation(name));
   const bool nvlink = bus.starts_with("nvlink");
   const int generation = std::atoi(bus.c_str() + (nvlink ? 6 : 4));
@@ -85,18 +100,25 @@ InterconnectProblem interconnect_problem(const std::string& name, const models::
 }
 
 std::string default_interconnect(const models::GpuSpec& gpu) {
+  if (gpu.form_factor == "oam" && gpu.infinity_fabric_links > 0) return std::string(kInfinityFabricMesh);
   const int nvlink = nvlink_generation(gpu);
   if (gpu.form_factor == "sxm" && nvlink >= 2 && nvlink <= 5) return "nvlink" + std::to_string(nvlink);
   if (gpu.pcie_generation > 0) return "pcie" + std::to_string(gpu.pcie_generation);
   return "";
 }
 
-models::LinkSpec intra_node_link_for(const std::string& name, const models::GpuSpec& gpu) {
+models::LinkSpec intra_node_link_for(const std::string& name, const models::GpuSpec& gpu, int gpus_per_node) {
   // A bare NVLink alias on a PCIe card is the bridge between two cards.
   const bool bridge = gpu.form_factor == "pcie" && name.starts_with("nvlink") && name.find('_') == std::string::npos;
   models::LinkSpec link = models::intra_node_link(bridge ? name + "_direct" : name);
   if (link.kind == models::LinkKind::kNvlink && gpu.nvlink_bytes_per_s_per_direction > 0.0) {
     link = models::with_bandwidth(std::move(link), gpu.nvlink_bytes_per_s_per_direction);
+  }
+  if (link.kind == models::LinkKind::kInfinityFabric && gpu.infinity_fabric_links > 0 &&
+      gpu.infinity_fabric_link_bytes_per_s_per_direction > 0.0) {
+    // A full mesh: each GPU reaches the job's other GPUs over one link each.
+    const int peers = std::clamp(gpus_per_node - 1, 1, gpu.infinity_fabric_links);
+    link = models::with_bandwidth(std::move(link), peers * gpu.infinity_fabric_link_bytes_per_s_per_direction);
   }
   return link;
 }

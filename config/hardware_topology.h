@@ -50,8 +50,15 @@ std::string unsupported_interconnect_reason(std::string_view name);
 /// link is NVLink and the GPU gives one; on a PCIe card a bare NVLink alias means the bridge
 /// (nvlink3 -> nvlink3_direct), not an NVSwitch (e.g. nvlink3 on a100-80gb: nvlink3_nvswitch at
 /// 300 GB/s); PCIe links keep the table's figure of their generation. Throws
-/// std::invalid_argument for an unknown name.
-models::LinkSpec intra_node_link_for(const std::string& name, const models::GpuSpec& gpu);
+/// std::invalid_argument for an unknown name. On infinity_fabric_mesh (AMD, a full mesh with
+/// one link per peer and no switch) the raw bandwidth is the GPU's links that reach the
+/// other GPUs of the node: min(gpus_per_node - 1, links) x per-link bandwidth (mi300x, 8 GPUs:
+/// 7 x 64 = 448 GB/s; 2 GPUs: 64 GB/s). A tensor-parallel sub-group of a mesh reaches fewer
+/// peers than the node's GPUs; that is not modelled (it keeps the node's figure).
+models::LinkSpec intra_node_link_for(const std::string& name, const models::GpuSpec& gpu, int gpus_per_node);
+
+/// The interconnect table name of AMD's Infinity Fabric full mesh.
+inline constexpr std::string_view kInfinityFabricMesh = "infinity_fabric_mesh";
 
 /// The NVLink generation of `gpu`: 2 for compute capability 7.x (V100, TITAN RTX), 3 for 8.x
 /// (A100, RTX 3090, RTX A6000), 4 for 9.x (H100, H200), 5 for 10.x (NVIDIA NVLink
@@ -63,7 +70,8 @@ int nvlink_generation(const models::GpuSpec& gpu);
 /// name), as {problem, fix}; both empty when it can. Refused: an NVLink generation other than
 /// the GPU's; a PCIe generation above the GPU's (the link runs at the card's own); on a PCIe
 /// card (NVLink by a bridge joining two cards) an NVSwitch, or NVLink with more than two GPUs
-/// per node. A GPU without NVLink is the caller's check.
+/// per node; infinity_fabric_mesh on a GPU without Infinity Fabric links, or with more GPUs
+/// per node than the mesh joins (links + 1). A GPU without NVLink is the caller's check.
 struct InterconnectProblem {
   std::string problem;
   std::string fix;
@@ -72,7 +80,8 @@ InterconnectProblem interconnect_problem(const std::string& name, const models::
 
 /// The interconnect a scenario without gpu_interconnect (and without an instance) gets: an
 /// SXM GPU with NVLink sits on an NVLink board (nvlink2 = DGX-1 style mesh, nvlink3/4/5 = HGX
-/// with NVSwitch: A100, H100/H200, B200/GB200), anything else on its own PCIe generation ("pcie4"). Empty when the catalog
+/// with NVSwitch: A100, H100/H200, B200/GB200), an AMD OAM module with Infinity Fabric links on
+/// its platform's mesh (infinity_fabric_mesh), anything else on its own PCIe generation ("pcie4"). Empty when the catalog
 /// gives no PCIe generation and no NVLink.
 std::string default_interconnect(const models::GpuSpec& gpu);
 

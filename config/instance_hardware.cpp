@@ -65,7 +65,7 @@ models::HardwareSpec instance_hardware(const models::InstanceSpec& row, int node
   h.gpu_interconnect = f.gpu_interconnect;
   h.network_bytes_per_s = f.network ? f.network->node_bytes_per_s() : 0.0;
   try {
-    const models::LinkSpec link = intra_node_link_for(h.gpu_interconnect, h.gpu);
+    const models::LinkSpec link = intra_node_link_for(h.gpu_interconnect, h.gpu, h.gpus_per_node);
     h.gpus_per_pcie_switch = default_gpus_per_pcie_switch(link, h.gpus_per_node);
     h.topology = make_topology(h.gpus_per_node, nodes, link, f.network ? &*f.network : nullptr);
   } catch (const std::invalid_argument& e) {

@@ -23,8 +23,13 @@ void emit_gpu(YAML::Emitter& out, const models::GpuSpec& gpu) {
   out << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << gpu.name;
   out << YAML::Key << "form_factor" << YAML::Value << gpu.form_factor;
-  out << YAML::Key << "compute_capability" << YAML::Value
-      << (std::to_string(gpu.compute_capability_major) + "." + std::to_string(gpu.compute_capability_minor));
+  if (gpu.is_amd()) {
+    out << YAML::Key << "vendor" << YAML::Value << models::vendor_name(gpu.vendor);
+    out << YAML::Key << "gfx_target" << YAML::Value << gpu.gfx_target;
+  } else {
+    out << YAML::Key << "compute_capability" << YAML::Value
+        << (std::to_string(gpu.compute_capability_major) + "." + std::to_string(gpu.compute_capability_minor));
+  }
   out << YAML::Key << "sm_count" << YAML::Value << gpu.sm_count;
   out << YAML::Key << "memory" << YAML::Value << with_unit(gpu.memory_bytes, "B");
   out << YAML::Key << "memory_bandwidth" << YAML::Value << with_unit(gpu.memory_bytes_per_s, "B/s");
@@ -37,8 +42,14 @@ void emit_gpu(YAML::Emitter& out, const models::GpuSpec& gpu) {
   out << YAML::Key << "l2_cache" << YAML::Value << with_unit(gpu.l2_cache_bytes, "B");
   out << YAML::Key << "pcie_generation" << YAML::Value << gpu.pcie_generation;
   out << YAML::Key << "pcie_lanes" << YAML::Value << gpu.pcie_lanes;
-  out << YAML::Key << "nvlink_per_direction" << YAML::Value
-      << with_unit(gpu.nvlink_bytes_per_s_per_direction, "B/s");
+  if (gpu.is_amd()) {
+    out << YAML::Key << "infinity_fabric_links" << YAML::Value << gpu.infinity_fabric_links;
+    out << YAML::Key << "infinity_fabric_per_link_per_direction" << YAML::Value
+        << with_unit(gpu.infinity_fabric_link_bytes_per_s_per_direction, "B/s");
+  } else {
+    out << YAML::Key << "nvlink_per_direction" << YAML::Value
+        << with_unit(gpu.nvlink_bytes_per_s_per_direction, "B/s");
+  }
   out << YAML::Key << "tdp" << YAML::Value << with_unit(gpu.tdp_w, "W");
   out << YAML::Key << "idle_power" << YAML::Value << with_unit(gpu.idle_w, "W");
   if (gpu.boost_clock_hz > 0.0) {

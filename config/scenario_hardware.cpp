@@ -114,6 +114,12 @@ std::optional<models::GpuSpec> read_gpu_profile(MapReader& profile, const std::s
                   suggest_names(loaded.gpu, catalogs.gpus.names(), "GPUs"));
     return std::nullopt;
   }
+  if (const CalibrationRefusal refused = calibration_refusal(*base); !refused.problem.empty()) {
+    profile.error("profile", "calibration profile '" + resolved.string() + "' names gpu '" + loaded.gpu +
+                                 "': " + refused.problem,
+                  refused.fix);
+    return std::nullopt;
+  }
   return calibrated_gpu(*base, loaded);
 }
 
@@ -569,7 +575,8 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
                         ": " + listed);
     } else if (gpu != nullptr && interconnect->starts_with("nvlink") && gpu->nvlink_bytes_per_s_per_direction <= 0.0) {
       h.reader->error("gpu_interconnect", gpu->name + " has no NVLink",
-                      gpu->pcie_generation > 0
+                      gpu->infinity_fabric_links > 0 ? "; use " + std::string(kInfinityFabricMesh) + " (its Infinity Fabric links)"
+                      : gpu->pcie_generation > 0
                           ? "; use pcie" + std::to_string(gpu->pcie_generation)
                           : "; use a PCIe generation such as pcie4");
     } else if (gpu != nullptr && !inst_knows_interconnect) {
@@ -741,7 +748,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   // The links the collectives run over. Every input was checked above, so a failure here
   // means the rules disagree with models::validate_topology: reported, never a crash.
   try {
-    const models::LinkSpec intra_node = intra_node_link_for(spec.gpu_interconnect, spec.gpu);
+    const models::LinkSpec intra_node = intra_node_link_for(spec.gpu_interconnect, spec.gpu, spec.gpus_per_node);
     spec.gpus_per_pcie_switch = per_switch_written > 0 ? static_cast<int>(per_switch_written)
                                                        : default_gpus_per_pcie_switch(intra_node, spec.gpus_per_node);
     spec.topology = make_topology(spec.gpus_per_node, spec.nodes, intra_node, network ? &*network : nullptr);

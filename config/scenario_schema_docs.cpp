@@ -131,7 +131,7 @@ const std::vector<KeyDoc> kDocs = {
      "a calibration profile measured on the GPU"},
     {"hardware.gpus_per_node", K::kInteger, "GPUs", "1, or the instance's", "1 to 64", "GPUs per node", 1, 64},
     {"hardware.nodes", K::kInteger, "nodes", "1", "1 to 100000", "nodes of the job", 1, 100'000},
-    {"hardware.gpu_interconnect", K::kChoice, "", "the instance's, else the GPU's board (NVLink board or PCIe)", "",
+    {"hardware.gpu_interconnect", K::kChoice, "", "the instance's, else the GPU's board (NVLink board, AMD Infinity Fabric mesh or PCIe)", "",
      "links between the GPUs of a node", std::nullopt, std::nullopt, interconnects},
     {"hardware.gpus_per_pcie_switch", K::kInteger, "GPUs", "config/hardware_topology.h (2 on NVSwitch boards)",
      "1 to 64, at most gpus_per_node", "GPUs of one node that share a PCIe switch", 1, 64},

@@ -82,6 +82,10 @@ void read_inline_parameters(MapReader& model, const std::vector<models::Architec
     // The range is checked on the double, before any conversion to a count: a whole number
     // past kMaxArchitectureCount (2^53) would round or wrap (9.3e18 became -2^63).
     const std::string expected = accepted_range(p);
+    if (const QuotedNumber quoted = quoted_number(node, expected + " for " + p.name); !quoted.problem.empty()) {
+      model.error(p.name, quoted.problem, quoted.fix);
+      continue;
+    }
     double value = 0.0;
     const char* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, value);

@@ -88,6 +88,22 @@ std::string describe_node(const YAML::Node& node) {
   return "'" + node.Scalar() + "'";
 }
 
+bool is_quoted_scalar(const YAML::Node& node) { return node.IsScalar() && node.Tag() == "!"; }
+
+QuotedNumber quoted_number(const YAML::Node& node, const std::string& expected) {
+  if (!is_quoted_scalar(node)) {
+    return {};
+  }
+  const std::string& text = node.Scalar();
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size()) {
+    return {};
+  }
+  return {"expected " + expected + ", found the quoted text \"" + text + "\"",
+          "; write " + text + " without quotes (quotes make it text in YAML)"};
+}
+
 MapReader::MapReader(const YAML::Node& node, std::string key_path, ErrorSink& sink, YAML::Mark mark)
     : node_(node), key_path_(std::move(key_path)), sink_(&sink), mark_(mark) {
   if (node.IsDefined() && !node.IsNull()) {
@@ -162,6 +178,15 @@ std::optional<std::string> MapReader::scalar(const std::string& key, Requirement
   return value->Scalar();
 }
 
+bool MapReader::refused_quoted(const std::string& key, const std::string& expected) const {
+  const QuotedNumber quoted = quoted_number(node_[key], expected);
+  if (quoted.problem.empty()) {
+    return false;
+  }
+  error(key, quoted.problem, quoted.fix);
+  return true;
+}
+
 std::optional<std::string> MapReader::string(const std::string& key, Requirement req) {
   return scalar(key, req, "a text value");
 }
@@ -222,7 +247,7 @@ std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int6
   const std::string expected = "a whole number from " + std::to_string(min_value) + " to " +
                                std::to_string(max_value);
   auto text = scalar(key, req, expected);
-  if (!text) {
+  if (!text || refused_quoted(key, expected)) {
     return std::nullopt;
   }
   std::int64_t value = 0;
@@ -245,7 +270,7 @@ std::optional<double> MapReader::number(const std::string& key, double min_value
   std::ostringstream range_text;
   range_text << "a number from " << min_value << " to " << max_value;
   auto text = scalar(key, req, range_text.str());
-  if (!text) {
+  if (!text || refused_quoted(key, range_text.str())) {
     return std::nullopt;
   }
   double value = 0.0;

@@ -89,6 +89,8 @@ class MapReader {
   std::optional<double> quantity(const std::string& key, core::Dimension dimension,
                                  Range range = Range::kPositive,
                                  Requirement req = Requirement::kOptional);
+  /// integer() and number() refuse a number written in quotes (pipeline_parallel: "4"):
+  /// "expected ..., found the quoted text "4"; write 4 without quotes".
   std::optional<std::int64_t> integer(const std::string& key, std::int64_t min_value,
                                       std::int64_t max_value,
                                       Requirement req = Requirement::kOptional);
@@ -112,6 +114,8 @@ class MapReader {
  private:
   const YAML::Node* lookup(const std::string& key, Requirement req, std::string_view expected);
   std::optional<std::string> scalar(const std::string& key, Requirement req, std::string_view expected);
+  /// Records the quoted-number error of `key` (quoted_number) and returns true, if it is one.
+  bool refused_quoted(const std::string& key, const std::string& expected) const;
 
   YAML::Node node_;
   std::string key_path_;
@@ -124,5 +128,20 @@ class MapReader {
 
 /// "a mapping", "a sequence", "a scalar", "nothing": for "found ..." in messages.
 std::string describe_node(const YAML::Node& node);
+
+/// Whether `node` is a scalar written in quotes ('4' or "4"): YAML makes it text, not a
+/// number (yaml-cpp tags a quoted scalar "!", a plain one "?").
+bool is_quoted_scalar(const YAML::Node& node);
+
+/// For a number key whose value is `node`: when it is a number written in quotes, the
+/// problem and fix to report, e.g. {"expected <expected>, found the quoted text \"4\"",
+/// "; write 4 without quotes"}; both empty otherwise (a plain scalar, or quoted text that is
+/// no number, which the caller's own "expected ..." error covers). Every number gpuplan reads
+/// from YAML goes through this: MapReader::integer/number and inline model parameters.
+struct QuotedNumber {
+  std::string problem;
+  std::string fix;
+};
+QuotedNumber quoted_number(const YAML::Node& node, const std::string& expected);
 
 }  // namespace gpuplan::config

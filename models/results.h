@@ -136,6 +136,9 @@ struct VariantResult {
   bool calibrated = false;
   /// The GPU is `accuracy: prediction-only` in the catalog: no validation case measures it.
   bool gpu_prediction_only = false;
+  /// No calibration profile can describe the GPU (an AMD GPU: cuda_probe measures CUDA GPUs
+  /// only); the report's prediction-only note says so instead of pointing at gpuplan calibrate.
+  bool gpu_uncalibratable = false;
   // Job level on a cloud market (models/job/cloud_job.h); empty / absent without `cloud`.
   std::string market;                          ///< on_demand | spot
   std::optional<double> time_p50_s;            ///< wall time to finish; on-demand: no spread

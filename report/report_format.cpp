@@ -64,15 +64,18 @@ std::string notes(const ScenarioResult& result, bool markdown) {
       "Times are simulated. GPU util = share of time a kernel runs (nvidia-smi); MFU = model "
       "FLOP/s / dense peak of the precision. GB = 10^9 B. ");
   out += calibrated ? "Calibrated GPU profile.\n" : "GPU figures from the datasheet catalog (uncalibrated).\n";
-  std::vector<std::string> unmeasured;
+  std::vector<const models::VariantResult*> unmeasured;
   for (const auto& v : result.variants) {
-    if (v.gpu_prediction_only && std::find(unmeasured.begin(), unmeasured.end(), v.gpu) == unmeasured.end()) {
-      unmeasured.push_back(v.gpu);
+    if (v.gpu_prediction_only &&
+        std::none_of(unmeasured.begin(), unmeasured.end(), [&v](const models::VariantResult* u) { return u->gpu == v.gpu; })) {
+      unmeasured.push_back(&v);
     }
   }
-  for (const std::string& gpu : unmeasured) {
-    out += gpu + ": prediction only; no validation case measures this GPU, so its error is unknown (gpuplan "
-                 "calibrate on one narrows it).\n";
+  for (const models::VariantResult* v : unmeasured) {
+    out += v->gpu + ": prediction only; no validation case measures this GPU, so its error is unknown " +
+           (v->gpu_uncalibratable ? std::string("(an AMD GPU: cuda_probe measures CUDA GPUs only, so no calibration "
+                                                "profile narrows it yet).\n")
+                                  : std::string("(gpuplan calibrate on one narrows it).\n"));
   }
   bool any_multi = false;
   for (const auto& v : result.variants) any_multi |= v.gpus > 1;

@@ -171,7 +171,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   KernelWork transpose_backward;
   if (is_math(op.op_class)) {
     const bool tc = uses_tensor_cores(op.op_class, p, gpu);
-    double eff = tc ? e.matmul_tensor_core(gpu.compute_capability_major) : e.matmul_cuda_core;
+    double eff = tc ? e.matmul_tensor_core(gpu.efficiency_generation()) : e.matmul_cuda_core;
     double relative = 1.0;  // the op class relative to a GEMM of the same FLOP and path
     if (op.op_class == OpClass::kConv) {
       eff *= e.conv_relative_to_gemm;
@@ -198,9 +198,9 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     } else if (op.op_class == OpClass::kAttention) {
       double attention = e.attention_relative_to_matmul;
       if (op.attention_kernel == AttentionKernel::kFlash) {
-        attention = e.flash_attention_relative_to(gpu.compute_capability_major);
+        attention = e.flash_attention_relative_to(gpu.efficiency_generation());
       } else if (op.attention_kernel == AttentionKernel::kMemoryEfficient) {
-        attention = e.flash_attention_relative_to(gpu.compute_capability_major) *
+        attention = e.flash_attention_relative_to(gpu.efficiency_generation()) *
                     e.memory_efficient_attention_relative_to_flash;
       }
       eff *= attention;

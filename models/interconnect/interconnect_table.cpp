@@ -86,6 +86,19 @@ constexpr double kPcieSimpleHopS = core::microseconds(4.0);
 constexpr double kRdmaSimpleEfficiency = 0.914;
 constexpr double kSocketSimpleEfficiency = 0.90;
 
+// AMD Infinity Fabric (xGMI) on the 8-GPU MI300X/MI325X OAM platforms: 7 links per GPU, one
+// to each peer (a full mesh, no switch), 64 GB/s per link per direction ("128 GB/s" peak
+// Infinity Fabric link bandwidth in the AMD Instinct MI300X and MI325X data sheets counts both
+// directions; 7 x 128 = 896 GB/s aggregate), so 448 GB/s per direction per GPU when all 8 GPUs
+// take part. The collective library is RCCL, a fork of NCCL with the same ring/tree algorithms
+// and LL/LL128/Simple protocols, which spreads its channels over the mesh's links: the model
+// prices it as a link of the GPU's total egress to its peers (config/hardware_topology.cpp
+// scales that to the GPUs of the job: n - 1 links). Efficiency and latencies: ESTIMATES =
+// NVLink3's Simple efficiency (V086) and NVLink's latencies; no RCCL measurement is in
+// ../shared/data. No in-switch reduction (no switch).
+constexpr int kInfinityFabricMeshLinks = 7;
+constexpr double kInfinityFabricPerLinkGBs = 64.0;
+
 constexpr const char* kNcclTuning = "NCCL src/graph/tuning.cc hwLat/baseLat (structure)";
 
 LinkSpec make_pcie(const std::string& name, double gigatransfers_per_s, double efficiency,
@@ -143,6 +156,16 @@ std::vector<LinkSpec> build_table() {
   table.push_back(make_nvlink("nvlink4_nvswitch", 18, g, kNvlink4SimpleEfficiency, true, h200));
   table.push_back(make_nvlink("nvlink5_direct", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, false, est5));
   table.push_back(make_nvlink("nvlink5_nvswitch", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, true, est5));
+  LinkSpec fabric;
+  fabric.name = "infinity_fabric_mesh";
+  fabric.kind = LinkKind::kInfinityFabric;
+  fabric.bytes_per_s_per_direction = core::gigabytes_per_s(kInfinityFabricMeshLinks * kInfinityFabricPerLinkGBs);
+  fabric.low_latency = kNvlinkLowLatency;
+  fabric.simple = {kNvlink3SimpleEfficiency, kNvlinkSimpleHopLatencyS};
+  fabric.source =
+      "AMD Instinct MI300X/MI325X data sheets (7 Infinity Fabric links x 64 GB/s per direction, full mesh); "
+      "efficiency and latencies ESTIMATES = NVLink3 (V086); RCCL = NCCL's algorithms; " + std::string(kNcclTuning);
+  table.push_back(fabric);
   std::sort(table.begin(), table.end(),
             [](const LinkSpec& a, const LinkSpec& b) { return a.name < b.name; });
   return table;

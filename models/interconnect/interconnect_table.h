@@ -14,6 +14,7 @@
 ///   pcie3_no_p2p, pcie4_no_p2p, pcie5_no_p2p         P2P disabled: staged through host memory
 ///   nvlink2_direct, ..., nvlink5_direct               NVLink without NVSwitch (bridge, mesh)
 ///   nvlink2_nvswitch, ..., nvlink5_nvswitch           NVLink through NVSwitch
+///   infinity_fabric_mesh                              AMD Infinity Fabric, full mesh (MI300X/MI325X)
 /// Bare aliases, as the instance catalogs write them: pcie3|pcie4|pcie5 = *_host_bridge
 /// (the conservative cloud-VM case), nvlink2 = nvlink2_direct (DGX-1 mesh),
 /// nvlink3|nvlink4|nvlink5 = *_nvswitch (every 8-GPU A100/H100/B200 cloud instance is an HGX
@@ -32,7 +33,10 @@
 /// | nvlink4_nvswitch   | 450 GB/s  | 0.817, 1.3 us   | 0.5, 1.9 us      | 0.68, 32 us     |
 /// | nvlink5_direct     | 900 GB/s  | 0.817, 1.3 us   | 0.5, 1.9 us      | -               |
 /// | nvlink5_nvswitch   | 900 GB/s  | 0.817, 1.3 us   | 0.5, 1.9 us      | 0.68, 32 us     |
-/// (nvlink5 efficiencies: ESTIMATES = nvlink4's; no Blackwell all-reduce measurement.)
+/// | infinity_fabric_mesh | 448 GB/s | 0.693, 1.3 us  | 0.5, 1.9 us      | -               |
+/// (nvlink5 efficiencies: ESTIMATES = nvlink4's; no Blackwell all-reduce measurement.
+/// infinity_fabric_mesh: 7 x 64 GB/s, all 8 GPUs of the platform; efficiencies ESTIMATES =
+/// nvlink3's, no RCCL measurement.)
 /// | network (per NIC)  | given     | 0.914 RDMA / 0.90 TCP, 8.75 x msg | 0.10, msg | -     |
 /// Message latency defaults: ethernet 25 us, infiniband 2 us, gpudirect_tcpxo 48 us. Plus,
 /// in models/collective/: kCollectiveBaseLatencyS = 28 us per call, tree bandwidth x 0.92.

@@ -30,7 +30,9 @@ inline constexpr Protocol kProtocols[] = {Protocol::kLowLatency, Protocol::kSimp
 const char* protocol_name(Protocol protocol);
 
 /// What a link is physically; decides which hop counts of an algorithm it serves.
-enum class LinkKind { kNvlink, kPcie, kNetwork };
+/// kInfinityFabric: AMD's GPU-to-GPU links (xGMI), a point-to-point full mesh on the 8-GPU
+/// MI300X/MI325X platforms, no switch.
+enum class LinkKind { kNvlink, kPcie, kNetwork, kInfinityFabric };
 
 /// How one protocol uses a link.
 struct ProtocolParams {

@@ -114,6 +114,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.global_batch_samples = static_cast<std::int64_t>(global_batch_samples(job));
   r.calibrated = job.hardware.gpu.calibrated;
   r.gpu_prediction_only = job.hardware.gpu.prediction_only;
+  r.gpu_uncalibratable = job.hardware.gpu.is_amd();
   r.parallelism = std::string(name_of(job.parallelism.strategy));
   r.nodes = job.hardware.nodes;
   if (r.gpus > 1) r.interconnect = job.hardware.topology.intra_node.name;
@@ -133,6 +134,11 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   }
   if (job.training.precision == Precision::kFp16Amp && !job.hardware.gpu.has_tensor_cores_fp16()) {
     r.notes.push_back(job.hardware.gpu.name + " has no fp16 tensor cores: fp16_amp runs without speed-up");
+  }
+  if (job.training.precision == Precision::kTf32 && job.hardware.gpu.is_amd()) {
+    r.notes.push_back(job.hardware.gpu.name + " (" + job.hardware.gpu.architecture_text() +
+                      ") has no TF32 path that gpuplan models: tf32 runs as fp32 matmuls at the FP32 matrix rate "
+                      "(CDNA 3's xf32 is not modelled)");
   }
   if (!r.fits) {
     r.bottleneck = "memory";
@@ -170,6 +176,14 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
     r.notes.push_back(fmt::format("page cache: the dataset fits in host memory; first epoch {:.4g} s of training, "
                                   "later epochs {:.4g} s",
                                   job_steps.first_epoch_train_s, job_steps.later_epoch_train_s));
+  }
+  const double total_steps = shape.steps_per_epoch * shape.epochs;
+  if (job.dataset.eval_samples > 0.0 && job.dataset.eval_every_steps > total_steps) {
+    // A trainer evaluates at steps N, 2N, ...: none of them is reached. The job time still
+    // charges the run's share of one pass (total steps / N, models/job/job_time.cpp).
+    r.notes.push_back(fmt::format("workload.dataset.eval_every_steps {:g} exceeds the run's {:g} optimizer steps: "
+                                  "no evaluation pass runs (the job time counts {:.3g} of one pass)",
+                                  job.dataset.eval_every_steps, total_steps, total_steps / job.dataset.eval_every_steps));
   }
   const JobTimes& times = job_level.times;
   r.epoch_time_s = times.epoch_time_s;

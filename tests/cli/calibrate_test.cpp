@@ -122,6 +122,16 @@ TEST_SUITE("cli.calibrate") {
     CHECK(unknown.err.find("unknown --gpu 'z9000'; known GPUs: ") != std::string::npos);
   }
 
+  TEST_CASE("an AMD GPU is refused: cuda_probe measures CUDA GPUs only, and no profile is written") {
+    TempDir dir("amd");
+    const auto r = run_gpuplan("calibrate --from " + kFixtures + "/probe-a100-2gpu.json --gpu mi300x -o " + (dir / "p.json"));
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "gpuplan: 1 error:\n  cannot calibrate: mi300x is an AMD GPU (gfx942 (CDNA 3)); cuda_probe measures "
+                   "CUDA GPUs only and gpuplan has no ROCm probe, so no calibration profile can describe it: use mi300x "
+                   "without a profile (its predictions are prediction-only)\n");
+    CHECK_FALSE(fs::exists(dir / "p.json"));
+  }
+
   TEST_CASE("a malformed probe file is an input error with file:line:column") {
     TempDir dir("bad");
     std::ofstream(dir / "probe.json") << "{\"format\": \"gpuplan-probe/v1\",\n \"provenance\": }\n";

@@ -137,4 +137,43 @@ TEST_SUITE("cli.model_behaviour") {
     CHECK(noted);
     CHECK(eight.notes.empty());
   }
+
+  TEST_CASE("an evaluation interval past the run's last step is noted: no pass runs") {
+    // 100,000 samples / batch 32 = 3,125 optimizer steps in the one epoch; every 5,000 steps
+    // never comes; every 1,000 steps does (3 passes) and says nothing.
+    const std::string yaml =
+        "format: gpuplan/v1\n"
+        "workload:\n"
+        "  model: resnet50\n"
+        "  dataset: {samples: 100000, synthetic: true, eval_samples: 1000, eval_every_steps: 5000}\n"
+        "  epochs: 1\n"
+        "training: {batch_size: 32}\n"
+        "hardware: {gpu: a100-80gb}\n"
+        "strategies:\n"
+        "  never: {}\n"
+        "  every_1000: {workload.dataset.eval_every_steps: 1000}\n";
+    auto rows = run(yaml);
+    const std::string note =
+        "workload.dataset.eval_every_steps 5000 exceeds the run's 3125 optimizer steps: no evaluation pass runs "
+        "(the job time counts 0.625 of one pass)";
+    bool noted = false;
+    for (const auto& n : rows["never"].notes) noted |= n == note;
+    CHECK(noted);
+    for (const auto& n : rows["every_1000"].notes) CHECK(n.find("eval_every_steps") == std::string::npos);
+  }
+
+  TEST_CASE("tf32 on an AMD MI300X runs as fp32 at the FP32 matrix rate, and says so") {
+    auto rows = run(synthetic("resnet50", "mi300x", 128, "",
+                              "  fp32: {training.precision: fp32}\n  tf32: {training.precision: tf32}\n"));
+    // No TF32 path: the same matmuls at the same 163.4 TFLOP/s, the same 4-byte tensors.
+    CHECK(rows["tf32"].throughput_samples_per_s == doctest::Approx(rows["fp32"].throughput_samples_per_s));
+    bool noted = false;
+    for (const auto& n : rows["tf32"].notes) {
+      noted |= n == "mi300x (gfx942 (CDNA 3)) has no TF32 path that gpuplan models: tf32 runs as fp32 matmuls at the "
+                    "FP32 matrix rate (CDNA 3's xf32 is not modelled)";
+    }
+    CHECK(noted);
+    CHECK(rows["tf32"].gpu_prediction_only);
+    CHECK(rows["tf32"].gpu_uncalibratable);
+  }
 }

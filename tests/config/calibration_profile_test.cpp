@@ -218,6 +218,19 @@ TEST_SUITE("config.calibration_profile") {
                    file + ":18:18 (hardware.gpu.profile); did you mean a100-80gb or a100-80gb-pcie?"});
   }
 
+  TEST_CASE("a profile naming an AMD GPU is refused: no probe measures one") {
+    TempDir dir;
+    std::string text = std::string(std::istreambuf_iterator<char>(*std::make_unique<std::ifstream>(kProfile)), {});
+    text.replace(text.find("\"gpu\": \"a100-80gb\""), 18, "\"gpu\": \"mi300x\"");
+    const std::string profile = dir.write("p.json", text);
+    const std::string file = (dir.path / "s.yaml").string();
+    CHECK(errors_of_scenario(scenario_text("{profile: p.json}"), file) ==
+          Messages{"calibration profile '" + profile + "' names gpu 'mi300x': mi300x is an AMD GPU (gfx942 (CDNA 3)) at " +
+                   file + ":18:18 (hardware.gpu.profile); cuda_probe measures CUDA GPUs only and gpuplan has no ROCm "
+                   "probe, so no calibration profile can describe it: use mi300x without a profile (its predictions "
+                   "are prediction-only)"});
+  }
+
   TEST_CASE("a profile of another GPU than the cloud instance's is a contradiction at hardware.gpu") {
     const std::string file = kFixtures + "/s.yaml";
     std::string text = scenario_text("{profile: profiles/a100-80gb-2026-01-01.json}");

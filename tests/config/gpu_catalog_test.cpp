@@ -8,8 +8,12 @@
 #include <vector>
 
 #include "config/config_error.h"
+#include "config/input_text.h"
 #include "config_fixture.h"
 #include "core/units.h"
+#include "models/gpu/gpu_efficiency.h"
+#include "models/gpu/op_time.h"
+#include "models/workload/layer_ops.h"
 
 namespace {
 
@@ -50,9 +54,170 @@ std::string volta_yaml(const std::string& replace, const std::string& with) {
   return with_replaced(text, replace, with);
 }
 
+/// A valid AMD entry (MI300X figures); tests replace one line to break it. Lines: 1 format,
+/// 2 gpus, 3 name, 4 vendor, 5 form_factor, 6 gfx_target, 7 compute_units, 8 peak_dense,
+/// 9 memory, 10 memory_bandwidth, 11 pcie, 12 infinity_fabric, 13 tdp, 14 idle_power,
+/// 15 memory_type, 16 l2_cache, 17 boost_clock, 18 accuracy, 19 source, 20 retrieved.
+std::string amd_yaml(const std::string& replace, const std::string& with) {
+  std::string text =
+      "format: gpuplan/v1\n"
+      "gpus:\n"
+      "  test-amd:\n"
+      "    vendor: amd\n"
+      "    form_factor: oam\n"
+      "    gfx_target: gfx942\n"
+      "    compute_units: 304\n"
+      "    peak_dense: {fp32: \"163.4 TFLOP/s\", fp16: \"1307.4 TFLOP/s\", bf16: \"1307.4 TFLOP/s\", fp8: \"2614.9 TFLOP/s\"}\n"
+      "    memory: \"192 GiB\"\n"
+      "    memory_bandwidth: \"5300 GB/s\"\n"
+      "    pcie: {generation: 5, lanes: 16}\n"
+      "    infinity_fabric: {links: 7, per_link_per_direction: \"64 GB/s\"}\n"
+      "    tdp: \"750 W\"\n"
+      "    idle_power: \"130 W\"\n"
+      "    memory_type: hbm3\n"
+      "    l2_cache: \"32 MiB\"\n"
+      "    boost_clock: \"2100 MHz\"\n"
+      "    accuracy: prediction-only\n"
+      "    source: \"https://example.com/datasheet.pdf\"\n"
+      "    retrieved: 2026-12-01\n";
+  return with_replaced(text, replace, with);
+}
+
 }  // namespace
 
 TEST_SUITE("config.gpu_catalog") {
+  TEST_CASE("AMD entries: the shipped MI300X and MI325X, read from their CDNA 3 facts") {
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    const auto* mi300x = gpus.find("AMD Instinct MI300X");
+    REQUIRE(mi300x != nullptr);
+    CHECK(mi300x->name == "mi300x");
+    CHECK(mi300x->vendor == gpuplan::models::GpuVendor::kAmd);
+    CHECK(mi300x->gfx_target == "gfx942");
+    CHECK(mi300x->cdna_generation == 3);
+    CHECK(mi300x->architecture_text() == "gfx942 (CDNA 3)");
+    CHECK(mi300x->compute_capability_major == 0);
+    // 304 CUs x 2,048 bf16 FLOP per CU and clock x 2.1 GHz = 1,307.4 TFLOP/s dense.
+    CHECK(mi300x->sm_count == 304);
+    CHECK(mi300x->peak_bf16_flop_per_s == doctest::Approx(304 * 2048 * 2.1e9).epsilon(1e-4));
+    CHECK(mi300x->peak_fp8_flop_per_s == doctest::Approx(2 * mi300x->peak_bf16_flop_per_s).epsilon(1e-4));
+    CHECK(mi300x->peak_fp32_flop_per_s == doctest::Approx(core::teraflop_per_s(163.4)));
+    CHECK(mi300x->peak_tf32_flop_per_s == 0.0);
+    CHECK(mi300x->has_tf32_bf16());
+    CHECK(mi300x->has_fp8());
+    CHECK(mi300x->efficiency_generation() == 9);
+    // Infinity Fabric: 7 links of "128 GB/s" both directions -> 64 GB/s each way; no NVLink.
+    CHECK(mi300x->infinity_fabric_links == 7);
+    CHECK(mi300x->infinity_fabric_link_bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(64)));
+    CHECK(mi300x->nvlink_bytes_per_s_per_direction == 0.0);
+    CHECK(mi300x->form_factor == "oam");
+    CHECK(mi300x->memory_bytes == doctest::Approx(core::gibibytes(192)));
+    CHECK(mi300x->prediction_only);
+    const auto* mi325x = gpus.find("MI325X");
+    REQUIRE(mi325x != nullptr);
+    CHECK(mi325x->memory_bytes == doctest::Approx(core::gibibytes(256)));
+    CHECK(mi325x->memory_bytes_per_s == doctest::Approx(core::gigabytes_per_s(6000)));
+    CHECK(mi325x->tdp_w == doctest::Approx(1000));
+    CHECK(mi325x->peak_bf16_flop_per_s == mi300x->peak_bf16_flop_per_s);
+    CHECK(mi325x->prediction_only);
+    // NVIDIA entries stay NVIDIA.
+    CHECK(gpus.find("h100-sxm")->vendor == gpuplan::models::GpuVendor::kNvidia);
+  }
+
+  TEST_CASE("the MI300X's predicted time of one linear layer's GEMM, by hand") {
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    const gpuplan::models::GpuSpec& mi300x = *gpus.find("mi300x");
+    // The fractions pinned to round values, so that a refit does not move this case.
+    gpuplan::models::GpuEfficiency e = gpuplan::models::GpuEfficiency::defaults();
+    e.matmul_tensor_core_cc9 = 0.80;   // the Hopper tier CDNA 3 takes (GpuSpec::efficiency_generation)
+    e.matmul_relative_to_gemm = 0.75;  // a model's linear layers vs the best-shape GEMM
+    e.memory_bandwidth = 0.80;
+    e.kernel_fixed_s = 3e-6;
+    gpuplan::models::TrainingSpec training;
+    training.batch_size = 2;
+    training.precision = gpuplan::models::Precision::kBf16;
+    // 1024 tokens per sample x batch 2 = m 2048, 1024 -> 4096 features (n 4096, k 1024).
+    const gpuplan::models::Op up = gpuplan::models::linear_op("mlp.up", 1024, 1024, 4096, false, true);
+    const gpuplan::models::OpWork w = gpuplan::models::op_work(up, 2, mi300x, training, e);
+    // FLOP: 2 x 2048 x 4096 x 1024 = 17,179,869,184.
+    CHECK(w.forward.flop == doctest::Approx(17'179'869'184.0));
+    // Tiles of 256 x 128 over the 2048 x 4096 output: 8 x 32 = 256, one wave on 304 CUs (no
+    // split-K: floor(304 / 256) = 1): 256 / 304 of the GPU busy. Rate: 1,307.4 TFLOP/s x 0.80
+    // x 0.75 x 256 / 304 = 660.6 TFLOP/s -> 26.01 us; memory: (2048 x 1024 + 2048 x 4096) x 2 B
+    // of activations + 4096 x 1024 x 2 B of weight = 29.4 MB at 5,300 GB/s x 0.80 = 6.9 us,
+    // hidden under the math; + one kernel of 3 us = 29.01 us.
+    const double rate = 1307.4e12 * 0.80 * 0.75 * 256.0 / 304.0;
+    CHECK(w.forward.gpu_time_s == doctest::Approx(17'179'869'184.0 / rate + 3e-6).epsilon(1e-4));
+    CHECK(w.forward.gpu_time_s == doctest::Approx(29.01e-6).epsilon(1e-3));
+  }
+
+  TEST_CASE("every shipped entry writes its vendor") {
+    // The loader takes nvidia when vendor is absent (older catalogs); the shipped file must
+    // not rely on it: one "    vendor: " line per entry.
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    const std::string text = gpuplan::config::read_text_file(kGpusYaml);
+    std::size_t written = 0;
+    for (std::size_t at = text.find("\n    vendor: "); at != std::string::npos; at = text.find("\n    vendor: ", at + 1)) {
+      ++written;
+    }
+    CHECK(written == gpus.all().size());
+    const GpuCatalog old = GpuCatalog::parse(volta_yaml("", ""), "inline.yaml");
+    CHECK(old.find("test-gpu")->vendor == gpuplan::models::GpuVendor::kNvidia);
+  }
+
+  TEST_CASE("a valid AMD entry loads") {
+    const GpuCatalog gpus = GpuCatalog::parse(amd_yaml("", ""), "inline.yaml");
+    const auto* gpu = gpus.find("test-amd");
+    REQUIRE(gpu != nullptr);
+    CHECK(gpu->is_amd());
+    CHECK(gpu->sm_count == 304);
+    CHECK(gpu->infinity_fabric_links == 7);
+  }
+
+  TEST_CASE("a vendor other than nvidia or amd is refused with the choices") {
+    CHECK(error_of([] { GpuCatalog::parse(amd_yaml("vendor: amd", "vendor: intel"), "inline.yaml"); }) ==
+          "unknown value 'intel', expected one of nvidia or amd at inline.yaml:4:13 (gpus.test-amd.vendor)");
+    CHECK(error_of([] { GpuCatalog::parse(amd_yaml("vendor: amd", "vendor: AMD"), "inline.yaml"); }) ==
+          "unknown value 'AMD', expected one of nvidia or amd at inline.yaml:4:13 (gpus.test-amd.vendor); "
+          "did you mean amd?");
+  }
+
+  TEST_CASE("an AMD entry must carry its gfx target and compute units") {
+    CHECK(error_of([] { GpuCatalog::parse(amd_yaml("    compute_units: 304\n", ""), "inline.yaml"); }) ==
+          "missing key 'compute_units' at inline.yaml:4:5 (gpus.test-amd.compute_units); add compute_units: "
+          "a whole number from 1 to 1000");
+    CHECK(error_of([] { GpuCatalog::parse(amd_yaml("gfx_target: gfx942", "gfx_target: gfx1100"), "inline.yaml"); }) ==
+          "unknown value 'gfx1100', expected one of gfx90a or gfx942 at inline.yaml:6:17 "
+          "(gpus.test-amd.gfx_target)");
+  }
+
+  TEST_CASE("a key of the other vendor is refused with the one to write") {
+    CHECK(error_of([] {
+            GpuCatalog::parse(amd_yaml("compute_units: 304", "sms: 304"), "inline.yaml");
+          }) ==
+          "sms is a key of nvidia entries, and this one is vendor: amd at inline.yaml:7:10 (gpus.test-amd.sms); "
+          "write compute_units instead, or correct vendor\n"
+          "missing key 'compute_units' at inline.yaml:4:5 (gpus.test-amd.compute_units); add compute_units: "
+          "a whole number from 1 to 1000");
+    CHECK(error_of([] {
+            GpuCatalog::parse(volta_yaml("    sms: 80\n", "    sms: 80\n    infinity_fabric: {links: 7}\n"),
+                              "inline.yaml");
+          }) ==
+          "infinity_fabric is a key of amd entries, and this one is vendor: nvidia at inline.yaml:7:22 "
+          "(gpus.test-gpu.infinity_fabric); write nvlink_per_direction instead, or correct vendor");
+  }
+
+  TEST_CASE("an AMD entry has no tf32 peak, and fp8 needs CDNA 3") {
+    CHECK(error_of([] {
+            GpuCatalog::parse(amd_yaml("fp8: \"2614.9 TFLOP/s\"", "fp8: \"2614.9 TFLOP/s\", tf32: \"653.7 TFLOP/s\""),
+                              "inline.yaml");
+          }) ==
+          "tf32 peak on a GPU of gfx942 (CDNA 3) at inline.yaml:8:118 (gpus.test-amd.peak_dense.tf32); gpuplan "
+          "models no TF32 path on AMD CDNA (tf32 runs as fp32 there; CDNA 3's xf32 is not modelled): remove tf32");
+    CHECK(error_of([] { GpuCatalog::parse(amd_yaml("gfx942", "gfx90a"), "inline.yaml"); }) ==
+          "fp8 peak on a GPU of gfx90a (CDNA 2) at inline.yaml:8:94 (gpus.test-amd.peak_dense.fp8); FP8 Matrix "
+          "Cores start at CDNA 3 (gfx942): remove fp8 or correct gfx_target");
+  }
+
   TEST_CASE("the shipped catalog loads and has the names of scenario-format.md") {
     const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
     const std::vector<std::string> required = {
@@ -62,7 +227,7 @@ TEST_SUITE("config.gpu_catalog") {
         "titan-xp",  "p100",
         // issue 14
         "a30",       "a40",       "l40",       "h100-nvl",      "h20",       "b200",
-        "gb200",     "rtx5090",   "rtx-6000-ada"};
+        "gb200",     "rtx5090",   "rtx-6000-ada", "mi300x",   "mi325x"};
     for (const auto& name : required) {
       CAPTURE(name);
       const auto* gpu = gpus.find(name);
@@ -168,7 +333,8 @@ TEST_SUITE("config.gpu_catalog") {
     const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
     for (const auto& gpu : gpus.all()) {
       CAPTURE(gpu.name);
-      CHECK(gpu.has_tf32_bf16() == (gpu.peak_tf32_flop_per_s > 0.0));
+      // AMD: bf16 Matrix Cores, no TF32 path (the loader refuses a tf32 peak there)
+      CHECK((gpu.has_tf32_bf16() && !gpu.is_amd()) == (gpu.peak_tf32_flop_per_s > 0.0));
       CHECK(gpu.has_tf32_bf16() == (gpu.peak_bf16_flop_per_s > 0.0));
       CHECK(gpu.has_fp8() == (gpu.peak_fp8_flop_per_s > 0.0));
       // fp16 is at least the fp32 rate wherever tensor cores or fast fp16 exist (all but the

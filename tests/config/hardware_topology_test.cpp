@@ -51,28 +51,54 @@ TEST_SUITE("config.hardware_topology") {
   TEST_CASE("NVLink takes the GPU's per-direction figure; PCIe keeps its generation's") {
     // nvlink3 -> nvlink3_nvswitch (alias); a GPU of 300 GB/s per direction keeps it, one of
     // 56.25 GB/s (an RTX 3090 bridge) replaces the table's 12 x 25 GB/s.
-    const models::LinkSpec a100 = intra_node_link_for("nvlink3", gpu_with_nvlink(core::gigabytes_per_s(300)));
+    const models::LinkSpec a100 = intra_node_link_for("nvlink3", gpu_with_nvlink(core::gigabytes_per_s(300)), 8);
     CHECK(a100.name == "nvlink3_nvswitch");
     CHECK(a100.bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(300)));
     const models::LinkSpec bridge =
-        intra_node_link_for("nvlink3_direct", gpu_with_nvlink(core::gigabytes_per_s(56.25)));
+        intra_node_link_for("nvlink3_direct", gpu_with_nvlink(core::gigabytes_per_s(56.25)), 8);
     CHECK(bridge.name == "nvlink3_direct");
     CHECK(bridge.bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(56.25)));
     // Efficiencies stay the table's: 208 / 300 (V086).
     CHECK(bridge.simple.efficiency == doctest::Approx(208.0 / 300.0));
     // A GPU without an NVLink figure keeps the table's bandwidth (18 x 25 GB/s).
-    CHECK(intra_node_link_for("nvlink4", gpu_with_nvlink(0.0)).bytes_per_s_per_direction ==
+    CHECK(intra_node_link_for("nvlink4", gpu_with_nvlink(0.0), 8).bytes_per_s_per_direction ==
           doctest::Approx(core::gigabytes_per_s(450)));
     // PCIe 4.0 x16: 16 GT/s x 16 lanes x 128/130 / 8 bit = 31.51 GB/s, whatever the GPU's NVLink.
-    const models::LinkSpec pcie = intra_node_link_for("pcie4_no_p2p", gpu_with_nvlink(core::gigabytes_per_s(300)));
+    const models::LinkSpec pcie = intra_node_link_for("pcie4_no_p2p", gpu_with_nvlink(core::gigabytes_per_s(300)), 8);
     CHECK(pcie.name == "pcie4_no_p2p");
     CHECK(pcie.bytes_per_s_per_direction == doctest::Approx(core::gigabits_per_s(16.0 * 16.0 * 128.0 / 130.0)));
     // NVLink 5 without a GPU figure: the table's 18 links x 50 GB/s = 900 GB/s per direction.
-    const models::LinkSpec nv5 = intra_node_link_for("nvlink5", gpu_with_nvlink(0.0));
+    const models::LinkSpec nv5 = intra_node_link_for("nvlink5", gpu_with_nvlink(0.0), 8);
     CHECK(nv5.name == "nvlink5_nvswitch");
     CHECK(nv5.bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(900)));
     CHECK(nv5.in_switch_reduction);
-    CHECK_THROWS_AS(intra_node_link_for("nvlink6", gpu_with_nvlink(0.0)), std::invalid_argument);
+    CHECK_THROWS_AS(intra_node_link_for("nvlink6", gpu_with_nvlink(0.0), 8), std::invalid_argument);
+  }
+
+  TEST_CASE("Infinity Fabric: a full mesh, one 64 GB/s link per peer of the job") {
+    models::GpuSpec mi300x;
+    mi300x.name = "mi300x";
+    mi300x.vendor = models::GpuVendor::kAmd;
+    mi300x.form_factor = "oam";
+    mi300x.pcie_generation = 5;
+    mi300x.infinity_fabric_links = 7;
+    mi300x.infinity_fabric_link_bytes_per_s_per_direction = core::gigabytes_per_s(64);
+    CHECK(default_interconnect(mi300x) == "infinity_fabric_mesh");
+    // 8 GPUs: 7 peers x 64 GB/s = 448 GB/s per direction; 2 GPUs: the one link between them.
+    const models::LinkSpec eight = intra_node_link_for("infinity_fabric_mesh", mi300x, 8);
+    CHECK(eight.kind == models::LinkKind::kInfinityFabric);
+    CHECK(eight.bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(448)));
+    CHECK_FALSE(eight.in_switch_reduction);
+    CHECK(intra_node_link_for("infinity_fabric_mesh", mi300x, 2).bytes_per_s_per_direction ==
+          doctest::Approx(core::gigabytes_per_s(64)));
+    CHECK(interconnect_problem("infinity_fabric_mesh", mi300x, 8).problem.empty());
+    const InterconnectProblem sixteen = interconnect_problem("infinity_fabric_mesh", mi300x, 16);
+    CHECK(sixteen.problem == "an Infinity Fabric mesh of 7 links per GPU joins 8 mi300x GPUs, not 16");
+    CHECK(sixteen.fix == "; use gpus_per_node: 8 or fewer, and more nodes");
+    // An NVIDIA GPU has no Infinity Fabric links: its own interconnect instead.
+    const InterconnectProblem nvidia = interconnect_problem("infinity_fabric_mesh", gpu_with_nvlink(0.0), 8);
+    CHECK(nvidia.problem == "test-gpu has no Infinity Fabric links (AMD Instinct platforms only)");
+    CHECK(nvidia.fix == "; use pcie4");
   }
 
   TEST_CASE("a scenario may refine the instance's interconnect within its bus generation") {

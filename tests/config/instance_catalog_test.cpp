@@ -254,7 +254,7 @@ TEST_SUITE("config.instance_catalog") {
         "box.8,A100,8,96,1152,32.7726,r1,nvlink,100,nvme_sd\n";
     CHECK(error_of([&] { InstanceCatalog().add_csv_text(bad, "bad.csv", "onprem", shipped_gpus(), &storage); }) ==
           "unknown interconnect 'nvlink', expected one of pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, nvlink5, "
-          "nvlink2_direct, nvlink2_nvswitch, nvlink3_direct, nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, "
+          "infinity_fabric_mesh, nvlink2_direct, nvlink2_nvswitch, nvlink3_direct, nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, "
           "nvlink5_direct, nvlink5_nvswitch, "
           "pcie3_host_bridge, pcie3_no_p2p, pcie3_switch, pcie4_host_bridge, pcie4_no_p2p, pcie4_switch, "
           "pcie5_host_bridge, pcie5_no_p2p or pcie5_switch at bad.csv:2 (Interconnect); did you mean nvlink2, "

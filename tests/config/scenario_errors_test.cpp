@@ -57,6 +57,18 @@ TEST_SUITE("config.scenario_errors") {
                    "(training.batch_size)"});
   }
 
+  TEST_CASE("a number in quotes is text: refused at the value, with the fix") {
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: \"32\"")) ==
+          Messages{"expected a whole number from 1 to 1000000, found the quoted text \"32\" at s.yaml:12:15 "
+                   "(training.batch_size); write 32 without quotes (quotes make it text in YAML)"});
+    CHECK(errors_of(std::string(kValid) + "parallelism:\n  strategy: ddp\n  pipeline_parallel: \"4\"\n") ==
+          Messages{"expected a whole number from 1 to 4096, found the quoted text \"4\" at s.yaml:20:22 "
+                   "(parallelism.pipeline_parallel); write 4 without quotes (quotes make it text in YAML)"});
+    CHECK(errors_of(with("  epochs: 90", "  epochs: '90'")) ==
+          Messages{"expected a number from 0 to 1e+06, found the quoted text \"90\" at s.yaml:10:11 "
+                   "(workload.epochs); write 90 without quotes (quotes make it text in YAML)"});
+  }
+
   TEST_CASE("missing unit, with the fix") {
     CHECK(errors_of(with("\"110 KiB\"", "\"110\"")) ==
           Messages{"a bare number is not a size: found '110' at s.yaml:8:18 (workload.dataset.sample_size); "

@@ -61,7 +61,8 @@ models::HardwareSpec hardware_of(const Scenario& s, std::size_t variant = 0) {
 
 // The accepted values of gpu_interconnect as every "expected one of" message lists them.
 const std::string kInterconnects =
-    "pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, nvlink5, nvlink2_direct, nvlink2_nvswitch, nvlink3_direct, "
+    "pcie3, pcie4, pcie5, nvlink2, nvlink3, nvlink4, nvlink5, infinity_fabric_mesh, nvlink2_direct, nvlink2_nvswitch, "
+    "nvlink3_direct, "
     "nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, nvlink5_direct, nvlink5_nvswitch, pcie3_host_bridge, pcie3_no_p2p, pcie3_switch, "
     "pcie4_host_bridge, pcie4_no_p2p, pcie4_switch, pcie5_host_bridge, pcie5_no_p2p or pcie5_switch";
 
@@ -346,6 +347,22 @@ sweep:
     std::string text = node("  gpu_interconnect: nvlink4_nvswitch\n");
     text.replace(text.find("a100-80gb"), 9, "rtx4090");
     CHECK(errors_of(text) == Messages{"rtx4090 has no NVLink at s.yaml:14:21 (hardware.gpu_interconnect); use pcie4"});
+  }
+
+  TEST_CASE("AMD MI300X: the Infinity Fabric mesh by default, NVLink refused, the mesh refused on NVIDIA") {
+    std::string text = node("");
+    text.replace(text.find("a100-80gb"), 9, "mi300x");
+    const models::HardwareSpec hw = hardware_of(parse(text));
+    CHECK(hw.gpu_interconnect == "infinity_fabric_mesh");
+    CHECK(hw.topology.intra_node.name == "infinity_fabric_mesh");
+    // 7 peers x 64 GB/s per direction.
+    CHECK(hw.topology.intra_node.bytes_per_s_per_direction == doctest::Approx(448e9));
+    CHECK(errors_of(text + "  gpu_interconnect: nvlink4\n") ==
+          Messages{"mi300x has no NVLink at s.yaml:14:21 (hardware.gpu_interconnect); use infinity_fabric_mesh "
+                   "(its Infinity Fabric links)"});
+    CHECK(errors_of(node("  gpu_interconnect: infinity_fabric_mesh\n")) ==
+          Messages{"a100-80gb has no Infinity Fabric links (AMD Instinct platforms only) at s.yaml:14:21 "
+                   "(hardware.gpu_interconnect); use nvlink3"});
   }
 
   TEST_CASE("a link the GPU cannot have: another NVLink or a newer PCIe generation, an NVSwitch or 4 cards on a bridge") {

@@ -109,6 +109,32 @@ TEST_SUITE("config.yaml_reader") {
                  });
   }
 
+  TEST_CASE("a number written in quotes is text: refused, with the fix") {
+    // Double and single quotes; a plain 4 and quoted text that is no number keep their own paths.
+    const Messages got = messages_of("p: \"4\"\nq: '0.5'\nr: 4\ns: \"four\"\nt: \"1e6\"\n", [](MapReader& r) {
+      CHECK_FALSE(r.integer("p", 1, 64));
+      CHECK_FALSE(r.number("q", 0, 1));
+      CHECK(r.integer("r", 1, 64) == 4);
+      CHECK_FALSE(r.integer("s", 1, 64));
+      CHECK_FALSE(r.number("t", 1, 1e9));
+      r.finish();
+    });
+    CHECK(got == Messages{
+                     "expected a whole number from 1 to 64, found the quoted text \"4\" at s.yaml:1:4 (p); "
+                     "write 4 without quotes (quotes make it text in YAML)",
+                     "expected a number from 0 to 1, found the quoted text \"0.5\" at s.yaml:2:4 (q); "
+                     "write 0.5 without quotes (quotes make it text in YAML)",
+                     "expected a whole number from 1 to 64, found 'four' at s.yaml:4:4 (s)",
+                     "expected a number from 1 to 1e+09, found the quoted text \"1e6\" at s.yaml:5:4 (t); "
+                     "write 1e6 without quotes (quotes make it text in YAML)",
+                 });
+    // A quoted text key stays text: compute_capability: "8.0" is read as a string.
+    CHECK(messages_of("cc: \"8.0\"\n", [](MapReader& r) {
+            CHECK(r.string("cc") == "8.0");
+            r.finish();
+          }).empty());
+  }
+
   TEST_CASE("enumerations list the accepted values and suggest the closest") {
     CHECK(messages_of("precision: fp17\n",
                       [](MapReader& r) { r.choice("precision", {"fp32", "fp16_amp", "bf16_amp"}); }) ==

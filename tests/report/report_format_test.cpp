@@ -59,6 +59,14 @@ TEST_SUITE("report.report_format") {
     const std::string table = report::render_table(r);
     REQUIRE(table.find(line) != std::string::npos);
     CHECK(table.find(line, table.find(line) + 1) == std::string::npos);  // two rows, one line
+    // An AMD GPU: no profile can narrow it, and the line says why instead.
+    for (auto& v : r.variants) {
+      v.gpu = "mi300x";
+      v.gpu_uncalibratable = true;
+    }
+    CHECK(report::render_table(r).find(
+              "mi300x: prediction only; no validation case measures this GPU, so its error is unknown (an AMD GPU: "
+              "cuda_probe measures CUDA GPUs only, so no calibration profile narrows it yet).\n") != std::string::npos);
   }
 
   TEST_CASE("CSV: the columns of report/variant_fields.cpp, SI values, empty cells for an OOM row, quoted commas") {

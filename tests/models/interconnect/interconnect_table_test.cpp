@@ -57,6 +57,7 @@ TEST_SUITE("models.interconnect.interconnect_table") {
 
   TEST_CASE("the table holds exactly these names") {
     const std::vector<std::string> expected = {
+        "infinity_fabric_mesh",
         "nvlink2_direct",    "nvlink2_nvswitch", "nvlink3_direct",   "nvlink3_nvswitch",
         "nvlink4_direct",    "nvlink4_nvswitch", "nvlink5_direct",    "nvlink5_nvswitch",
         "pcie3_host_bridge", "pcie3_no_p2p",
@@ -65,13 +66,22 @@ TEST_SUITE("models.interconnect.interconnect_table") {
     CHECK(intra_node_link_names() == expected);
   }
 
+  TEST_CASE("the AMD Infinity Fabric mesh: 7 links x 64 GB/s per direction, no in-switch reduction") {
+    const LinkSpec fabric = intra_node_link("infinity_fabric_mesh");
+    CHECK(fabric.kind == LinkKind::kInfinityFabric);
+    CHECK(fabric.bytes_per_s_per_direction == doctest::Approx(7 * 64e9));
+    CHECK_FALSE(fabric.in_switch_reduction);
+    // ESTIMATE: NVLink3's measured Simple efficiency (V086), no RCCL measurement.
+    CHECK(fabric.simple.efficiency == doctest::Approx(208.0 / 300.0));
+  }
+
   TEST_CASE("an unknown name lists the accepted ones") {
     try {
       intra_node_link("nvlink9");
       FAIL("expected an exception");
     } catch (const std::invalid_argument& e) {
       CHECK(std::string(e.what()) ==
-            "unknown interconnect 'nvlink9'; expected one of: nvlink2_direct, nvlink2_nvswitch, "
+            "unknown interconnect 'nvlink9'; expected one of: infinity_fabric_mesh, nvlink2_direct, nvlink2_nvswitch, "
             "nvlink3_direct, nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, nvlink5_direct, "
             "nvlink5_nvswitch, pcie3_host_bridge, "
             "pcie3_no_p2p, pcie3_switch, pcie4_host_bridge, pcie4_no_p2p, pcie4_switch, "
