@@ -289,13 +289,6 @@ const ProfileFile* profile_for_gpu(const std::vector<ProfileFile>& profiles, con
   return best;
 }
 
-void check_profile_gpu(const models::CalibrationProfile& profile, const std::string& file, const Catalogs& catalogs) {
-  if (catalogs.gpus.find(profile.gpu) == nullptr) {
-    throw ConfigError(format_diagnostic("unknown gpu '" + profile.gpu + "'", SourceMark{file, 0, 0}, "gpu",
-                                        suggest_names(profile.gpu, catalogs.gpus.names(), "GPUs")));
-  }
-}
-
 CalibrationRefusal calibration_refusal(const models::GpuSpec& gpu) {
   if (!gpu.is_amd()) {
     return {};

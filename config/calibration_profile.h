@@ -44,10 +44,6 @@ std::vector<ProfileFile> find_calibration_profiles(const std::string& dir);
 /// The newest profile (by provenance date, then path) whose `gpu` is `gpu_name`, or nullptr.
 const ProfileFile* profile_for_gpu(const std::vector<ProfileFile>& profiles, const std::string& gpu_name);
 
-/// Checks that the profile's `gpu` is in the GPU catalog; ConfigError "unknown gpu 'x' at
-/// <file> (gpu); did you mean ...".
-void check_profile_gpu(const models::CalibrationProfile& profile, const std::string& file, const Catalogs& catalogs);
-
 /// Whether a calibration profile can describe `gpu`: NVIDIA only. cuda_probe runs CUDA
 /// kernels and a profile's provenance records a CUDA compute capability; no ROCm probe
 /// exists, so an AMD GPU has no profile. Returns the problem and fix to report for an AMD GPU
