@@ -10,17 +10,17 @@ using gpuplan::testing::run_gpuplan;
 // Accuracy guard: the validation cases (tests/validation/README.md) with the one set of
 // model parameters, fitted by `gpuplan fit tests/validation` on the 75 cases before the P
 // and O groups were added (so those two are out of sample). The bounds sit just above
-// today's figures: throughput MAPE 13.6 % over 93 rows (8.0 % over 27 one-GPU cases, 15.9 %
-// over 66 multi-GPU cases). By group: the 75 fitted cases 9.8 % (linear layers at their tile
-// and wave efficiency, models/gpu/gemm_tiles.h, and FlashAttention-2 on Hopper at its own
-// fraction; 11.6 % before), among them vTrain's Megatron GPT D001-D007 18.1 % and
-// Korthikanti's 22B at TP8 K001-K002 26.4 % (Megatron's fused softmax run as the unfused
-// chain), llm-foundry FSDP and ZeRO-2 F001-F022 8.8 %; the Megatron-LM pipeline rows
-// P001-P016 (SC21 weak scaling, Korthikanti's 175B/530B/1T, 32 to 3,072 A100s) 19.1 %, all
-// predicted low like K001/K002; the DeepSpeed ZeRO-3 + CPU AdamW offload rows O001 (H200)
+// today's figures: throughput MAPE 13.4 % over 93 rows (8.0 % over 27 one-GPU cases, 15.6 %
+// over 66 multi-GPU cases). By group: vTrain's Megatron-DeepSpeed GPT D001-D007 30.3 % (the
+// measured steps carry 40-60 ms per micro-step the model has no term for) and Korthikanti's
+// 22B at TP8 K001-K002 16.8 %, llm-foundry FSDP and ZeRO-2 F001-F022 8.8 %; the Megatron-LM
+// pipeline rows P001-P016 (SC21 weak scaling, Korthikanti's 175B/530B/1T, 32 to 3,072 A100s)
+// 13.7 %, all predicted low like K001/K002 (every D, K and P case runs Megatron's fused
+// kernels, framework_overhead: eager_fused; before, as the unfused chain: D 18.1, K 26.4,
+// P 19.1 %, all 93 rows 13.6 %); the DeepSpeed ZeRO-3 + CPU AdamW offload rows O001 (H200)
 // and O002 (B200) 112 %, predicted far too fast (the measured steps carry ~1.9 s of offload
 // where the model's copies and host AdamW at a stated, unfitted 10 GB/s per core give
-// 0.46 s); without the O rows 11.4 % over 91. Peak memory 9.1 % over 9: the BERT-large rows
+// 0.46 s); without the O rows 11.2 % over 91. Peak memory 9.1 % over 9: the BERT-large rows
 // 4.9 % over 4, the litgpt LoRA/QLoRA/full rows L001-L005 12.4 % over 5, compared as
 // torch.cuda.max_memory_allocated() counts them (the QLoRA rows L002 and L004 read 20-25 %
 // low); fits/OOM right 6 of 6 (V032 since training.framework: tensorflow keeps TF 1.x's
@@ -32,12 +32,12 @@ TEST_SUITE("cli.validate") {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 93);
-    CHECK(j["throughput_mape"].get<double>() <= 0.137);
+    CHECK(j["throughput_mape"].get<double>() <= 0.135);
     CHECK(j["rows"].size() >= 110);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.081);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 66);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.160);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.157);
     CHECK(j["memory_mape"].get<double>() <= 0.092);
     CHECK(j["fits_right"].get<int>() >= 6);
   }
