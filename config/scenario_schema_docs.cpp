@@ -90,8 +90,11 @@ const std::vector<KeyDoc> kDocs = {
      "checkpoint blocks 0, N, 2N, ...; the others keep their activations", 1, 1'000'000},
     {"training.memory_format", K::kChoice, "", "channels_first (PyTorch's NCHW)", "", "tensor layout of convolutions",
      std::nullopt, std::nullopt, enum_names<models::MemoryFormat>},
-    {"training.framework_overhead", K::kChoice, "", "eager", "", "host dispatch per kernel", std::nullopt,
-     std::nullopt, enum_names<models::FrameworkOverhead>},
+    {"training.framework_overhead", K::kChoice, "", "eager", "",
+     "host dispatch per kernel and which memory-bound ops fuse: eager_fused is eager dispatch of a framework's "
+     "own fused kernels (Megatron-LM: fused scale-mask-softmax, bias+GeLU, bias+dropout+add, apex layer norm and "
+     "Adam)",
+     std::nullopt, std::nullopt, enum_names<models::FrameworkOverhead>},
     {"training.framework", K::kChoice, "", "pytorch", "",
      "the training framework, for its memory: tensorflow (1.x graph mode) saves dropout's scaled input and float "
      "mask for backward",

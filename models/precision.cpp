@@ -33,6 +33,7 @@ std::string_view name_of(FrameworkOverhead f) {
     case FrameworkOverhead::kEager: return "eager";
     case FrameworkOverhead::kCompiled: return "compiled";
     case FrameworkOverhead::kCudaGraphs: return "cuda_graphs";
+    case FrameworkOverhead::kEagerFused: return "eager_fused";
   }
   return "?";
 }
@@ -142,7 +143,7 @@ std::vector<std::string_view> names_of<MemoryFormat>() {
 }
 template <>
 std::vector<std::string_view> names_of<FrameworkOverhead>() {
-  return {"eager", "compiled", "cuda_graphs"};
+  return {"eager", "compiled", "cuda_graphs", "eager_fused"};
 }
 template <>
 std::vector<std::string_view> names_of<Framework>() {

@@ -22,8 +22,15 @@ enum class Precision { kFp32, kTf32, kFp16Amp, kBf16Amp, kFp8, kBf16 };
 enum class Optimizer { kSgd, kSgdMomentum, kAdam, kAdamW, kAdamW8bit, kPagedAdamW8bit, kAdafactor };
 /// Convolution tensor layout: NHWC runs tensor-core convolutions without transposes.
 enum class MemoryFormat { kChannelsLast, kChannelsFirst };
-/// Host-side cost per kernel: eager PyTorch dispatch, torch.compile, or CUDA graphs.
-enum class FrameworkOverhead { kEager, kCompiled, kCudaGraphs };
+/// Host-side cost per kernel and which memory-bound kernels run fused: eager PyTorch dispatch
+/// (every op its own kernels), torch.compile (fused, few us per launch), CUDA graphs, or
+/// kEagerFused: eager Python dispatch of a framework's hand-written fused kernels, Megatron-LM
+/// and Megatron-DeepSpeed (FusedScaleMaskSoftmax with the score scale in the QK^T baddbmm,
+/// `--masked-softmax-fusion`; bias+GeLU and bias+dropout+add as torch.jit fusions,
+/// `--bias-gelu-fusion`, `--bias-dropout-fusion`, all default on in megatron/arguments.py;
+/// apex FusedLayerNorm; apex FusedAdam's multi-tensor step): memory-bound ops fuse as under
+/// kCompiled (models/gpu/op_time.h), kernels launch at the eager cost.
+enum class FrameworkOverhead { kEager, kCompiled, kCudaGraphs, kEagerFused };
 /// The training framework (`training.framework`), for what it keeps in memory that the op
 /// table does not say: kTensorflow is TensorFlow 1.x graph mode, whose tf.nn.dropout saves
 /// the scaled input and a float mask (models/memory/footprint.h). Time is the same model.

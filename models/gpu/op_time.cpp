@@ -65,6 +65,20 @@ double sustained_clock_factor(const GpuSpec& gpu) {
 
 }  // namespace
 
+double memory_bound_traffic_share(const Op& op, FrameworkOverhead mode, const GpuEfficiency& e) {
+  const bool own_share = op.compiled_traffic_share >= 0.0;
+  switch (mode) {
+    case FrameworkOverhead::kCompiled:
+      return own_share ? op.compiled_traffic_share : e.compiled_memory_bound_share;
+    case FrameworkOverhead::kEagerFused:
+      return own_share && !op.fused_by_compiler_only ? op.compiled_traffic_share : 1.0;
+    case FrameworkOverhead::kEager:
+    case FrameworkOverhead::kCudaGraphs:
+      return 1.0;
+  }
+  return 1.0;
+}
+
 double achieved_memory_bytes_per_s(const GpuSpec& gpu, const GpuEfficiency& e) {
   if (gpu.calibration && gpu.calibration->memory) {
     return gpu.calibration->memory->rate_per_s;
@@ -229,9 +243,8 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     }
   } else {
     compute_rate = gpu.peak_fp32_flop_per_s * e.matmul_cuda_core;
-    if (training.framework_overhead == FrameworkOverhead::kCompiled) {
-      const double share =
-          op.compiled_traffic_share >= 0.0 ? op.compiled_traffic_share : e.compiled_memory_bound_share;
+    const double share = memory_bound_traffic_share(op, training.framework_overhead, e);
+    if (share < 1.0) {
       w.forward.bytes *= share;
       w.backward.bytes *= share;
       w.forward.kernels = static_cast<int>(std::ceil(w.forward.kernels * share));
@@ -269,6 +282,8 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
   double bytes_per_parameter = 2.0 * parameter_bytes + parameter_bytes +
                                2.0 * elementwise_state_bytes_per_parameter(training);
   int elementwise_ops = 0;
+  // Eager runs torch.optim's per-tensor loop; the fused-kernel frameworks (apex FusedAdam,
+  // kEagerFused) and the compiled modes use multi-tensor kernels.
   bool per_tensor_kernels = training.framework_overhead == FrameworkOverhead::kEager;
   switch (training.optimizer) {
     case Optimizer::kSgd: elementwise_ops = 1; break;
@@ -316,6 +331,7 @@ double optimizer_dispatch_time_s(FrameworkOverhead mode, const GpuEfficiency& e)
 double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficiency& e, Precision precision) {
   switch (mode) {
     case FrameworkOverhead::kEager:
+    case FrameworkOverhead::kEagerFused:
       return (backward ? e.eager_backward_dispatch_s : e.eager_forward_dispatch_s) *
              (is_mixed(precision) ? e.eager_autocast_dispatch_factor : 1.0);
     case FrameworkOverhead::kCompiled:

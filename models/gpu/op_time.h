@@ -59,6 +59,15 @@ struct LinearGemmEfficiency {
 /// weight shape (Op::weight_rows, weight_columns 0).
 LinearGemmEfficiency linear_gemm_efficiency(const Op& op, double batch, const GpuSpec& gpu, bool tensor_cores);
 
+/// The share of a memory-bound op's traffic and kernels that runs under `mode`, in [0, 1]:
+/// eager and CUDA graphs 1 (every op its own kernels); compiled the op's own
+/// Op::compiled_traffic_share where it sets one, else GpuEfficiency::compiled_memory_bound_share
+/// (a compiler fuses pointwise ops into neighbours); eager_fused (precision.h: a framework's
+/// hand-written fused kernels) the op's own share unless Op::fused_by_compiler_only, else 1
+/// (a layer norm, GeLU or dropout that is not in the fused attention-score chain runs as one
+/// kernel of the same traffic).
+double memory_bound_traffic_share(const Op& op, FrameworkOverhead mode, const GpuEfficiency& efficiency);
+
 /// The rate memory-bound kernels stream at, B/s: a calibration profile's measured streaming
 /// rate, else the datasheet bandwidth x GpuEfficiency::memory_bandwidth.
 double achieved_memory_bytes_per_s(const GpuSpec& gpu, const GpuEfficiency& efficiency);
@@ -72,8 +81,8 @@ double achieved_memory_bytes_per_s(const GpuSpec& gpu, const GpuEfficiency& effi
 /// (linear_gemm_efficiency: tiles, waves, per-tile cost; not with a calibrated GEMM line,
 /// which measures size itself), attention matmuls at
 /// `attention_relative_to_matmul`; `compiled`/`cuda_graphs` do not change the kernels, but
-/// `compiled` fuses memory-bound ops: the op's own Op::compiled_traffic_share of its traffic
-/// and kernels is left where it sets one, else `compiled_memory_bound_share`.
+/// `compiled` and `eager_fused` fuse memory-bound ops: memory_bound_traffic_share() of their
+/// traffic and kernels is left.
 /// AMP adds one weight-cast kernel per weighted op in forward and, when `input_fp32` (the
 /// input is an fp32 tensor: it comes from an op autocast runs in fp32, or from elementwise ops
 /// on one), one cast of the input to 16 bit for matmuls and convolutions; other ops on an fp32

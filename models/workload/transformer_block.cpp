@@ -8,7 +8,10 @@ namespace {
 constexpr double kFlopPerMac = 2.0;
 /// Under a fusing compiler the attention-score chain is one kernel per direction
 /// (Op::compiled_traffic_share): pointwise ops on the scores cost nothing of their own, the
-/// softmax keeps its read of the scores and write of the probabilities.
+/// softmax keeps its read of the scores and write of the probabilities. Megatron-LM's
+/// hand-fused kernels (framework_overhead: eager_fused) do the same for the scale (alpha of
+/// the QKᵀ baddbmm) and the mask (FusedScaleMaskSoftmax, megatron/model/fused_softmax.py),
+/// not for the dropout after it.
 constexpr double kFusedIntoSoftmax = 0.0;
 constexpr double kFusedSoftmaxKeeps = 1.0;
 
@@ -79,7 +82,11 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
   softmax.compiled_traffic_share = kFusedSoftmaxKeeps;
   ops.push_back(softmax);
   if (shape.dropout) {
-    ops.push_back(fused_into_softmax(dropout_op(prefix + "attn.dropout", scores)));
+    // Megatron-LM's fused scale-mask-softmax leaves the dropout a torch kernel of its own
+    // (framework_overhead: eager_fused); a compiler folds it in.
+    Op dropout = fused_into_softmax(dropout_op(prefix + "attn.dropout", scores));
+    dropout.fused_by_compiler_only = true;
+    ops.push_back(dropout);
   }
   // PV per head: a·s·s·(h/a) MACs; saves V (s·h) and the probabilities, unless they are
   // the softmax output that softmax already saved (no dropout in between).

@@ -87,6 +87,11 @@ struct Op {
   /// dropout on the a·s² scores are 0 (folded into the softmax kernel) and the softmax
   /// keeps its whole read and write (1).
   double compiled_traffic_share = -1.0;
+  /// True when only a compiler fuses this op (compiled_traffic_share applies under
+  /// framework_overhead: compiled, not eager_fused): Megatron-LM's attention dropout is a
+  /// separate torch dropout after its fused scale-mask-softmax (megatron/model/transformer.py,
+  /// `self.attention_dropout(attention_probs)`).
+  bool fused_by_compiler_only = false;
   /// For OpClass::kAttention: the kernel that runs it. kEager for the unfused batched
   /// matmuls; kFlash or kMemoryEfficient for the fused op of with_attention_kernel().
   AttentionKernel attention_kernel = AttentionKernel::kEager;

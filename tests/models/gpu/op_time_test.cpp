@@ -114,6 +114,35 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(eager.forward.bytes == doctest::Approx(8e8));
   }
 
+  TEST_CASE("eager_fused: the score chain's own shares, everything else unfused, eager dispatch") {
+    const GpuEfficiency e = testing::hand_efficiency();
+    TrainingSpec t = training(Precision::kFp32);
+    t.framework_overhead = FrameworkOverhead::kEagerFused;
+    Op op = elementwise(1e8);
+    // no share of its own (a layer norm, a GeLU): one kernel of the eager traffic, 8e8 B,
+    // where compiled would keep the default 0.5
+    CHECK(memory_bound_traffic_share(op, FrameworkOverhead::kEagerFused, e) == 1.0);
+    CHECK(memory_bound_traffic_share(op, FrameworkOverhead::kCompiled, e) == 0.5);
+    CHECK(op_work(op, 1, testing::ampere_like(), t, e).forward.bytes == doctest::Approx(8e8));
+    // the mask, folded into FusedScaleMaskSoftmax: no traffic, no kernel
+    op.compiled_traffic_share = 0.0;
+    const OpWork folded = op_work(op, 1, testing::ampere_like(), t, e);
+    CHECK(folded.forward.bytes == 0.0);
+    CHECK(folded.forward.kernels == 0);
+    // the attention dropout after it: Megatron's own torch dropout, 8e8 B, 1 kernel; a
+    // compiler folds it (0)
+    op.fused_by_compiler_only = true;
+    const OpWork dropout = op_work(op, 1, testing::ampere_like(), t, e);
+    CHECK(dropout.forward.bytes == doctest::Approx(8e8));
+    CHECK(dropout.forward.kernels == 1);
+    CHECK(memory_bound_traffic_share(op, FrameworkOverhead::kCompiled, e) == 0.0);
+    CHECK(memory_bound_traffic_share(op, FrameworkOverhead::kEager, e) == 1.0);
+    CHECK(memory_bound_traffic_share(op, FrameworkOverhead::kCudaGraphs, e) == 1.0);
+    // kernels launch at the eager cost: 40 us forward, 15 us backward (the defaults)
+    CHECK(dispatch_time_s(FrameworkOverhead::kEagerFused, false, e) == doctest::Approx(40e-6));
+    CHECK(dispatch_time_s(FrameworkOverhead::kEagerFused, true, e) == doctest::Approx(15e-6));
+  }
+
   TEST_CASE("the roofline switches from memory- to compute-bound at the ridge point") {
     const GpuEfficiency e = testing::hand_efficiency();
     const GpuSpec g = testing::ampere_like();
