@@ -79,9 +79,10 @@
 /// - More than one GPU in total needs parallelism.strategy ddp, data_parallel, fsdp or zero;
 ///   data_parallel is single-node; fsdp and zero need more than one GPU; sharding is for
 ///   fsdp only and zero_stage for zero only.
-/// - tensor_parallel > 1 needs strategy ddp and a transformer decoder, and divides
-///   gpus_per_node (groups stay inside a node) and the query and key/value heads;
-///   sequence_parallel needs tensor_parallel > 1.
+/// - tensor_parallel > 1 needs strategy ddp, fsdp or zero (these two with 2 or more
+///   data-parallel ranks) and a transformer decoder, and divides gpus_per_node (groups stay
+///   inside a node) and the query and key/value heads; sequence_parallel needs
+///   tensor_parallel > 1.
 /// - pipeline_parallel > 1 needs strategy ddp and a transformer decoder whose layers it
 ///   divides (times virtual_stages), and divides GPUs / tensor_parallel; it divides or is a
 ///   multiple of hardware.nodes; pipeline_schedule and virtual_stages need it; virtual_stages

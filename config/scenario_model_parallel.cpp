@@ -145,6 +145,35 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
   }
 }
 
+/// FSDP / ZeRO beside tensor parallelism (torchtitan's 2-D FSDP2 + TP): they shard over the
+/// data-parallel ranks, GPUs / tensor_parallel (hybrid_shard: those of one node), so there
+/// must be two of them. False after an error.
+bool check_sharded_tensor_parallel(MapReader& parallelism, const models::ParallelismSpec& spec,
+                                   const models::HardwareSpec& hardware) {
+  const bool fsdp = spec.strategy == models::ParallelStrategy::kFsdp;
+  if (!fsdp && spec.strategy != models::ParallelStrategy::kZero) return true;
+  const int t = spec.tensor_parallel;
+  const int gpus = hardware.gpus_per_node * hardware.nodes;
+  const std::string strategy(models::name_of(spec.strategy));
+  if (gpus / t < 2) {
+    parallelism.error("tensor_parallel",
+                      "strategy " + strategy + " shards over the data-parallel ranks, but tensor_parallel " +
+                          std::to_string(t) + " on " + plural(gpus, "GPU") + " leaves 1",
+                      "; use strategy: ddp, or a tensor_parallel that leaves 2 or more data-parallel ranks (" +
+                          divisors_text(gpus / 2) + ")");
+    return false;
+  }
+  if (fsdp && spec.sharding == models::Sharding::kHybridShard && hardware.gpus_per_node / t < 2) {
+    parallelism.error("tensor_parallel",
+                      "sharding hybrid_shard shards within a node, but tensor_parallel " + std::to_string(t) +
+                          " fills the node's " + plural(hardware.gpus_per_node, "GPU") +
+                          " (one data-parallel rank per node)",
+                      "; use sharding: full_shard (shards across the nodes), or a smaller tensor_parallel");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void check_model_parallel(MapReader& parallelism, const models::ParallelismSpec& spec,
@@ -167,13 +196,15 @@ void check_model_parallel(MapReader& parallelism, const models::ParallelismSpec&
                       "; use tensor_parallel: 1 (data parallelism with strategy ddp)");
     return;
   }
-  if (spec.strategy != models::ParallelStrategy::kDdp) {
+  if (spec.strategy != models::ParallelStrategy::kDdp && spec.strategy != models::ParallelStrategy::kFsdp &&
+      spec.strategy != models::ParallelStrategy::kZero) {
     parallelism.error("tensor_parallel",
                       t_text + " runs one process per GPU, and strategy is " +
                           std::string(models::name_of(spec.strategy)),
-                      "; set parallelism.strategy: ddp");
+                      "; set parallelism.strategy: ddp, fsdp or zero");
     return;
   }
+  if (!check_sharded_tensor_parallel(parallelism, spec, hardware)) return;
   const models::DecoderHeads heads = models::decoder_heads(workload);
   const int node_gpus = hardware.gpus_per_node;
   if (node_gpus % t != 0) {

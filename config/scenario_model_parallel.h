@@ -5,8 +5,9 @@
 /// `parallelism.pipeline_parallel: N`, `pipeline_schedule: gpipe | 1f1b | interleaved_1f1b`
 /// and `virtual_stages: V` (models/step/pipeline_parallel_plan.h). Internal to config/.
 ///
-/// Supported combinations: tensor x pipeline x DDP data parallelism (strategy ddp), GPUs =
-/// tensor_parallel x pipeline_parallel x data-parallel ranks = nodes x gpus_per_node.
+/// Supported combinations: tensor x pipeline x DDP data parallelism (strategy ddp), and
+/// tensor x FSDP / ZeRO (sharded over the data-parallel ranks); GPUs = tensor_parallel x
+/// pipeline_parallel x data-parallel ranks = nodes x gpus_per_node.
 
 #include "config/yaml_reader.h"
 #include "models/job_spec.h"
@@ -20,7 +21,9 @@ namespace gpuplan::config {
 void read_model_parallel(MapReader& parallelism, models::ParallelismSpec& spec);
 
 /// Refuses what cannot run, at the key, with a fix: tensor_parallel with a strategy other
-/// than ddp, not dividing gpus_per_node (a group stays inside a node) or the model's query
+/// than ddp, fsdp or zero, with fsdp or zero leaving fewer than 2 data-parallel ranks (or,
+/// for hybrid_shard, fewer than 2 in a node), not dividing gpus_per_node (a group stays
+/// inside a node) or the model's query
 /// and key/value heads, or on a model that is not a transformer decoder (only decoder blocks
 /// are split); sequence_parallel with tensor_parallel 1; pipeline_schedule or virtual_stages
 /// without pipeline_parallel > 1, virtual_stages > 1 without interleaved_1f1b,

@@ -178,7 +178,8 @@ const std::vector<KeyDoc> kDocs = {
      "enable_fsdp_float8_all_gather with FSDP2): half the gather volume and gathered buffers of those weights"},
     {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1", "1 to 1024; divides gpus_per_node and the heads",
      "Megatron tensor parallelism: each transformer-decoder block split over this many GPUs of a node "
-     "(strategy ddp; data-parallel ranks = GPUs / tensor_parallel)",
+     "(data-parallel ranks = GPUs / tensor_parallel); with strategy ddp, or fsdp / zero sharding each rank's "
+     "shard over the data-parallel ranks (FSDP2 + TP; 2 or more of them)",
      1, 1024},
     {"parallelism.sequence_parallel", K::kBoolean, "", "false", "needs tensor_parallel > 1",
      "Megatron sequence parallelism: norms and dropouts split along the sequence, all-gather + "

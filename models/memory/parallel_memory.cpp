@@ -58,13 +58,14 @@ double data_parallel_memory_bytes(const JobSpec& job) {
       if (!l.parameters) {
         return l.optimizer_state ? kZeroBucketsInFlight * job.parallelism.bucket_bytes : 0.0;
       }
+      // With tensor parallelism the units are the rank's shards of them.
+      const Workload rank = rank_workload(job);
       double largest = 0.0;
       double largest_gathered = 0.0;
       double all_gathered = 0.0;
-      for (const ShardUnit& u : shard_units(job.workload)) {
+      for (const ShardUnit& u : shard_units(rank)) {
         largest = std::max(largest, u.parameters);
-        const double bytes =
-            gathered_unit_bytes(job.workload, u, job.training.precision, job.parallelism.fp8_all_gather);
+        const double bytes = gathered_unit_bytes(rank, u, job.training.precision, job.parallelism.fp8_all_gather);
         largest_gathered = std::max(largest_gathered, bytes);
         all_gathered += bytes;
       }
@@ -88,8 +89,9 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
   if (l.gradients) {
     m.gradients_bytes /= shards;
   }
+  const Workload rank = l.sharded_strategy ? rank_workload(job) : Workload{};
   if (l.optimizer_state || l.parameters) {
-    const double state = optimizer_state_bytes(job.workload, job.training);
+    const double state = optimizer_state_bytes(rank, job.training);
     // What the footprint adds to the state: AMP's 16-bit weight copies. Sharded parameters
     // have none beside the gathered units (data_parallel_bytes).
     const double copies = l.parameters ? 0.0 : one_gpu.optimizer_state_bytes - state;
@@ -99,8 +101,8 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
     // The state and the fp32 master weights leave the GPU; it keeps the parameters at the
     // compute width (ZeRO-Offload, Ren et al. 2021, sec. 4.1: fp16 parameters on the GPU,
     // fp32 parameters and moments on the CPU), sharded as before; the frozen base stays.
-    const double trained = job.workload.parameters * gathered_parameter_element_bytes(job.training.precision);
-    const double frozen = job.workload.frozen_weight_bytes();
+    const double trained = rank.parameters * gathered_parameter_element_bytes(job.training.precision);
+    const double frozen = rank.frozen_weight_bytes();
     m.weights_bytes = (trained + frozen) / (l.parameters ? shards : 1.0);
     m.optimizer_state_bytes = 0.0;
   }

@@ -50,11 +50,14 @@ inline constexpr int kFsdpUnitsInFlight = 2;
 /// rank's shard. FSDP / ZeRO-3 (parameters sharded): the gathered units in flight at the
 /// compute width (kFsdpUnitsInFlight x the largest unit; shard_grad_op keeps every unit
 /// gathered from forward to backward: all parameters) plus the largest unit's unsharded
-/// gradient before its reduce-scatter; ZeRO-1/2: kZeroBucketsInFlight buckets; FSDP
+/// gradient before its reduce-scatter (with tensor parallelism the rank's shards of the
+/// units); ZeRO-1/2: kZeroBucketsInFlight buckets; FSDP
 /// no_shard: 0 (each unit's flat gradient is all-reduced in place).
 double data_parallel_memory_bytes(const JobSpec& job);
 
-/// The memory of one GPU of `job` from `one_gpu`, the unsharded footprint (footprint.h):
+/// The memory of one GPU of `job` from `one_gpu`, the unsharded footprint (footprint.h) of
+/// its rank's op table (rank_workload: with tensor parallelism the rank's shard, which FSDP /
+/// ZeRO then shard over the data-parallel ranks):
 /// parameters, gradients and optimizer state divided by the shard group where the strategy
 /// shards them (sharding.h); AMP's 16-bit weight copies give way to the gathered units where
 /// the parameters are sharded; data_parallel_bytes from data_parallel_memory_bytes(). With

@@ -122,12 +122,18 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   const auto tag = [](const std::vector<DispatchUnit>& units, std::vector<int>& chunk_of, int chunk) {
     chunk_of.resize(units.size(), chunk);
   };
+  // Where each op's units are (FSDP / ZeRO-3 gather and reduce per unit of ops).
+  OpUnitSpans spans;
+  spans.backward_begin.resize(ops.size());
+  spans.backward_end.resize(ops.size());
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     const OpWork w = op_work(op, plan.micro_batch, gpu, t, e, input_cast(i));
+    spans.forward_begin.push_back(plan.forward.size());
     tensor_parallel.add(plan.forward, op, TensorParallelPoint::kBeforeForward, plan.micro_batch);
     plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
     tensor_parallel.add(plan.forward, op, TensorParallelPoint::kAfterForward, plan.micro_batch);
+    spans.forward_end.push_back(plan.forward.size());
     tag(plan.forward, forward_chunk, op_chunk[i]);
   }
   // Backward runs in reverse; with activation checkpointing each op's forward is replayed
@@ -135,6 +141,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // Sublinear Memory Cost").
   for (std::size_t r = ops.size(); r-- > 0;) {
     const OpWork w = op_work(ops[r], plan.micro_batch, gpu, t, e, input_cast(r));
+    spans.backward_begin[r] = plan.backward.size();
     if (t.activation_checkpointing) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
       tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, plan.micro_batch);
@@ -146,7 +153,12 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     bwd.grad_bytes = ops[r].parameters * parameter_element_bytes(t.precision);  // DDP buckets hold .grad (fp32; bf16 in pure bf16)
     plan.backward.push_back(bwd);
     tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, plan.micro_batch);
+    spans.backward_end[r] = plan.backward.size();
     tag(plan.backward, backward_chunk, op_chunk[r]);
+  }
+  const ShardingLayout sharding = sharding_layout(job);
+  if (p > 1 && sharding.sharded_strategy) {
+    throw std::invalid_argument("plan_step: pipeline parallelism with FSDP or ZeRO is not modelled");
   }
   if (p > 1) {
     // Each chunk's forward and backward of one micro-batch (the GPU's time: the host
@@ -178,7 +190,6 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // ones: split into units of at most 64 kernels so dispatch and execution overlap.
   // FSDP / ZeRO: each rank updates its shard of the parameters only; with tensor parallelism
   // the rank's share of them (rank.parameters).
-  const ShardingLayout sharding = sharding_layout(job);
   const double updated = rank.parameters / (sharding.optimizer_state ? sharding.shard_ranks : 1);
   const KernelWork opt = optimizer_work(updated, std::max(1, parameter_tensors), gpu, t, e);
   const int pieces = std::max(1, static_cast<int>(std::ceil(opt.kernels / 64.0)));
@@ -212,7 +223,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
                                                      achieved_memory_bytes_per_s(gpu, e));
     apply_data_parallel(dp, plan);
   } else if (sharding.sharded_strategy) {
-    plan_sharded_communication(job, sharding, plan);
+    plan_sharded_communication(job, sharding, spans, plan);
     // The offload's copies take the rank's share of the PCIe uplink, as the input copy does.
     const double host_link_bytes_per_s =
         h2d_bytes_per_s(gpu, true, e) / std::max(1, job.hardware.gpus_per_pcie_switch);

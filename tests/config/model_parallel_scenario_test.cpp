@@ -8,6 +8,7 @@
 #include "config_fixture.h"
 #include "models/memory/footprint.h"
 #include "models/memory/parallel_memory.h"
+#include "models/memory/sharding.h"
 
 namespace gpuplan::config::testing {
 namespace {
@@ -80,7 +81,32 @@ TEST_SUITE("config.model_parallel") {
                    "strategy ddp)"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: data_parallel\n  tensor_parallel: 2\n")) ==
           Messages{"tensor_parallel 2 runs one process per GPU, and strategy is data_parallel at s.yaml:16:20 "
-                   "(parallelism.tensor_parallel); set parallelism.strategy: ddp"});
+                   "(parallelism.tensor_parallel); set parallelism.strategy: ddp, fsdp or zero"});
+  }
+
+  TEST_CASE("tensor parallelism with fsdp or zero: sharded over the GPUs / tensor_parallel data-parallel ranks") {
+    const models::JobSpec fsdp = job_of(gpt2_on_node("  strategy: fsdp\n  tensor_parallel: 2\n"));
+    CHECK(fsdp.parallelism.tensor_parallel == 2);
+    CHECK(models::sharding_layout(fsdp).shard_ranks == 4);  // 8 GPUs / 2
+    CHECK(models::sharding_layout(fsdp).parameters);
+    const models::JobSpec zero = job_of(gpt2_on_node("  strategy: zero\n  zero_stage: 1\n  tensor_parallel: 4\n"));
+    CHECK(models::sharding_layout(zero).shard_ranks == 2);
+    CHECK(models::sharding_layout(zero).optimizer_state);
+    CHECK_FALSE(models::sharding_layout(zero).gradients);
+  }
+
+  TEST_CASE("refused: fsdp or zero with tensor parallelism that leaves one data-parallel rank (in a node)") {
+    CHECK(scenario_errors(gpt2_on_node("  strategy: fsdp\n  tensor_parallel: 8\n", "llama3-8b")) ==
+          Messages{"strategy fsdp shards over the data-parallel ranks, but tensor_parallel 8 on 8 GPUs leaves 1 at "
+                   "s.yaml:16:20 (parallelism.tensor_parallel); use strategy: ddp, or a tensor_parallel that leaves 2 "
+                   "or more data-parallel ranks (1, 2 or 4)"});
+    std::string text = gpt2_on_node("  strategy: fsdp\n  sharding: hybrid_shard\n  tensor_parallel: 8\n", "llama3-8b");
+    text.replace(text.find("  gpus_per_node: 8\n"), 19,
+                 "  gpus_per_node: 8\n  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", transport: infiniband, nics: 1}\n");
+    CHECK(scenario_errors(text) ==
+          Messages{"sharding hybrid_shard shards within a node, but tensor_parallel 8 fills the node's 8 GPUs (one "
+                   "data-parallel rank per node) at s.yaml:19:20 (parallelism.tensor_parallel); use sharding: "
+                   "full_shard (shards across the nodes), or a smaller tensor_parallel"});
   }
 
   TEST_CASE("refused: sequence_parallel without tensor parallelism") {

@@ -4,12 +4,14 @@
 #include <string>
 #include <vector>
 
+#include "../collective/collective_topologies.h"
 #include "../test_gpus.h"
 #include "../workload/catalog_models.h"
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
 #include "models/interconnect/interconnect_table.h"
 #include "models/memory/parallel_memory.h"
+#include "models/memory/sharding.h"
 #include "models/step/step_plan.h"
 #include "models/step/step_simulation.h"
 #include "models/step/tensor_parallel_plan.h"
@@ -164,5 +166,76 @@ TEST_SUITE("models.step.tensor_parallel") {
     // fp32 gradients of the rank's shard (wte / 2, layers' linears / 2, norms and wpe whole).
     CHECK(bucket_bytes == doctest::Approx(rank_workload(job).parameters * 4.0));
     CHECK(rank_workload(job).parameters < 0.6 * job.workload.parameters);
+  }
+
+  TEST_CASE("TP x FSDP: each unit's rank shard gathered and reduced over the data-parallel group") {
+    // GPT-2 at t = 2 on 8 GPUs with FSDP full_shard: 4 data-parallel ranks share each
+    // tensor-parallel shard. A layer's shard holds 3,072 norm parameters whole and half of
+    // its 7,084,800 linear parameters: 3,545,472 (models.workload.tensor_parallel_shard),
+    // gathered in bf16 (7,090,944 B) and reduce-scattered in fp32 (14,181,888 B) over 4 GPUs.
+    JobSpec job = gpt2_on_node(2, false);
+    job.hardware.gpus_per_node = 8;
+    job.hardware.topology.gpus_per_node = 8;
+    job.parallelism.strategy = ParallelStrategy::kFsdp;
+    const StepPlan plan = plan_step(job, GpuEfficiency::defaults());
+    CHECK(plan.comm.ranks == 4);
+    const ShardedUnitComm* layer = nullptr;
+    for (const ShardedUnitComm& u : plan.comm.units) {
+      if (u.name == "layers.0") layer = &u;
+    }
+    REQUIRE(layer != nullptr);
+    CHECK(layer->parameter_bytes == 7'090'944.0);
+    CHECK(layer->forward_all_gather_s == doctest::Approx(time_of(Collective::kAllGather, 7'090'944.0, 4)));
+    CHECK(layer->backward_all_gather_s == doctest::Approx(layer->forward_all_gather_s));
+    CHECK(layer->gradient_reduce_s == doctest::Approx(time_of(Collective::kReduceScatter, 14'181'888.0, 4)));
+    // The unit spans the block's kernels and its tensor-parallel all-reduces.
+    CHECK(plan.forward[layer->forward_begin].label == "layers.0.norm1 fwd");
+    CHECK(plan.forward[layer->forward_end - 1].label == "layers.0.mlp.residual fwd");
+    CHECK(plan.backward[layer->backward_begin].label == "layers.0.mlp.residual bwd");
+    CHECK(plan.backward[layer->backward_end - 1].label == "layers.0.norm1 bwd");
+    int tp_collectives = 0;
+    for (std::size_t i = layer->forward_begin; i < layer->forward_end; ++i) tp_collectives += plan.forward[i].communication;
+    for (std::size_t i = layer->backward_begin; i < layer->backward_end; ++i) {
+      tp_collectives += plan.backward[i].communication;
+    }
+    CHECK(tp_collectives == 4);  // two all-reduces in forward, two in backward
+    // The simulated step: the tensor-parallel collectives stay on the critical path; FSDP's
+    // gathers and reduce-scatters run beside compute on the communication stream.
+    double tp_s = 0.0;
+    double stream_s = 0.0;  // every unit of the compute stream, one after another
+    for (const auto* units : {&plan.forward, &plan.backward, &plan.optimizer}) {
+      for (const DispatchUnit& u : *units) {
+        tp_s += u.communication ? u.gpu_s : 0.0;
+        stream_s += u.gpu_s;
+      }
+    }
+    const StepStats step = simulate_steps(plan);
+    CHECK(step.breakdown.communication_exposed_s >= tp_s * (1.0 - 1e-9));
+    CHECK(step.breakdown.step_time_s >= stream_s * (1.0 - 1e-9));
+  }
+
+  TEST_CASE("TP x FSDP with the node's GPUs in one tensor-parallel group: FSDP runs over the network") {
+    // t = 4 fills each node of 4 GPUs; 2 nodes: the data-parallel group is one GPU per node,
+    // each of the node's 4 groups on a quarter of its 8 NICs (2 NICs of 200 Gbit/s).
+    JobSpec job = gpt2_on_node(4, false);
+    job.hardware.nodes = 2;
+    job.hardware.topology = testing::ib_cluster(2, 4);
+    job.parallelism.strategy = ParallelStrategy::kFsdp;
+    const Topology group = data_parallel_topology(job);
+    CHECK(group.gpus_per_node == 1);
+    CHECK(group.nodes == 2);
+    CHECK(group.nics_per_node == 2);
+    const StepPlan plan = plan_step(job, GpuEfficiency::defaults());
+    CHECK(plan.comm.ranks == 2);
+    CHECK(sharding_layout(job).shard_ranks == 2);
+    // A layer's shard at t = 4: 1,774,272 parameters, 3,548,544 B gathered in bf16.
+    const ShardedUnitComm& layer = plan.comm.units[1];
+    CHECK(layer.name == "layers.0");
+    CHECK(layer.parameter_bytes == 3'548'544.0);
+    CHECK(layer.forward_all_gather_s ==
+          doctest::Approx(
+              fastest_collective(builtin_collective_registry(), Collective::kAllGather, 3'548'544.0, group).time_s));
+    // The optimizer updates the rank's shard of its tensor-parallel shard: 31,728,576 / 2.
+    CHECK(rank_workload(job).parameters == 31'728'576.0);
   }
 }
