@@ -100,6 +100,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"parallelism.pipeline_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.pipeline_schedule", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.virtual_stages", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.context_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.offload", SchemaKind::kSection},
     SchemaEntry{"parallelism.offload.optimizer", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.offload.parameters", SchemaKind::kLeaf},

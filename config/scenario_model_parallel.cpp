@@ -1,5 +1,6 @@
 #include "config/scenario_model_parallel.h"
 
+#include <cmath>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ constexpr std::int64_t kMaxTensorParallel = 1024;
 constexpr std::int64_t kMaxPipelineParallel = 4096;
 /// Model chunks per stage beyond the layers any model has are typos.
 constexpr std::int64_t kMaxVirtualStages = 1024;
+/// Context-parallel groups far beyond published runs (Llama 3 405B's 1M-token stage: CP 16)
+/// are typos.
+constexpr std::int64_t kMaxContextParallel = 1024;
 
 /// "1, 2, 4 or 8": the divisors of n from `smallest` on ("" when there are none).
 std::string divisors_text(int n, int smallest = 1) {
@@ -52,6 +56,8 @@ void read_model_parallel(MapReader& parallelism, models::ParallelismSpec& spec) 
       parallelism.choice("pipeline_schedule", models::names_of<models::PipelineSchedule>());
   if (schedule) spec.pipeline_schedule = *models::from_name<models::PipelineSchedule>(*schedule);
   spec.virtual_stages = static_cast<int>(value_or(parallelism.integer("virtual_stages", 1, kMaxVirtualStages), 1));
+  spec.context_parallel =
+      static_cast<int>(value_or(parallelism.integer("context_parallel", 1, kMaxContextParallel), 1));
 }
 
 namespace {
@@ -145,6 +151,78 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
   }
 }
 
+/// Tensor and context parallelism run one process per GPU: strategy ddp, fsdp or zero. `text`
+/// names the key and its value ("tensor_parallel 2"). False after an error at `key`.
+bool check_process_per_gpu(MapReader& parallelism, const std::string& key, const std::string& text,
+                           const models::ParallelismSpec& spec) {
+  if (spec.strategy == models::ParallelStrategy::kDdp || spec.strategy == models::ParallelStrategy::kFsdp ||
+      spec.strategy == models::ParallelStrategy::kZero) {
+    return true;
+  }
+  parallelism.error(key,
+                    text + " runs one process per GPU, and strategy is " + std::string(models::name_of(spec.strategy)),
+                    "; set parallelism.strategy: ddp, fsdp or zero");
+  return false;
+}
+
+/// The context-parallel checks of check_model_parallel (see the header).
+void check_context_parallel(MapReader& parallelism, const models::ParallelismSpec& spec,
+                            const models::HardwareSpec& hardware, const models::Workload& workload,
+                            const models::TrainingSpec* training) {
+  const int c = spec.context_parallel;
+  if (c == 1) return;
+  const std::string c_text = "context_parallel " + std::to_string(c);
+  if (workload.family != "transformer_decoder") {
+    parallelism.error("context_parallel",
+                      c_text + " splits the sequence of a transformer decoder's attention, and " + workload.name +
+                          " is a " + workload.family,
+                      "; use context_parallel: 1");
+    return;
+  }
+  if (!check_process_per_gpu(parallelism, "context_parallel", c_text, spec)) return;
+  if (spec.pipeline_parallel > 1) {
+    parallelism.error("context_parallel",
+                      c_text + " with pipeline_parallel " + std::to_string(spec.pipeline_parallel) +
+                          " is not modelled (context parallelism composes with tensor and data parallelism)",
+                      "; use pipeline_parallel: 1, or context_parallel: 1");
+    return;
+  }
+  if (training != nullptr && training->attention == models::AttentionKernel::kEager) {
+    parallelism.error("context_parallel",
+                      c_text + " runs ring attention, which needs a fused attention kernel (flash or "
+                               "memory_efficient), and training.attention is eager",
+                      "; set training.attention: flash (or sdpa where it resolves to flash), or context_parallel: 1");
+    return;
+  }
+  const long long s = std::llround(workload.tokens_per_sample);
+  if (s % (2LL * c) != 0) {
+    std::string fix;  // the context_parallel values up to 2c that do split it
+    for (int d = 2; d <= 2 * c && 2LL * d <= s; ++d) {
+      if (s % (2LL * d) == 0) fix += (fix.empty() ? "" : ", ") + std::to_string(d);
+    }
+    parallelism.error("context_parallel",
+                      c_text + " splits each sequence into " + std::to_string(2 * c) +
+                          " chunks (two per rank, balancing the causal mask), but sequence_length " +
+                          std::to_string(s) + " is not a multiple of " + std::to_string(2 * c),
+                      "; use a sequence_length that is a multiple of " + std::to_string(2 * c) +
+                          (fix.empty() ? "" : ", or context_parallel " + fix));
+    return;
+  }
+  const int gpus = hardware.gpus_per_node * hardware.nodes;
+  const int span = spec.tensor_parallel * c;
+  const bool placed = hardware.gpus_per_node % span == 0 || span % hardware.gpus_per_node == 0;
+  if (gpus % span != 0 || !placed) {
+    parallelism.error("context_parallel",
+                      "tensor_parallel " + std::to_string(spec.tensor_parallel) + " x " + c_text + " = " +
+                          std::to_string(span) + " GPUs per sequence " +
+                          (gpus % span != 0 ? "do not divide the " + plural(gpus, "GPU")
+                                            : "neither divide nor fill whole nodes of " +
+                                                  plural(hardware.gpus_per_node, "GPU")),
+                      "; use a context_parallel that makes tensor_parallel x context_parallel divide " +
+                          std::to_string(hardware.gpus_per_node) + " or a multiple of it");
+  }
+}
+
 /// FSDP / ZeRO beside tensor parallelism (torchtitan's 2-D FSDP2 + TP): they shard over the
 /// data-parallel ranks, GPUs / tensor_parallel (hybrid_shard: those of one node), so there
 /// must be two of them. False after an error.
@@ -180,6 +258,7 @@ void check_model_parallel(MapReader& parallelism, const models::ParallelismSpec&
                           const models::HardwareSpec& hardware, const models::Workload& workload,
                           const models::TrainingSpec* training) {
   check_pipeline(parallelism, spec, hardware, workload, training);
+  check_context_parallel(parallelism, spec, hardware, workload, training);
   if (spec.sequence_parallel && spec.tensor_parallel == 1) {
     parallelism.error("sequence_parallel",
                       "sequence_parallel splits the norms and dropouts of a tensor-parallel group along the "
@@ -196,14 +275,7 @@ void check_model_parallel(MapReader& parallelism, const models::ParallelismSpec&
                       "; use tensor_parallel: 1 (data parallelism with strategy ddp)");
     return;
   }
-  if (spec.strategy != models::ParallelStrategy::kDdp && spec.strategy != models::ParallelStrategy::kFsdp &&
-      spec.strategy != models::ParallelStrategy::kZero) {
-    parallelism.error("tensor_parallel",
-                      t_text + " runs one process per GPU, and strategy is " +
-                          std::string(models::name_of(spec.strategy)),
-                      "; set parallelism.strategy: ddp, fsdp or zero");
-    return;
-  }
+  if (!check_process_per_gpu(parallelism, "tensor_parallel", t_text, spec)) return;
   if (!check_sharded_tensor_parallel(parallelism, spec, hardware)) return;
   const models::DecoderHeads heads = models::decoder_heads(workload);
   const int node_gpus = hardware.gpus_per_node;

@@ -7,6 +7,7 @@
 
 #include "models/memory/optimizer_state.h"
 #include "models/memory/sharding.h"
+#include "models/workload/context_parallel_shard.h"
 #include "models/workload/tensor_parallel_shard.h"
 
 namespace gpuplan::models {
@@ -20,8 +21,9 @@ double model_output_elements_per_sample(const Workload& workload) {
 }
 
 Workload rank_workload(const JobSpec& job) {
-  Workload rank = tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel,
-                                                job.parallelism.sequence_parallel);
+  Workload rank = context_parallel_rank_workload(
+      tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel, job.parallelism.sequence_parallel),
+      job.parallelism.context_parallel);
   if (job.parallelism.pipeline_parallel > 1) {
     // A tied LM head is on another stage than the embedding: it keeps its own copy of the
     // word embedding (Megatron-LM's word_embeddings on the last stage), with its gradient and
@@ -46,7 +48,7 @@ double data_parallel_memory_bytes(const JobSpec& job) {
   switch (job.parallelism.strategy) {
     case ParallelStrategy::kNone: return 0.0;
     case ParallelStrategy::kDdp:
-      return job.parallelism.data_parallel_size(gpus) > 1 ? rank_workload(job).parameters * 4.0 : 0.0;
+      return job.parallelism.gradient_ranks(gpus) > 1 ? rank_workload(job).parameters * 4.0 : 0.0;
     case ParallelStrategy::kDataParallel: {
       const double others = job.hardware.gpus_per_node - 1;
       const double outputs = model_output_elements_per_sample(job.workload) * 4.0 * job.training.batch_size;
@@ -207,7 +209,7 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
   const int p = job.parallelism.pipeline_parallel;
   if (p <= 1) return per_gpu_memory(job, training_memory(rank, job.training, params));
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
-  const bool buckets = job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.data_parallel_size(gpus) > 1;
+  const bool buckets = job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.gradient_ranks(gpus) > 1;
   MemoryBreakdown worst;
   for (int s = 0; s < p; ++s) {
     const Workload stage = pipeline_stage_workload(rank, job.parallelism, s);

@@ -29,6 +29,8 @@ double model_output_elements_per_sample(const Workload& workload);
 
 /// The op table one GPU of `job` holds and runs: the model, or with tensor parallelism one
 /// rank's shard of it (tensor_parallel_rank_workload, models/workload/tensor_parallel_shard.h);
+/// with context parallelism the rank's s / c tokens of every sequence
+/// (context_parallel_rank_workload, models/workload/context_parallel_shard.h);
 /// with pipeline parallelism a tied LM head holds its own copy of the embedding's weights
 /// (it runs on the last stage, the embedding on the first; Megatron-LM does the same).
 Workload rank_workload(const JobSpec& job);

@@ -13,9 +13,10 @@ constexpr double kFloat8Bytes = 1.0;
 ShardingLayout sharding_layout(const JobSpec& job) {
   ShardingLayout l;
   const ParallelismSpec& p = job.parallelism;
-  // The data-parallel ranks: each tensor-parallel rank's shard of the model is sharded over
-  // the ranks that hold the same shard (FSDP2 + TP's 2-D mesh, torchtitan parallelize_llama).
-  const int ranks = p.data_parallel_size(job.hardware.gpus_per_node * job.hardware.nodes);
+  // The ranks that hold the same weights: each tensor-parallel rank's shard of the model is
+  // sharded over the ranks that hold the same shard (FSDP2 + TP's 2-D mesh, torchtitan
+  // parallelize_llama), context-parallel ranks included (torchtitan's dp_shard_cp mesh).
+  const int ranks = p.gradient_ranks(job.hardware.gpus_per_node * job.hardware.nodes);
   if (ranks < 2) return l;
   const int node_ranks = std::max(1, job.hardware.gpus_per_node / p.tensor_parallel);
   if (p.strategy == ParallelStrategy::kFsdp) {

@@ -42,11 +42,12 @@ struct ShardingLayout {
   OffloadTarget parameter_offload = OffloadTarget::kNone;
 };
 
-/// The layout of `job`'s strategy over its data-parallel ranks (GPUs / tensor_parallel; with
+/// The layout of `job`'s strategy over its gradient ranks (ParallelismSpec::gradient_ranks:
+/// GPUs / tensor_parallel, context-parallel ranks included; with
 /// tensor parallelism each TP rank's shard of the model is sharded over the ranks holding the
 /// same shard, hybrid_shard over those of one node: gpus_per_node / tensor_parallel): nothing
-/// sharded (shard_ranks 1) for none, data_parallel and ddp, and with fewer than 2
-/// data-parallel ranks (nothing offloaded either).
+/// sharded (shard_ranks 1) for none, data_parallel and ddp, and with fewer than 2 gradient
+/// ranks (nothing offloaded either).
 ShardingLayout sharding_layout(const JobSpec& job);
 
 /// Bytes a host optimizer step moves through host memory per trained parameter: it reads

@@ -8,6 +8,7 @@
 #include "models/host/host_cpu.h"
 #include "models/memory/parallel_memory.h"
 #include "models/memory/sharding.h"
+#include "models/step/context_parallel_plan.h"
 #include "models/step/data_parallel_plan.h"
 #include "models/step/pipeline_parallel_plan.h"
 #include "models/step/sharded_data_parallel_plan.h"
@@ -34,7 +35,7 @@ bool data_parallel(const JobSpec& job) {
 /// DDP with more than one data-parallel rank (tensor-parallel ranks hold one replica).
 bool ddp(const JobSpec& job) {
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
-  return job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.data_parallel_size(gpus) > 1;
+  return job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.gradient_ranks(gpus) > 1;
 }
 
 /// Training processes on a node, each with its own DataLoader: one per GPU with DDP, one in
@@ -99,6 +100,8 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // group's collectives around it (tensor_parallel_plan.h).
   const Workload whole_rank = rank_workload(job);
   const TensorParallelPlan tensor_parallel(job, e);
+  // Context parallelism: ring attention's key/value exchange after each attention unit.
+  const ContextParallelPlan context_parallel(job, whole_rank, e);
   const auto& ops = whole_rank.ops;
   // Pipeline parallelism: the model chunk of each op (one chunk without a pipeline).
   const int p = job.parallelism.pipeline_parallel;
@@ -132,6 +135,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     spans.forward_begin.push_back(plan.forward.size());
     tensor_parallel.add(plan.forward, op, TensorParallelPoint::kBeforeForward, plan.micro_batch);
     plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
+    context_parallel.add(plan.forward, op, DispatchUnit(plan.forward.back()), false, plan.micro_batch);
     tensor_parallel.add(plan.forward, op, TensorParallelPoint::kAfterForward, plan.micro_batch);
     spans.forward_end.push_back(plan.forward.size());
     tag(plan.forward, forward_chunk, op_chunk[i]);
@@ -146,12 +150,14 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
       tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, plan.micro_batch);
       plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
+      context_parallel.add(plan.backward, ops[r], DispatchUnit(plan.backward.back()), false, plan.micro_batch);
       tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterForward, plan.micro_batch);
     }
     tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, plan.micro_batch);
     DispatchUnit bwd = unit_of(ops[r].name + " bwd", w.backward, t, true, e);
     bwd.grad_bytes = ops[r].parameters * parameter_element_bytes(t.precision);  // DDP buckets hold .grad (fp32; bf16 in pure bf16)
     plan.backward.push_back(bwd);
+    context_parallel.add(plan.backward, ops[r], bwd, true, plan.micro_batch);
     tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, plan.micro_batch);
     spans.backward_end[r] = plan.backward.size();
     tag(plan.backward, backward_chunk, op_chunk[r]);

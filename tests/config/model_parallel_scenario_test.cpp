@@ -109,6 +109,48 @@ TEST_SUITE("config.model_parallel") {
                    "full_shard (shards across the nodes), or a smaller tensor_parallel"});
   }
 
+  TEST_CASE("context_parallel is read; replicas count GPUs / CP, gradients reduce over DP x CP") {
+    CHECK(job_of(gpt2_on_node("  strategy: ddp\n")).parallelism.context_parallel == 1);
+    const models::JobSpec cp = job_of(gpt2_on_node("  strategy: ddp\n  context_parallel: 2\n"));
+    CHECK(cp.parallelism.context_parallel == 2);
+    CHECK(cp.parallelism.data_parallel_size(8) == 4);
+    CHECK(cp.parallelism.gradient_ranks(8) == 8);
+    CHECK(cp.training.attention == models::AttentionKernel::kFlash);  // sdpa on an A100 in bf16
+  }
+
+  TEST_CASE("refused: context_parallel with eager attention, a sequence not split in 2N, a pipeline") {
+    std::string eager = gpt2_on_node("  strategy: ddp\n  context_parallel: 2\n");
+    eager.replace(eager.find("optimizer: adamw}"), 17, "optimizer: adamw, attention: eager}");
+    CHECK(scenario_errors(eager) ==
+          Messages{"context_parallel 2 runs ring attention, which needs a fused attention kernel (flash or "
+                   "memory_efficient), and training.attention is eager at s.yaml:16:21 "
+                   "(parallelism.context_parallel); set training.attention: flash (or sdpa where it resolves to "
+                   "flash), or context_parallel: 1"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  context_parallel: 3\n")) ==
+          Messages{"context_parallel 3 splits each sequence into 6 chunks (two per rank, balancing the causal mask), "
+                   "but sequence_length 1024 is not a multiple of 6 at s.yaml:16:21 (parallelism.context_parallel); "
+                   "use a sequence_length that is a multiple of 6, or context_parallel 2, 4"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  context_parallel: 2\n")) ==
+          Messages{"context_parallel 2 with pipeline_parallel 2 is not modelled (context parallelism composes with "
+                   "tensor and data parallelism) at s.yaml:17:21 (parallelism.context_parallel); use "
+                   "pipeline_parallel: 1, or context_parallel: 1"});
+  }
+
+  TEST_CASE("refused: context_parallel on a model without attention blocks, without ddp/fsdp/zero, over too few GPUs") {
+    std::string resnet = gpt2_on_node("  strategy: ddp\n  context_parallel: 2\n", "resnet50");
+    resnet.replace(resnet.find("  sequence_length: 1024\n"), 24, "");
+    CHECK(scenario_errors(resnet) ==
+          Messages{"context_parallel 2 splits the sequence of a transformer decoder's attention, and resnet50 is a "
+                   "resnet at s.yaml:15:21 (parallelism.context_parallel); use context_parallel: 1"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: data_parallel\n  context_parallel: 2\n")) ==
+          Messages{"context_parallel 2 runs one process per GPU, and strategy is data_parallel at s.yaml:16:21 "
+                   "(parallelism.context_parallel); set parallelism.strategy: ddp, fsdp or zero"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  context_parallel: 16\n")) ==
+          Messages{"tensor_parallel 1 x context_parallel 16 = 16 GPUs per sequence do not divide the 8 GPUs at "
+                   "s.yaml:16:21 (parallelism.context_parallel); use a context_parallel that makes tensor_parallel x "
+                   "context_parallel divide 8 or a multiple of it"});
+  }
+
   TEST_CASE("refused: sequence_parallel without tensor parallelism") {
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  sequence_parallel: true\n")) ==
           Messages{"sequence_parallel splits the norms and dropouts of a tensor-parallel group along the "
