@@ -97,6 +97,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"parallelism.fp8_all_gather", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.tensor_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.sequence_parallel", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.async_tensor_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.pipeline_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.pipeline_schedule", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.virtual_stages", SchemaKind::kLeaf},

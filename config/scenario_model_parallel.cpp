@@ -50,6 +50,7 @@ std::string chunk_fix(int per_stage) {
 void read_model_parallel(MapReader& parallelism, models::ParallelismSpec& spec) {
   spec.tensor_parallel = static_cast<int>(value_or(parallelism.integer("tensor_parallel", 1, kMaxTensorParallel), 1));
   spec.sequence_parallel = value_or(parallelism.boolean("sequence_parallel"), false);
+  spec.async_tensor_parallel = value_or(parallelism.boolean("async_tensor_parallel"), false);
   spec.pipeline_parallel =
       static_cast<int>(value_or(parallelism.integer("pipeline_parallel", 1, kMaxPipelineParallel), 1));
   const std::optional<std::string> schedule =
@@ -223,6 +224,41 @@ void check_context_parallel(MapReader& parallelism, const models::ParallelismSpe
   }
 }
 
+/// Tensor parallelism over whole nodes (t a multiple of gpus_per_node, the nodes a multiple of
+/// t / gpus_per_node), without pipeline stages. False after an error.
+bool check_tensor_parallel_nodes(MapReader& parallelism, const models::ParallelismSpec& spec,
+                                 const models::HardwareSpec& hardware, const models::DecoderHeads& heads) {
+  const int t = spec.tensor_parallel;
+  const int node_gpus = hardware.gpus_per_node;
+  const std::string t_text = "tensor_parallel " + std::to_string(t);
+  const std::string inside = divisors_text(std::gcd(node_gpus, std::gcd(heads.heads, heads.kv_heads)));
+  if (t % node_gpus != 0) {
+    parallelism.error("tensor_parallel",
+                      t_text + " neither divides the " + plural(node_gpus, "GPU") +
+                          " per node nor fills whole nodes (a tensor-parallel group is inside a node or spans whole "
+                          "nodes)",
+                      "; use tensor_parallel " + inside + ", or a multiple of " + std::to_string(node_gpus));
+    return false;
+  }
+  const int span = t / node_gpus;
+  if (hardware.nodes % span != 0) {
+    parallelism.error("tensor_parallel",
+                      t_text + " spans " + std::to_string(span) + " whole nodes of " + plural(node_gpus, "GPU") +
+                          ", and " + plural(hardware.nodes, "node") + " is not a multiple of " + std::to_string(span),
+                      "; use tensor_parallel " + inside + " (inside a node), or hardware.nodes a multiple of " +
+                          std::to_string(span));
+    return false;
+  }
+  if (spec.pipeline_parallel > 1) {
+    parallelism.error("tensor_parallel",
+                      t_text + " across nodes with pipeline_parallel " + std::to_string(spec.pipeline_parallel) +
+                          " is not modelled (stages are placed across nodes)",
+                      "; use tensor_parallel " + inside + " with pipeline stages, or pipeline_parallel: 1");
+    return false;
+  }
+  return true;
+}
+
 /// FSDP / ZeRO beside tensor parallelism (torchtitan's 2-D FSDP2 + TP): they shard over the
 /// data-parallel ranks, GPUs / tensor_parallel (hybrid_shard: those of one node), so there
 /// must be two of them. False after an error.
@@ -265,6 +301,12 @@ void check_model_parallel(MapReader& parallelism, const models::ParallelismSpec&
                       "sequence, but tensor_parallel is 1",
                       "; set tensor_parallel: 2 or more, or remove sequence_parallel");
   }
+  if (spec.async_tensor_parallel && !spec.sequence_parallel) {
+    parallelism.error("async_tensor_parallel",
+                      "async_tensor_parallel overlaps the all-gathers and reduce-scatters of sequence parallelism "
+                      "with the GEMMs they feed, but sequence_parallel is false",
+                      "; set sequence_parallel: true, or remove async_tensor_parallel");
+  }
   const int t = spec.tensor_parallel;
   if (t == 1) return;
   const std::string t_text = "tensor_parallel " + std::to_string(t);
@@ -279,13 +321,7 @@ void check_model_parallel(MapReader& parallelism, const models::ParallelismSpec&
   if (!check_sharded_tensor_parallel(parallelism, spec, hardware)) return;
   const models::DecoderHeads heads = models::decoder_heads(workload);
   const int node_gpus = hardware.gpus_per_node;
-  if (node_gpus % t != 0) {
-    parallelism.error("tensor_parallel",
-                      t_text + " does not divide the " + std::to_string(node_gpus) +
-                          (node_gpus == 1 ? " GPU" : " GPUs") + " per node (a tensor-parallel group stays inside a node)",
-                      "; use tensor_parallel " + divisors_text(std::gcd(node_gpus, std::gcd(heads.heads, heads.kv_heads))));
-    return;
-  }
+  if (node_gpus % t != 0 && !check_tensor_parallel_nodes(parallelism, spec, hardware, heads)) return;
   if (heads.heads % t != 0 || heads.kv_heads % t != 0) {
     const std::string which = heads.kv_heads == heads.heads
                                   ? std::to_string(heads.heads) + " attention heads"

@@ -1,6 +1,7 @@
 #pragma once
 /// \file scenario_model_parallel.h
-/// `parallelism.tensor_parallel: N`, `parallelism.sequence_parallel: true|false`
+/// `parallelism.tensor_parallel: N`, `parallelism.sequence_parallel: true|false`,
+/// `async_tensor_parallel: true|false`
 /// (models/workload/tensor_parallel_shard.h, models/step/tensor_parallel_plan.h),
 /// `parallelism.pipeline_parallel: N`, `pipeline_schedule: gpipe | 1f1b | interleaved_1f1b`
 /// and `virtual_stages: V` (models/step/pipeline_parallel_plan.h), `context_parallel: N`
@@ -23,10 +24,12 @@ void read_model_parallel(MapReader& parallelism, models::ParallelismSpec& spec);
 
 /// Refuses what cannot run, at the key, with a fix: tensor_parallel with a strategy other
 /// than ddp, fsdp or zero, with fsdp or zero leaving fewer than 2 data-parallel ranks (or,
-/// for hybrid_shard, fewer than 2 in a node), not dividing gpus_per_node (a group stays
-/// inside a node) or the model's query
+/// for hybrid_shard, fewer than 2 in a node), neither dividing gpus_per_node nor spanning
+/// whole nodes (a multiple of it, the nodes a multiple of the span, no pipeline stages),
+/// not dividing the model's query
 /// and key/value heads, or on a model that is not a transformer decoder (only decoder blocks
-/// are split); sequence_parallel with tensor_parallel 1; pipeline_schedule or virtual_stages
+/// are split); sequence_parallel with tensor_parallel 1; async_tensor_parallel without
+/// sequence_parallel; pipeline_schedule or virtual_stages
 /// without pipeline_parallel > 1, virtual_stages > 1 without interleaved_1f1b,
 /// pipeline_parallel with a strategy other than ddp or on a model that is not a transformer
 /// decoder, layers not a multiple of pipeline_parallel x virtual_stages, GPUs not a multiple

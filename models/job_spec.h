@@ -104,11 +104,16 @@ struct ParallelismSpec {
   ParallelStrategy strategy = ParallelStrategy::kNone;
   double bucket_bytes = 25.0 * 1024 * 1024;  ///< DDP default bucket_cap_mb = 25 (PyTorch docs)
   /// Tensor-parallel ranks t (`parallelism.tensor_parallel`): Megatron-LM's column/row split
-  /// of every transformer block over t GPUs of one node (models/workload/tensor_parallel_shard.h).
+  /// of every transformer block over t GPUs of one node, or of t / gpus_per_node whole nodes
+  /// (models/workload/tensor_parallel_shard.h).
   int tensor_parallel = 1;
   /// Megatron's sequence parallelism (Korthikanti et al. 2022) on top of tensor parallelism:
   /// norms and dropouts split along the sequence, all-gather + reduce-scatter for all-reduce.
   bool sequence_parallel = false;
+  /// `parallelism.async_tensor_parallel` (needs sequence_parallel): each all-gather before and
+  /// reduce-scatter after a tensor-parallel GEMM runs decomposed with it in tensor_parallel
+  /// chunks that overlap (AsyncTP; models/step/tensor_parallel_plan.h).
+  bool async_tensor_parallel = false;
   /// Pipeline stages p (`parallelism.pipeline_parallel`): the decoder's layers split into p
   /// consecutive stages on different GPUs, `training.gradient_accumulation` micro-batches
   /// flowing through them (models/step/pipeline_parallel_plan.h).

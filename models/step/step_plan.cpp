@@ -133,10 +133,10 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     const Op& op = ops[i];
     const OpWork w = op_work(op, plan.micro_batch, gpu, t, e, input_cast(i));
     spans.forward_begin.push_back(plan.forward.size());
-    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kBeforeForward, plan.micro_batch);
+    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kBeforeForward, plan.micro_batch, w.forward.gpu_time_s);
     plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
     context_parallel.add(plan.forward, op, DispatchUnit(plan.forward.back()), false, plan.micro_batch);
-    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kAfterForward, plan.micro_batch);
+    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kAfterForward, plan.micro_batch, w.forward.gpu_time_s);
     spans.forward_end.push_back(plan.forward.size());
     tag(plan.forward, forward_chunk, op_chunk[i]);
   }
@@ -148,17 +148,21 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     spans.backward_begin[r] = plan.backward.size();
     if (t.activation_checkpointing) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
-      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, plan.micro_batch);
+      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, plan.micro_batch,
+                          w.forward.gpu_time_s);
       plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
       context_parallel.add(plan.backward, ops[r], DispatchUnit(plan.backward.back()), false, plan.micro_batch);
-      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterForward, plan.micro_batch);
+      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterForward, plan.micro_batch,
+                          w.forward.gpu_time_s);
     }
-    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, plan.micro_batch);
+    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, plan.micro_batch,
+                        w.backward.gpu_time_s);
     DispatchUnit bwd = unit_of(ops[r].name + " bwd", w.backward, t, true, e);
     bwd.grad_bytes = ops[r].parameters * parameter_element_bytes(t.precision);  // DDP buckets hold .grad (fp32; bf16 in pure bf16)
     plan.backward.push_back(bwd);
     context_parallel.add(plan.backward, ops[r], bwd, true, plan.micro_batch);
-    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, plan.micro_batch);
+    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, plan.micro_batch,
+                        w.backward.gpu_time_s);
     spans.backward_end[r] = plan.backward.size();
     tag(plan.backward, backward_chunk, op_chunk[r]);
   }

@@ -62,14 +62,16 @@ TEST_SUITE("config.model_parallel") {
 
   TEST_CASE("refused: tensor_parallel across nodes, or not dividing the heads") {
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 3\n")) ==
-          Messages{"tensor_parallel 3 does not divide the 8 GPUs per node (a tensor-parallel group stays inside "
-                   "a node) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
+          Messages{"tensor_parallel 3 neither divides the 8 GPUs per node nor fills whole nodes (a tensor-parallel "
+                   "group is inside a node or spans whole nodes) at s.yaml:16:20 (parallelism.tensor_parallel); use "
+                   "tensor_parallel 1, 2 or 4, or a multiple of 8"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 8\n")) ==
           Messages{"tensor_parallel 8 does not divide the 12 attention heads of gpt2 (each rank computes whole "
                    "heads) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 16\n")) ==
-          Messages{"tensor_parallel 16 does not divide the 8 GPUs per node (a tensor-parallel group stays inside "
-                   "a node) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
+          Messages{"tensor_parallel 16 spans 2 whole nodes of 8 GPUs, and 1 node is not a multiple of 2 at "
+                   "s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4 (inside a node), or "
+                   "hardware.nodes a multiple of 2"});
   }
 
   TEST_CASE("refused: tensor_parallel on a model that is not a transformer decoder, or without ddp") {
@@ -149,6 +151,33 @@ TEST_SUITE("config.model_parallel") {
           Messages{"tensor_parallel 1 x context_parallel 16 = 16 GPUs per sequence do not divide the 8 GPUs at "
                    "s.yaml:16:21 (parallelism.context_parallel); use a context_parallel that makes tensor_parallel x "
                    "context_parallel divide 8 or a multiple of it"});
+  }
+
+  TEST_CASE("tensor_parallel across whole nodes, and async_tensor_parallel, are read") {
+    std::string text = gpt2_on_node("  strategy: ddp\n  tensor_parallel: 8\n  sequence_parallel: true\n"
+                                    "  async_tensor_parallel: true\n",
+                                    "llama3-8b");
+    text.replace(text.find("  gpus_per_node: 8\n"), 19,
+                 "  gpus_per_node: 4\n  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", transport: infiniband, nics: 1}\n");
+    const models::JobSpec job = job_of(text);
+    CHECK(job.parallelism.tensor_parallel == 8);
+    CHECK(job.parallelism.async_tensor_parallel);
+    CHECK_FALSE(job_of(gpt2_on_node("  strategy: ddp\n")).parallelism.async_tensor_parallel);
+  }
+
+  TEST_CASE("refused: async_tensor_parallel without sequence parallelism; TP across nodes with a pipeline") {
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 2\n  async_tensor_parallel: true\n")) ==
+          Messages{"async_tensor_parallel overlaps the all-gathers and reduce-scatters of sequence parallelism "
+                   "with the GEMMs they feed, but sequence_parallel is false at s.yaml:17:26 "
+                   "(parallelism.async_tensor_parallel); set sequence_parallel: true, or remove "
+                   "async_tensor_parallel"});
+    std::string text = gpt2_on_node("  strategy: ddp\n  tensor_parallel: 8\n  pipeline_parallel: 2\n", "llama3-8b");
+    text.replace(text.find("  gpus_per_node: 8\n"), 19,
+                 "  gpus_per_node: 4\n  nodes: 4\n  network: {bandwidth: \"200 Gbit/s\", transport: infiniband, nics: 1}\n");
+    CHECK(scenario_errors(text) ==
+          Messages{"tensor_parallel 8 across nodes with pipeline_parallel 2 is not modelled (stages are placed "
+                   "across nodes) at s.yaml:18:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4 "
+                   "with pipeline stages, or pipeline_parallel: 1"});
   }
 
   TEST_CASE("refused: sequence_parallel without tensor parallelism") {

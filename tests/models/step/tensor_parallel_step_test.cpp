@@ -238,4 +238,72 @@ TEST_SUITE("models.step.tensor_parallel") {
     // The optimizer updates the rank's shard of its tensor-parallel shard: 31,728,576 / 2.
     CHECK(rank_workload(job).parameters == 31'728'576.0);
   }
+
+  TEST_CASE("AsyncTP's closed form: the collective less what (t - 1) / t of its GEMM hides") {
+    // t = 4, a collective of 3 ms beside a GEMM of 2 ms: 3 - 2 x 3/4 = 1.5 ms shows; the
+    // pair takes max(G, C + G / t) = 3.5 ms. A 1 ms collective beside it hides entirely.
+    CHECK(async_exposed_s(4, 3e-3, 2e-3) == doctest::Approx(1.5e-3));
+    CHECK(async_exposed_s(4, 1e-3, 2e-3) == 0.0);
+    CHECK(async_exposed_s(1, 1e-3, 2e-3) == doctest::Approx(1e-3));
+  }
+
+  TEST_CASE("AsyncTP: each all-gather and reduce-scatter of a linear decomposed with its GEMM") {
+    JobSpec job = gpt2_on_node(4, true);
+    job.parallelism.async_tensor_parallel = true;
+    const StepPlan sp = plan_step(gpt2_on_node(4, true), GpuEfficiency::defaults());
+    const StepPlan async = plan_step(job, GpuEfficiency::defaults());
+    const double bytes = kTokens * kBatch * kHidden * 2.0;
+    const auto qkv = between(async.forward, "layers.0.attn.qkv fwd", "layers.0.attn.qkv fwd");
+    const auto gather =
+        between(async.forward, "layers.0.attn.qkv fwd all_gather (tensor parallel) async",
+                "layers.0.attn.qkv fwd all_gather (tensor parallel) async");
+    REQUIRE(qkv.size() == 1);
+    REQUIRE(gather.size() == 1);
+    CHECK(gather[0].gpu_s == doctest::Approx(async_exposed_s(4, time_of(Collective::kAllGather, bytes, 4), qkv[0].gpu_s)));
+    const auto down = between(async.forward, "layers.0.mlp.down fwd", "layers.0.mlp.down fwd");
+    const auto scatter = between(async.forward, "layers.0.mlp.down fwd reduce_scatter (tensor parallel) async",
+                                 "layers.0.mlp.down fwd reduce_scatter (tensor parallel) async");
+    REQUIRE(scatter.size() == 1);
+    CHECK(scatter[0].gpu_s ==
+          doctest::Approx(async_exposed_s(4, time_of(Collective::kReduceScatter, bytes, 4), down[0].gpu_s)));
+    // The embedding's reduce-scatter has no GEMM to hide behind: as without AsyncTP.
+    const auto embed = between(async.forward, "embed.tokens fwd reduce_scatter (tensor parallel)",
+                               "embed.tokens fwd reduce_scatter (tensor parallel)");
+    REQUIRE(embed.size() == 1);
+    CHECK(embed[0].gpu_s == doctest::Approx(time_of(Collective::kReduceScatter, bytes, 4)));
+    double sp_comm = 0.0;
+    double async_comm = 0.0;
+    for (const DispatchUnit& u : sp.forward) sp_comm += u.communication ? u.gpu_s : 0.0;
+    for (const DispatchUnit& u : async.forward) async_comm += u.communication ? u.gpu_s : 0.0;
+    CHECK(async_comm < sp_comm);
+  }
+
+  TEST_CASE("TP across nodes: a group of 2 whole nodes all-reduces over the network") {
+    // Llama 3 8B (32 heads, 8 key/value heads) at t = 8 on 2 nodes of 4 GPUs: each group
+    // fills both nodes and has all 8 NICs of each; its all-reduce of s·b·h x 2 B (8,192 x 1 x
+    // 4,096 x 2 = 67,108,864 B) is priced on that two-node topology.
+    JobSpec job = gpt2_on_node(8, false);
+    job.workload = testing::build_catalog_model("llama3-8b");
+    job.training.batch_size = 1;
+    job.hardware.nodes = 2;
+    job.hardware.topology = testing::ib_cluster(2, 4);
+    const Topology group = tensor_parallel_topology(job);
+    CHECK(group.gpus_per_node == 4);
+    CHECK(group.nodes == 2);
+    CHECK(group.nics_per_node == 8);
+    const StepPlan plan = plan_step(job, GpuEfficiency::defaults());
+    const auto out = between(plan.forward, "layers.0.attn.out fwd all_reduce (tensor parallel)",
+                             "layers.0.attn.out fwd all_reduce (tensor parallel)");
+    REQUIRE(out.size() == 1);
+    const double across = fastest_collective(builtin_collective_registry(), Collective::kAllReduce, 67'108'864.0,
+                                             group).time_s;
+    CHECK(out[0].gpu_s == doctest::Approx(across));
+    // The group has the nodes' NICs: with one NIC per node the same all-reduce is slower.
+    Topology one_nic = group;
+    one_nic.nics_per_node = 1;
+    CHECK(across < fastest_collective(builtin_collective_registry(), Collective::kAllReduce, 67'108'864.0, one_nic)
+                       .time_s);
+    // 8 GPUs in one group: one replica, no data-parallel group.
+    CHECK(plan.comm.buckets.empty());
+  }
 }
