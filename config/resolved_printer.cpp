@@ -219,10 +219,14 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "bucket_size" << YAML::Value << with_unit(job.parallelism.bucket_bytes, "B");
   out << YAML::Key << "tensor_parallel" << YAML::Value << job.parallelism.tensor_parallel;
   out << YAML::Key << "sequence_parallel" << YAML::Value << job.parallelism.sequence_parallel;
+  if (job.parallelism.async_tensor_parallel) out << YAML::Key << "async_tensor_parallel" << YAML::Value << true;
   if (job.parallelism.pipeline_parallel > 1) {
     out << YAML::Key << "pipeline_parallel" << YAML::Value << job.parallelism.pipeline_parallel;
     out << YAML::Key << "pipeline_schedule" << YAML::Value << std::string(models::name_of(job.parallelism.pipeline_schedule));
     out << YAML::Key << "virtual_stages" << YAML::Value << job.parallelism.virtual_stages;
+  }
+  if (job.parallelism.context_parallel > 1) {
+    out << YAML::Key << "context_parallel" << YAML::Value << job.parallelism.context_parallel;
   }
   if (job.parallelism.strategy == models::ParallelStrategy::kFsdp) {
     out << YAML::Key << "sharding" << YAML::Value << std::string(models::name_of(job.parallelism.sharding));

@@ -48,8 +48,9 @@
 /// | hardware.network.transport / latency / nics | ethernet / the transport's default message latency / 1 | models::default_message_latency_s |
 /// | parallelism.strategy | none with one GPU in total; with more it must be written | no silent choice of ddp |
 /// | parallelism.bucket_size | 25 MiB | DDP bucket_cap_mb=25 |
-/// | parallelism.tensor_parallel / sequence_parallel | 1 / false | no model parallelism unless written |
+/// | parallelism.tensor_parallel / sequence_parallel / async_tensor_parallel | 1 / false / false | no model parallelism unless written |
 /// | parallelism.pipeline_parallel / pipeline_schedule / virtual_stages | 1 / 1f1b / 1 | 1f1b: Megatron-LM's default schedule |
+/// | parallelism.context_parallel | 1 | no context parallelism unless written |
 /// | parallelism.sharding | full_shard (strategy fsdp only) | FSDP sharding_strategy default |
 /// | parallelism.zero_stage | required with strategy zero; refused with other strategies | no silent stage |
 /// | checkpointing | none without the section; with it, interval is required, async false | |
@@ -79,13 +80,19 @@
 /// - More than one GPU in total needs parallelism.strategy ddp, data_parallel, fsdp or zero;
 ///   data_parallel is single-node; fsdp and zero need more than one GPU; sharding is for
 ///   fsdp only and zero_stage for zero only.
-/// - tensor_parallel > 1 needs strategy ddp and a transformer decoder, and divides
-///   gpus_per_node (groups stay inside a node) and the query and key/value heads;
-///   sequence_parallel needs tensor_parallel > 1.
+/// - tensor_parallel > 1 needs strategy ddp, fsdp or zero (these two with 2 or more
+///   data-parallel ranks) and a transformer decoder, and divides gpus_per_node or spans whole
+///   nodes (a multiple of it that divides the nodes' GPUs, pipeline_parallel 1), and divides
+///   the query and key/value heads; sequence_parallel needs tensor_parallel > 1;
+///   async_tensor_parallel needs sequence_parallel.
 /// - pipeline_parallel > 1 needs strategy ddp and a transformer decoder whose layers it
 ///   divides (times virtual_stages), and divides GPUs / tensor_parallel; it divides or is a
 ///   multiple of hardware.nodes; pipeline_schedule and virtual_stages need it; virtual_stages
 ///   > 1 needs interleaved_1f1b, which needs gradient_accumulation a multiple of it.
+/// - context_parallel > 1 needs strategy ddp, fsdp or zero, a transformer decoder with a
+///   fused attention kernel (flash or memory_efficient), pipeline_parallel 1, a
+///   sequence_length that is a multiple of 2 x context_parallel, and tensor_parallel x
+///   context_parallel dividing the GPUs and dividing or filling whole nodes.
 /// - The global batch (batch_size × gradient_accumulation × GPUs) may not exceed
 ///   workload.dataset.samples.
 /// - cloud.preemption_rate and replacement_wait are read on every market (typos are errors)

@@ -1,5 +1,6 @@
 #include "config/scenario_model_parallel.h"
 
+#include <cmath>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ constexpr std::int64_t kMaxTensorParallel = 1024;
 constexpr std::int64_t kMaxPipelineParallel = 4096;
 /// Model chunks per stage beyond the layers any model has are typos.
 constexpr std::int64_t kMaxVirtualStages = 1024;
+/// Context-parallel groups far beyond published runs (Llama 3 405B's 1M-token stage: CP 16)
+/// are typos.
+constexpr std::int64_t kMaxContextParallel = 1024;
 
 /// "1, 2, 4 or 8": the divisors of n from `smallest` on ("" when there are none).
 std::string divisors_text(int n, int smallest = 1) {
@@ -46,12 +50,15 @@ std::string chunk_fix(int per_stage) {
 void read_model_parallel(MapReader& parallelism, models::ParallelismSpec& spec) {
   spec.tensor_parallel = static_cast<int>(value_or(parallelism.integer("tensor_parallel", 1, kMaxTensorParallel), 1));
   spec.sequence_parallel = value_or(parallelism.boolean("sequence_parallel"), false);
+  spec.async_tensor_parallel = value_or(parallelism.boolean("async_tensor_parallel"), false);
   spec.pipeline_parallel =
       static_cast<int>(value_or(parallelism.integer("pipeline_parallel", 1, kMaxPipelineParallel), 1));
   const std::optional<std::string> schedule =
       parallelism.choice("pipeline_schedule", models::names_of<models::PipelineSchedule>());
   if (schedule) spec.pipeline_schedule = *models::from_name<models::PipelineSchedule>(*schedule);
   spec.virtual_stages = static_cast<int>(value_or(parallelism.integer("virtual_stages", 1, kMaxVirtualStages), 1));
+  spec.context_parallel =
+      static_cast<int>(value_or(parallelism.integer("context_parallel", 1, kMaxContextParallel), 1));
 }
 
 namespace {
@@ -145,17 +152,160 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
   }
 }
 
+/// Tensor and context parallelism run one process per GPU: strategy ddp, fsdp or zero. `text`
+/// names the key and its value ("tensor_parallel 2"). False after an error at `key`.
+bool check_process_per_gpu(MapReader& parallelism, const std::string& key, const std::string& text,
+                           const models::ParallelismSpec& spec) {
+  if (spec.strategy == models::ParallelStrategy::kDdp || spec.strategy == models::ParallelStrategy::kFsdp ||
+      spec.strategy == models::ParallelStrategy::kZero) {
+    return true;
+  }
+  parallelism.error(key,
+                    text + " runs one process per GPU, and strategy is " + std::string(models::name_of(spec.strategy)),
+                    "; set parallelism.strategy: ddp, fsdp or zero");
+  return false;
+}
+
+/// The context-parallel checks of check_model_parallel (see the header).
+void check_context_parallel(MapReader& parallelism, const models::ParallelismSpec& spec,
+                            const models::HardwareSpec& hardware, const models::Workload& workload,
+                            const models::TrainingSpec* training) {
+  const int c = spec.context_parallel;
+  if (c == 1) return;
+  const std::string c_text = "context_parallel " + std::to_string(c);
+  if (workload.family != "transformer_decoder") {
+    parallelism.error("context_parallel",
+                      c_text + " splits the sequence of a transformer decoder's attention, and " + workload.name +
+                          " is a " + workload.family,
+                      "; use context_parallel: 1");
+    return;
+  }
+  if (!check_process_per_gpu(parallelism, "context_parallel", c_text, spec)) return;
+  if (spec.pipeline_parallel > 1) {
+    parallelism.error("context_parallel",
+                      c_text + " with pipeline_parallel " + std::to_string(spec.pipeline_parallel) +
+                          " is not modelled (context parallelism composes with tensor and data parallelism)",
+                      "; use pipeline_parallel: 1, or context_parallel: 1");
+    return;
+  }
+  if (training != nullptr && training->attention == models::AttentionKernel::kEager) {
+    parallelism.error("context_parallel",
+                      c_text + " runs ring attention, which needs a fused attention kernel (flash or "
+                               "memory_efficient), and training.attention is eager",
+                      "; set training.attention: flash (or sdpa where it resolves to flash), or context_parallel: 1");
+    return;
+  }
+  const long long s = std::llround(workload.tokens_per_sample);
+  if (s % (2LL * c) != 0) {
+    std::string fix;  // the context_parallel values up to 2c that do split it
+    for (int d = 2; d <= 2 * c && 2LL * d <= s; ++d) {
+      if (s % (2LL * d) == 0) fix += (fix.empty() ? "" : ", ") + std::to_string(d);
+    }
+    parallelism.error("context_parallel",
+                      c_text + " splits each sequence into " + std::to_string(2 * c) +
+                          " chunks (two per rank, balancing the causal mask), but sequence_length " +
+                          std::to_string(s) + " is not a multiple of " + std::to_string(2 * c),
+                      "; use a sequence_length that is a multiple of " + std::to_string(2 * c) +
+                          (fix.empty() ? "" : ", or context_parallel " + fix));
+    return;
+  }
+  const int gpus = hardware.gpus_per_node * hardware.nodes;
+  const int span = spec.tensor_parallel * c;
+  const bool placed = hardware.gpus_per_node % span == 0 || span % hardware.gpus_per_node == 0;
+  if (gpus % span != 0 || !placed) {
+    parallelism.error("context_parallel",
+                      "tensor_parallel " + std::to_string(spec.tensor_parallel) + " x " + c_text + " = " +
+                          std::to_string(span) + " GPUs per sequence " +
+                          (gpus % span != 0 ? "do not divide the " + plural(gpus, "GPU")
+                                            : "neither divide nor fill whole nodes of " +
+                                                  plural(hardware.gpus_per_node, "GPU")),
+                      "; use a context_parallel that makes tensor_parallel x context_parallel divide " +
+                          std::to_string(hardware.gpus_per_node) + " or a multiple of it");
+  }
+}
+
+/// Tensor parallelism over whole nodes (t a multiple of gpus_per_node, the nodes a multiple of
+/// t / gpus_per_node), without pipeline stages. False after an error.
+bool check_tensor_parallel_nodes(MapReader& parallelism, const models::ParallelismSpec& spec,
+                                 const models::HardwareSpec& hardware, const models::DecoderHeads& heads) {
+  const int t = spec.tensor_parallel;
+  const int node_gpus = hardware.gpus_per_node;
+  const std::string t_text = "tensor_parallel " + std::to_string(t);
+  const std::string inside = divisors_text(std::gcd(node_gpus, std::gcd(heads.heads, heads.kv_heads)));
+  if (t % node_gpus != 0) {
+    parallelism.error("tensor_parallel",
+                      t_text + " neither divides the " + plural(node_gpus, "GPU") +
+                          " per node nor fills whole nodes (a tensor-parallel group is inside a node or spans whole "
+                          "nodes)",
+                      "; use tensor_parallel " + inside + ", or a multiple of " + std::to_string(node_gpus));
+    return false;
+  }
+  const int span = t / node_gpus;
+  if (hardware.nodes % span != 0) {
+    parallelism.error("tensor_parallel",
+                      t_text + " spans " + std::to_string(span) + " whole nodes of " + plural(node_gpus, "GPU") +
+                          ", and " + plural(hardware.nodes, "node") + " is not a multiple of " + std::to_string(span),
+                      "; use tensor_parallel " + inside + " (inside a node), or hardware.nodes a multiple of " +
+                          std::to_string(span));
+    return false;
+  }
+  if (spec.pipeline_parallel > 1) {
+    parallelism.error("tensor_parallel",
+                      t_text + " across nodes with pipeline_parallel " + std::to_string(spec.pipeline_parallel) +
+                          " is not modelled (stages are placed across nodes)",
+                      "; use tensor_parallel " + inside + " with pipeline stages, or pipeline_parallel: 1");
+    return false;
+  }
+  return true;
+}
+
+/// FSDP / ZeRO beside tensor parallelism (torchtitan's 2-D FSDP2 + TP): they shard over the
+/// data-parallel ranks, GPUs / tensor_parallel (hybrid_shard: those of one node), so there
+/// must be two of them. False after an error.
+bool check_sharded_tensor_parallel(MapReader& parallelism, const models::ParallelismSpec& spec,
+                                   const models::HardwareSpec& hardware) {
+  const bool fsdp = spec.strategy == models::ParallelStrategy::kFsdp;
+  if (!fsdp && spec.strategy != models::ParallelStrategy::kZero) return true;
+  const int t = spec.tensor_parallel;
+  const int gpus = hardware.gpus_per_node * hardware.nodes;
+  const std::string strategy(models::name_of(spec.strategy));
+  if (gpus / t < 2) {
+    parallelism.error("tensor_parallel",
+                      "strategy " + strategy + " shards over the data-parallel ranks, but tensor_parallel " +
+                          std::to_string(t) + " on " + plural(gpus, "GPU") + " leaves 1",
+                      "; use strategy: ddp, or a tensor_parallel that leaves 2 or more data-parallel ranks (" +
+                          divisors_text(gpus / 2) + ")");
+    return false;
+  }
+  if (fsdp && spec.sharding == models::Sharding::kHybridShard && hardware.gpus_per_node / t < 2) {
+    parallelism.error("tensor_parallel",
+                      "sharding hybrid_shard shards within a node, but tensor_parallel " + std::to_string(t) +
+                          " fills the node's " + plural(hardware.gpus_per_node, "GPU") +
+                          " (one data-parallel rank per node)",
+                      "; use sharding: full_shard (shards across the nodes), or a smaller tensor_parallel");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void check_model_parallel(MapReader& parallelism, const models::ParallelismSpec& spec,
                           const models::HardwareSpec& hardware, const models::Workload& workload,
                           const models::TrainingSpec* training) {
   check_pipeline(parallelism, spec, hardware, workload, training);
+  check_context_parallel(parallelism, spec, hardware, workload, training);
   if (spec.sequence_parallel && spec.tensor_parallel == 1) {
     parallelism.error("sequence_parallel",
                       "sequence_parallel splits the norms and dropouts of a tensor-parallel group along the "
                       "sequence, but tensor_parallel is 1",
                       "; set tensor_parallel: 2 or more, or remove sequence_parallel");
+  }
+  if (spec.async_tensor_parallel && !spec.sequence_parallel) {
+    parallelism.error("async_tensor_parallel",
+                      "async_tensor_parallel overlaps the all-gathers and reduce-scatters of sequence parallelism "
+                      "with the GEMMs they feed, but sequence_parallel is false",
+                      "; set sequence_parallel: true, or remove async_tensor_parallel");
   }
   const int t = spec.tensor_parallel;
   if (t == 1) return;
@@ -167,22 +317,11 @@ void check_model_parallel(MapReader& parallelism, const models::ParallelismSpec&
                       "; use tensor_parallel: 1 (data parallelism with strategy ddp)");
     return;
   }
-  if (spec.strategy != models::ParallelStrategy::kDdp) {
-    parallelism.error("tensor_parallel",
-                      t_text + " runs one process per GPU, and strategy is " +
-                          std::string(models::name_of(spec.strategy)),
-                      "; set parallelism.strategy: ddp");
-    return;
-  }
+  if (!check_process_per_gpu(parallelism, "tensor_parallel", t_text, spec)) return;
+  if (!check_sharded_tensor_parallel(parallelism, spec, hardware)) return;
   const models::DecoderHeads heads = models::decoder_heads(workload);
   const int node_gpus = hardware.gpus_per_node;
-  if (node_gpus % t != 0) {
-    parallelism.error("tensor_parallel",
-                      t_text + " does not divide the " + std::to_string(node_gpus) +
-                          (node_gpus == 1 ? " GPU" : " GPUs") + " per node (a tensor-parallel group stays inside a node)",
-                      "; use tensor_parallel " + divisors_text(std::gcd(node_gpus, std::gcd(heads.heads, heads.kv_heads))));
-    return;
-  }
+  if (node_gpus % t != 0 && !check_tensor_parallel_nodes(parallelism, spec, hardware, heads)) return;
   if (heads.heads % t != 0 || heads.kv_heads % t != 0) {
     const std::string which = heads.kv_heads == heads.heads
                                   ? std::to_string(heads.heads) + " attention heads"

@@ -179,13 +179,21 @@ const std::vector<KeyDoc> kDocs = {
      "needs training.precision fp8 and strategy fsdp (not no_shard) or zero_stage 3",
      "all-gather the float8 linears' weights as 1-byte float8 instead of bf16 (torchao "
      "enable_fsdp_float8_all_gather with FSDP2): half the gather volume and gathered buffers of those weights"},
-    {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1", "1 to 1024; divides gpus_per_node and the heads",
-     "Megatron tensor parallelism: each transformer-decoder block split over this many GPUs of a node "
-     "(strategy ddp; data-parallel ranks = GPUs / tensor_parallel)",
+    {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1",
+     "1 to 1024; divides the heads, and divides gpus_per_node or is a multiple of it dividing the GPUs (then "
+     "pipeline_parallel 1)",
+     "Megatron tensor parallelism: each transformer-decoder block split over this many GPUs of a node, or of "
+     "whole nodes over the network "
+     "(data-parallel ranks = GPUs / tensor_parallel); with strategy ddp, or fsdp / zero sharding each rank's "
+     "shard over the data-parallel ranks (FSDP2 + TP; 2 or more of them)",
      1, 1024},
     {"parallelism.sequence_parallel", K::kBoolean, "", "false", "needs tensor_parallel > 1",
      "Megatron sequence parallelism: norms and dropouts split along the sequence, all-gather + "
      "reduce-scatter instead of all-reduce (Korthikanti et al. 2022)"},
+    {"parallelism.async_tensor_parallel", K::kBoolean, "", "false", "needs sequence_parallel",
+     "AsyncTP: each all-gather before and reduce-scatter after a tensor-parallel linear decomposed with its GEMM "
+     "into tensor_parallel overlapping chunks; the collective shows only where it exceeds (t - 1)/t of the GEMM "
+     "(docs/language-models.md)"},
     {"parallelism.pipeline_parallel", K::kInteger, "GPUs", "1",
      "1 to 4096; divides the layers (x virtual_stages) and GPUs / tensor_parallel; divides or is a multiple of nodes",
      "pipeline stages: the decoder's layers split into this many consecutive stages (embedding on the first, head "
@@ -199,6 +207,13 @@ const std::vector<KeyDoc> kDocs = {
      std::nullopt, std::nullopt, enum_names<models::PipelineSchedule>},
     {"parallelism.virtual_stages", K::kInteger, "", "1", "1 to 1024; > 1 needs interleaved_1f1b, which needs >= 2",
      "model chunks per pipeline stage (Megatron-LM's virtual pipeline stages)", 1, 1024},
+    {"parallelism.context_parallel", K::kInteger, "GPUs", "1",
+     "1 to 1024; needs flash or memory_efficient attention, pipeline_parallel 1, sequence_length a multiple of 2x it; "
+     "tensor_parallel x it divides the GPUs and divides or fills whole nodes",
+     "context parallelism (ring attention, Megatron-Core CP / torchtitan context_parallel): each sequence split over "
+     "this many GPUs, the key/value blocks passed round the ring in every attention layer; data-parallel replicas = "
+     "GPUs / (tensor_parallel x context_parallel), gradients reduced over data x context parallel ranks",
+     1, 1024},
     {"parallelism.offload", K::kSection, "", "nothing offloaded", "strategy fsdp or zero",
      "training state kept off the GPU: ZeRO-Offload / ZeRO-Infinity, FSDP CPUOffload (docs/language-models.md)"},
     {"parallelism.offload.optimizer", K::kChoice, "", "none",

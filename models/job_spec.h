@@ -104,11 +104,16 @@ struct ParallelismSpec {
   ParallelStrategy strategy = ParallelStrategy::kNone;
   double bucket_bytes = 25.0 * 1024 * 1024;  ///< DDP default bucket_cap_mb = 25 (PyTorch docs)
   /// Tensor-parallel ranks t (`parallelism.tensor_parallel`): Megatron-LM's column/row split
-  /// of every transformer block over t GPUs of one node (models/workload/tensor_parallel_shard.h).
+  /// of every transformer block over t GPUs of one node, or of t / gpus_per_node whole nodes
+  /// (models/workload/tensor_parallel_shard.h).
   int tensor_parallel = 1;
   /// Megatron's sequence parallelism (Korthikanti et al. 2022) on top of tensor parallelism:
   /// norms and dropouts split along the sequence, all-gather + reduce-scatter for all-reduce.
   bool sequence_parallel = false;
+  /// `parallelism.async_tensor_parallel` (needs sequence_parallel): each all-gather before and
+  /// reduce-scatter after a tensor-parallel GEMM runs decomposed with it in tensor_parallel
+  /// chunks that overlap (AsyncTP; models/step/tensor_parallel_plan.h).
+  bool async_tensor_parallel = false;
   /// Pipeline stages p (`parallelism.pipeline_parallel`): the decoder's layers split into p
   /// consecutive stages on different GPUs, `training.gradient_accumulation` micro-batches
   /// flowing through them (models/step/pipeline_parallel_plan.h).
@@ -116,11 +121,20 @@ struct ParallelismSpec {
   PipelineSchedule pipeline_schedule = PipelineSchedule::kOneFOneB;
   /// Model chunks per stage v (`parallelism.virtual_stages`; interleaved 1F1B only, else 1).
   int virtual_stages = 1;
+  /// Context-parallel ranks c (`parallelism.context_parallel`): ring attention, each of c
+  /// GPUs holding s / c tokens of every sequence (models/workload/context_parallel_shard.h,
+  /// models/step/context_parallel_plan.h).
+  int context_parallel = 1;
 
-  /// GPUs that hold one replica of the model: tensor_parallel x pipeline_parallel.
-  int model_parallel_size() const { return tensor_parallel * pipeline_parallel; }
-  /// Data-parallel ranks of `gpus` GPUs: gpus / (tensor_parallel x pipeline_parallel).
+  /// GPUs that train one sample together: tensor_parallel x pipeline_parallel x
+  /// context_parallel (each holds that share of the sample's model FLOP).
+  int model_parallel_size() const { return tensor_parallel * pipeline_parallel * context_parallel; }
+  /// Data-parallel replicas of `gpus` GPUs (each its own samples): gpus / model_parallel_size().
   int data_parallel_size(int gpus) const { return gpus / model_parallel_size(); }
+  /// Ranks that hold the same weights and reduce their gradients together (DDP's and FSDP's
+  /// group): the data-parallel replicas x context_parallel, gpus / (tensor_parallel x
+  /// pipeline_parallel) (Megatron-Core reduces gradients over the DP x CP group).
+  int gradient_ranks(int gpus) const { return gpus / (tensor_parallel * pipeline_parallel); }
   /// FSDP only: what it shards (`parallelism.sharding`, default full_shard as in PyTorch).
   Sharding sharding = Sharding::kFullShard;
   /// ZeRO only: 1 shards the optimizer state, 2 also the gradients, 3 also the parameters

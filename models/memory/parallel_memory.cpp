@@ -7,6 +7,7 @@
 
 #include "models/memory/optimizer_state.h"
 #include "models/memory/sharding.h"
+#include "models/workload/context_parallel_shard.h"
 #include "models/workload/tensor_parallel_shard.h"
 
 namespace gpuplan::models {
@@ -20,8 +21,9 @@ double model_output_elements_per_sample(const Workload& workload) {
 }
 
 Workload rank_workload(const JobSpec& job) {
-  Workload rank = tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel,
-                                                job.parallelism.sequence_parallel);
+  Workload rank = context_parallel_rank_workload(
+      tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel, job.parallelism.sequence_parallel),
+      job.parallelism.context_parallel);
   if (job.parallelism.pipeline_parallel > 1) {
     // A tied LM head is on another stage than the embedding: it keeps its own copy of the
     // word embedding (Megatron-LM's word_embeddings on the last stage), with its gradient and
@@ -46,7 +48,7 @@ double data_parallel_memory_bytes(const JobSpec& job) {
   switch (job.parallelism.strategy) {
     case ParallelStrategy::kNone: return 0.0;
     case ParallelStrategy::kDdp:
-      return job.parallelism.data_parallel_size(gpus) > 1 ? rank_workload(job).parameters * 4.0 : 0.0;
+      return job.parallelism.gradient_ranks(gpus) > 1 ? rank_workload(job).parameters * 4.0 : 0.0;
     case ParallelStrategy::kDataParallel: {
       const double others = job.hardware.gpus_per_node - 1;
       const double outputs = model_output_elements_per_sample(job.workload) * 4.0 * job.training.batch_size;
@@ -58,13 +60,14 @@ double data_parallel_memory_bytes(const JobSpec& job) {
       if (!l.parameters) {
         return l.optimizer_state ? kZeroBucketsInFlight * job.parallelism.bucket_bytes : 0.0;
       }
+      // With tensor parallelism the units are the rank's shards of them.
+      const Workload rank = rank_workload(job);
       double largest = 0.0;
       double largest_gathered = 0.0;
       double all_gathered = 0.0;
-      for (const ShardUnit& u : shard_units(job.workload)) {
+      for (const ShardUnit& u : shard_units(rank)) {
         largest = std::max(largest, u.parameters);
-        const double bytes =
-            gathered_unit_bytes(job.workload, u, job.training.precision, job.parallelism.fp8_all_gather);
+        const double bytes = gathered_unit_bytes(rank, u, job.training.precision, job.parallelism.fp8_all_gather);
         largest_gathered = std::max(largest_gathered, bytes);
         all_gathered += bytes;
       }
@@ -88,8 +91,9 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
   if (l.gradients) {
     m.gradients_bytes /= shards;
   }
+  const Workload rank = l.sharded_strategy ? rank_workload(job) : Workload{};
   if (l.optimizer_state || l.parameters) {
-    const double state = optimizer_state_bytes(job.workload, job.training);
+    const double state = optimizer_state_bytes(rank, job.training);
     // What the footprint adds to the state: AMP's 16-bit weight copies. Sharded parameters
     // have none beside the gathered units (data_parallel_bytes).
     const double copies = l.parameters ? 0.0 : one_gpu.optimizer_state_bytes - state;
@@ -99,8 +103,8 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
     // The state and the fp32 master weights leave the GPU; it keeps the parameters at the
     // compute width (ZeRO-Offload, Ren et al. 2021, sec. 4.1: fp16 parameters on the GPU,
     // fp32 parameters and moments on the CPU), sharded as before; the frozen base stays.
-    const double trained = job.workload.parameters * gathered_parameter_element_bytes(job.training.precision);
-    const double frozen = job.workload.frozen_weight_bytes();
+    const double trained = rank.parameters * gathered_parameter_element_bytes(job.training.precision);
+    const double frozen = rank.frozen_weight_bytes();
     m.weights_bytes = (trained + frozen) / (l.parameters ? shards : 1.0);
     m.optimizer_state_bytes = 0.0;
   }
@@ -205,7 +209,7 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
   const int p = job.parallelism.pipeline_parallel;
   if (p <= 1) return per_gpu_memory(job, training_memory(rank, job.training, params));
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
-  const bool buckets = job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.data_parallel_size(gpus) > 1;
+  const bool buckets = job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.gradient_ranks(gpus) > 1;
   MemoryBreakdown worst;
   for (int s = 0; s < p; ++s) {
     const Workload stage = pipeline_stage_workload(rank, job.parallelism, s);

@@ -29,6 +29,8 @@ double model_output_elements_per_sample(const Workload& workload);
 
 /// The op table one GPU of `job` holds and runs: the model, or with tensor parallelism one
 /// rank's shard of it (tensor_parallel_rank_workload, models/workload/tensor_parallel_shard.h);
+/// with context parallelism the rank's s / c tokens of every sequence
+/// (context_parallel_rank_workload, models/workload/context_parallel_shard.h);
 /// with pipeline parallelism a tied LM head holds its own copy of the embedding's weights
 /// (it runs on the last stage, the embedding on the first; Megatron-LM does the same).
 Workload rank_workload(const JobSpec& job);
@@ -50,11 +52,14 @@ inline constexpr int kFsdpUnitsInFlight = 2;
 /// rank's shard. FSDP / ZeRO-3 (parameters sharded): the gathered units in flight at the
 /// compute width (kFsdpUnitsInFlight x the largest unit; shard_grad_op keeps every unit
 /// gathered from forward to backward: all parameters) plus the largest unit's unsharded
-/// gradient before its reduce-scatter; ZeRO-1/2: kZeroBucketsInFlight buckets; FSDP
+/// gradient before its reduce-scatter (with tensor parallelism the rank's shards of the
+/// units); ZeRO-1/2: kZeroBucketsInFlight buckets; FSDP
 /// no_shard: 0 (each unit's flat gradient is all-reduced in place).
 double data_parallel_memory_bytes(const JobSpec& job);
 
-/// The memory of one GPU of `job` from `one_gpu`, the unsharded footprint (footprint.h):
+/// The memory of one GPU of `job` from `one_gpu`, the unsharded footprint (footprint.h) of
+/// its rank's op table (rank_workload: with tensor parallelism the rank's shard, which FSDP /
+/// ZeRO then shard over the data-parallel ranks):
 /// parameters, gradients and optimizer state divided by the shard group where the strategy
 /// shards them (sharding.h); AMP's 16-bit weight copies give way to the gathered units where
 /// the parameters are sharded; data_parallel_bytes from data_parallel_memory_bytes(). With

@@ -12,27 +12,31 @@ constexpr double kFloat8Bytes = 1.0;
 
 ShardingLayout sharding_layout(const JobSpec& job) {
   ShardingLayout l;
-  const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   const ParallelismSpec& p = job.parallelism;
-  if (gpus < 2) return l;
+  // The ranks that hold the same weights: each tensor-parallel rank's shard of the model is
+  // sharded over the ranks that hold the same shard (FSDP2 + TP's 2-D mesh, torchtitan
+  // parallelize_llama), context-parallel ranks included (torchtitan's dp_shard_cp mesh).
+  const int ranks = p.gradient_ranks(job.hardware.gpus_per_node * job.hardware.nodes);
+  if (ranks < 2) return l;
+  const int node_ranks = std::max(1, job.hardware.gpus_per_node / p.tensor_parallel);
   if (p.strategy == ParallelStrategy::kFsdp) {
     l.sharded_strategy = true;
     switch (p.sharding) {
       case Sharding::kFullShard:
         l.optimizer_state = l.gradients = l.parameters = l.reshard_after_forward = true;
-        l.shard_ranks = gpus;
+        l.shard_ranks = ranks;
         break;
       case Sharding::kShardGradOp:
         l.optimizer_state = l.gradients = l.parameters = true;
-        l.shard_ranks = gpus;
+        l.shard_ranks = ranks;
         break;
       case Sharding::kHybridShard:
         l.optimizer_state = l.gradients = l.parameters = l.reshard_after_forward = true;
-        l.shard_ranks = job.hardware.gpus_per_node;
+        l.shard_ranks = node_ranks;
         l.replicas = job.hardware.nodes;
         break;
       case Sharding::kNoShard:
-        l.replicas = gpus;
+        l.replicas = ranks;
         break;
     }
   } else if (p.strategy == ParallelStrategy::kZero) {
@@ -40,7 +44,7 @@ ShardingLayout sharding_layout(const JobSpec& job) {
     l.optimizer_state = p.zero_stage >= 1;
     l.gradients = p.zero_stage >= 2;
     l.parameters = l.reshard_after_forward = p.zero_stage >= 3;
-    l.shard_ranks = gpus;
+    l.shard_ranks = ranks;
   }
   if (l.sharded_strategy) {
     l.optimizer_offload = p.optimizer_offload;

@@ -28,7 +28,7 @@ struct ShardingLayout {
   /// Full_shard / ZeRO-3 / hybrid: a unit is freed after its forward and gathered again
   /// before its backward (FSDP reshard_after_forward=True).
   bool reshard_after_forward = false;
-  int shard_ranks = 1;  ///< GPUs a sharded state is split over (hybrid: the GPUs of a node)
+  int shard_ranks = 1;  ///< data-parallel ranks a sharded state is split over (hybrid: those of a node)
   int replicas = 1;     ///< copies of each shard (hybrid: the nodes; no_shard: every GPU)
   /// True for FSDP and ZeRO: the step plan uses sharded_data_parallel_plan.h, not DDP's.
   bool sharded_strategy = false;
@@ -42,8 +42,12 @@ struct ShardingLayout {
   OffloadTarget parameter_offload = OffloadTarget::kNone;
 };
 
-/// The layout of `job`'s strategy: nothing sharded (shard_ranks 1) for none, data_parallel
-/// and ddp, and on one GPU (nothing offloaded either).
+/// The layout of `job`'s strategy over its gradient ranks (ParallelismSpec::gradient_ranks:
+/// GPUs / tensor_parallel, context-parallel ranks included; with
+/// tensor parallelism each TP rank's shard of the model is sharded over the ranks holding the
+/// same shard, hybrid_shard over those of one node: gpus_per_node / tensor_parallel): nothing
+/// sharded (shard_ranks 1) for none, data_parallel and ddp, and with fewer than 2 gradient
+/// ranks (nothing offloaded either).
 ShardingLayout sharding_layout(const JobSpec& job);
 
 /// Bytes a host optimizer step moves through host memory per trained parameter: it reads

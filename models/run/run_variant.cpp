@@ -91,6 +91,7 @@ double single_gpu_throughput(const JobSpec& job, const ModelParams& params, doub
   one.parallelism.strategy = ParallelStrategy::kNone;
   one.parallelism.tensor_parallel = 1;  // the whole model on the one GPU
   one.parallelism.sequence_parallel = false;
+  one.parallelism.context_parallel = 1;
   one.parallelism.pipeline_parallel = 1;
   one.parallelism.pipeline_schedule = PipelineSchedule::kOneFOneB;
   one.parallelism.virtual_stages = 1;

@@ -10,9 +10,7 @@
 #include "models/step/pipeline_schedule.h"
 
 namespace gpuplan::models {
-namespace {
 
-/// `bytes` over `link` at `share` of its bandwidth, at its best protocol, seconds.
 double point_to_point_s(const LinkSpec& link, double bytes, double share) {
   double best = std::numeric_limits<double>::infinity();
   for (const Protocol protocol : kProtocols) {
@@ -21,16 +19,14 @@ double point_to_point_s(const LinkSpec& link, double bytes, double share) {
     if (pp.efficiency <= 0.0 || bytes_per_s <= 0.0) continue;
     best = std::min(best, pp.hop_latency_s + bytes / bytes_per_s);
   }
-  if (!std::isfinite(best)) throw std::invalid_argument("pipeline send: link " + link.name + " has no bandwidth");
+  if (!std::isfinite(best)) throw std::invalid_argument("point-to-point send: link " + link.name + " has no bandwidth");
   return best;
 }
-
-}  // namespace
 
 Topology pipeline_data_parallel_topology(const JobSpec& job) {
   const HardwareSpec& hw = job.hardware;
   const int gpus = hw.gpus_per_node * hw.nodes;
-  const int d = job.parallelism.data_parallel_size(gpus);
+  const int d = job.parallelism.gradient_ranks(gpus);
   const int p = job.parallelism.pipeline_parallel;
   Topology group = hw.topology;
   // Stage s on node s mod nodes: a stage spans nodes / p nodes, or one node.

@@ -25,6 +25,7 @@
 
 #include <vector>
 
+#include "models/interconnect/link_spec.h"
 #include "models/interconnect/topology.h"
 #include "models/job_spec.h"
 #include "models/workload/workload.h"
@@ -61,6 +62,11 @@ Topology pipeline_data_parallel_topology(const JobSpec& job);
 /// op of chunk 0 of `rank` (the residual stream, s·h; `op_chunk` from pipeline_chunk_of_ops),
 /// over tensor_parallel unless sequence parallelism has already split it (scatter/gather).
 double pipeline_send_elements(const Workload& rank, const std::vector<int>& op_chunk, const ParallelismSpec& parallelism);
+
+/// `bytes` sent once over `link` at `share` of its bandwidth, at its best protocol (hop
+/// latency + bytes / effective bandwidth), seconds. Throws std::invalid_argument for a link
+/// without bandwidth.
+double point_to_point_s(const LinkSpec& link, double bytes, double share);
 
 /// One point-to-point send of `payload_bytes` between neighbouring stages of `job`, seconds.
 double pipeline_send_s(const JobSpec& job, double payload_bytes);

@@ -6,6 +6,8 @@
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
 #include "models/memory/optimizer_state.h"
+#include "models/memory/parallel_memory.h"
+#include "models/step/tensor_parallel_plan.h"
 
 namespace gpuplan::models {
 namespace {
@@ -31,16 +33,41 @@ Topology replica_topology(const Topology& job) {
 }  // namespace
 
 void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout, StepPlan& plan) {
-  const Workload& w = job.workload;
-  const Topology& topology = job.hardware.topology;
+  const std::size_t ops = job.workload.ops.size();
+  const std::size_t per_op = ops == 0 ? 1 : plan.backward.size() / ops;
+  if (plan.forward.size() != ops || (per_op != 1 && per_op != 2) || plan.backward.size() != per_op * ops) {
+    throw std::invalid_argument("plan_sharded_communication: the plan's units are not one per op of the workload");
+  }
+  OpUnitSpans spans;
+  for (std::size_t i = 0; i < ops; ++i) {
+    spans.forward_begin.push_back(i);
+    spans.forward_end.push_back(i + 1);
+    spans.backward_begin.push_back((ops - 1 - i) * per_op);
+    spans.backward_end.push_back((ops - i) * per_op);
+  }
+  plan_sharded_communication(job, layout, spans, plan);
+}
+
+void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout, const OpUnitSpans& spans,
+                                StepPlan& plan) {
+  const Workload w = rank_workload(job);
+  const Topology topology = data_parallel_topology(job);
   validate_topology(topology);
   if (topology.ranks() < 2) {
     throw std::invalid_argument("plan_sharded_communication: FSDP and ZeRO need at least 2 ranks");
   }
   const std::size_t ops = w.ops.size();
-  const std::size_t per_op = ops == 0 ? 1 : plan.backward.size() / ops;
-  if (plan.forward.size() != ops || (per_op != 1 && per_op != 2) || plan.backward.size() != per_op * ops) {
-    throw std::invalid_argument("plan_sharded_communication: the plan's units are not one per op of the workload");
+  const auto fits = [&](const std::vector<std::size_t>& begin, const std::vector<std::size_t>& end,
+                        std::size_t units) {
+    if (begin.size() != ops || end.size() != ops) return false;
+    for (std::size_t i = 0; i < ops; ++i) {
+      if (begin[i] >= end[i] || end[i] > units) return false;
+    }
+    return true;
+  };
+  if (!fits(spans.forward_begin, spans.forward_end, plan.forward.size()) ||
+      !fits(spans.backward_begin, spans.backward_end, plan.backward.size())) {
+    throw std::invalid_argument("plan_sharded_communication: the unit spans do not fit the plan and the op table");
   }
   const CollectiveRegistry& registry = builtin_collective_registry();
   const double gathered_bytes = gathered_parameter_element_bytes(job.training.precision);
@@ -73,10 +100,11 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
   for (const ShardUnit& u : units) {
     ShardedUnitComm c;
     c.name = u.name;
-    c.forward_begin = u.first_op;
-    c.forward_end = u.end_op;
-    c.backward_begin = (ops - u.end_op) * per_op;
-    c.backward_end = (ops - u.first_op) * per_op;
+    // Forward runs the unit's ops in order, backward in reverse (its last op first).
+    c.forward_begin = spans.forward_begin[u.first_op];
+    c.forward_end = spans.forward_end[u.end_op - 1];
+    c.backward_begin = spans.backward_begin[u.end_op - 1];
+    c.backward_end = spans.backward_end[u.first_op];
     c.parameter_bytes = gathered_unit_bytes(w, u, job.training.precision, job.parallelism.fp8_all_gather);
     if (u.parameters > 0.0) {
       const double grads = u.parameters * gradient_bytes;
@@ -124,7 +152,7 @@ OffloadCosts offload_costs(const JobSpec& job, const ShardingLayout& layout, dou
   OffloadCosts c;
   if (layout.optimizer_offload == OffloadTarget::kNone) return c;
   if (!(host_link_bytes_per_s > 0.0)) throw std::invalid_argument("offload_costs: the host link has no bandwidth");
-  const Workload& w = job.workload;
+  const Workload w = rank_workload(job);  // with tensor parallelism the rank's shard
   const TrainingSpec& t = job.training;
   const double shard = w.parameters / (layout.optimizer_state ? layout.shard_ranks : 1);
   const double gradient_bytes = parameter_element_bytes(t.precision);

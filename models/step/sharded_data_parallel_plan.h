@@ -21,18 +21,44 @@
 /// all-gather of the updated parameters before the next forward: the volume of DDP's
 /// all-reduce, as the paper states for both stages.
 
+#include <cstddef>
+#include <vector>
+
 #include "models/job_spec.h"
 #include "models/memory/sharding.h"
 #include "models/step/step_plan.h"
 
 namespace gpuplan::models {
 
-/// Fills plan.comm for `job` whose strategy shards (`layout.sharded_strategy`), with
-/// collective times from the fastest built-in collectives (models/collective/) on the
-/// shard group's topology (hybrid_shard: one node) and, for hybrid_shard's replicas, on
-/// the nodes' network. plan.forward and plan.backward must be plan_step's units of
-/// `job.workload` (one forward unit per op; one or two backward units per op, in reverse).
-/// Throws std::invalid_argument otherwise, or for a topology of fewer than 2 ranks.
+/// Where each op of a rank's op table has its units in StepPlan::forward and ::backward
+/// (tensor parallelism puts its collectives beside the op's kernels, recomputation a replay):
+/// op i's forward units are [forward_begin[i], forward_end[i]), its backward units
+/// [backward_begin[i], backward_end[i]) in backward order. One entry per op.
+struct OpUnitSpans {
+  std::vector<std::size_t> forward_begin;
+  std::vector<std::size_t> forward_end;
+  std::vector<std::size_t> backward_begin;
+  std::vector<std::size_t> backward_end;
+};
+
+/// Fills plan.comm for `job` whose strategy shards (`layout.sharded_strategy`) over its
+/// data-parallel group, the units being those of the rank's op table (rank_workload,
+/// models/memory/parallel_memory.h: with tensor parallelism each TP rank's shard of every
+/// unit is gathered and reduced over the ranks holding the same shard, torchtitan's FSDP2 +
+/// TP), with collective times from the fastest built-in collectives (models/collective/) on
+/// the shard group's topology (data_parallel_topology, tensor_parallel_plan.h; hybrid_shard:
+/// its ranks in one node) and, for hybrid_shard's replicas, on the nodes' network. `spans`
+/// says where each op's units are (one entry per op of the rank's op table). The FSDP
+/// collectives run on the communication stream beside the tensor-parallel ones on the
+/// compute stream; a link they share is not slowed down (a simplification). Throws
+/// std::invalid_argument when `spans` does not fit the plan or the op table, or for a group
+/// of fewer than 2 ranks.
+void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout, const OpUnitSpans& spans,
+                                StepPlan& plan);
+
+/// plan_sharded_communication for a plan with one forward unit per op of `job.workload` and
+/// one or two backward units per op (the replay first), in reverse: plan_step's units
+/// without tensor parallelism. Throws std::invalid_argument when the plan is not so.
 void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout, StepPlan& plan);
 
 /// The host DRAM bandwidth per CPU core, B/s (reads plus writes), that bounds an offloaded

@@ -8,6 +8,7 @@
 #include "models/host/host_cpu.h"
 #include "models/memory/parallel_memory.h"
 #include "models/memory/sharding.h"
+#include "models/step/context_parallel_plan.h"
 #include "models/step/data_parallel_plan.h"
 #include "models/step/pipeline_parallel_plan.h"
 #include "models/step/sharded_data_parallel_plan.h"
@@ -34,7 +35,7 @@ bool data_parallel(const JobSpec& job) {
 /// DDP with more than one data-parallel rank (tensor-parallel ranks hold one replica).
 bool ddp(const JobSpec& job) {
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
-  return job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.data_parallel_size(gpus) > 1;
+  return job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.gradient_ranks(gpus) > 1;
 }
 
 /// Training processes on a node, each with its own DataLoader: one per GPU with DDP, one in
@@ -99,6 +100,8 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // group's collectives around it (tensor_parallel_plan.h).
   const Workload whole_rank = rank_workload(job);
   const TensorParallelPlan tensor_parallel(job, e);
+  // Context parallelism: ring attention's key/value exchange after each attention unit.
+  const ContextParallelPlan context_parallel(job, whole_rank, e);
   const auto& ops = whole_rank.ops;
   // Pipeline parallelism: the model chunk of each op (one chunk without a pipeline).
   const int p = job.parallelism.pipeline_parallel;
@@ -122,12 +125,19 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   const auto tag = [](const std::vector<DispatchUnit>& units, std::vector<int>& chunk_of, int chunk) {
     chunk_of.resize(units.size(), chunk);
   };
+  // Where each op's units are (FSDP / ZeRO-3 gather and reduce per unit of ops).
+  OpUnitSpans spans;
+  spans.backward_begin.resize(ops.size());
+  spans.backward_end.resize(ops.size());
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     const OpWork w = op_work(op, plan.micro_batch, gpu, t, e, input_cast(i));
-    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kBeforeForward, plan.micro_batch);
+    spans.forward_begin.push_back(plan.forward.size());
+    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kBeforeForward, plan.micro_batch, w.forward.gpu_time_s);
     plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
-    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kAfterForward, plan.micro_batch);
+    context_parallel.add(plan.forward, op, DispatchUnit(plan.forward.back()), false, plan.micro_batch);
+    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kAfterForward, plan.micro_batch, w.forward.gpu_time_s);
+    spans.forward_end.push_back(plan.forward.size());
     tag(plan.forward, forward_chunk, op_chunk[i]);
   }
   // Backward runs in reverse; with activation checkpointing each op's forward is replayed
@@ -135,18 +145,30 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // Sublinear Memory Cost").
   for (std::size_t r = ops.size(); r-- > 0;) {
     const OpWork w = op_work(ops[r], plan.micro_batch, gpu, t, e, input_cast(r));
+    spans.backward_begin[r] = plan.backward.size();
     if (t.activation_checkpointing) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
-      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, plan.micro_batch);
+      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, plan.micro_batch,
+                          w.forward.gpu_time_s);
       plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
-      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterForward, plan.micro_batch);
+      context_parallel.add(plan.backward, ops[r], DispatchUnit(plan.backward.back()), false, plan.micro_batch);
+      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterForward, plan.micro_batch,
+                          w.forward.gpu_time_s);
     }
-    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, plan.micro_batch);
+    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, plan.micro_batch,
+                        w.backward.gpu_time_s);
     DispatchUnit bwd = unit_of(ops[r].name + " bwd", w.backward, t, true, e);
     bwd.grad_bytes = ops[r].parameters * parameter_element_bytes(t.precision);  // DDP buckets hold .grad (fp32; bf16 in pure bf16)
     plan.backward.push_back(bwd);
-    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, plan.micro_batch);
+    context_parallel.add(plan.backward, ops[r], bwd, true, plan.micro_batch);
+    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, plan.micro_batch,
+                        w.backward.gpu_time_s);
+    spans.backward_end[r] = plan.backward.size();
     tag(plan.backward, backward_chunk, op_chunk[r]);
+  }
+  const ShardingLayout sharding = sharding_layout(job);
+  if (p > 1 && sharding.sharded_strategy) {
+    throw std::invalid_argument("plan_step: pipeline parallelism with FSDP or ZeRO is not modelled");
   }
   if (p > 1) {
     // Each chunk's forward and backward of one micro-batch (the GPU's time: the host
@@ -178,7 +200,6 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // ones: split into units of at most 64 kernels so dispatch and execution overlap.
   // FSDP / ZeRO: each rank updates its shard of the parameters only; with tensor parallelism
   // the rank's share of them (rank.parameters).
-  const ShardingLayout sharding = sharding_layout(job);
   const double updated = rank.parameters / (sharding.optimizer_state ? sharding.shard_ranks : 1);
   const KernelWork opt = optimizer_work(updated, std::max(1, parameter_tensors), gpu, t, e);
   const int pieces = std::max(1, static_cast<int>(std::ceil(opt.kernels / 64.0)));
@@ -212,7 +233,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
                                                      achieved_memory_bytes_per_s(gpu, e));
     apply_data_parallel(dp, plan);
   } else if (sharding.sharded_strategy) {
-    plan_sharded_communication(job, sharding, plan);
+    plan_sharded_communication(job, sharding, spans, plan);
     // The offload's copies take the rank's share of the PCIe uplink, as the input copy does.
     const double host_link_bytes_per_s =
         h2d_bytes_per_s(gpu, true, e) / std::max(1, job.hardware.gpus_per_pcie_switch);

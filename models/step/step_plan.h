@@ -91,7 +91,7 @@ struct StepPlan {
 /// extra work on GPU 0, or FSDP's / ZeRO's gathers and reduces with the optimizer on the
 /// rank's shard (comm_plan.h, data_parallel_plan.h, sharded_data_parallel_plan.h); with tensor
 /// parallelism the rank's shard of the model and its group's collectives
-/// (tensor_parallel_plan.h), DDP over the data-parallel group; with pipeline parallelism the
+/// (tensor_parallel_plan.h), DDP, FSDP or ZeRO over the data-parallel group; with pipeline parallelism the
 /// units of pipeline stage `stage` (0 .. pipeline_parallel - 1) for one micro-batch, the
 /// simulated schedule's wait (pipeline_parallel_plan.h), DDP over the stage's group and the
 /// optimizer on its parameters. Throws std::invalid_argument when the job cannot run (zero

@@ -1,5 +1,7 @@
 #include "models/step/tensor_parallel_plan.h"
 
+#include <algorithm>
+
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
 #include "models/gpu/op_time.h"
@@ -41,24 +43,42 @@ bool tensor_parallel_collective(TensorSplit split, bool sequence_parallel, Tenso
 }
 
 Topology tensor_parallel_topology(const JobSpec& job) {
+  const int t = job.parallelism.tensor_parallel;
+  const int node_gpus = job.hardware.gpus_per_node;
+  if (t > node_gpus && node_gpus > 0) {
+    // Whole nodes: the group's GPUs fill them and use all of each node's NICs.
+    Topology group = job.hardware.topology;
+    group.gpus_per_node = node_gpus;
+    group.nodes = t / node_gpus;
+    return group;
+  }
   Topology group;
-  group.gpus_per_node = job.parallelism.tensor_parallel;
+  group.gpus_per_node = t;
   group.nodes = 1;
   group.intra_node = job.hardware.topology.intra_node;
   return group;
+}
+
+double async_exposed_s(int ranks, double collective_s, double gemm_s) {
+  if (ranks <= 1) return collective_s;
+  return std::max(0.0, collective_s - gemm_s * (ranks - 1) / ranks);
 }
 
 Topology data_parallel_topology(const JobSpec& job) {
   Topology group = job.hardware.topology;
   const int t = job.parallelism.tensor_parallel;
   if (t <= 1) return group;
-  group.gpus_per_node = job.hardware.gpus_per_node / t;
+  const int node_gpus = job.hardware.gpus_per_node;
+  // The node's groups: t of them inside a node; across nodes one per GPU of the node.
+  const int groups_per_node = std::min(t, node_gpus);
+  group.gpus_per_node = std::max(1, node_gpus / t);
+  if (t > node_gpus) group.nodes = std::max(1, group.nodes / (t / node_gpus));
   if (group.nodes > 1 && group.inter_node) {
-    if (group.nics_per_node % t == 0) {
-      group.nics_per_node /= t;
+    if (group.nics_per_node % groups_per_node == 0) {
+      group.nics_per_node /= groups_per_node;
     } else {
       // Fewer NICs than groups: one NIC at the group's share of the node's NIC bandwidth.
-      group.inter_node->bytes_per_s_per_direction *= static_cast<double>(group.nics_per_node) / t;
+      group.inter_node->bytes_per_s_per_direction *= static_cast<double>(group.nics_per_node) / groups_per_node;
       group.nics_per_node = 1;
     }
   }
@@ -66,7 +86,9 @@ Topology data_parallel_topology(const JobSpec& job) {
 }
 
 TensorParallelPlan::TensorParallelPlan(const JobSpec& job, const GpuEfficiency& efficiency)
-    : ranks_(job.parallelism.tensor_parallel), sequence_parallel_(job.parallelism.sequence_parallel) {
+    : ranks_(job.parallelism.tensor_parallel),
+      sequence_parallel_(job.parallelism.sequence_parallel),
+      async_(job.parallelism.async_tensor_parallel) {
   if (ranks_ <= 1) return;
   const TrainingSpec& t = job.training;
   element_bytes_ = activation_element_bytes(t.precision);
@@ -81,7 +103,7 @@ double TensorParallelPlan::collective_s(Collective collective, double payload_by
 }
 
 void TensorParallelPlan::add(std::vector<DispatchUnit>& units, const Op& op, TensorParallelPoint point,
-                             double micro_batch) const {
+                             double micro_batch, double gemm_s) const {
   Collective collective = Collective::kAllReduce;
   if (!active() || !tensor_parallel_collective(tensor_split_of(op), sequence_parallel_, point, collective)) {
     return;
@@ -97,6 +119,10 @@ void TensorParallelPlan::add(std::vector<DispatchUnit>& units, const Op& op, Ten
   u.label = op.name + (backward ? " bwd " : " fwd ") + collective_name(collective) + " (tensor parallel)";
   u.dispatch_s = backward ? backward_dispatch_s_ : forward_dispatch_s_;
   u.gpu_s = collective_s(collective, payload_bytes);
+  if (async_ && op.op_class == OpClass::kMatmul && collective != Collective::kAllReduce) {
+    u.gpu_s = async_exposed_s(ranks_, u.gpu_s, gemm_s);  // decomposed with the linear's GEMM
+    u.label += " async";
+  }
   u.communication = true;
   units.push_back(u);
 }

@@ -8,6 +8,7 @@
 #include "config_fixture.h"
 #include "models/memory/footprint.h"
 #include "models/memory/parallel_memory.h"
+#include "models/memory/sharding.h"
 
 namespace gpuplan::config::testing {
 namespace {
@@ -61,14 +62,16 @@ TEST_SUITE("config.model_parallel") {
 
   TEST_CASE("refused: tensor_parallel across nodes, or not dividing the heads") {
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 3\n")) ==
-          Messages{"tensor_parallel 3 does not divide the 8 GPUs per node (a tensor-parallel group stays inside "
-                   "a node) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
+          Messages{"tensor_parallel 3 neither divides the 8 GPUs per node nor fills whole nodes (a tensor-parallel "
+                   "group is inside a node or spans whole nodes) at s.yaml:16:20 (parallelism.tensor_parallel); use "
+                   "tensor_parallel 1, 2 or 4, or a multiple of 8"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 8\n")) ==
           Messages{"tensor_parallel 8 does not divide the 12 attention heads of gpt2 (each rank computes whole "
                    "heads) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 16\n")) ==
-          Messages{"tensor_parallel 16 does not divide the 8 GPUs per node (a tensor-parallel group stays inside "
-                   "a node) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
+          Messages{"tensor_parallel 16 spans 2 whole nodes of 8 GPUs, and 1 node is not a multiple of 2 at "
+                   "s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4 (inside a node), or "
+                   "hardware.nodes a multiple of 2"});
   }
 
   TEST_CASE("refused: tensor_parallel on a model that is not a transformer decoder, or without ddp") {
@@ -80,7 +83,101 @@ TEST_SUITE("config.model_parallel") {
                    "strategy ddp)"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: data_parallel\n  tensor_parallel: 2\n")) ==
           Messages{"tensor_parallel 2 runs one process per GPU, and strategy is data_parallel at s.yaml:16:20 "
-                   "(parallelism.tensor_parallel); set parallelism.strategy: ddp"});
+                   "(parallelism.tensor_parallel); set parallelism.strategy: ddp, fsdp or zero"});
+  }
+
+  TEST_CASE("tensor parallelism with fsdp or zero: sharded over the GPUs / tensor_parallel data-parallel ranks") {
+    const models::JobSpec fsdp = job_of(gpt2_on_node("  strategy: fsdp\n  tensor_parallel: 2\n"));
+    CHECK(fsdp.parallelism.tensor_parallel == 2);
+    CHECK(models::sharding_layout(fsdp).shard_ranks == 4);  // 8 GPUs / 2
+    CHECK(models::sharding_layout(fsdp).parameters);
+    const models::JobSpec zero = job_of(gpt2_on_node("  strategy: zero\n  zero_stage: 1\n  tensor_parallel: 4\n"));
+    CHECK(models::sharding_layout(zero).shard_ranks == 2);
+    CHECK(models::sharding_layout(zero).optimizer_state);
+    CHECK_FALSE(models::sharding_layout(zero).gradients);
+  }
+
+  TEST_CASE("refused: fsdp or zero with tensor parallelism that leaves one data-parallel rank (in a node)") {
+    CHECK(scenario_errors(gpt2_on_node("  strategy: fsdp\n  tensor_parallel: 8\n", "llama3-8b")) ==
+          Messages{"strategy fsdp shards over the data-parallel ranks, but tensor_parallel 8 on 8 GPUs leaves 1 at "
+                   "s.yaml:16:20 (parallelism.tensor_parallel); use strategy: ddp, or a tensor_parallel that leaves 2 "
+                   "or more data-parallel ranks (1, 2 or 4)"});
+    std::string text = gpt2_on_node("  strategy: fsdp\n  sharding: hybrid_shard\n  tensor_parallel: 8\n", "llama3-8b");
+    text.replace(text.find("  gpus_per_node: 8\n"), 19,
+                 "  gpus_per_node: 8\n  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", transport: infiniband, nics: 1}\n");
+    CHECK(scenario_errors(text) ==
+          Messages{"sharding hybrid_shard shards within a node, but tensor_parallel 8 fills the node's 8 GPUs (one "
+                   "data-parallel rank per node) at s.yaml:19:20 (parallelism.tensor_parallel); use sharding: "
+                   "full_shard (shards across the nodes), or a smaller tensor_parallel"});
+  }
+
+  TEST_CASE("context_parallel is read; replicas count GPUs / CP, gradients reduce over DP x CP") {
+    CHECK(job_of(gpt2_on_node("  strategy: ddp\n")).parallelism.context_parallel == 1);
+    const models::JobSpec cp = job_of(gpt2_on_node("  strategy: ddp\n  context_parallel: 2\n"));
+    CHECK(cp.parallelism.context_parallel == 2);
+    CHECK(cp.parallelism.data_parallel_size(8) == 4);
+    CHECK(cp.parallelism.gradient_ranks(8) == 8);
+    CHECK(cp.training.attention == models::AttentionKernel::kFlash);  // sdpa on an A100 in bf16
+  }
+
+  TEST_CASE("refused: context_parallel with eager attention, a sequence not split in 2N, a pipeline") {
+    std::string eager = gpt2_on_node("  strategy: ddp\n  context_parallel: 2\n");
+    eager.replace(eager.find("optimizer: adamw}"), 17, "optimizer: adamw, attention: eager}");
+    CHECK(scenario_errors(eager) ==
+          Messages{"context_parallel 2 runs ring attention, which needs a fused attention kernel (flash or "
+                   "memory_efficient), and training.attention is eager at s.yaml:16:21 "
+                   "(parallelism.context_parallel); set training.attention: flash (or sdpa where it resolves to "
+                   "flash), or context_parallel: 1"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  context_parallel: 3\n")) ==
+          Messages{"context_parallel 3 splits each sequence into 6 chunks (two per rank, balancing the causal mask), "
+                   "but sequence_length 1024 is not a multiple of 6 at s.yaml:16:21 (parallelism.context_parallel); "
+                   "use a sequence_length that is a multiple of 6, or context_parallel 2, 4"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  context_parallel: 2\n")) ==
+          Messages{"context_parallel 2 with pipeline_parallel 2 is not modelled (context parallelism composes with "
+                   "tensor and data parallelism) at s.yaml:17:21 (parallelism.context_parallel); use "
+                   "pipeline_parallel: 1, or context_parallel: 1"});
+  }
+
+  TEST_CASE("refused: context_parallel on a model without attention blocks, without ddp/fsdp/zero, over too few GPUs") {
+    std::string resnet = gpt2_on_node("  strategy: ddp\n  context_parallel: 2\n", "resnet50");
+    resnet.replace(resnet.find("  sequence_length: 1024\n"), 24, "");
+    CHECK(scenario_errors(resnet) ==
+          Messages{"context_parallel 2 splits the sequence of a transformer decoder's attention, and resnet50 is a "
+                   "resnet at s.yaml:15:21 (parallelism.context_parallel); use context_parallel: 1"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: data_parallel\n  context_parallel: 2\n")) ==
+          Messages{"context_parallel 2 runs one process per GPU, and strategy is data_parallel at s.yaml:16:21 "
+                   "(parallelism.context_parallel); set parallelism.strategy: ddp, fsdp or zero"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  context_parallel: 16\n")) ==
+          Messages{"tensor_parallel 1 x context_parallel 16 = 16 GPUs per sequence do not divide the 8 GPUs at "
+                   "s.yaml:16:21 (parallelism.context_parallel); use a context_parallel that makes tensor_parallel x "
+                   "context_parallel divide 8 or a multiple of it"});
+  }
+
+  TEST_CASE("tensor_parallel across whole nodes, and async_tensor_parallel, are read") {
+    std::string text = gpt2_on_node("  strategy: ddp\n  tensor_parallel: 8\n  sequence_parallel: true\n"
+                                    "  async_tensor_parallel: true\n",
+                                    "llama3-8b");
+    text.replace(text.find("  gpus_per_node: 8\n"), 19,
+                 "  gpus_per_node: 4\n  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", transport: infiniband, nics: 1}\n");
+    const models::JobSpec job = job_of(text);
+    CHECK(job.parallelism.tensor_parallel == 8);
+    CHECK(job.parallelism.async_tensor_parallel);
+    CHECK_FALSE(job_of(gpt2_on_node("  strategy: ddp\n")).parallelism.async_tensor_parallel);
+  }
+
+  TEST_CASE("refused: async_tensor_parallel without sequence parallelism; TP across nodes with a pipeline") {
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 2\n  async_tensor_parallel: true\n")) ==
+          Messages{"async_tensor_parallel overlaps the all-gathers and reduce-scatters of sequence parallelism "
+                   "with the GEMMs they feed, but sequence_parallel is false at s.yaml:17:26 "
+                   "(parallelism.async_tensor_parallel); set sequence_parallel: true, or remove "
+                   "async_tensor_parallel"});
+    std::string text = gpt2_on_node("  strategy: ddp\n  tensor_parallel: 8\n  pipeline_parallel: 2\n", "llama3-8b");
+    text.replace(text.find("  gpus_per_node: 8\n"), 19,
+                 "  gpus_per_node: 4\n  nodes: 4\n  network: {bandwidth: \"200 Gbit/s\", transport: infiniband, nics: 1}\n");
+    CHECK(scenario_errors(text) ==
+          Messages{"tensor_parallel 8 across nodes with pipeline_parallel 2 is not modelled (stages are placed "
+                   "across nodes) at s.yaml:18:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4 "
+                   "with pipeline stages, or pipeline_parallel: 1"});
   }
 
   TEST_CASE("refused: sequence_parallel without tensor parallelism") {

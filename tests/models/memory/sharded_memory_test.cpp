@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "../workload/catalog_models.h"
 #include "models/memory/footprint.h"
 #include "models/memory/parallel_memory.h"
 #include "models/memory/sharding.h"
@@ -58,6 +59,34 @@ MemoryBreakdown memory_of(const JobSpec& job) {
 }  // namespace
 
 TEST_SUITE("models.sharded_memory") {
+  TEST_CASE("TP x FSDP: the tensor-parallel rank's shard of every state divided by the data-parallel ranks") {
+    // GPT-2 at tensor_parallel 2 on 8 GPUs, FSDP full_shard over the 4 data-parallel ranks,
+    // AdamW under bf16 AMP. The rank's shard (models.workload.tensor_parallel_shard): wte
+    // 38,597,376 / 2 = 19,298,688, wpe 786,432, 12 layers of 3,072 + 7,084,800 / 2 =
+    // 3,545,472, ln_f 1,536, the tied head 0: 62,632,320 parameters.
+    JobSpec job;
+    job.workload = testing::build_catalog_model("gpt2");
+    job.training.batch_size = 1;
+    job.training.precision = Precision::kBf16Amp;
+    job.training.optimizer = Optimizer::kAdamW;
+    job.hardware.gpus_per_node = 8;
+    job.parallelism.strategy = ParallelStrategy::kFsdp;
+    job.parallelism.tensor_parallel = 2;
+    const Workload rank = rank_workload(job);
+    REQUIRE(rank.parameters == 62'632'320.0);
+    const MemoryBreakdown m = per_gpu_memory(job, training_memory(rank, job.training, MemoryModelParams{}));
+    // fp32 weights and gradients / 4: 62,632,320 x 4 / 4; AdamW's two fp32 moments / 4:
+    // 125,264,640; no 16-bit copies at rest (the gathered units are the compute copies).
+    CHECK(m.weights_bytes == doctest::Approx(62'632'320.0));
+    CHECK(m.gradients_bytes == doctest::Approx(62'632'320.0));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(125'264'640.0));
+    // Gathered: the largest unit is the embedding run (wte shard + wpe = 20,085,120): two in
+    // flight in bf16 (80,340,480 B) plus its fp32 gradient before the reduce-scatter
+    // (80,340,480 B) = 160,680,960 B.
+    CHECK(m.gathered_bytes == doctest::Approx(160'680'960.0));
+    CHECK(m.data_parallel_bytes == 0.0);
+  }
+
   TEST_CASE("fp8 all-gather: the float8 linears' weights gathered in 1 B, biases, norms and the head in bf16") {
     // One block: a norm of 2e4 parameters, an MLP linear of 1e4 x 1e4 weights (1e8) plus a
     // 1e4 bias; then lm_head 5e3 x 1e4 (5e7), left in bf16 by torchtitan's float8 filter.
