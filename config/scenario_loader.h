@@ -50,6 +50,7 @@
 /// | parallelism.bucket_size | 25 MiB | DDP bucket_cap_mb=25 |
 /// | parallelism.tensor_parallel / sequence_parallel | 1 / false | no model parallelism unless written |
 /// | parallelism.pipeline_parallel / pipeline_schedule / virtual_stages | 1 / 1f1b / 1 | 1f1b: Megatron-LM's default schedule |
+/// | parallelism.expert_parallel / expert_load_imbalance | 1 / 1 | every rank holds every expert; perfect balance |
 /// | parallelism.sharding | full_shard (strategy fsdp only) | FSDP sharding_strategy default |
 /// | parallelism.zero_stage | required with strategy zero; refused with other strategies | no silent stage |
 /// | checkpointing | none without the section; with it, interval is required, async false | |
@@ -86,6 +87,10 @@
 ///   divides (times virtual_stages), and divides GPUs / tensor_parallel; it divides or is a
 ///   multiple of hardware.nodes; pipeline_schedule and virtual_stages need it; virtual_stages
 ///   > 1 needs interleaved_1f1b, which needs gradient_accumulation a multiple of it.
+/// - expert_parallel > 1 needs strategy ddp and a model with experts, divides the experts
+///   and the data-parallel ranks, and divides or is a multiple of gpus_per_node;
+///   expert_load_imbalance needs it and is at most it; a model with experts refuses
+///   tensor_parallel > 1.
 /// - The global batch (batch_size × gradient_accumulation × GPUs) may not exceed
 ///   workload.dataset.samples.
 /// - cloud.preemption_rate and replacement_wait are read on every market (typos are errors)

@@ -116,6 +116,16 @@ struct ParallelismSpec {
   PipelineSchedule pipeline_schedule = PipelineSchedule::kOneFOneB;
   /// Model chunks per stage v (`parallelism.virtual_stages`; interleaved 1F1B only, else 1).
   int virtual_stages = 1;
+  /// Expert-parallel ranks e (`parallelism.expert_parallel`): a mixture-of-experts model's
+  /// routed experts split over e ranks of each data-parallel group, as Megatron-Core and
+  /// DeepSpeed-MoE place them (EP within DP), with two all-to-alls per MoE layer in forward
+  /// and two in backward (models/step/expert_parallel_plan.h). 1 = every rank holds every expert.
+  int expert_parallel = 1;
+  /// `parallelism.expert_load_imbalance` (expert_parallel > 1): the tokens the busiest
+  /// expert-parallel rank receives over the mean, >= 1 (1 = the router balances perfectly, as
+  /// Megatron-Bridge's "forced balance" benchmarks run). Its expert GEMMs, their saved
+  /// activations and its all-to-alls scale by it; model FLOP (MFU) do not.
+  double expert_load_imbalance = 1.0;
 
   /// GPUs that hold one replica of the model: tensor_parallel x pipeline_parallel.
   int model_parallel_size() const { return tensor_parallel * pipeline_parallel; }

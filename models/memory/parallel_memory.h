@@ -28,7 +28,9 @@ inline constexpr double kDataParallelReduceBufferBytes = 10485760.0;
 double model_output_elements_per_sample(const Workload& workload);
 
 /// The op table one GPU of `job` holds and runs: the model, or with tensor parallelism one
-/// rank's shard of it (tensor_parallel_rank_workload, models/workload/tensor_parallel_shard.h);
+/// rank's shard of it (tensor_parallel_rank_workload, models/workload/tensor_parallel_shard.h),
+/// with expert parallelism the busiest rank's share of the experts
+/// (expert_parallel_rank_workload, models/workload/moe_expert_shard.h);
 /// with pipeline parallelism a tied LM head holds its own copy of the embedding's weights
 /// (it runs on the last stage, the embedding on the first; Megatron-LM does the same).
 Workload rank_workload(const JobSpec& job);
