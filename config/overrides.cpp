@@ -102,6 +102,8 @@ constexpr std::array kSchema = {
     SchemaEntry{"parallelism.pipeline_schedule", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.virtual_stages", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.context_parallel", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.expert_parallel", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.expert_load_imbalance", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.offload", SchemaKind::kSection},
     SchemaEntry{"parallelism.offload.optimizer", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.offload.parameters", SchemaKind::kLeaf},

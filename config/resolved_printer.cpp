@@ -228,6 +228,10 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   if (job.parallelism.context_parallel > 1) {
     out << YAML::Key << "context_parallel" << YAML::Value << job.parallelism.context_parallel;
   }
+  if (job.parallelism.expert_parallel > 1) {
+    out << YAML::Key << "expert_parallel" << YAML::Value << job.parallelism.expert_parallel;
+    out << YAML::Key << "expert_load_imbalance" << YAML::Value << job.parallelism.expert_load_imbalance;
+  }
   if (job.parallelism.strategy == models::ParallelStrategy::kFsdp) {
     out << YAML::Key << "sharding" << YAML::Value << std::string(models::name_of(job.parallelism.sharding));
   }

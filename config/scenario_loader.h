@@ -51,6 +51,7 @@
 /// | parallelism.tensor_parallel / sequence_parallel / async_tensor_parallel | 1 / false / false | no model parallelism unless written |
 /// | parallelism.pipeline_parallel / pipeline_schedule / virtual_stages | 1 / 1f1b / 1 | 1f1b: Megatron-LM's default schedule |
 /// | parallelism.context_parallel | 1 | no context parallelism unless written |
+/// | parallelism.expert_parallel / expert_load_imbalance | 1 / 1 | every rank holds every expert; perfect balance |
 /// | parallelism.sharding | full_shard (strategy fsdp only) | FSDP sharding_strategy default |
 /// | parallelism.zero_stage | required with strategy zero; refused with other strategies | no silent stage |
 /// | checkpointing | none without the section; with it, interval is required, async false | |
@@ -93,6 +94,10 @@
 ///   fused attention kernel (flash or memory_efficient), pipeline_parallel 1, a
 ///   sequence_length that is a multiple of 2 x context_parallel, and tensor_parallel x
 ///   context_parallel dividing the GPUs and dividing or filling whole nodes.
+/// - expert_parallel > 1 needs strategy ddp and a model with experts, divides the experts
+///   and the data-parallel ranks, and divides or is a multiple of gpus_per_node;
+///   expert_load_imbalance needs it and is at most it; a model with experts refuses
+///   tensor_parallel > 1.
 /// - The global batch (batch_size × gradient_accumulation × GPUs) may not exceed
 ///   workload.dataset.samples.
 /// - cloud.preemption_rate and replacement_wait are read on every market (typos are errors)

@@ -22,20 +22,6 @@ constexpr std::int64_t kMaxVirtualStages = 1024;
 /// are typos.
 constexpr std::int64_t kMaxContextParallel = 1024;
 
-/// "1, 2, 4 or 8": the divisors of n from `smallest` on ("" when there are none).
-std::string divisors_text(int n, int smallest = 1) {
-  std::vector<int> divisors;
-  for (int d = smallest; d <= n; ++d) {
-    if (n % d == 0) divisors.push_back(d);
-  }
-  std::string text;
-  for (std::size_t i = 0; i < divisors.size(); ++i) {
-    if (i > 0) text += i + 1 == divisors.size() ? " or " : ", ";
-    text += std::to_string(divisors[i]);
-  }
-  return text;
-}
-
 /// The fix for virtual_stages chunks that do not divide the layers, `per_stage` being the
 /// layers a stage may hold: virtual_stages 2 or more that divides them (1 is plain 1f1b).
 std::string chunk_fix(int per_stage) {

@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/scenario_expert_parallel.h"
 #include "config/scenario_model_parallel.h"
 #include "config/scenario_reading.h"
 #include "core/units.h"
@@ -112,6 +113,7 @@ ParallelismSection read_parallelism_section(MapReader& root) {
   const std::optional<bool> fp8_all_gather = p.boolean("fp8_all_gather");
   if (p.has("offload")) section.offload = p.map("offload");
   read_model_parallel(p, section.spec);  // tensor_parallel, sequence_parallel
+  read_expert_parallel(p, section.spec);  // expert_parallel, expert_load_imbalance
   p.finish();
   const models::ParallelStrategy s = section.spec.strategy;
   const bool strategy_valid = strategy.has_value() || !p.has("strategy");

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/text_distance.h"
 
@@ -97,6 +99,19 @@ std::optional<double> whole_number(MapReader& reader, const std::string& key, do
 
 std::string plural(int n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string divisors_text(int n, int smallest) {
+  std::vector<int> divisors;
+  for (int d = smallest; d <= n; ++d) {
+    if (n % d == 0) divisors.push_back(d);
+  }
+  std::string text;
+  for (std::size_t i = 0; i < divisors.size(); ++i) {
+    if (i > 0) text += i + 1 == divisors.size() ? " or " : ", ";
+    text += std::to_string(divisors[i]);
+  }
+  return text;
 }
 
 void missing_key(const MapReader& reader, const std::string& key, const std::string& fix) {

@@ -41,6 +41,10 @@ T value_or(const std::optional<T>& value, U fallback) {
 /// "1 GPU", "8 GPUs": `n` and `word`, plural with an s.
 std::string plural(int n, const std::string& word);
 
+/// "1, 2, 4 or 8": the divisors of n from `smallest` on ("" when there are none), for fixes
+/// that name the parallel sizes that would fit.
+std::string divisors_text(int n, int smallest = 1);
+
 /// Records "missing key '<key>'" at `reader`'s mapping with `fix` (starting with "; ").
 void missing_key(const MapReader& reader, const std::string& key, const std::string& fix);
 

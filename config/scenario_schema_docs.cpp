@@ -214,6 +214,16 @@ const std::vector<KeyDoc> kDocs = {
      "this many GPUs, the key/value blocks passed round the ring in every attention layer; data-parallel replicas = "
      "GPUs / (tensor_parallel x context_parallel), gradients reduced over data x context parallel ranks",
      1, 1024},
+    {"parallelism.expert_parallel", K::kInteger, "GPUs", "1",
+     "1 to 4096; divides the experts and the data-parallel ranks; divides or is a multiple of gpus_per_node",
+     "expert parallelism: a mixture-of-experts model's routed experts split over this many ranks of each "
+     "data-parallel group (strategy ddp), two all-to-alls per MoE layer in forward and two in backward on the "
+     "critical path; the experts' gradients all-reduced over the ranks holding the same experts",
+     1, 4096},
+    {"parallelism.expert_load_imbalance", K::kNumber, "", "1 (perfect balance)",
+     "1 to expert_parallel; needs expert_parallel > 1",
+     "tokens the busiest expert-parallel rank receives over the mean: its expert GEMMs, their saved activations "
+     "and its all-to-alls scale by it, model FLOP (MFU) do not"},
     {"parallelism.offload", K::kSection, "", "nothing offloaded", "strategy fsdp or zero",
      "training state kept off the GPU: ZeRO-Offload / ZeRO-Infinity, FSDP CPUOffload (docs/language-models.md)"},
     {"parallelism.offload.optimizer", K::kChoice, "", "none",

@@ -6,6 +6,7 @@
 #include "config/scenario_fine_tuning.h"
 #include "config/scenario_recompute.h"
 #include "config/scenario_hardware.h"
+#include "config/scenario_expert_parallel.h"
 #include "config/scenario_model_parallel.h"
 #include "config/scenario_parallelism.h"
 #include "config/scenario_reading.h"
@@ -330,6 +331,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
     if (parallelism.reader && workload.workload) {
       check_model_parallel(*parallelism.reader, parallelism.spec, hw, *workload.workload,
                            training ? &*training : nullptr);
+      check_expert_parallel(*parallelism.reader, parallelism.spec, hw, *workload.workload);
     }
     // A data loader needs a core per training process; with none it could never deliver.
     if (workload.dataset && !workload.dataset->synthetic && hw.cpu_cores > 0 && hw.cpu_cores < hw.gpus_per_node) {

@@ -125,6 +125,16 @@ struct ParallelismSpec {
   /// GPUs holding s / c tokens of every sequence (models/workload/context_parallel_shard.h,
   /// models/step/context_parallel_plan.h).
   int context_parallel = 1;
+  /// Expert-parallel ranks e (`parallelism.expert_parallel`): a mixture-of-experts model's
+  /// routed experts split over e ranks of each data-parallel group, as Megatron-Core and
+  /// DeepSpeed-MoE place them (EP within DP), with two all-to-alls per MoE layer in forward
+  /// and two in backward (models/step/expert_parallel_plan.h). 1 = every rank holds every expert.
+  int expert_parallel = 1;
+  /// `parallelism.expert_load_imbalance` (expert_parallel > 1): the tokens the busiest
+  /// expert-parallel rank receives over the mean, >= 1 (1 = the router balances perfectly, as
+  /// Megatron-Bridge's "forced balance" benchmarks run). Its expert GEMMs, their saved
+  /// activations and its all-to-alls scale by it; model FLOP (MFU) do not.
+  double expert_load_imbalance = 1.0;
 
   /// GPUs that train one sample together: tensor_parallel x pipeline_parallel x
   /// context_parallel (each holds that share of the sample's model FLOP).

@@ -10,7 +10,7 @@ namespace gpuplan::models {
 /// Collective algorithms by name (STYLE.md P1).
 using CollectiveRegistry = core::Registry<ICollectiveAlgorithm>;
 
-/// Adds "hierarchical", "nvls", "ring" and "tree" to `registry`. Throws std::logic_error when
+/// Adds "hierarchical", "nvls", "pairwise", "ring" and "tree" to `registry`. Throws std::logic_error when
 /// one of the names is already registered.
 void register_builtin_collectives(CollectiveRegistry& registry);
 

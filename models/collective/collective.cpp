@@ -14,6 +14,8 @@ const char* collective_name(Collective collective) {
       return "all_gather";
     case Collective::kReduceScatter:
       return "reduce_scatter";
+    case Collective::kAllToAll:
+      return "all_to_all";
   }
   return "?";
 }

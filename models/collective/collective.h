@@ -6,10 +6,11 @@
 /// Payload convention (nccl-tests doc/PERFORMANCE.md, https://github.com/NVIDIA/nccl-tests/
 /// blob/master/doc/PERFORMANCE.md): `payload_bytes` S is the size nccl-tests prints: for
 /// all-reduce the buffer of one rank; for all-gather the whole gathered output (each rank
-/// contributes S/n); for reduce-scatter the whole input (each rank keeps S/n).
+/// contributes S/n); for reduce-scatter the whole input (each rank keeps S/n); for all-to-all
+/// the send buffer of one rank (S/n to each rank).
 ///   algbw = S / t
 ///   busbw = algbw x 2(n-1)/n   (all-reduce)
-///   busbw = algbw x (n-1)/n    (all-gather, reduce-scatter)
+///   busbw = algbw x (n-1)/n    (all-gather, reduce-scatter, all-to-all)
 /// busbw is comparable with the link bandwidth whatever n is.
 
 #include "core/units.h"
@@ -17,13 +18,15 @@
 namespace gpuplan::models {
 
 /// The collectives modelled (NCCL names them ncclAllReduce, ncclAllGather, ncclReduceScatter).
-enum class Collective { kAllReduce, kAllGather, kReduceScatter };
+/// All-to-all is ncclAllToAll / grouped ncclSend-ncclRecv: each rank sends S/n of its S bytes to
+/// each peer (nccl-tests alltoall_perf).
+enum class Collective { kAllReduce, kAllGather, kReduceScatter, kAllToAll };
 
-/// "all_reduce", "all_gather" or "reduce_scatter" (STYLE.md N3).
+/// "all_reduce", "all_gather", "reduce_scatter" or "all_to_all" (STYLE.md N3).
 const char* collective_name(Collective collective);
 
 /// busbw / algbw for `collective` over `ranks` ranks: 2(n-1)/n for all-reduce, (n-1)/n for
-/// all-gather and reduce-scatter; 0 for one rank. Throws std::invalid_argument when ranks < 1.
+/// all-gather, reduce-scatter and all-to-all; 0 for one rank. Throws std::invalid_argument when ranks < 1.
 double bus_factor(Collective collective, int ranks);
 
 /// nccl-tests algorithm bandwidth S / t, B/s. Throws std::invalid_argument unless

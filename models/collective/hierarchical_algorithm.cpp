@@ -11,9 +11,8 @@ std::string HierarchicalAlgorithm::summary() const {
          "each node; stages pipelined (slowest stage sets the rate)";
 }
 
-bool HierarchicalAlgorithm::supports(Collective /*collective*/,
-                                     const Topology& /*topology*/) const {
-  return true;
+bool HierarchicalAlgorithm::supports(Collective collective, const Topology& /*topology*/) const {
+  return collective != Collective::kAllToAll;
 }
 
 double HierarchicalAlgorithm::time_s(Collective collective, double payload_bytes,

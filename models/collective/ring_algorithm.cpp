@@ -12,8 +12,8 @@ std::string RingAlgorithm::summary() const {
          "over the slowest link at its bus bandwidth";
 }
 
-bool RingAlgorithm::supports(Collective /*collective*/, const Topology& /*topology*/) const {
-  return true;
+bool RingAlgorithm::supports(Collective collective, const Topology& /*topology*/) const {
+  return collective != Collective::kAllToAll;
 }
 
 double RingAlgorithm::time_s(Collective collective, double payload_bytes,

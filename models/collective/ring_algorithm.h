@@ -21,7 +21,7 @@ class RingAlgorithm final : public ICollectiveAlgorithm {
  public:
   /// One line for `gpuplan list` (STYLE.md P2).
   std::string summary() const override;
-  /// All three collectives, any valid topology.
+  /// All-reduce, all-gather and reduce-scatter (not all-to-all), any valid topology.
   bool supports(Collective collective, const Topology& topology) const override;
   /// The formula of the file comment; errors as ICollectiveAlgorithm::time_s.
   double time_s(Collective collective, double payload_bytes, const Topology& topology,

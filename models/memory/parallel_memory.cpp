@@ -8,6 +8,7 @@
 #include "models/memory/optimizer_state.h"
 #include "models/memory/sharding.h"
 #include "models/workload/context_parallel_shard.h"
+#include "models/workload/moe_expert_shard.h"
 #include "models/workload/tensor_parallel_shard.h"
 
 namespace gpuplan::models {
@@ -24,6 +25,7 @@ Workload rank_workload(const JobSpec& job) {
   Workload rank = context_parallel_rank_workload(
       tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel, job.parallelism.sequence_parallel),
       job.parallelism.context_parallel);
+  rank = expert_parallel_rank_workload(rank, job.parallelism.expert_parallel, job.parallelism.expert_load_imbalance);
   if (job.parallelism.pipeline_parallel > 1) {
     // A tied LM head is on another stage than the embedding: it keeps its own copy of the
     // word embedding (Megatron-LM's word_embeddings on the last stage), with its gradient and

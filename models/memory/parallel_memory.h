@@ -31,6 +31,8 @@ double model_output_elements_per_sample(const Workload& workload);
 /// rank's shard of it (tensor_parallel_rank_workload, models/workload/tensor_parallel_shard.h);
 /// with context parallelism the rank's s / c tokens of every sequence
 /// (context_parallel_rank_workload, models/workload/context_parallel_shard.h);
+/// with expert parallelism the busiest rank's share of the experts
+/// (expert_parallel_rank_workload, models/workload/moe_expert_shard.h);
 /// with pipeline parallelism a tied LM head holds its own copy of the embedding's weights
 /// (it runs on the last stage, the embedding on the first; Megatron-LM does the same).
 Workload rank_workload(const JobSpec& job);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "models/cost/cost.h"
 #include "models/energy/energy.h"
 #include "models/gpu/op_time.h"
@@ -15,6 +16,7 @@
 #include "models/run/job_time_range_error.h"
 #include "models/step/job_steps.h"
 #include "models/step/step_plan.h"
+#include "models/workload/moe_expert_shard.h"
 #include "sim/sim_time.h"
 
 namespace gpuplan::models {
@@ -95,6 +97,8 @@ double single_gpu_throughput(const JobSpec& job, const ModelParams& params, doub
   one.parallelism.pipeline_parallel = 1;
   one.parallelism.pipeline_schedule = PipelineSchedule::kOneFOneB;
   one.parallelism.virtual_stages = 1;
+  one.parallelism.expert_parallel = 1;  // every expert on the one GPU
+  one.parallelism.expert_load_imbalance = 1.0;
   StepSimOptions options = params.step;
   options.trace_steps = 0;
   StepPlan plan = plan_step(one, params.gpu);
@@ -132,6 +136,13 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
     r.notes.push_back(fmt::format("uses {} of the {} GPUs of {}/{}; the price is the whole instance's",
                                   job.hardware.gpus_per_node, job.cloud->instance.accelerator_count,
                                   job.cloud->instance.provider, job.cloud->instance.instance_type));
+  }
+  if (routed_experts(job.workload) > 0.0) {
+    // Total (trained and frozen) and active parameters of a mixture-of-experts model
+    // (Workload::active_parameters), in billions as model cards state them.
+    r.notes.push_back(fmt::format("mixture of experts: {:.3g} B parameters, {:.3g} B active per token",
+                                  (job.workload.parameters + job.workload.frozen_parameters) / core::kGiga,
+                                  job.workload.active_parameters() / core::kGiga));
   }
   if (job.training.precision == Precision::kFp16Amp && !job.hardware.gpu.has_tensor_cores_fp16()) {
     r.notes.push_back(job.hardware.gpu.name + " has no fp16 tensor cores: fp16_amp runs without speed-up");

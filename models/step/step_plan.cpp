@@ -10,6 +10,7 @@
 #include "models/memory/sharding.h"
 #include "models/step/context_parallel_plan.h"
 #include "models/step/data_parallel_plan.h"
+#include "models/step/expert_parallel_plan.h"
 #include "models/step/pipeline_parallel_plan.h"
 #include "models/step/sharded_data_parallel_plan.h"
 #include "models/step/tensor_parallel_plan.h"
@@ -105,6 +106,20 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   const auto& ops = whole_rank.ops;
   // Pipeline parallelism: the model chunk of each op (one chunk without a pipeline).
   const int p = job.parallelism.pipeline_parallel;
+  // Expert parallelism: the all-to-alls around each MoE layer's experts (expert_parallel_plan.h),
+  // within the rank's data-parallel group.
+  const bool data_parallel_groups = ddp(job) || job.parallelism.expert_parallel > 1;
+  const Topology data_parallel_group = !data_parallel_groups ? job.hardware.topology
+                                       : p > 1               ? pipeline_data_parallel_topology(job)
+                                                             : data_parallel_topology(job);
+  const ExpertParallelPlan expert_parallel(job, e, data_parallel_group);
+  // The model-parallel communication an op has at `point`: tensor parallelism's collectives,
+  // then expert parallelism's all-to-alls.
+  const auto model_parallel = [&](std::vector<DispatchUnit>& units, const Op& op, TensorParallelPoint point,
+                                  double gemm_s) {
+    tensor_parallel.add(units, op, point, plan.micro_batch, gemm_s);
+    expert_parallel.add(units, op, point, plan.micro_batch);
+  };
   const int chunks = p * job.parallelism.virtual_stages;
   const std::vector<int> op_chunk =
       p > 1 ? pipeline_chunk_of_ops(whole_rank, chunks) : std::vector<int>(ops.size(), 0);
@@ -133,10 +148,10 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     const Op& op = ops[i];
     const OpWork w = op_work(op, plan.micro_batch, gpu, t, e, input_cast(i));
     spans.forward_begin.push_back(plan.forward.size());
-    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kBeforeForward, plan.micro_batch, w.forward.gpu_time_s);
+    model_parallel(plan.forward, op, TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
     plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
     context_parallel.add(plan.forward, op, DispatchUnit(plan.forward.back()), false, plan.micro_batch);
-    tensor_parallel.add(plan.forward, op, TensorParallelPoint::kAfterForward, plan.micro_batch, w.forward.gpu_time_s);
+    model_parallel(plan.forward, op, TensorParallelPoint::kAfterForward, w.forward.gpu_time_s);
     spans.forward_end.push_back(plan.forward.size());
     tag(plan.forward, forward_chunk, op_chunk[i]);
   }
@@ -148,21 +163,18 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     spans.backward_begin[r] = plan.backward.size();
     if (t.activation_checkpointing) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
-      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, plan.micro_batch,
-                          w.forward.gpu_time_s);
+      model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
       plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
       context_parallel.add(plan.backward, ops[r], DispatchUnit(plan.backward.back()), false, plan.micro_batch);
-      tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterForward, plan.micro_batch,
-                          w.forward.gpu_time_s);
+      model_parallel(plan.backward, ops[r], TensorParallelPoint::kAfterForward, w.forward.gpu_time_s);
     }
-    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, plan.micro_batch,
-                        w.backward.gpu_time_s);
+    model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, w.backward.gpu_time_s);
     DispatchUnit bwd = unit_of(ops[r].name + " bwd", w.backward, t, true, e);
     bwd.grad_bytes = ops[r].parameters * parameter_element_bytes(t.precision);  // DDP buckets hold .grad (fp32; bf16 in pure bf16)
+    bwd.expert_grads = ops[r].experts > 0.0;
     plan.backward.push_back(bwd);
     context_parallel.add(plan.backward, ops[r], bwd, true, plan.micro_batch);
-    tensor_parallel.add(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, plan.micro_batch,
-                        w.backward.gpu_time_s);
+    model_parallel(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, w.backward.gpu_time_s);
     spans.backward_end[r] = plan.backward.size();
     tag(plan.backward, backward_chunk, op_chunk[r]);
   }
@@ -223,9 +235,11 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     const int sharing = data_parallel(job) ? 1 : std::max(1, job.hardware.gpus_per_pcie_switch);
     plan.h2d_bytes_per_s = h2d_bytes_per_s(gpu, plan.pinned, e) / sharing;
   }
-  if (ddp(job)) {
-    const Topology group = p > 1 ? pipeline_data_parallel_topology(job) : data_parallel_topology(job);
-    plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, group);
+  if (ddp(job) && expert_parallel.active()) {
+    plan.comm = plan_expert_parallel_ddp(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
+                                         expert_data_parallel_topology(job, data_parallel_group));
+  } else if (ddp(job)) {
+    plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, data_parallel_group);
   } else if (data_parallel(job)) {
     // The model's outputs are what the loss reads (the logits); DataParallel gathers them.
     const double output_bytes_per_sample = model_output_elements_per_sample(job.workload) * 4.0;

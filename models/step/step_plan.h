@@ -27,6 +27,10 @@ struct DispatchUnit {
   /// `gpu_s` is time off the GPU that the compute stream waits for (an offloaded optimizer
   /// step: copies and the host's update): no SM work, not counted as GPU busy.
   bool off_gpu = false;
+  /// Backward of a mixture-of-experts layer's routed experts: with expert parallelism their
+  /// gradients are all-reduced over the ranks holding the same experts only
+  /// (expert_parallel_plan.h).
+  bool expert_grads = false;
 };
 
 /// How batches reach the training process, following PyTorch DataLoader semantics (DESIGN.md

@@ -111,7 +111,9 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
   ops.push_back(
       norm_op(prefix + (shape.pre_norm ? "norm2" : "norm1"), s, h, shape.norm, layer_norm_bias));
 
-  if (shape.mlp == MlpKind::kGelu) {
+  if (shape.moe.experts > 0.0) {
+    append_moe_mlp(ops, prefix, s, h, shape.mlp == MlpKind::kSwiglu, shape.bias, shape.moe);
+  } else if (shape.mlp == MlpKind::kGelu) {
     ops.push_back(linear_op(prefix + "mlp.up", s, h, f, shape.bias, true));
     // F.gelu saves its input.
     ops.push_back(elementwise_op(prefix + "mlp.gelu", s * f, 1.0, kGeluFlopPerElement, s * f));
@@ -121,7 +123,9 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
     ops.push_back(
         elementwise_op(prefix + "mlp.swiglu", s * f, 2.0, kSwigluFlopPerElement, 3.0 * s * f, 2));
   }
-  ops.push_back(linear_op(prefix + "mlp.down", s, f, h, shape.bias, true));
+  if (shape.moe.experts == 0.0) {
+    ops.push_back(linear_op(prefix + "mlp.down", s, f, h, shape.bias, true));
+  }
   if (shape.dropout) {
     ops.push_back(dropout_op(prefix + "mlp.dropout", sh));
   }

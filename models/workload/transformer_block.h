@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "models/workload/layer_ops.h"
+#include "models/workload/moe_layer.h"
 #include "models/workload/workload.h"
 
 namespace gpuplan::models {
@@ -56,6 +57,8 @@ struct TransformerBlockShape {
   bool rotary = false;        ///< rotary position embedding of q and k (Su et al. 2021)
   bool alibi = false;         ///< ALiBi bias added to the scores (Press et al. 2022)
   int qkv_kernels = 1;        ///< 1: one fused qkv GEMM; 3: separate q, k, v projections
+  /// Routed experts in place of the dense MLP when moe.experts > 0 (moe_layer.h).
+  MoeShape moe;
 };
 
 /// Appends one layer's ops to `ops`, in forward order, named `prefix` + "norm1",

@@ -4,6 +4,7 @@
 
 #include "models/workload/architecture_reader.h"
 #include "models/workload/layer_ops.h"
+#include "models/workload/moe_layer.h"
 #include "models/workload/transformer_block.h"
 
 namespace gpuplan::models {
@@ -72,6 +73,46 @@ std::string nearest_divisors(long long heads, long long kv_heads) {
   return std::to_string(below) + " or " + std::to_string(above);
 }
 
+/// The experts of the model's MoE layers (experts 0: dense), after the checks that tie the
+/// MoE keys together. Throws WorkloadError at the key that needs a fix.
+MoeShape moe_shape(const ArchitectureReader& reader, const ArchitectureValues& values) {
+  MoeShape moe;
+  moe.experts = reader.value("experts");
+  moe.experts_per_token = reader.value("experts_per_token");
+  moe.shared_experts = reader.value("shared_experts");
+  moe.expert_ffn_hidden = reader.value("expert_ffn_hidden");
+  if (moe.experts == 0.0) {
+    for (const char* key : {"experts_per_token", "shared_experts", "expert_ffn_hidden", "first_dense_layers"}) {
+      if (values.contains(key)) {
+        throw WorkloadError(key, std::string(key) +
+                                     " applies to a mixture-of-experts model only; set experts (the routed "
+                                     "experts per layer) or remove " +
+                                     key);
+      }
+    }
+    return moe;
+  }
+  const std::string experts = format_architecture_value(moe.experts);
+  if (moe.experts_per_token == 0.0) {
+    throw WorkloadError("experts_per_token",
+                        "a mixture-of-experts model needs experts_per_token, the routed experts each token "
+                        "runs through; set it to 1 to " +
+                            experts + " (Mixtral: 2 of 8)");
+  }
+  if (moe.experts_per_token > moe.experts) {
+    throw WorkloadError("experts_per_token", "experts_per_token " + format_architecture_value(moe.experts_per_token) +
+                                                 " exceeds experts " + experts + "; use at most " + experts);
+  }
+  if (reader.count("first_dense_layers") >= reader.count("layers")) {
+    throw WorkloadError("first_dense_layers",
+                        "first_dense_layers " + std::to_string(reader.count("first_dense_layers")) +
+                            " leaves no MoE layer of the " + std::to_string(reader.count("layers")) +
+                            "; use at most " + std::to_string(reader.count("layers") - 1) +
+                            " or remove experts for a dense model");
+  }
+  return moe;
+}
+
 }  // namespace
 
 std::string TransformerDecoderFamily::summary() const {
@@ -117,11 +158,29 @@ std::vector<ArchitectureParameter> TransformerDecoderFamily::parameters() const 
                        {"cross_entropy", "fused_cross_entropy"}, kLossCrossEntropy),
       real_parameter("dropout", "dropout probability; above 0 adds GPT-2's dropout ops", 0.0, 0.0,
                      1.0),
+      count_with_default("experts",
+                         "routed experts per MoE layer; 0 = a dense model (Mixtral-8x7B: 8, gpt-oss-120b: 128, "
+                         "DeepSeek-V3: 256)",
+                         0.0, 0.0),
+      count_with_default("experts_per_token",
+                         "routed experts each token runs through (top-k, 1 to experts; required with experts)",
+                         0.0, 0.0),
+      count_with_default("shared_experts", "experts every token runs through beside the routed ones (DeepSeekMoE)",
+                         0.0, 0.0),
+      count_defaulting_to("expert_ffn_hidden",
+                          "one expert's MLP inner width (per SwiGLU branch); experts only (DeepSeek-V3: 2048 "
+                          "beside a dense ffn_hidden of 18432)",
+                          "ffn_hidden"),
+      count_with_default("first_dense_layers",
+                         "the first layers keep the dense MLP of ffn_hidden (DeepSeek-V3's first_k_dense_replace: "
+                         "3); experts only",
+                         0.0, 0.0),
   };
 }
 
 Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const {
   const ArchitectureReader reader("transformer_decoder", parameters(), values);
+  const MoeShape moe = moe_shape(reader, values);
   const long long layers = reader.count("layers");
   const long long hidden = reader.count("hidden");
   const long long heads = reader.count("heads");
@@ -198,7 +257,9 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
   shape.rotary = positional == kPositionalRotary;
   shape.alibi = positional == kPositionalAlibi;
   shape.qkv_kernels = norm == NormKind::kRmsNorm ? 3 : 1;
+  const long long first_moe_layer = reader.count("first_dense_layers");
   for (long long layer = 0; layer < layers; ++layer) {
+    shape.moe = layer < first_moe_layer ? MoeShape{} : moe;
     append_transformer_block(ops, "layers." + std::to_string(layer) + ".", shape);
   }
   ops.push_back(norm_op("norm", s, h, norm, bias));

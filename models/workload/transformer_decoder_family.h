@@ -46,14 +46,18 @@ namespace gpuplan::models {
 /// The `transformer_decoder` workload family. Parameters: layers, hidden, heads,
 /// ffn_hidden, vocab, sequence_length (required); kv_heads (= heads), max_positions
 /// (= sequence_length; learned positions only), mlp (swiglu), positional (rotary),
-/// norm (rmsnorm), bias (false), tied_embeddings (false), loss (cross_entropy), dropout (0).
+/// norm (rmsnorm), bias (false), tied_embeddings (false), loss (cross_entropy), dropout (0);
+/// mixture-of-experts (moe_layer.h): experts (0 = dense), experts_per_token, shared_experts
+/// (0), expert_ffn_hidden (= ffn_hidden), first_dense_layers (0).
 class TransformerDecoderFamily final : public IWorkloadFamily {
  public:
   std::string summary() const override;
   std::vector<ArchitectureParameter> parameters() const override;
   /// Throws WorkloadError("heads") when heads does not divide hidden or a rotary head
   /// dimension is odd, WorkloadError("kv_heads") when kv_heads does not divide heads, and
-  /// WorkloadError("sequence_length") when learned positions cannot cover it.
+  /// WorkloadError("sequence_length") when learned positions cannot cover it; a MoE key
+  /// without experts, experts without experts_per_token, experts_per_token above experts and
+  /// first_dense_layers not below layers each throw at their key.
   Workload build(const ArchitectureValues& values) const override;
 };
 

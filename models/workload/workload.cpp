@@ -55,6 +55,20 @@ double Workload::hardware_flop_per_sample(bool replay_all) const {
   return flop;
 }
 
+double Workload::active_parameters() const {
+  double active = 0.0;
+  for (const Op& op : ops) {
+    if (op.op_class == OpClass::kEmbedding) continue;
+    double own = op.parameters + op.frozen_parameters;
+    if (own == 0.0 && op.op_class == OpClass::kMatmul) {
+      own = op.weight_rows * op.weight_columns;  // a tied LM head computes with the embedding's weight
+    }
+    if (op.experts > 0.0) own *= op.active_experts / op.experts;
+    active += own;
+  }
+  return active;
+}
+
 double Workload::forward_flop_per_sample() const {
   double flop = 0.0;
   for (const Op& op : ops) {

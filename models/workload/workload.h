@@ -113,6 +113,13 @@ struct Op {
   /// The op's block is checkpointed ({every: N}): the memory model keeps only the block's
   /// input (and the largest checkpointed block while it is replayed), not this op's saves.
   bool checkpointed = false;
+  /// Routed experts whose weights this op holds (a mixture-of-experts layer's expert GEMMs,
+  /// moe_layer.h): `parameters` and `frozen_parameters` are all of them, `forward_flop` the
+  /// `active_experts` each token runs through. 0 for every other op; on an expert-parallel
+  /// rank the experts it holds (moe_expert_shard.h).
+  double experts = 0.0;
+  /// Routed experts each token runs through (top-k), for ops with experts > 0.
+  double active_experts = 0.0;
 };
 
 /// The repeated block an op belongs to: its name up to the first numeric component that is
@@ -140,6 +147,11 @@ struct Workload {
   /// recomputed forward (Op::recompute_in_backward; every op when `replay_all`, full
   /// activation checkpointing). Korthikanti et al. 2022, sec. 6: HFU counts recomputation.
   double hardware_flop_per_sample(bool replay_all) const;
+  /// Parameters one token computes with (trainable and frozen): every op's except the input
+  /// embedding tables (a lookup, as Kaplan et al. 2020's N leaves them out), an expert op's
+  /// weights counted for active_experts of its experts. Mixtral-8x7B: 12.75 B of 46.7 B
+  /// (Mistral AI's "12.9 B active" counts the input embedding too; gpt-oss's 5.1 B does not).
+  double active_parameters() const;
   /// Sum over ops of forward_flop: FLOP of one forward pass of one sample.
   double forward_flop_per_sample() const;
   /// Sum over ops of saved_elements: activation elements kept for backward per sample.

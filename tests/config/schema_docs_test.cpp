@@ -91,7 +91,7 @@ TEST_SUITE("config.schema_docs") {
       CHECK(error.find((path == "seed" ? "(" : ".") + path + ")" + expected) != std::string::npos);
       ++probed;
     }
-    CHECK(probed == 20);  // pipeline_parallel, virtual_stages and context_parallel added
+    CHECK(probed == 21);  // pipeline_parallel, virtual_stages, context_parallel and expert_parallel added
   }
 
   TEST_CASE("choices come from the readers: a wrong name lists exactly the documented ones") {

@@ -12,7 +12,7 @@ TEST_SUITE("models.collective.builtin") {
   TEST_CASE("exactly the built-in names (STYLE.md P4)") {
     CollectiveRegistry registry;
     register_builtin_collectives(registry);
-    CHECK(registry.names() == std::vector<std::string>{"hierarchical", "nvls", "ring", "tree"});
+    CHECK(registry.names() == std::vector<std::string>{"hierarchical", "nvls", "pairwise", "ring", "tree"});
     for (const std::string& name : registry.names()) {
       CHECK_FALSE(registry.find(name)->summary().empty());
     }
