@@ -127,6 +127,18 @@ TEST_SUITE("cli.new_user_input") {
           "gpuplan: 1 error:\n  expected true or false, found 'yes' at @:3:86 (workload.dataset.synthetic)\n");
   }
 
+  TEST_CASE("plan --gpus h100 takes the alias as hardware.gpu does, with the same note") {
+    TempDir dir("new-user-gpus");
+    const std::string path = dir / "s.yaml";
+    std::ofstream(path) << kS;
+    const auto r = run_gpuplan("plan " + path + " --deadline 72h --gpus h100 --format csv");
+    CHECK(r.exit_code == 0);
+    CHECK(r.err ==
+          "note: --gpus: h100 is taken as h100-sxm; it also names h100-pcie and h100-nvl (write the catalog name to "
+          "choose one)\n");
+    CHECK(r.out.find("h100-sxm") != std::string::npos);
+  }
+
   TEST_CASE("validate names a folder that does not exist as such") {
     const auto r = run_gpuplan("validate /nonexistent-gpuplan-folder");
     CHECK(r.exit_code == 2);
