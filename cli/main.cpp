@@ -29,10 +29,12 @@
 #include "cli/plan_command.h"
 #include "cli/progress_bar.h"
 #include "cli/scenario_runner.h"
+#include "cli/trace_window.h"
 #include "cli/utilization_timeline.h"
 #include "cli/validation.h"
 #include "config/config_error.h"
 #include "config/scenario_loader.h"
+#include "core/text_distance.h"
 #include "core/units.h"
 #include "report/human_units.h"
 #include "report/report_format.h"
@@ -49,13 +51,8 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitInternal = 1;
 constexpr int kExitInput = 2;
-/// Optimizer steps of each variant that `run --trace` records without --trace-steps.
-constexpr int kTraceSteps = 3;
 /// Bins of the simulated utilization timeline of `run --format html`.
 constexpr std::size_t kTimelineBins = 300;
-/// The last step --trace-steps may ask for: the steady-state window simulates a few hundred
-/// steps; a window far beyond would only make the simulation (and the trace file) huge.
-constexpr long kMaxTraceStep = 100000;
 
 /// A bad command line: printed with a hint to --help, exit code 2.
 struct UsageError : std::runtime_error {
@@ -100,6 +97,12 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
   try {
     po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    // "--sead": did you mean --seed? Over the command's own long options.
+    std::vector<std::string> names;
+    for (const auto& option : options.options()) names.push_back("--" + option->long_name());
+    const std::string given = e.get_option_name();
+    throw UsageError("unknown option '" + given + "'" + core::did_you_mean(core::closest(given, names, 2, 1)));
   } catch (const po::error& e) {
     throw UsageError(e.what());
   }
@@ -159,26 +162,6 @@ std::string format_of(const po::variables_map& vm, bool html = false) {
   return f;
 }
 
-/// The optimizer steps [from, to) of `--trace-steps FROM:TO`, counted from 0 (warm-up
-/// included). Throws UsageError for anything but two whole numbers with FROM < TO <= kMaxTraceStep.
-std::pair<int, int> trace_steps_of(const std::string& text) {
-  const auto colon = text.find(':');
-  long from = -1;
-  long to = -1;
-  auto whole = [](const std::string& part, long& value) {
-    const char* end = part.data() + part.size();
-    const auto [ptr, ec] = std::from_chars(part.data(), end, value);
-    return !part.empty() && ec == std::errc() && ptr == end;
-  };
-  if (colon == std::string::npos || !whole(text.substr(0, colon), from) || !whole(text.substr(colon + 1), to) ||
-      from < 0 || to <= from || to > kMaxTraceStep) {
-    throw UsageError(fmt::format("--trace-steps '{}': expected FROM:TO, optimizer steps counted from 0 with "
-                                 "0 <= FROM < TO <= {} (e.g. 100:103 traces steps 100, 101 and 102)",
-                                 text, kMaxTraceStep));
-  }
-  return {static_cast<int>(from), static_cast<int>(to)};
-}
-
 /// --seed: the range of the scenario's own `seed` key (0 to 2^63 - 1). Boost would read
 /// "-1" as 18446744073709551615.
 std::uint64_t seed_of(const std::string& text) {
@@ -201,7 +184,8 @@ int command_run(const std::vector<std::string>& args) {
       "write the simulated timeline of every variant to FILE (Chrome trace JSON, opens in ui.perfetto.dev): "
       "every worker, copy, kernel and all-reduce of the traced steps")(
       "trace-steps", po::value<std::string>(),
-      "optimizer steps FROM:TO that --trace records, counted from 0, TO excluded (default 0:3)")(
+      "optimizer steps FROM:TO that --trace records, counted from 0, TO excluded (default 0:3): inside the job, "
+      "TO <= 10000, at most 1000 steps")(
       "exact", "simulate every batch of the job instead of a steady-state window per epoch kind (slow)");
   o.add(common_options());
   po::positional_options_description p;
@@ -215,8 +199,14 @@ int command_run(const std::vector<std::string>& args) {
   if (vm.count("trace-steps") != 0U && vm.count("trace") == 0U) {
     throw UsageError("--trace-steps needs --trace FILE, the file to write the timeline to");
   }
-  std::pair<int, int> traced{0, kTraceSteps};
-  if (vm.count("trace-steps") != 0U) traced = trace_steps_of(vm["trace-steps"].as<std::string>());
+  const bool window_given = vm.count("trace-steps") != 0U;
+  const std::string window_text = window_given ? vm["trace-steps"].as<std::string>() : "";
+  cli::TraceWindow traced;
+  try {
+    if (window_given) traced = cli::parse_trace_window(window_text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   // --print-resolved writes the scenario's YAML, whatever -o's extension.
   const std::string format = vm.count("print-resolved") != 0U ? "table" : format_of(vm, true);
   const cli::AppContext context = context_of(vm);
@@ -227,6 +217,14 @@ int command_run(const std::vector<std::string>& args) {
   if (vm.count("print-resolved") != 0U) {
     emit(config::print_resolved(scenario), vm);
     return kExitOk;
+  }
+  if (vm.count("trace") != 0U || format == "html") {
+    // Inside the shortest job: a window past its last step is refused, the default clipped.
+    try {
+      traced = cli::fit_trace_window(traced, window_given, window_text, scenario);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
   }
   // Both outputs are opened before the simulation and committed together after it, so a
   // bad -o or --trace fails at once and no output is left behind on any failure.
@@ -242,11 +240,9 @@ int command_run(const std::vector<std::string>& args) {
   }
   models::ModelParams params;
   params.step.exact = vm.count("exact") != 0U;
-  if (vm.count("trace") != 0U) {
-    params.step.trace_first_step = traced.first;
-    params.step.trace_steps = traced.second - traced.first;
-  } else if (format == "html") {
-    params.step.trace_steps = kTraceSteps;
+  if (vm.count("trace") != 0U || format == "html") {
+    params.step.trace_first_step = traced.first_step;
+    params.step.trace_steps = traced.end_step - traced.first_step;
   }
   cli::ProgressBar bar("run");
   const cli::ScenarioRun run = cli::run_and_advise(scenario, context, params,

@@ -13,6 +13,7 @@
 #include "cli/plan.h"
 #include "cli/progress_bar.h"
 #include "config/scenario_loader.h"
+#include "core/text_distance.h"
 #include "core/unit_parse.h"
 
 #ifdef GPUPLAN_HAVE_MPI
@@ -47,6 +48,10 @@ struct Args {
   bool help = false;
 };
 
+/// The options parse_args reads, the candidates of an unknown option's did-you-mean.
+const std::vector<std::string> kPlanOptions = {"--help",   "--deadline", "--budget",   "--providers", "--gpus",
+                                               "--format", "--output",   "--catalogs", "--catalog",   "--threads"};
+
 Args parse_args(const std::vector<std::string>& args) {
   Args a;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -74,7 +79,10 @@ Args parse_args(const std::vector<std::string>& args) {
       } catch (const std::exception&) {
         throw std::invalid_argument("--threads expects a count, found '" + v + "'");
       }
-    } else if (!k.empty() && k[0] == '-') throw std::invalid_argument("unknown option '" + k + "' of gpuplan plan");
+    } else if (!k.empty() && k[0] == '-') {
+      throw std::invalid_argument("unknown option '" + k + "' of gpuplan plan" +
+                                  core::did_you_mean(core::closest(k, kPlanOptions, 2, 1)));
+    }
     else if (a.scenario.empty()) a.scenario = k;
     else throw std::invalid_argument("gpuplan plan takes one SCENARIO, found a second: '" + k + "'");
   }
@@ -94,6 +102,34 @@ std::vector<std::string> split_commas(const std::string& text) {
   return out;
 }
 
+/// "a", "a and b", "a, b and c".
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return out;
+}
+
+/// `text`, the value of `option`, as a positive quantity of `dimension`. Throws
+/// std::invalid_argument with one fix, "write <example>": the unit parser's own problem
+/// without its hint (which would repeat the fix), or "expected a positive value".
+double positive_quantity(const std::string& option, const std::string& text, core::Dimension dimension,
+                         const std::string& example) {
+  double value = 0.0;
+  try {
+    value = core::parse_quantity(text, dimension);
+  } catch (const std::exception& e) {
+    const std::string problem = e.what();
+    throw std::invalid_argument(option + " '" + text + "': " + problem.substr(0, problem.find("; ")) + "; write " +
+                                example);
+  }
+  if (!(value > 0.0)) {
+    throw std::invalid_argument(option + " '" + text + "': expected a positive value; write " + example);
+  }
+  return value;
+}
+
 }  // namespace
 
 int plan_main(const std::vector<std::string>& args) {
@@ -109,17 +145,9 @@ int plan_main(const std::vector<std::string>& args) {
     throw std::invalid_argument("unknown --format '" + a.format + "'; expected table, markdown, csv, json or html");
   }
   PlanOptions options;
-  try {
-    options.deadline_s = core::parse_quantity(a.deadline, core::Dimension::kSeconds);
-  } catch (const std::exception& e) {
-    throw std::invalid_argument("--deadline '" + a.deadline + "': " + e.what() + "; write a duration such as 72h or \"3 d\"");
-  }
+  options.deadline_s = positive_quantity("--deadline", a.deadline, core::Dimension::kSeconds, "a duration such as 72h or \"3 d\"");
   if (!a.budget.empty()) {
-    try {
-      options.budget_usd = core::parse_quantity(a.budget, core::Dimension::kUsd);
-    } catch (const std::exception& e) {
-      throw std::invalid_argument("--budget '" + a.budget + "': " + e.what() + "; write dollars such as \"$5000\"");
-    }
+    options.budget_usd = positive_quantity("--budget", a.budget, core::Dimension::kUsd, "dollars such as \"$5000\"");
   }
   options.providers = split_commas(a.providers);
   options.gpus = split_commas(a.gpus);
@@ -161,6 +189,18 @@ int plan_main(const std::vector<std::string>& args) {
   }
 #endif
   const AppContext context = load_context(a.catalogs, a.extra_catalogs);
+  // --gpus takes the names and aliases hardware.gpu takes, resolved the same way (an
+  // alias of several GPUs is taken as the first, with a note naming the others).
+  for (std::string& g : options.gpus) {
+    const models::GpuSpec* gpu = context.catalogs.gpus.find(g);
+    if (gpu == nullptr) continue;  // the planner names it unknown, with a did-you-mean
+    const std::vector<std::string> covered = context.catalogs.gpus.also_covered(g, *gpu);
+    if (!covered.empty() && rank == 0) {
+      std::fprintf(stderr, "note: --gpus: %s is taken as %s; it also names %s (write the catalog name to choose one)\n",
+                   g.c_str(), gpu->name.c_str(), join_names(covered).c_str());
+    }
+    g = gpu->name;
+  }
   const config::Scenario scenario = config::load_scenario(a.scenario, context.catalogs, context.families);
   const Planner planner(scenario, context.catalogs, context.families, options);
   PlanSearch search = planner.evaluate();

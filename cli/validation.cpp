@@ -91,6 +91,9 @@ std::vector<report::ResultField<ValidationRow>> validation_fields() {
 std::vector<ValidationCase> load_validation_cases(const std::string& dir, const AppContext& context) {
   namespace fs = std::filesystem;
   std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    throw config::ConfigError("cannot read folder '" + dir + "': it does not exist");
+  }
   if (!fs::is_directory(dir, ec)) {
     throw config::ConfigError("cannot read folder '" + dir + "': not a directory");
   }

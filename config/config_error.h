@@ -3,6 +3,7 @@
 /// User-input errors (STYLE.md X1, C2): `<problem> at <file>:<line>:<column> (<key.path>)[; <fix>]`,
 /// positions 1-based. A ConfigError carries every error found in a file (C4).
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,7 +22,19 @@ struct Diagnostic {
   std::string message;
 };
 
+/// Most bytes of an echoed value (a quoted '...' in a message, or a key path) that a message
+/// shows: a 1 MB unknown name would otherwise be printed whole.
+inline constexpr std::size_t kMaxEchoedBytes = 80;
+
+/// `text` with every single-quoted value ('...' opened after a space or bracket, closed
+/// before one or a punctuation mark) longer than kMaxEchoedBytes cut to its first
+/// kMaxEchoedBytes bytes (at a UTF-8 character boundary) + "... (N bytes)"; a text that is
+/// itself longer (a key path) cut the same way when `whole` is true.
+std::string bounded_echoes(const std::string& text, bool whole = false);
+
 /// Formats `<problem> at <file>:<line>:<column> (<key_path>)<fix>`; `fix` starts with "; ".
+/// The one place messages about input are built: the values they echo are cut by
+/// bounded_echoes (the file name is not).
 std::string format_diagnostic(const std::string& problem, const SourceMark& mark,
                               const std::string& key_path, const std::string& fix = "");
 

@@ -1,5 +1,6 @@
 #include "config/overrides.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string_view>
@@ -318,7 +319,8 @@ std::vector<SweepAxis> read_sweep(const YAML::Node& node, ErrorSink& sink) {
       }
     }
     if (!list.IsSequence() || list.size() == 0) {
-      sink.add("expected a non-empty list of values, found " + describe_node(list),
+      const std::string found = list.IsSequence() ? "an empty list" : describe_node(list);
+      sink.add("expected a non-empty list of values, found " + found,
                list.IsDefined() && !list.IsNull() ? list.Mark() : key_mark, "sweep." + path,
                "; write e.g. " + path + ": [a, b]");
       return;
@@ -328,9 +330,19 @@ std::vector<SweepAxis> read_sweep(const YAML::Node& node, ErrorSink& sink) {
     axis.key_mark = key_mark;
     for (std::size_t i = 0; i < list.size(); ++i) {
       const YAML::Node value = list[i];
+      const std::string label = path + "=" + value_label(value);
+      // A repeated value would only give two identical rows.
+      const auto repeated = std::find(axis.labels.begin(), axis.labels.end(), label);
+      if (repeated != axis.labels.end()) {
+        const auto first = static_cast<std::size_t>(repeated - axis.labels.begin());
+        sink.add("sweep lists '" + value_label(value) + "' twice", value.Mark(),
+                 "sweep." + path + "[" + std::to_string(i) + "]",
+                 "; item " + std::to_string(first) + " is the same value, remove one");
+        continue;
+      }
       axis.values.push_back(
           {path, value, key_mark, "sweep." + path + "[" + std::to_string(i) + "]"});
-      axis.labels.push_back(path + "=" + value_label(value));
+      axis.labels.push_back(label);
     }
     axes.push_back(std::move(axis));
   });

@@ -208,6 +208,15 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
 
   // File-level keys.
   ErrorSink top(file);
+  if (!root.IsDefined() || root.IsNull()) {
+    // Nothing but blank lines and comments (or a lone ~).
+    throw ConfigError(format_diagnostic(
+        "the file is empty", {file, 1, 1}, "",
+        std::string("; a scenario starts with format: ") + kScenarioFormat +
+            ", then e.g. workload: {model: gpt2, sequence_length: 1024, tokens: 1e9, dataset: {synthetic: true}}, "
+            "training: {batch_size: 8, precision: bf16_amp, optimizer: adamw} and hardware: {gpu: h100-sxm} "
+            "(gpuplan init FILE writes a commented one)"));
+  }
   MapReader reader(root, "", top);
   top.throw_if_any();  // not a mapping: nothing else can be read
   if (!reader.has("format")) {

@@ -272,7 +272,7 @@ const std::vector<KeyDoc> kDocs = {
      "price of one node"},
     {"on_premises.amortization", K::kQuantity, "seconds (\"3 years\")", "required in the section", "> 0",
      "time the price is spread over"},
-    {"on_premises.electricity", K::kQuantity, "USD per energy (\"0.15 $/kWh\")", "required in the section", ">= 0",
+    {"on_premises.electricity", K::kQuantity, "USD per energy (\"$0.15/kWh\")", "required in the section", ">= 0",
      "electricity price"},
     {"simulation", K::kSection, "", "", "", "the simulation itself"},
     {"simulation.trials", K::kInteger, "", "200 on spot, 1 on-demand", "1 to 1000000", "Monte Carlo trials", 1,

@@ -307,14 +307,17 @@ std::optional<models::Workload> build_workload(MapReader& workload, const Catalo
 
 /// `samples` may be left out when the job is sized in tokens (`tokens_given`): the loader then
 /// sets it from the token budget (read_workload_section).
-/// `synthetic_data` is set to the synthetic key as read, also when the block has other errors.
+/// `synthetic_data` is set to the synthetic key as read, also when the block has other errors
+/// (true when the key is written but is not a boolean).
 std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_given, bool& synthetic_data) {
   models::DatasetSpec spec;
   const std::size_t errors_before = dataset.sink().messages().size();
   const std::optional<double> samples = whole_number(dataset, "samples", 1, kMaxSamples,
                                                      tokens_given ? Requirement::kOptional : Requirement::kRequired);
   const std::optional<bool> synthetic = dataset.boolean("synthetic");
-  spec.synthetic = value_or(synthetic, false);
+  // A synthetic key that is not true or false (`yes`) has its own error; read as meant,
+  // it adds no missing loader or hardware keys beside it.
+  spec.synthetic = value_or(synthetic, dataset.has("synthetic"));
   synthetic_data = spec.synthetic;
   // Synthetic batches are made on the GPU: size and decode time are then ignored.
   const Requirement loading = spec.synthetic ? Requirement::kOptional : Requirement::kRequired;

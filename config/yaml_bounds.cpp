@@ -3,7 +3,10 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include <fmt/format.h>
+
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "config/config_error.h"
@@ -30,8 +33,14 @@ class BoundsHandler : public YAML::EventHandler {
   }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor); }
-  void OnScalar(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
-                const std::string& /*value*/) override {
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    check_control_characters(value, mark);
+    // yaml-cpp reads a merge key as a plain key named "<<" (tag "?"; a quoted "<<" has tag "!").
+    if (value == "<<" && tag == "?" && in_mapping_key()) {
+      throw BoundCrossed{"a YAML merge key '<<'", mark,
+                         "; merge keys are not supported: write the keys of the anchored mapping out here"};
+    }
     leaf(mark, anchor);
   }
   void OnAnchor(const YAML::Mark& /*mark*/, const std::string& name) override { names_.push_back(name); }
@@ -48,16 +57,17 @@ class BoundsHandler : public YAML::EventHandler {
     add(shape.values, mark, " (" + alias + " expanded)");
     if (!open_.empty()) {
       open_.back().height = std::max(open_.back().height, shape.height + 1);
+      ++open_.back().items;
     }
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value /*style*/) override {
-    open(mark, anchor);
+    open(mark, anchor, false);
   }
   void OnSequenceEnd() override { close(); }
   void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value /*style*/) override {
-    open(mark, anchor);
+    open(mark, anchor, true);
   }
   void OnMapEnd() override { close(); }
 
@@ -71,6 +81,8 @@ class BoundsHandler : public YAML::EventHandler {
     YAML::anchor_t anchor;
     std::size_t values_before;  ///< total_ when the collection opened
     int height = 0;             ///< of the collection's contents, in levels
+    bool mapping = false;       ///< a mapping (its items alternate key, value)
+    std::size_t items = 0;      ///< values directly in it so far
   };
 
   std::string name_of(YAML::anchor_t anchor) const {
@@ -99,17 +111,36 @@ class BoundsHandler : public YAML::EventHandler {
     }
     shapes_[anchor] = shape;
   }
+  /// A control character (C0 but tab, line feed and carriage return; DEL; C1) in a value,
+  /// written as a YAML escape such as "\u0000": it would reach tables and CSV files raw.
+  static void check_control_characters(const std::string& value, const YAML::Mark& mark) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const auto c = static_cast<unsigned char>(value[i]);
+      unsigned code = c;
+      if (c == 0xC2 && i + 1 < value.size()) code = static_cast<unsigned char>(value[i + 1]);  // U+0080..U+00BF
+      const bool c0 = c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+      const bool c1 = c == 0xC2 && code >= 0x80 && code <= 0x9F;
+      if (c0 || c == 0x7F || c1) {
+        throw BoundCrossed{fmt::format("a control character (U+{:04X}) in a value", code), mark,
+                           "; names and values reach tables and CSV files: remove it (a YAML escape such as "
+                           "\"\\u0000\" writes one)"};
+      }
+    }
+  }
+  /// Whether the next scalar is a key of the innermost open mapping.
+  bool in_mapping_key() const { return !open_.empty() && open_.back().mapping && open_.back().items % 2 == 0; }
   void leaf(const YAML::Mark& mark, YAML::anchor_t anchor) {
     add(1, mark, "");
     record(anchor, Shape{1, 0});
     if (!open_.empty()) {
       open_.back().height = std::max(open_.back().height, 1);
+      ++open_.back().items;
     }
   }
-  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool mapping) {
     check_depth(static_cast<int>(open_.size()) + 1, mark, "");
     add(1, mark, "");
-    open_.push_back(Frame{anchor, total_ - 1});
+    open_.push_back(Frame{anchor, total_ - 1, 0, mapping, 0});
   }
   void close() {
     const Frame frame = open_.back();
@@ -117,6 +148,7 @@ class BoundsHandler : public YAML::EventHandler {
     record(frame.anchor, Shape{total_ - frame.values_before, frame.height});
     if (!open_.empty()) {
       open_.back().height = std::max(open_.back().height, frame.height + 1);
+      ++open_.back().items;
     }
   }
 
@@ -131,6 +163,60 @@ SourceMark source_mark(const YAML::Mark& mark, const std::string& file) {
   return mark.line < 0 ? SourceMark{file, 0, 0} : SourceMark{file, mark.line + 1, mark.column + 1};
 }
 
+/// The fix of a YAML syntax error at `mark`: a tab in the indentation of a line up to the
+/// error's (YAML indents with spaces only, YAML 1.2 section 6.1; yaml-cpp reports only what it
+/// could not read after it), else a '{' or '[' still open at the error (yaml-cpp reports an
+/// unclosed flow collection where it gives up, lines later), else the general advice.
+std::string syntax_fix(const std::string& text, const YAML::Mark& mark, const std::string& file) {
+  struct Open {
+    char bracket;
+    int line;
+    int column;
+  };
+  std::vector<Open> open;
+  int line = 0;
+  int column = 0;
+  bool indentation = true;  // still in the line's leading whitespace
+  char previous = '\n';     // the line's last character other than a space
+  char quote = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (line > mark.line || (line == mark.line && column >= mark.column)) break;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+      indentation = true;
+      previous = '\n';
+      quote = 0;  // a quoted scalar across lines is rare in a scenario; restart cleanly
+      continue;
+    }
+    if (indentation && c == '\t') {
+      return fmt::format("; line {} is indented with a tab: YAML indents with spaces only, replace the tab with spaces",
+                         line + 1);
+    }
+    if (c != ' ' && c != '\t') indentation = false;
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if (c == '#' && (previous == '\n' || (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')))) {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;  // a comment: skip to the line's end
+    } else if ((c == '"' || c == '\'') && std::string_view(":,-[{\n").find(previous) != std::string_view::npos) {
+      quote = c;
+    } else if ((c == '{' || c == '[') && std::string_view(":,-[{\n").find(previous) != std::string_view::npos) {
+      open.push_back({c, line, column});
+    } else if ((c == '}' || c == ']') && !open.empty()) {
+      open.pop_back();
+    }
+    if (c != ' ' && c != '\t') previous = c;
+    ++column;
+  }
+  if (!open.empty()) {
+    const Open& unclosed = open.back();
+    return fmt::format("; the '{}' at {}:{}:{} is not closed: add its '{}'", unclosed.bracket, file, unclosed.line + 1,
+                       unclosed.column + 1, unclosed.bracket == '{' ? '}' : ']');
+  }
+  return "; check the indentation and quoting there";
+}
+
 }  // namespace
 
 void check_yaml_bounds(const std::string& text, const std::string& file) {
@@ -143,8 +229,8 @@ void check_yaml_bounds(const std::string& text, const std::string& file) {
   } catch (const BoundCrossed& crossed) {
     throw ConfigError(format_diagnostic(crossed.problem, source_mark(crossed.mark, file), "", crossed.fix));
   } catch (const YAML::Exception& e) {
-    throw ConfigError(format_diagnostic("YAML syntax error: " + e.msg, source_mark(e.mark, file), "",
-                                        "; check the indentation and quoting there"));
+    throw ConfigError(
+        format_diagnostic("YAML syntax error: " + e.msg, source_mark(e.mark, file), "", syntax_fix(text, e.mark, file)));
   }
 }
 

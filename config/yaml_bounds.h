@@ -20,8 +20,14 @@ inline constexpr int kMaxYamlDepth = 64;
 inline constexpr std::size_t kMaxYamlValues = 200'000;
 
 /// Throws ConfigError (positions 1-based, STYLE.md C2) when `text`:
-/// - has a YAML syntax error ("YAML syntax error: <reason> at f:l:c; check the indentation
-///   and quoting there");
+/// - has a YAML syntax error ("YAML syntax error: <reason> at f:l:c; <fix>": the fix names
+///   a tab in the indentation of a line up to the error's, else a '{' or '[' still open
+///   there with its position, else "check the indentation and quoting there");
+/// - has a control character in a value (C0 but tab, line feed and carriage return; DEL;
+///   C1), which only a YAML escape such as "\u0000" writes: "a control character (U+0000)
+///   in a value at f:l:c";
+/// - has a merge key ("a YAML merge key '<<' at f:l:c"; yaml-cpp would read it as a key
+///   named "<<");
 /// - has an alias inside the anchor it names ("alias '*x' refers to the anchor '&x' that
 ///   contains it at f:l:c", at the alias);
 /// - nests deeper than kMaxYamlDepth or holds more than kMaxYamlValues values, aliases

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "config/input_text.h"
+#include "config/overrides.h"
 #include "config/yaml_bounds.h"
 #include "core/text_distance.h"
 
@@ -345,6 +346,35 @@ void MapReader::declare(const std::vector<std::string>& keys) {
   known_.insert(known_.end(), keys.begin(), keys.end());
 }
 
+namespace {
+
+/// The fix of an unknown `key` of the mapping at `key_path` that reads `known`: the closest
+/// known key (core::closest); else a known key that `key` ends with after an underscore
+/// (peft's lora_alpha is alpha); else, in a section of the scenario schema, the schema paths
+/// that end with `key` elsewhere ("did you mean training.fine_tuning?" under hardware).
+std::string unknown_key_fix(const std::string& key, const std::string& key_path, const std::vector<std::string>& known) {
+  std::vector<std::string> suggestions = core::closest(key, known, 2, 1);
+  for (const std::string& k : known) {
+    if (suggestions.empty() && k.size() >= 3 && key.size() > k.size() + 1 && key.ends_with("_" + k)) {
+      suggestions.push_back(k);
+    }
+  }
+  if (!suggestions.empty() || key_path.empty()) return core::did_you_mean(suggestions);
+  const std::vector<SchemaPath> schema = schema_paths();
+  const bool scenario_section = std::any_of(schema.begin(), schema.end(), [&key_path](const SchemaPath& p) {
+    return p.path == key_path && p.section;
+  });
+  if (!scenario_section) return "";
+  for (const SchemaPath& p : schema) {
+    if (!p.file_level && suggestions.size() < 3 && (p.path == key || p.path.ends_with("." + key))) {
+      suggestions.push_back(p.path);
+    }
+  }
+  return core::did_you_mean(suggestions);
+}
+
+}  // namespace
+
 void MapReader::finish() {
   if (!valid_) {
     return;
@@ -363,8 +393,7 @@ void MapReader::finish() {
       for (const auto& k : known_) {
         if (std::find(unique.begin(), unique.end(), k) == unique.end()) unique.push_back(k);
       }
-      sink_->add("unknown key '" + key + "'", it->first.Mark(), path_of(key),
-                 core::did_you_mean(core::closest(key, unique, 2, 1)));
+      sink_->add("unknown key '" + key + "'", it->first.Mark(), path_of(key), unknown_key_fix(key, key_path_, unique));
     }
   }
 }

@@ -224,6 +224,13 @@ std::optional<std::string> known_mistake(std::string_view unit) {
   return std::nullopt;
 }
 
+/// "a size", "an energy price": the article the name takes (all names start with their
+/// sound's letter: a vowel letter is a vowel sound).
+std::string with_article(std::string_view name) {
+  const bool vowel = !name.empty() && std::string_view("aeiouAEIOU").find(name.front()) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + std::string(name);
+}
+
 }  // namespace
 
 DimensionInfo describe(Dimension dimension) {
@@ -266,7 +273,7 @@ double parse_quantity(std::string_view text, Dimension dimension) {
                     ": its magnitude exceeds 1e30 in SI base units; check the exponent");
   }
   if (ec != std::errc{} || ptr == begin) {
-    throw UnitError("expected a " + std::string(want.name) + " such as " + std::string(want.example) +
+    throw UnitError("expected " + with_article(want.name) + " such as " + std::string(want.example) +
                     ", found " + quoted + " (no number)");
   }
   if (!std::isfinite(p.number)) {
@@ -278,7 +285,7 @@ double parse_quantity(std::string_view text, Dimension dimension) {
     p.unit = trim(p.unit.substr(3));
   }
   if (p.unit.empty() && !p.money) {
-    throw UnitError("a bare number is not a " + std::string(want.name) + ": found " + quoted +
+    throw UnitError("a bare number is not " + with_article(want.name) + ": found " + quoted +
                     "; write it with a unit, e.g. " + std::string(want.example));
   }
   if (auto value = interpret(p, dimension)) {
@@ -293,12 +300,12 @@ double parse_quantity(std::string_view text, Dimension dimension) {
   }
   for (Dimension other : kAllDimensions) {
     if (other != dimension && interpret(p, other)) {
-      throw UnitError(quoted + " is a " + std::string(describe(other).name) + ", expected a " +
-                      std::string(want.name) + " such as " + std::string(want.example));
+      throw UnitError(quoted + " is " + with_article(describe(other).name) + ", expected " +
+                      with_article(want.name) + " such as " + std::string(want.example));
     }
   }
-  throw UnitError("unknown unit '" + std::string(p.unit) + "' in " + quoted + "; expected a " +
-                  std::string(want.name) + " such as " + std::string(want.example));
+  throw UnitError("unknown unit '" + std::string(p.unit) + "' in " + quoted + "; expected " +
+                  with_article(want.name) + " such as " + std::string(want.example));
 }
 
 }  // namespace gpuplan::core

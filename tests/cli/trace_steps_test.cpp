@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -95,19 +96,66 @@ TEST_SUITE("cli.trace_steps") {
 
   TEST_CASE("a bad window or a window without --trace: exit 2, the whole message, no file") {
     const std::string out = temp_path("bad.json");
-    const std::string hint =
-        "': expected FROM:TO, optimizer steps counted from 0 with 0 <= FROM < TO <= 100000 (e.g. 100:103 traces "
-        "steps 100, 101 and 102) (see gpuplan --help)\n";
-    for (const char* window : {"5", "5:5", "7:3", "a:7", "-1:2", "0:100001", "1:2:3"}) {
+    const std::string syntax =
+        "': expected FROM:TO, whole optimizer steps counted from 0 with FROM < TO (e.g. 100:103 traces steps 100, "
+        "101 and 102) (see gpuplan --help)\n";
+    for (const char* window : {"5", "5:5", "7:3", "a:7", "-1:2", "1:2:3"}) {
       CAPTURE(window);
       const auto r = run_gpuplan("run " + kScenario + " --trace " + out + " --trace-steps " + window);
       CHECK(r.exit_code == 2);
-      CHECK(r.err == "gpuplan: --trace-steps '" + std::string(window) + hint);
+      CHECK(r.err == "gpuplan: --trace-steps '" + std::string(window) + syntax);
       CHECK_FALSE(std::filesystem::exists(out));
     }
     const auto r = run_gpuplan("run " + kScenario + " --trace-steps 1:2");
     CHECK(r.exit_code == 2);
     CHECK(r.err ==
           "gpuplan: --trace-steps needs --trace FILE, the file to write the timeline to (see gpuplan --help)\n");
+  }
+
+  TEST_CASE("the trace's cost is bounded: TO <= 10000 and at most 1000 steps, else exit 2 and no file") {
+    const std::string out = temp_path("big.json");
+    auto r = run_gpuplan("run " + kScenario + " --trace " + out + " --trace-steps 9500:10001");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "gpuplan: --trace-steps '9500:10001': TO is at most 10000 (every step before TO is simulated with its "
+          "timeline kept); trace steps before 10000 (see gpuplan --help)\n");
+    r = run_gpuplan("run " + kScenario + " --trace " + out + " --trace-steps 0:100000");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "gpuplan: --trace-steps '0:100000': TO is at most 10000 (every step before TO is simulated with its "
+          "timeline kept); trace steps before 10000 (see gpuplan --help)\n");
+    r = run_gpuplan("run " + kScenario + " --trace " + out + " --trace-steps 10:1011");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "gpuplan: --trace-steps '10:1011' traces 1001 steps, more than the 1000 one trace holds; trace at most "
+          "1000 steps, e.g. 10:1010 (see gpuplan --help)\n");
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+
+  TEST_CASE("a window past the job's last step is refused with the job's step count; the default is clipped") {
+    // GPT-2 on one H100, 1,048,576 tokens of 1,024-token samples, batch 8: 1048576 / (8 x 1024)
+    // = 128 optimizer steps, 0 to 127.
+    const std::string scenario = temp_path("small.yaml");
+    const std::string out = temp_path("small.json");
+    std::ofstream(scenario) << ("format: gpuplan/v1\nname: small\n"
+                                 "workload: {model: gpt2, sequence_length: 1024, tokens: 1048576, "
+                                 "dataset: {synthetic: true}}\n"
+                                 "training: {batch_size: 8, precision: bf16_amp, optimizer: adamw}\n"
+                                 "hardware: {gpu: h100-sxm}\n");
+    auto r = run_gpuplan("run " + scenario + " --trace " + out + " --trace-steps 100:200");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "gpuplan: --trace-steps '100:200': the job of baseline has 128 optimizer steps (0 to 127); trace steps "
+          "inside it, e.g. 28:128 (see gpuplan --help)\n");
+    CHECK_FALSE(std::filesystem::exists(out));
+    // The last steps of the job are traced: their GPU spans end by the job's 4.63 s.
+    r = run_gpuplan("run " + scenario + " --trace " + out + " --trace-steps 125:128");
+    REQUIRE(r.exit_code == 0);
+    const auto traced = read_trace(out);
+    REQUIRE(traced.size() == 1);
+    CHECK(traced.begin()->second.gpu_last_us < 4.64e6);
+    CHECK(traced.begin()->second.gpu_first_us > 4.4e6);
+    std::filesystem::remove(out);
+    std::filesystem::remove(scenario);
   }
 }

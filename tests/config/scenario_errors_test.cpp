@@ -34,8 +34,8 @@ TEST_SUITE("config.scenario_errors") {
 
   TEST_CASE("YAML syntax error") {
     CHECK(errors_of(with("  model: resnet50", "  model: [resnet50")) ==
-          Messages{"YAML syntax error: end of sequence flow not found at s.yaml:6:10; check the indentation and "
-                   "quoting there"});
+          Messages{"YAML syntax error: end of sequence flow not found at s.yaml:6:10; the '[' at s.yaml:5:10 is not "
+                   "closed: add its ']'"});
   }
 
   TEST_CASE("unknown key, with did-you-mean") {

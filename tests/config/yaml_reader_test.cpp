@@ -36,8 +36,8 @@ std::vector<std::string> messages_of(const std::string& text, const std::functio
 TEST_SUITE("config.yaml_reader") {
   TEST_CASE("a YAML syntax error names the position and how to look for the cause") {
     CHECK(messages_of("a: [1, 2\nb: 3\n", [](MapReader&) {}) ==
-          Messages{"YAML syntax error: end of sequence flow not found at s.yaml:2:2; check the "
-                   "indentation and quoting there"});
+          Messages{"YAML syntax error: end of sequence flow not found at s.yaml:2:2; the '[' at s.yaml:1:4 is not "
+                   "closed: add its ']'"});
   }
 
   TEST_CASE("duplicate keys are errors at the second one, naming the first one's line") {

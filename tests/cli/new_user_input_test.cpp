@@ -1,0 +1,147 @@
+// Defects a tester found as a new user of main (86ad818): bad input accepted silently,
+// messages at the wrong key or with two hints, missing did-you-means. Each case asserts the
+// whole message of `gpuplan run`/`plan`/`validate` on scenario S (GPT-2 on one H100,
+// 1,048,576 tokens, 128 steps) changed in one place.
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#include "run_command.h"
+
+using gpuplan::testing::run_gpuplan;
+using gpuplan::testing::TempDir;
+
+namespace {
+
+const std::string kS =
+    "format: gpuplan/v1\n"
+    "name: small\n"
+    "workload: {model: gpt2, sequence_length: 1024, tokens: 1048576, dataset: {synthetic: true}}\n"
+    "training: {batch_size: 8, precision: bf16_amp, optimizer: adamw}\n"
+    "hardware: {gpu: h100-sxm}\n";
+
+/// `from` replaced by `to` in `text` (which must hold it).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+/// `gpuplan <command> FILE <args>` on `yaml` written to FILE: the exit code must be 2 and
+/// stderr is returned with the file's path written as "@".
+std::string refused(const std::string& yaml, const std::string& command = "run", const std::string& args = "") {
+  TempDir dir("new-user");
+  const std::string path = dir / "s.yaml";
+  std::ofstream(path) << yaml;
+  const auto r = run_gpuplan(command + " " + path + args);
+  CHECK(r.exit_code == 2);
+  std::string err = r.err;
+  for (auto at = err.find(path); at != std::string::npos; at = err.find(path)) err.replace(at, path.size(), "@");
+  return err;
+}
+
+}  // namespace
+
+TEST_SUITE("cli.new_user_input") {
+  TEST_CASE("a sweep value listed twice is refused at the repeat; an empty list is called one") {
+    CHECK(refused(kS + "sweep: {training.batch_size: [2, 2]}\n") ==
+          "gpuplan: 1 error:\n  sweep lists '2' twice at @:6:34 (sweep.training.batch_size[1]); item 0 is the same "
+          "value, remove one\n");
+    CHECK(refused(kS + "sweep: {training.batch_size: []}\n") ==
+          "gpuplan: 1 error:\n  expected a non-empty list of values, found an empty list at @:6:30 "
+          "(sweep.training.batch_size); write e.g. training.batch_size: [a, b]\n");
+  }
+
+  TEST_CASE("plan: a non-positive budget or deadline is refused; a bare number gets one hint") {
+    CHECK(refused(kS, "plan", " --deadline 72h --budget '$-5'") ==
+          "gpuplan: --budget '$-5': expected a positive value; write dollars such as \"$5000\" (see gpuplan --help)\n");
+    CHECK(refused(kS, "plan", " --deadline 0h") ==
+          "gpuplan: --deadline '0h': expected a positive value; write a duration such as 72h or \"3 d\" (see gpuplan "
+          "--help)\n");
+    CHECK(refused(kS, "plan", " --deadline 72") ==
+          "gpuplan: --deadline '72': a bare number is not a duration: found '72'; write a duration such as 72h or "
+          "\"3 d\" (see gpuplan --help)\n");
+  }
+
+  TEST_CASE("a checkpoint interval shorter than one checkpoint write is refused at checkpointing.interval") {
+    // GPT-2 124M with AdamW: fp32 weights + two fp32 moments = 124.4e6 x 12 B = 1.49 GB,
+    // written at the Lambda instance's 4.2 GB/s local NVMe: 0.356 s per write.
+    const std::string yaml = replaced(kS, "hardware: {gpu: h100-sxm}\n",
+                                      "cloud: {instance: lambda/gpu_1x_h100_sxm5}\ncheckpointing: {interval: \"1 ns\"}\n");
+    CHECK(refused(yaml) ==
+          "gpuplan: 1 error:\n  a checkpoint interval of 1e-09 s is shorter than one checkpoint write (1.49 GB at "
+          "4.2 GB/s: 0.356 s) at @:6:27 (checkpointing.interval); raise it well above the write, e.g. \"30 min\", or "
+          "write auto (Young/Daly)\n");
+  }
+
+  TEST_CASE("a control character written as a YAML escape is refused; it would reach tables and CSV raw") {
+    CHECK(refused(replaced(kS, "name: small", "name: \"a \\u0000 b\"")) ==
+          "gpuplan: 1 error:\n  a control character (U+0000) in a value at @:2:7; names and values reach tables and "
+          "CSV files: remove it (a YAML escape such as \"\\u0000\" writes one)\n");
+    CHECK(refused(replaced(kS, "name: small", "name: \"bell \\a\"")) ==
+          "gpuplan: 1 error:\n  a control character (U+0007) in a value at @:2:7; names and values reach tables and "
+          "CSV files: remove it (a YAML escape such as \"\\u0000\" writes one)\n");
+  }
+
+  TEST_CASE("a 1 MB unknown model name is echoed as its first 80 bytes and its size") {
+    const std::string err = refused(replaced(kS, "model: gpt2", "model: " + std::string(1000000, 'x')));
+    CHECK(err == "gpuplan: 1 error:\n  unknown model '" + std::string(80, 'x') +
+                     "... (1,000,000 bytes)' at @:3:19 (workload.model)\n");
+  }
+
+  TEST_CASE("syntax errors name the tab, the unclosed brace, the merge key; an empty file says so") {
+    CHECK(refused("format: gpuplan/v1\nname: small\nworkload:\n\tmodel: gpt2\n") ==
+          "gpuplan: 1 error:\n  YAML syntax error: illegal map value at @:4:7; line 4 is indented with a tab: YAML "
+          "indents with spaces only, replace the tab with spaces\n");
+    CHECK(refused("format: gpuplan/v1\nworkload: {model: gpt2, sequence_length: 1024\ntraining: {batch_size: 8}\n") ==
+          "gpuplan: 1 error:\n  YAML syntax error: end of map flow not found at @:3:9; the '{' at @:2:11 is not "
+          "closed: add its '}'\n");
+    CHECK(refused("format: gpuplan/v1\nbase: &b {batch_size: 8}\ntraining:\n  <<: *b\n") ==
+          "gpuplan: 1 error:\n  a YAML merge key '<<' at @:4:3; merge keys are not supported: write the keys of the "
+          "anchored mapping out here\n");
+    CHECK(refused("# only a comment\n\n") ==
+          "gpuplan: 1 error:\n  the file is empty at @:1:1; a scenario starts with format: gpuplan/v1, then e.g. "
+          "workload: {model: gpt2, sequence_length: 1024, tokens: 1e9, dataset: {synthetic: true}}, training: "
+          "{batch_size: 8, precision: bf16_amp, optimizer: adamw} and hardware: {gpu: h100-sxm} (gpuplan init FILE "
+          "writes a commented one)\n");
+  }
+
+  TEST_CASE("did you mean: peft's lora_alpha, a section under the wrong parent, a mistyped option") {
+    CHECK(refused(replaced(kS, "optimizer: adamw}", "optimizer: adamw, fine_tuning: {method: lora, lora_alpha: 16}}")) ==
+          "gpuplan: 1 error:\n  unknown key 'lora_alpha' at @:4:94 (training.fine_tuning.lora_alpha); did you mean "
+          "alpha?\n");
+    CHECK(refused(replaced(kS, "{gpu: h100-sxm}", "{gpu: h100-sxm, fine_tuning: {method: lora}}")) ==
+          "gpuplan: 1 error:\n  unknown key 'fine_tuning' at @:5:27 (hardware.fine_tuning); did you mean "
+          "training.fine_tuning?\n");
+    CHECK(refused(kS, "run", " --sead 3") == "gpuplan: unknown option '--sead'; did you mean --seed? (see gpuplan --help)\n");
+    CHECK(refused(kS, "plan", " --deadlin 3h") ==
+          "gpuplan: unknown option '--deadlin' of gpuplan plan; did you mean --deadline? (see gpuplan --help)\n");
+  }
+
+  TEST_CASE("synthetic: yes is one error, not six") {
+    CHECK(refused(replaced(kS, "synthetic: true", "synthetic: yes")) ==
+          "gpuplan: 1 error:\n  expected true or false, found 'yes' at @:3:86 (workload.dataset.synthetic)\n");
+  }
+
+  TEST_CASE("plan --gpus h100 takes the alias as hardware.gpu does, with the same note") {
+    TempDir dir("new-user-gpus");
+    const std::string path = dir / "s.yaml";
+    std::ofstream(path) << kS;
+    const auto r = run_gpuplan("plan " + path + " --deadline 72h --gpus h100 --format csv");
+    CHECK(r.exit_code == 0);
+    CHECK(r.err ==
+          "note: --gpus: h100 is taken as h100-sxm; it also names h100-pcie and h100-nvl (write the catalog name to "
+          "choose one)\n");
+    CHECK(r.out.find("h100-sxm") != std::string::npos);
+  }
+
+  TEST_CASE("validate names a folder that does not exist as such") {
+    const auto r = run_gpuplan("validate /nonexistent-gpuplan-folder");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "gpuplan: 1 error:\n  cannot read folder '/nonexistent-gpuplan-folder': it does not exist\n");
+  }
+}
