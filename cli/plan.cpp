@@ -69,14 +69,22 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                [](const PlanPoint& p) { return p.zone.empty() ? std::nullopt : Value(p.zone); }});
   f.push_back({"market", "", Applies::kAlways, "on_demand | spot", [](const PlanPoint& p) { return Value(p.market); },
                "market"});
-  f.push_back({"strategy", "", Applies::kAlways, "variant row name", [](const PlanPoint& p) { return Value(p.strategy); },
-               "strategy"});
-  f.push_back({"data_parallel", "", Applies::kAlways, "none | ddp | fsdp/<sharding> | zero-<stage>",
-               [](const PlanPoint& p) { return Value(p.data_parallel); }, "DP"});
+  f.push_back({"variant", "", Applies::kAlways, "variant row name (the scenario's strategies x sweep points)",
+               [](const PlanPoint& p) { return Value(p.strategy); }, "variant"});
+  f.push_back({"strategy", "", Applies::kAlways, "data-parallel strategy: none | ddp | fsdp/<sharding> | zero-<stage>",
+               [](const PlanPoint& p) { return Value(p.data_parallel); }, "strategy"});
+  f.push_back({"data_parallel", "", Applies::kAlways, "data-parallel replicas: GPUs / (tensor x pipeline parallel)",
+               [count](const PlanPoint& p) { return count(p.data_parallel_degree()); }, "DP"});
   f.push_back({"tensor_parallel", "", Applies::kAlways, "tensor-parallel GPUs (inside a node)",
                [count](const PlanPoint& p) { return count(p.tensor_parallel); }, "TP"});
   f.push_back({"pipeline_parallel", "", Applies::kAlways, "pipeline stages",
-               [count](const PlanPoint& p) { return count(p.pipeline_parallel); }});
+               [count](const PlanPoint& p) { return count(p.pipeline_parallel); }, "PP"});
+  f.push_back({"pipeline_schedule", "", Applies::kAlways,
+               "pipeline schedule (gpipe | 1f1b | interleaved_1f1b) when pipeline_parallel > 1; the table shows "
+               "it only where it is not 1f1b",
+               [](const PlanPoint& p) { return p.pipeline_parallel > 1 ? Value(p.pipeline_schedule) : std::nullopt; },
+               "schedule", nullptr,
+               [](const PlanPoint& p) { return p.pipeline_parallel > 1 && p.pipeline_schedule != "1f1b"; }});
   f.push_back({"micro_batch", "samples", Applies::kAlways, "per-GPU micro-batch (training.batch_size)",
                [count](const PlanPoint& p) { return count(p.micro_batch); }, "micro"});
   f.push_back({"gradient_accumulation", "", Applies::kAlways, "micro-batches per optimizer step",

@@ -79,7 +79,7 @@ struct PlanOptions {
 
 /// One evaluated plan.
 struct PlanPoint {
-  std::string strategy;        ///< variant row name
+  std::string strategy;        ///< variant row name (the CSV/JSON `variant`)
   std::string instance;        ///< provider/type
   std::string gpu;
   std::string region;
@@ -87,9 +87,12 @@ struct PlanPoint {
   std::string market;          ///< on_demand | spot
   int nodes = 1;
   int gpus = 1;
-  std::string data_parallel;   ///< none | ddp | fsdp/<sharding> | zero-<stage>
+  std::string data_parallel;   ///< the data-parallel strategy: none | ddp | fsdp/<sharding> | zero-<stage> (the CSV/JSON `strategy`)
   int tensor_parallel = 1;
   int pipeline_parallel = 1;
+  /// The pipeline schedule when pipeline_parallel > 1 (models/step/pipeline_schedule.h names):
+  /// the planner runs 1F1B (cli/layout_search.h).
+  std::string pipeline_schedule = "1f1b";
   int micro_batch = 1;         ///< samples per GPU per micro-step
   int gradient_accumulation = 1;
   std::string recompute;       ///< false | selective | full
@@ -105,6 +108,9 @@ struct PlanPoint {
   bool meets_deadline = false; ///< time_p90_s <= deadline (and fits)
   bool within_budget = true;   ///< cost_p90_usd <= budget (when given)
   bool pareto = false;         ///< on the front of (time_p90, cost_p90) among all points that fit
+
+  /// Data-parallel replicas: the GPUs over tensor x pipeline parallel (the CSV/JSON `data_parallel`).
+  int data_parallel_degree() const { return gpus / (tensor_parallel * pipeline_parallel); }
 };
 
 /// What the search did, for the notes and the bench.

@@ -39,6 +39,9 @@ struct StepBreakdown {
   double step_time_s = 0.0;
   double gpu_compute_s = 0.0;
   double optimizer_s = 0.0;
+  /// The part of optimizer_s spent off the GPU: an offloaded optimizer step (ZeRO-Offload's
+  /// copies and host Adam, models/step/sharded_data_parallel_plan.h) that the GPU waits for.
+  double host_optimizer_s = 0.0;
   double data_wait_s = 0.0;
   double h2d_s = 0.0;
   double host_dispatch_wait_s = 0.0;
@@ -54,7 +57,7 @@ struct StepBreakdown {
 /// storage and the loader's CPU by where the readers spent their time (LoaderStats).
 struct CriticalPathPart {
   /// gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | communication |
-  /// pipeline_bubble
+  /// pipeline_bubble | host_optimizer
   std::string resource;
   double seconds = 0.0;  ///< per optimizer step
   double share = 0.0;    ///< of the step time, [0, 1]; the parts add up to 1
@@ -89,6 +92,8 @@ struct VariantResult {
   std::vector<std::pair<std::string, std::string>> sweep_settings;
   std::string gpu;                     ///< GPU catalog name
   double parameters = 0.0;             ///< trainable parameters of the model (WorkloadSpec::parameters)
+  /// Frozen parameters (a LoRA/QLoRA base, Workload::frozen_parameters); 0 in full training.
+  double frozen_parameters = 0.0;
   int gpus = 1;
   std::int64_t global_batch_samples = 0;  ///< up to the dataset bound, 1e15: needs 64 bits
   std::string parallelism;             ///< none | data_parallel | ddp
@@ -125,7 +130,7 @@ struct VariantResult {
   /// The limiter: the resource whose checked remedy gains most (`suggested`); without one,
   /// the largest part of the critical path; memory for an OOM row.
   /// gpu_compute | data_loading_cpu | storage_io | h2d_copy | host_dispatch | communication |
-  /// pipeline_bubble | preemptions | memory
+  /// pipeline_bubble | host_optimizer | preemptions | memory
   std::string bottleneck;
   /// What relieves it: the checked overrides as "path: value, path: value", or an unchecked
   /// hint in words when no remedy the tool can simulate gains.

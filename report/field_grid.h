@@ -64,7 +64,9 @@ FieldGrid make_grid(const std::vector<ResultField<Row>>& fields, const std::vect
       GridCell c;
       if (row_fits || f.applies == Applies::kAlways) c.value = f.value(r);
       if (!f.heading.empty()) {
-        c.human = !c.value ? f.absent_text : f.human ? f.human(r) : human_value(f.unit, *c.value);
+        c.human = c.value    ? (f.human ? f.human(r) : human_value(f.unit, *c.value))
+                  : row_fits && f.absent ? f.absent(r)
+                                         : f.absent_text;
       }
       cells.push_back(std::move(c));
     }

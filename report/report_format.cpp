@@ -81,7 +81,7 @@ std::string notes(const ScenarioResult& result, bool markdown) {
   for (const auto& v : result.variants) any_multi |= v.gpus > 1;
   if (any_multi) {
     out += "comm = communication per step not hidden behind compute; scaling = samples/s / (GPUs x samples/s "
-           "of one such GPU alone on the node, same per-GPU batch). step = one optimizer step, all accumulation "
+           "of one such GPU alone on the node, same per-GPU batch; - where the job does not fit on one). step = one optimizer step, all accumulation "
            "micro-steps included. Links and network per row: --format csv or json.\n";
   }
   return out;

@@ -54,6 +54,9 @@ struct ResultField {
   /// The metric name an `expected:` block of a validation case measures this field by
   /// (scenario-format.md); empty: not validated.
   std::string measured_as = {};
+  /// The human cell of a row that fits but has no value, when it says why (a spot run that
+  /// does not finish); empty: absent_text.
+  std::function<std::string(const Row&)> absent = nullptr;
 };
 
 }  // namespace gpuplan::report

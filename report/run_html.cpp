@@ -1,5 +1,6 @@
 #include "report/run_html.h"
 
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "core/units.h"
@@ -86,9 +87,11 @@ std::string render_run_html(const models::ScenarioResult& result, const std::vec
   std::vector<double> dollars;
   bool any_cost = false;
   for (const auto* v : fitting) {
-    const auto cost = v->market == "spot" && v->cost_p50_usd ? v->cost_p50_usd : v->cost_on_demand_usd;
+    // A spot run that does not finish has no p50 dollars: no bar (NaN is a JSON null).
+    const bool unfinished = v->market == "spot" && !v->cost_p50_usd;
+    const auto cost = v->market == "spot" ? v->cost_p50_usd : v->cost_on_demand_usd;
     any_cost |= cost.has_value();
-    dollars.push_back(cost.value_or(0.0));
+    dollars.push_back(unfinished ? std::numeric_limits<double>::quiet_NaN() : cost.value_or(0.0));
   }
   if (any_cost) {
     charts.push_back({"Dollars per run (on-demand; spot at p50)",

@@ -16,9 +16,10 @@ using models::VariantResult;
 
 double share(double part_s, double step_s) { return step_s > 0.0 ? part_s / step_s : 0.0; }
 
-/// The dollars of a run on its market: p50 on spot, on-demand otherwise; none when unpriced.
+/// The dollars of a run on its market: p50 on spot (none when the job does not finish),
+/// on-demand otherwise; none when unpriced.
 std::optional<double> run_cost_usd(const VariantResult& v) {
-  if (v.market == "spot" && v.cost_p50_usd) return v.cost_p50_usd;
+  if (v.market == "spot") return v.cost_p50_usd;  // absent: the job does not finish
   return v.cost_on_demand_usd;
 }
 

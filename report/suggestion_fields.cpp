@@ -14,6 +14,11 @@ std::string signed_percent(double change) { return fmt::format("{:+.0f} %", chan
 }  // namespace
 
 std::string suggestion_effect(const models::SuggestedChange& c) {
+  if (std::isinf(c.gain)) {
+    return "the job finishes: " + human_duration(c.time_to_train_s) +
+           (c.cost_usd ? ", " + human_usd(*c.cost_usd) + " per run" : std::string()) +
+           (c.goal == "cost" ? ", ranked on cost" : "");
+  }
   std::string out = signed_percent(c.throughput_change) + " samples/s, time to train " + signed_percent(c.time_change);
   if (c.cost_change_usd) {
     out += ", " + std::string(*c.cost_change_usd < 0.0 ? "-" : "+") + human_usd(std::abs(*c.cost_change_usd)) +

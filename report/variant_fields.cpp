@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "report/human_units.h"
 
 namespace gpuplan::report {
@@ -30,12 +32,20 @@ std::vector<Field> make_fields() {
   f.push_back({"strategy", "", kAlways, "strategy name, with the sweep point if any",
                [](const VariantResult& v) { return text(v.strategy); }, "strategy"});
   f.push_back({"gpu", "", kAlways, "GPU catalog name", [](const VariantResult& v) { return text(v.gpu); }});
+  const auto count_text = [](double p) {
+    return p >= 1e9 ? fmt::format("{:.3g} B", p / 1e9) : fmt::format("{:.3g} M", p / 1e6);
+  };
   f.push_back({"parameters", "", kAlways, "trainable parameters of the model",
                [](const VariantResult& v) { return number(v.parameters); }, "params",
-               [](const VariantResult& v) {
-                 const double p = v.parameters;
-                 return p >= 1e9 ? fmt::format("{:.3g} B", p / 1e9) : fmt::format("{:.3g} M", p / 1e6);
+               // A LoRA/QLoRA row: the whole model, and the adapters trained ("6.74 B (40 M trained)").
+               [count_text](const VariantResult& v) {
+                 return v.frozen_parameters > 0.0
+                            ? count_text(v.parameters + v.frozen_parameters) + " (" + count_text(v.parameters) +
+                                  " trained)"
+                            : count_text(v.parameters);
                }});
+  f.push_back({"frozen_parameters", "", kAlways, "frozen parameters (a LoRA/QLoRA base); 0 in full training",
+               [](const VariantResult& v) { return number(v.frozen_parameters); }});
   f.push_back({"gpus",
                "",
                kAlways,
@@ -78,7 +88,7 @@ std::vector<Field> make_fields() {
                "OOM",
                "throughput"});
   f.push_back({"single_gpu_throughput_samples_per_s", "samples/s", kFits,
-               "one GPU of the same kind alone on the node, same per-GPU batch; several GPUs only",
+               "one GPU of the same kind alone on the node, same per-GPU batch; several GPUs only, where the job fits on that one GPU",
                [](const VariantResult& v) { return optional_number(v.single_gpu_throughput_samples_per_s); }});
   f.push_back({"throughput_tokens_per_s",
                "tokens/s",
@@ -133,7 +143,7 @@ std::vector<Field> make_fields() {
   f.push_back({"scaling_efficiency",
                "1",
                kFits,
-               "samples/s / (GPUs x samples/s of one such GPU alone on the node); several GPUs only",
+               "samples/s / (GPUs x samples/s of one such GPU alone on the node); several GPUs only, and only where the job fits on that one GPU (else absent, with a note)",
                [](const VariantResult& v) { return optional_number(v.scaling_efficiency); },
                "scaling",
                {},
@@ -258,38 +268,55 @@ std::vector<Field> make_fields() {
   f.push_back({"market", "", kAlways, "on_demand | spot; with a cloud instance",
                [](const VariantResult& v) { return nonempty(v.market); }, "market",
                [](const VariantResult& v) { return v.fits ? v.market : std::string("-"); }, on_spot});
+  // A spot run whose quantile trial does not finish has no time or dollars there
+  // (models/run/run_variant.cpp).
+  const auto unfinished = [](const VariantResult& v) {
+    return v.market == "spot" ? std::string("does not finish") : std::string("-");
+  };
   f.push_back({"time_p50_s",
                "s",
                kFits,
-               "median wall time to finish on the market (models/job/cloud_job.h)",
+               "median wall time to finish on the market (models/job/cloud_job.h); spot: absent when fewer than half the trials finish within the cap",
                [](const VariantResult& v) { return optional_number(v.time_p50_s); },
                "time p50",
                {},
-               on_spot});
+               on_spot,
+               "-",
+               {},
+               unfinished});
   f.push_back({"time_p90_s",
                "s",
                kFits,
-               "90th percentile of the wall time",
+               "90th percentile of the wall time; spot: absent when fewer than 90 % of the trials finish",
                [](const VariantResult& v) { return optional_number(v.time_p90_s); },
                "time p90",
                {},
-               on_spot});
+               on_spot,
+               "-",
+               {},
+               unfinished});
   f.push_back({"cost_p50_usd",
                "USD",
                kFits,
-               "median dollars on the market",
+               "median dollars on the market; spot: absent when fewer than half the trials finish",
                [](const VariantResult& v) { return optional_number(v.cost_p50_usd); },
                "$ p50",
                {},
-               on_spot});
+               on_spot,
+               "-",
+               {},
+               unfinished});
   f.push_back({"cost_p90_usd",
                "USD",
                kFits,
-               "90th percentile of the dollars",
+               "90th percentile of the dollars; spot: absent when fewer than 90 % of the trials finish",
                [](const VariantResult& v) { return optional_number(v.cost_p90_usd); },
                "$ p90",
                {},
-               on_spot});
+               on_spot,
+               "-",
+               {},
+               unfinished});
   f.push_back({"expected_preemptions", "", kFits, "spot: mean preemptions over the trials",
                [](const VariantResult& v) { return optional_number(v.expected_preemptions); }, "preempt.",
                [](const VariantResult& v) { return fmt::format("{:.1f}", *v.expected_preemptions); }, on_spot});
@@ -317,7 +344,10 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return text(v.suggestion); }});
   // The checked suggestion (models/run/advice.h): the remedy with the largest simulated gain.
   const auto suggested = [](double models::SuggestedChange::*member) {
-    return [member](const VariantResult& v) { return v.suggested ? number((*v.suggested).*member) : std::nullopt; };
+    // A remedy that makes a row that does not finish finish gains without bound: no number.
+    return [member](const VariantResult& v) {
+      return v.suggested && std::isfinite((*v.suggested).*member) ? number((*v.suggested).*member) : std::nullopt;
+    };
   };
   f.push_back({"suggestion_overrides", "", kFits,
                "the suggestion as scenario overrides (path -> value), as a strategy would write them",

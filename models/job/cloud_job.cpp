@@ -93,7 +93,7 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
   if (out.spot->finished < out.spot->trials) {
     out.notes.push_back(fmt::format(
         "spot: {} of {} trials did not finish within the cap of {:.0f}x the time without preemptions ({}); "
-        "their time is reported as the cap",
+        "a p50 or p90 that falls on them is not reported (models/run/run_variant.cpp)",
         out.spot->trials - out.spot->finished, out.spot->trials, kTrialCapFactor, hours(p.cap_s)));
   }
   if (job.checkpointing.enabled && !job.checkpointing.survives_preemption) {

@@ -7,15 +7,24 @@
 
 namespace gpuplan::models {
 
+bool does_not_finish(const VariantResult& row) {
+  return row.fits && row.market == "spot" && row.finished_share && !row.time_p50_s;
+}
+
 std::optional<double> run_cost_usd(const VariantResult& row) {
   if (row.cost_p50_usd) return row.cost_p50_usd;
+  if (does_not_finish(row)) return std::nullopt;
   if (row.cost_on_premises_usd) return row.cost_on_premises_usd;
   return row.cost_on_demand_usd;
 }
 
-double run_time_s(const VariantResult& row) { return row.time_p50_s.value_or(row.time_to_train_s); }
+double run_time_s(const VariantResult& row) {
+  if (does_not_finish(row)) return std::numeric_limits<double>::infinity();
+  return row.time_p50_s.value_or(row.time_to_train_s);
+}
 
 double goal_value(const VariantResult& row, RemedyGoal goal) {
+  if (does_not_finish(row)) return std::numeric_limits<double>::infinity();
   if (goal == RemedyGoal::kCost) {
     if (const std::optional<double> usd = run_cost_usd(row)) return *usd;
   }
@@ -30,15 +39,46 @@ std::string overrides_text(const std::vector<ScenarioOverride>& overrides) {
 
 namespace {
 
-/// Gain of `o` over `row` on its goal; NaN when it does not fit or has no positive goal value.
+/// Gain of `o` over `row` on its goal; NaN when it does not fit, has no positive goal value
+/// or does not finish either; +infinity when it makes a row that does not finish finish.
 double gain_of(const VariantResult& row, const RemedyOutcome& o) {
   if (!o.result.fits) return std::numeric_limits<double>::quiet_NaN();
   const double after = goal_value(o.result, o.remedy.goal);
-  if (!(after > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  if (!(after > 0.0) || !std::isfinite(after)) return std::numeric_limits<double>::quiet_NaN();
   return goal_value(row, o.remedy.goal) / after - 1.0;
 }
 
+/// Seconds per sample that `row`'s critical path spends on `resource` (its share of the step
+/// over the samples/s); 0 when absent.
+double seconds_per_sample(const VariantResult& row, const std::string& resource) {
+  if (!(row.throughput_samples_per_s > 0.0)) return 0.0;
+  for (const CriticalPathPart& p : row.critical_path) {
+    if (p.resource == resource) return p.share / row.throughput_samples_per_s;
+  }
+  return 0.0;
+}
+
 }  // namespace
+
+std::string relieved_resource(const VariantResult& row, const RemedyOutcome& o) {
+  if (o.remedy.goal != RemedyGoal::kTimeToTrain || !o.result.fits) return o.remedy.relieves;
+  std::string best = o.remedy.relieves;
+  double best_saved_s = 0.0;
+  for (const CriticalPathPart& p : row.critical_path) {
+    const double saved_s = seconds_per_sample(row, p.resource) - seconds_per_sample(o.result, p.resource);
+    if (saved_s > best_saved_s) {
+      best_saved_s = saved_s;
+      best = p.resource;
+    }
+  }
+  return best;
+}
+
+std::string unfinished_hint(const VariantResult& row) {
+  return row.checkpoint_interval_s > 0.0
+             ? "cloud.market: on_demand, or a zone with fewer preemptions (cloud.preemption_rate)"
+             : "checkpointing.interval: auto (resume after a preemption), or cloud.market: on_demand";
+}
 
 std::vector<std::size_t> pair_starts(const VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
   if (!row.fits) return {};
@@ -81,14 +121,17 @@ void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes
   if (best == nullptr) return;
   SuggestedChange s;
   s.overrides = best->remedy.overrides;
-  s.relieves = best->remedy.relieves;
+  s.relieves = relieved_resource(row, *best);
   s.goal = name_of(best->remedy.goal);
   s.gain = best_gain;
   s.throughput_samples_per_s = best->result.throughput_samples_per_s;
   s.throughput_change =
       row.throughput_samples_per_s > 0.0 ? best->result.throughput_samples_per_s / row.throughput_samples_per_s - 1.0 : 0.0;
   s.time_to_train_s = run_time_s(best->result);
-  s.time_change = run_time_s(row) > 0.0 ? s.time_to_train_s / run_time_s(row) - 1.0 : 0.0;
+  // Against a row that does not finish: all of its (unbounded) time saved.
+  s.time_change = std::isinf(run_time_s(row))  ? -1.0
+                  : run_time_s(row) > 0.0 ? s.time_to_train_s / run_time_s(row) - 1.0
+                                          : 0.0;
   s.cost_usd = run_cost_usd(best->result);
   const std::optional<double> before = run_cost_usd(row);
   if (s.cost_usd && before) s.cost_change_usd = *s.cost_usd - *before;

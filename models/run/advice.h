@@ -22,11 +22,28 @@ struct RemedyOutcome {
   VariantResult result;
 };
 
-/// Dollars of a run: p50 on its cloud market, else on premises; absent without either.
+/// A spot row that fits but whose p50 trial does not finish within the trial cap
+/// (models/run/run_variant.h: no p50 time or dollars).
+bool does_not_finish(const VariantResult& row);
+
+/// Dollars of a run: p50 on its cloud market, else on premises; absent without either, and
+/// for a row that does not finish.
 std::optional<double> run_cost_usd(const VariantResult& row);
 
-/// Time of a run: wall time p50 on a cloud market, else time to train. Seconds.
+/// Time of a run: wall time p50 on a cloud market, else time to train; +infinity for a row
+/// that does not finish. Seconds.
 double run_time_s(const VariantResult& row);
+
+/// The resource that outcome `o` relieved on `row`: for a time remedy, the part of the
+/// critical path whose seconds per sample (share / samples/s) fell most between the row and
+/// the remedy's simulated result (compiled mode on a row held by its host dispatch relieves
+/// host_dispatch, whatever the remedy's list says); the remedy's own `relieves` for a cost
+/// remedy or when no part fell. Throws nothing.
+std::string relieved_resource(const VariantResult& row, const RemedyOutcome& o);
+
+/// The unchecked advice for a row that does not finish: resume from checkpoints when it has
+/// none, else leave the spot market.
+std::string unfinished_hint(const VariantResult& row);
 
 /// What `goal` measures on `row`: run_time_s, or run_cost_usd (run_time_s without dollars).
 double goal_value(const VariantResult& row, RemedyGoal goal);
@@ -53,7 +70,9 @@ std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second)
 
 /// Sets row.bottleneck, row.suggestion and row.suggested from the best of `outcomes`
 /// (strictly largest gain; the first of equal ones); leaves the row as it is when none
-/// fits and gains kMinimumRemedyGain. Throws nothing.
+/// fits and gains kMinimumRemedyGain (a row that does not finish keeps preemptions and
+/// unfinished_hint, models/run/run_variant.h). A remedy that makes such a row finish has an
+/// infinite gain (machine outputs carry no gain) and time_change -1. Throws nothing.
 void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes);
 
 }  // namespace gpuplan::models

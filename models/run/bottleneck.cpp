@@ -22,6 +22,11 @@ std::string unchecked_hint(const std::string& resource, const JobSpec& job) {
     return job.hardware.nodes > 1 ? "a faster network between nodes (InfiniBand/EFA class), or fewer nodes"
                                   : "NVLink between the GPUs, or fewer GPUs";
   }
+  if (resource == "host_optimizer") {
+    // The host Adam runs on the rank's cores at a per-core memory rate
+    // (models/step/sharded_data_parallel_plan.h offload_costs).
+    return "more host CPU cores per GPU (hardware.cpu_cores), or the optimizer kept on the GPU";
+  }
   if (resource == "pipeline_bubble") {
     // Bubble (p - 1) / (m + p - 1) for 1F1B, divided by v interleaved (Narayanan et al. 2021,
     // sec. 2.2); an imbalanced stage is fixed by moving layers, which the tool cannot.

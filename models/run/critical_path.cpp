@@ -10,7 +10,7 @@ std::vector<CriticalPathPart> critical_path(const StepPlan& plan, const StepBrea
   // Without reader time (synthetic data) a data wait can only be the loader's CPU side.
   const double storage_fraction = reader_s > 0.0 ? storage_s / reader_s : 0.0;
   std::vector<CriticalPathPart> parts = {
-      {"gpu_compute", s.gpu_compute_s + s.optimizer_s, 0.0},
+      {"gpu_compute", s.gpu_compute_s + s.optimizer_s - s.host_optimizer_s, 0.0},
       {"data_loading_cpu", s.data_wait_s * (1.0 - storage_fraction), 0.0},
       {"storage_io", s.data_wait_s * storage_fraction, 0.0},
       {"h2d_copy", s.h2d_s, 0.0},
@@ -18,6 +18,8 @@ std::vector<CriticalPathPart> critical_path(const StepPlan& plan, const StepBrea
       {"communication", s.communication_exposed_s, 0.0},
   };
   if (plan.pipeline.stages > 1) parts.push_back({"pipeline_bubble", s.pipeline_bubble_s, 0.0});
+  // An offloaded optimizer step: the GPU waits for the copies and the host's Adam.
+  if (s.host_optimizer_s > 0.0) parts.push_back({"host_optimizer", s.host_optimizer_s, 0.0});
   if (s.step_time_s > 0.0) {
     for (CriticalPathPart& p : parts) p.share = p.seconds / s.step_time_s;
   }

@@ -18,8 +18,10 @@
 namespace gpuplan::models {
 
 /// The parts of `step` in a fixed order (gpu_compute, data_loading_cpu, storage_io,
-/// h2d_copy, host_dispatch, communication, and pipeline_bubble under pipeline parallelism),
-/// seconds and shares of step_time_s (all shares 0 for an empty step). Throws nothing.
+/// h2d_copy, host_dispatch, communication, pipeline_bubble under pipeline parallelism, and
+/// host_optimizer, the offloaded optimizer step off the GPU, when there is one), seconds and
+/// shares of step_time_s (all shares 0 for an empty step). gpu_compute is the kernels and
+/// the optimizer's GPU part. Throws nothing.
 std::vector<CriticalPathPart> critical_path(const StepPlan& plan, const StepBreakdown& step,
                                             const LoaderStats& loader);
 

@@ -131,6 +131,15 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
     }
   }
 
+  // An offloaded optimizer (ZeRO-Offload, FSDP CPU offload): keeping it, and the parameters,
+  // on the GPU removes the copies and the host's Adam from the step; whether it then fits is
+  // the re-run's to say.
+  if (par.optimizer_offload != OffloadTarget::kNone && worth_relieving(path_share(row, {"host_optimizer"}))) {
+    std::vector<ScenarioOverride> on_gpu = {{"parallelism.offload.optimizer", "none"}};
+    if (par.parameter_offload != OffloadTarget::kNone) on_gpu.push_back({"parallelism.offload.parameters", "none"});
+    add("host_optimizer", std::move(on_gpu));
+  }
+
   // The job on the spot market.
   if (job.cloud && job.cloud->market == Market::kSpot && !job.checkpointing.enabled) {
     add("preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost);

@@ -63,6 +63,7 @@ struct RemedyOptions {
 /// | communication | training.gradient_accumulation: x4 | exposed communication, DDP |
 /// | communication | parallelism.strategy: ddp | DataParallel |
 /// | communication | hardware.gpu_interconnect: pcie<gen>_switch | own hardware, P2P across the PCIe host bridge |
+/// | host_optimizer | parallelism.offload.optimizer: none (and offload.parameters: none when set) | an optimizer offload on the path |
 /// | preemptions | checkpointing.interval: auto (goal cost) | spot, no checkpoints |
 std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& row, const RemedyOptions& options);
 

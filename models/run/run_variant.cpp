@@ -11,6 +11,7 @@
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
 #include "models/memory/parallel_memory.h"
+#include "models/run/advice.h"
 #include "models/run/bottleneck.h"
 #include "models/run/critical_path.h"
 #include "models/run/job_time_range_error.h"
@@ -73,18 +74,30 @@ void fill_cloud_outputs(const JobSpec& job, const JobOutcome& o, VariantResult& 
     r.finished_share = static_cast<double>(o.spot->finished) / o.spot->trials;
     r.trials = o.spot->trials;
     if (!o.preemption_source.empty()) r.notes.push_back("spot preemptions: " + o.preemption_source);
+    // A quantile of the run exists only where that share of the trials finished: the
+    // p50 trial of a job that half the trials never finish has no time and no per-run cost
+    // (a capped trial's dollars are those of work left undone, often less than a finished run's).
+    if (*r.finished_share < 0.9) {
+      r.time_p90_s.reset();
+      r.cost_p90_usd.reset();
+    }
+    if (*r.finished_share < 0.5) {
+      r.time_p50_s.reset();
+      r.cost_p50_usd.reset();
+      r.notes.push_back("spot: the job does not finish (fewer than half the trials finish within the cap): no p50 "
+                        "time or dollars per run");
+    } else if (*r.finished_share < 0.9) {
+      r.notes.push_back("spot: fewer than 90 % of the trials finish within the cap: no p90 time or dollars");
+    }
   } else {
     r.cost_p50_usd = r.cost_on_demand_usd;
     r.cost_p90_usd = r.cost_on_demand_usd;
   }
 }
 
-// Steady-state samples/s of one GPU of the same kind alone on the node (all its CPU cores,
-// storage and PCIe uplink), same per-GPU batch, over the same epochs as the job's quoted
-// throughput (the page-cache epochs when later epochs read the page cache, job_steps.h): the
-// denominator of scaling efficiency. (A reference read from storage against page-cache epochs
-// gave more than linear scaling.)
-double single_gpu_throughput(const JobSpec& job, const ModelParams& params, double epochs) {
+// `job` on one GPU of the same kind alone on the node (all its CPU cores, storage and PCIe
+// uplink), same per-GPU batch, the whole model on it: the reference of scaling efficiency.
+JobSpec single_gpu_job(const JobSpec& job) {
   JobSpec one = job;
   one.hardware.gpus_per_node = 1;
   one.hardware.nodes = 1;
@@ -99,6 +112,14 @@ double single_gpu_throughput(const JobSpec& job, const ModelParams& params, doub
   one.parallelism.virtual_stages = 1;
   one.parallelism.expert_parallel = 1;  // every expert on the one GPU
   one.parallelism.expert_load_imbalance = 1.0;
+  return one;
+}
+
+// Steady-state samples/s of `one` (single_gpu_job) over the same epochs as the job's quoted
+// throughput (the page-cache epochs when later epochs read the page cache, job_steps.h): the
+// denominator of scaling efficiency. (A reference read from storage against page-cache epochs
+// gave more than linear scaling.)
+double single_gpu_throughput(const JobSpec& one, const ModelParams& params, double epochs) {
   StepSimOptions options = params.step;
   options.trace_steps = 0;
   StepPlan plan = plan_step(one, params.gpu);
@@ -115,6 +136,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.strategy = strategy;
   r.gpu = job.hardware.gpu.name;
   r.parameters = job.workload.parameters;
+  r.frozen_parameters = job.workload.frozen_parameters;
   r.gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   r.global_batch_samples = static_cast<std::int64_t>(global_batch_samples(job));
   r.calibrated = job.hardware.gpu.calibrated;
@@ -212,9 +234,19 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
     r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes, r.time_to_train_s, r.energy_j);
   }
   if (r.gpus > 1 && params.scaling_reference) {
-    const double single = single_gpu_throughput(job, params, shape.epochs);
-    r.single_gpu_throughput_samples_per_s = single;
-    r.scaling_efficiency = r.throughput_samples_per_s / (r.gpus * single);
+    // Only against a reference that runs: one GPU that cannot hold the job (an 8 B AdamW job
+    // needs about 16 B per parameter on one GPU) has no throughput to scale from.
+    const JobSpec one = single_gpu_job(job);
+    const double one_bytes = rank_memory(one, params.memory).total_bytes();
+    if (one_bytes <= job.hardware.gpu.memory_bytes) {
+      const double single = single_gpu_throughput(one, params, shape.epochs);
+      r.single_gpu_throughput_samples_per_s = single;
+      r.scaling_efficiency = r.throughput_samples_per_s / (r.gpus * single);
+    } else {
+      r.notes.push_back(fmt::format("scaling: no efficiency, the job does not fit on one {} ({:.1f} GB of {:.1f} GB "
+                                    "without parallelism), so there is no one-GPU throughput to scale from",
+                                    job.hardware.gpu.name, one_bytes / 1e9, job.hardware.gpu.memory_bytes / 1e9));
+    }
   }
   if (r.gpus > 1) r.collective = plan.comm.algorithm;
   // The limiter before any remedy is checked (cli/advisor.h replaces it with the remedy that
@@ -222,6 +254,11 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.critical_path = critical_path(plan, r.step, stats.loader);
   r.bottleneck = largest_part(r.critical_path);
   r.suggestion = unchecked_hint(r.bottleneck, job);
+  // A spot job that does not finish is limited by its preemptions whatever its step does.
+  if (does_not_finish(r)) {
+    r.bottleneck = "preemptions";
+    r.suggestion = unfinished_hint(r);
+  }
   return run;
 }
 

@@ -145,6 +145,7 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   StepStats stats;
   stats.breakdown.gpu_compute_s = mean.compute_s;
   stats.breakdown.optimizer_s = mean.optimizer_s;
+  stats.breakdown.host_optimizer_s = mean.host_optimizer_s;
   stats.breakdown.data_wait_s = mean.data_wait_s;
   stats.breakdown.h2d_s = mean.h2d_s;
   stats.breakdown.host_dispatch_wait_s = mean.dispatch_s;

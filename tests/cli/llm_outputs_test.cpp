@@ -86,6 +86,28 @@ TEST_SUITE("cli.llm_outputs") {
     CHECK(csv.out.find("memory_data_parallel_bytes,memory_gathered_bytes,") != std::string::npos);
   }
 
+  TEST_CASE("a LoRA row shows the whole model and the adapters trained, not the adapters alone") {
+    // Llama-2-7B: 6,738,415,616 parameters (frozen). peft's LoRA at r = 8 on the seven linear
+    // layers of each of the 32 blocks: 32 x 8 x (4 x (4096 + 4096) + 3 x (4096 + 11008)) =
+    // 19,988,480 trained. main printed "params 20.0 M".
+    TempDir dir("lora-params");
+    const std::string path = dir / "lora.yaml";
+    std::ofstream(path) << "format: gpuplan/v1\n"
+                           "name: lora\n"
+                           "workload: {model: llama2-7b, sequence_length: 2048, tokens: 1e7, dataset: {synthetic: true}}\n"
+                           "training: {batch_size: 1, precision: bf16_amp, optimizer: adamw, activation_checkpointing: "
+                           "true, fine_tuning: {method: lora}}\n"
+                           "hardware: {gpu: h100-sxm, gpus_per_node: 1}\n";
+    const auto table = run_gpuplan("run " + path);
+    REQUIRE_MESSAGE(table.exit_code == 0, table.err);
+    CHECK(table.out.find("6.76 B (20 M trained)") != std::string::npos);
+    const auto json = run_gpuplan("run " + path + " --format json");
+    REQUIRE(json.exit_code == 0);
+    const auto v = nlohmann::json::parse(json.out)["variants"][0];
+    CHECK(v["parameters"].get<double>() == 19988480.0);
+    CHECK(v["frozen_parameters"].get<double>() == 6738415616.0);
+  }
+
   TEST_CASE("an image model's table keeps its columns: no memory split when every row fits") {
     const auto r = run_gpuplan("run " + std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/dle-resnet50-a100.yaml");
     REQUIRE(r.exit_code == 0);

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "cli/app_context.h"
+#include "cli/plan_summary.h"
 #include "config/scenario_loader.h"
 #include "models/run/run_variant.h"
 #include "run_command.h"
@@ -181,6 +182,51 @@ TEST_SUITE("cli.plan") {
     std::string flags;
     for (const cli::PlanPoint& p : pts) flags += p.pareto ? "1" : "0";
     CHECK(flags == "1101000");
+  }
+
+  TEST_CASE("a pipeline plan shows its layout: strategy, DP as a degree, TP and PP in the table, CSV and summary") {
+    // 16 nodes x 8 GPUs = 128 GPUs as TP 8 x PP 16: 128 / (8 x 16) = 1 data-parallel
+    // replica (the 70 B plan's "ddp 8 1 1024" row, whose PP the table used to hide).
+    cli::PlanResult plan;
+    plan.scenario_name = "pp";
+    plan.deadline_s = 30 * 86400.0;
+    cli::PlanPoint p;
+    p.strategy = "baseline";
+    p.instance = "aws/p5.48xlarge";
+    p.gpu = "h100-sxm";
+    p.region = "us-east-1";
+    p.market = "on_demand";
+    p.nodes = 16;
+    p.gpus = 128;
+    p.data_parallel = "ddp";
+    p.tensor_parallel = 8;
+    p.pipeline_parallel = 16;
+    p.micro_batch = 1;
+    p.gradient_accumulation = 1024;
+    p.recompute = "full";
+    p.time_p50_s = p.time_p90_s = 20 * 86400.0;
+    p.cost_p50_usd = p.cost_p90_usd = 1000.0;
+    p.meets_deadline = true;
+    p.pareto = true;
+    plan.points = {p};
+    const std::string csv = cli::render_plan(plan, "csv");
+    CHECK(csv.rfind("instance,gpu,nodes,gpus,region,zone,market,variant,strategy,data_parallel,tensor_parallel,"
+                    "pipeline_parallel,pipeline_schedule,micro_batch,",
+                    0) == 0);
+    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,16,1f1b,1,1024,full,") !=
+          std::string::npos);
+    const std::string table = cli::render_plan(plan, "table");
+    CHECK(table.find("variant  strategy  DP  TP  PP  micro  accum.") != std::string::npos);
+    CHECK(table.find("baseline       ddp   1   8  16      1    1024") != std::string::npos);
+    CHECK(table.find("schedule") == std::string::npos);  // 1F1B: no schedule column
+    CHECK(cli::plan_summary(plan) ==
+          "Cheapest plan that meets the deadline: aws/p5.48xlarge (16 nodes x 8 GPUs, on-demand in us-east-1, variant "
+          "baseline; ddp, DP 1 x TP 8 x PP 16, micro-batch 1 x 1024 accumulated, recompute full): 20.00 d and $1,000 "
+          "at p90.\n");
+    // An interleaved schedule is shown, in the table and the summary.
+    plan.points[0].pipeline_schedule = "interleaved_1f1b";
+    CHECK(cli::render_plan(plan, "table").find("interleaved_1f1b") != std::string::npos);
+    CHECK(cli::plan_summary(plan).find("DP 1 x TP 8 x PP 16 (interleaved_1f1b),") != std::string::npos);
   }
 
   TEST_CASE("command line: bad deadline and unknown provider are usage errors (exit 2)") {
