@@ -204,8 +204,10 @@ TEST_SUITE("cli.advice") {
     CHECK(r.suggested->throughput_change > 0.1);
   }
 
-  TEST_CASE("Llama-3-8B FSDP with the optimizer offloaded to the CPU: the host optimizer limits, keep it on the GPU") {
-    // L8 (the tester's base) with and without parallelism.offload.optimizer: cpu. Offloaded,
+  TEST_CASE("Llama-3-8B ZeRO-3 with the optimizer offloaded to the CPU: the host optimizer limits, keep it on the GPU") {
+    // L8 (the tester's base, FSDP there; ZeRO-3 here, since FSDP's CPUOffload moves the
+    // parameters with the optimizer and has no optimizer-only offload) with and without
+    // parallelism.offload.optimizer: cpu. Offloaded,
     // the GPU waits for the copies and the host Adam (optimizer_s 3.26 s of a 7.98 s step on
     // main, 57 % GPU busy), which used to count as gpu_compute, and the row said
     // "communication -> training.batch_size: 2". Without the offload it fits (26.4 GB) and is
@@ -217,7 +219,7 @@ TEST_SUITE("cli.advice") {
         "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
         "           activation_checkpointing: full}\n"
         "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
-        "parallelism: {strategy: fsdp}\n"
+        "parallelism: {strategy: zero, zero_stage: 3}\n"
         "strategies:\n"
         "  offload: {parallelism.offload.optimizer: cpu}\n"
         "  on_gpu: {}\n";

@@ -132,7 +132,7 @@ TEST_SUITE("cli.main") {
     const std::string output = temp_path("run.csv");
     const auto r = run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " --format csv -o " + output);
     CHECK(r.exit_code == 0);
-    CHECK(slurp(output).rfind("strategy,gpu,parameters,gpus,", 0) == 0);
+    CHECK(slurp(output).rfind("strategy,gpu,parameters,frozen_parameters,gpus,", 0) == 0);
     std::filesystem::remove(output);
     const auto bad = run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " -o /nonexistent/dir/x.csv");
     CHECK(bad.exit_code == 2);

@@ -45,7 +45,7 @@ TEST_SUITE("cli.output_format") {
     const std::string dir = temp_dir();
     const auto csv = run_gpuplan("run " + kScenario + " -o " + dir + "/x.csv");
     REQUIRE(csv.exit_code == 0);
-    CHECK(slurp(dir + "/x.csv").rfind("strategy,gpu,parameters,gpus,nodes,", 0) == 0);
+    CHECK(slurp(dir + "/x.csv").rfind("strategy,gpu,parameters,frozen_parameters,gpus,nodes,", 0) == 0);
     const auto table = run_gpuplan("run " + kScenario + " --format table -o " + dir + "/t.csv");
     REQUIRE(table.exit_code == 0);
     CHECK(slurp(dir + "/t.csv").rfind("ResNet-50 v1.5 on ImageNet-1k", 0) == 0);
