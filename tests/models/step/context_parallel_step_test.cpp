@@ -7,6 +7,7 @@
 
 #include "../collective/collective_topologies.h"
 #include "../test_gpus.h"
+#include "nvswitch_node_job.h"
 #include "../workload/catalog_models.h"
 #include "models/interconnect/interconnect_table.h"
 #include "models/memory/footprint.h"
@@ -25,21 +26,10 @@ namespace {
 /// Llama 3 8B at `tokens` tokens (FlashAttention), bf16 AMP, AdamW, batch 1, synthetic
 /// data, DDP with context_parallel `c` on one node of 8 NVSwitch GPUs.
 JobSpec llama_on_node(int c, double tokens = 8192.0) {
-  JobSpec job;
-  job.workload = with_attention_kernel(testing::build_catalog_model("llama3-8b", {{"sequence_length", tokens}}),
-                                       AttentionKernel::kFlash);
-  job.dataset.samples = 1e6;
-  job.dataset.synthetic = true;
-  job.training.batch_size = 1;
-  job.training.precision = Precision::kBf16Amp;
-  job.training.optimizer = Optimizer::kAdamW;
-  job.training.attention = AttentionKernel::kFlash;
-  job.hardware.gpu = testing::ampere_like();
-  job.hardware.gpus_per_node = 8;
-  job.hardware.cpu_cores = 64;
-  job.hardware.topology.gpus_per_node = 8;
-  job.hardware.topology.intra_node = intra_node_link("nvlink3_nvswitch");
-  job.parallelism.strategy = ParallelStrategy::kDdp;
+  JobSpec job = testing::nvswitch_node_job(
+      with_attention_kernel(testing::build_catalog_model("llama3-8b", {{"sequence_length", tokens}}),
+                            AttentionKernel::kFlash),
+      8, 64, 1, AttentionKernel::kFlash);
   job.parallelism.context_parallel = c;
   return job;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../test_gpus.h"
+#include "nvswitch_node_job.h"
 #include "../workload/catalog_models.h"
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
@@ -27,27 +28,15 @@ constexpr int kBatch = 4;
 /// A 2-layer MoE decoder (h 1024, 8 heads, 8 SwiGLU experts of width 2048, top-2, vocab
 /// 32000, s 512), bf16 AMP, flash attention, synthetic data, DDP on one node of 8 NVSwitch GPUs.
 JobSpec moe_on_node(int expert_parallel) {
-  JobSpec job;
-  job.workload = testing::build("transformer_decoder", {{"layers", 2},
-                                                        {"hidden", kHidden},
-                                                        {"heads", 8},
-                                                        {"ffn_hidden", 2048},
-                                                        {"vocab", 32000},
-                                                        {"sequence_length", kTokens},
-                                                        {"experts", 8},
-                                                        {"experts_per_token", kExpertsPerToken}});
-  job.dataset.samples = 1e6;
-  job.dataset.synthetic = true;
-  job.training.batch_size = kBatch;
-  job.training.precision = Precision::kBf16Amp;
-  job.training.optimizer = Optimizer::kAdamW;
-  job.training.attention = AttentionKernel::kEager;
-  job.hardware.gpu = testing::ampere_like();
-  job.hardware.gpus_per_node = 8;
-  job.hardware.cpu_cores = 64;
-  job.hardware.topology.gpus_per_node = 8;
-  job.hardware.topology.intra_node = intra_node_link("nvlink3_nvswitch");
-  job.parallelism.strategy = ParallelStrategy::kDdp;
+  JobSpec job = testing::nvswitch_node_job(testing::build("transformer_decoder", {{"layers", 2},
+                                                                                {"hidden", kHidden},
+                                                                                {"heads", 8},
+                                                                                {"ffn_hidden", 2048},
+                                                                                {"vocab", 32000},
+                                                                                {"sequence_length", kTokens},
+                                                                                {"experts", 8},
+                                                                                {"experts_per_token", kExpertsPerToken}}),
+                                           8, 64, kBatch, AttentionKernel::kEager);
   job.parallelism.expert_parallel = expert_parallel;
   return job;
 }

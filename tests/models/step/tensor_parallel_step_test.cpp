@@ -6,6 +6,7 @@
 
 #include "../collective/collective_topologies.h"
 #include "../test_gpus.h"
+#include "nvswitch_node_job.h"
 #include "../workload/catalog_models.h"
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
@@ -26,20 +27,7 @@ constexpr int kBatch = 8;
 
 /// GPT-2 124M, bf16 AMP, eager attention, synthetic data, on one node of 4 NVSwitch GPUs.
 JobSpec gpt2_on_node(int tensor_parallel, bool sequence_parallel) {
-  JobSpec job;
-  job.workload = testing::build_catalog_model("gpt2");
-  job.dataset.samples = 1e6;
-  job.dataset.synthetic = true;
-  job.training.batch_size = kBatch;
-  job.training.precision = Precision::kBf16Amp;
-  job.training.optimizer = Optimizer::kAdamW;
-  job.training.attention = AttentionKernel::kEager;
-  job.hardware.gpu = testing::ampere_like();
-  job.hardware.gpus_per_node = 4;
-  job.hardware.cpu_cores = 32;
-  job.hardware.topology.gpus_per_node = 4;
-  job.hardware.topology.intra_node = intra_node_link("nvlink3_nvswitch");
-  job.parallelism.strategy = ParallelStrategy::kDdp;
+  JobSpec job = testing::nvswitch_node_job(testing::build_catalog_model("gpt2"), 4, 32, kBatch, AttentionKernel::kEager);
   job.parallelism.tensor_parallel = tensor_parallel;
   job.parallelism.sequence_parallel = sequence_parallel;
   return job;
