@@ -201,7 +201,7 @@ class Planner {
   PlanOptions options_;
   std::vector<InstanceType> types_;
   std::vector<std::string> skipped_rows_;   ///< rows skipped or planned on one node only, each with why (notes)
-  int no_network_types_ = 0;  ///< instance types planned on one node only (no network in the catalog)
+  std::vector<std::string> no_network_types_;  ///< instance types (provider/type) planned on one node only: no network in the catalog
 };
 
 /// `base` on `nodes` nodes of instance `row`, every GPU of the row training with DDP: the

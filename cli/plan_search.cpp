@@ -232,7 +232,7 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
     throw std::invalid_argument("plan: no instance of the catalogs matches the providers (and GPUs) given");
   }
   for (const InstanceType& type : types_) {
-    no_network_types_ += type.network ? 0 : 1;
+    if (!type.network) no_network_types_.push_back(type.name);
     for (const std::vector<const models::InstanceSpec*>& group : type.groups) {
       if (!type.network || group.front()->network_bytes_per_s > 0.0) continue;
       for (const models::InstanceSpec* row : group) {
@@ -598,9 +598,10 @@ PlanResult Planner::finish(PlanSearch search) const {
                     "recompute false/selective/full; on-demand at each instance type's cheapest region, spot at its "
                     "cheapest zone (other rows of the same hardware take as long and cost more)");
   for (const std::string& row : skipped_rows_) r.notes.push_back(row);
-  if (no_network_types_ > 0) {
-    r.notes.push_back(fmt::format("{} instance types give no network in the catalog: planned on one node only",
-                                  no_network_types_));
+  if (!no_network_types_.empty()) {
+    r.notes.push_back(fmt::format("{} instance type{} give{} no network in the catalog, planned on one node only: {}",
+                                  no_network_types_.size(), no_network_types_.size() == 1 ? "" : "s",
+                                  no_network_types_.size() == 1 ? "s" : "", fmt::join(no_network_types_, ", ")));
   }
   r.notes.push_back("the scenario's own hardware, cloud instance and market are replaced by each plan's; spot "
                     "preemption rates come from the scenario when it writes one, else from catalogs/preemption.yaml");
