@@ -47,6 +47,21 @@ FieldGrid comparison_grid(const ScenarioResult& result) {
 
 std::string notes(const ScenarioResult& result, bool markdown) {
   const std::string bullet = markdown ? "- " : "  ";
+  const std::string note_bullet = markdown ? "  - note: " : "    note: ";
+  // A note every strategy carries (the same text on each of several rows) is printed once,
+  // after the strategies, instead of under each of them.
+  std::vector<std::string> shared;
+  if (result.variants.size() > 1) {
+    for (const std::string& n : result.variants.front().notes) {
+      const bool everywhere = std::all_of(result.variants.begin(), result.variants.end(), [&n](const VariantResult& v) {
+        return std::find(v.notes.begin(), v.notes.end(), n) != v.notes.end();
+      });
+      if (everywhere && std::find(shared.begin(), shared.end(), n) == shared.end()) shared.push_back(n);
+    }
+  }
+  const auto is_shared = [&shared](const std::string& n) {
+    return std::find(shared.begin(), shared.end(), n) != shared.end();
+  };
   std::string out = markdown ? "\n**Next step per strategy**\n\n" : "\nNext step per strategy:\n";
   for (const VariantResult& v : result.variants) {
     out += bullet + one_line(v.strategy) + ": " + v.bottleneck + " -> " + v.suggestion;
@@ -55,7 +70,13 @@ std::string notes(const ScenarioResult& result, bool markdown) {
       out += " (needs " + human_bytes(v.peak_memory_bytes) + ", has " + human_bytes(v.memory_capacity_bytes) + ")";
     }
     out += "\n";
-    for (const auto& n : v.notes) out += bullet + "  note: " + n + "\n";
+    for (const auto& n : v.notes) {
+      if (!is_shared(n)) out += note_bullet + n + "\n";
+    }
+  }
+  if (!shared.empty()) {
+    out += markdown ? "\n**Notes on every strategy**\n\n" : "\nNotes on every strategy:\n";
+    for (const std::string& n : shared) out += bullet + n + "\n";
   }
   bool calibrated = false;
   for (const auto& v : result.variants) calibrated |= v.calibrated;

@@ -98,6 +98,27 @@ TEST_SUITE("report.report_format") {
                    ",,,,,,,,,,,,,,,,memory,training.activation_checkpointing: true,,,,,,,,,,,,,false\n") != std::string::npos);
   }
 
+  TEST_CASE("a note every strategy carries is printed once; the others under their strategy") {
+    models::ScenarioResult r = two_rows();
+    const std::string shared = "workload.dataset.synthetic: true: no storage, cores or host memory are simulated";
+    r.variants[0].notes = {shared, "only the first row's note"};
+    r.variants[1].notes = {shared};
+    const std::string table = report::render_table(r);
+    // Printed once, in its own block after the strategies' lines.
+    CHECK(table.find(shared) == table.rfind(shared));
+    CHECK(table.find("\nNotes on every strategy:\n  " + shared + "\n") != std::string::npos);
+    CHECK(table.find("\n    note: only the first row's note\n") != std::string::npos);
+    CHECK(table.find("note: " + shared) == std::string::npos);
+    // Markdown: a note is a nested bullet, not "-   note:".
+    const std::string md = report::render_markdown(r);
+    CHECK(md.find("\n  - note: only the first row's note\n") != std::string::npos);
+    CHECK(md.find("-   note:") == std::string::npos);
+    CHECK(md.find("\n**Notes on every strategy**\n\n- " + shared + "\n") != std::string::npos);
+    // One row: its notes stay under it.
+    r.variants.resize(1);
+    CHECK(report::render_table(r).find("    note: " + shared + "\n") != std::string::npos);
+  }
+
   TEST_CASE("CSV and JSON carry the same fields under the same names, so the same units") {
     const models::ScenarioResult r = two_rows();
     const std::string csv = report::render_csv(r);
