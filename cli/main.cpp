@@ -392,7 +392,7 @@ int command_list(const std::vector<std::string>& args) {
   auto text = [wide](const report::TextTable& t) { return wide ? t.to_text() : t.to_text(report::kTerminalColumns); };
   std::string out;
   if (what == "gpus") {
-    std::vector<std::string> header = {"gpu", "cc", "memory", "bandwidth", "fp32", "tf32", "fp16", "bf16", "fp8", "TDP"};
+    std::vector<std::string> header = {"gpu", "arch", "memory", "bandwidth", "fp32", "tf32", "fp16", "bf16", "fp8", "TDP"};
     if (wide) header.emplace_back("source");
     report::TextTable t(header);
     auto tf = [](double v) { return v > 0 ? fmt::format("{:.1f}", core::to_teraflop_per_s(v)) : std::string("-"); };
@@ -405,7 +405,8 @@ int command_list(const std::vector<std::string>& args) {
       if (wide) cells.push_back(g.source);
       t.add_row(std::move(cells));
     }
-    out = text(t) + "Dense peaks in TFLOP/s (no 2:4 sparsity). GB = 10^9 B." +
+    out = text(t) + "arch: CUDA compute capability, or AMD's gfx target. Dense peaks in TFLOP/s (no 2:4 sparsity). "
+                    "GB = 10^9 B." +
           (wide ? "\n" : " Sources of each entry: gpuplan list gpus --wide.\n");
   } else if (what == "instances") {
     report::TextTable t({"instance", "gpu", "gpus", "vCPUs", "region", "zone", "on-demand $/h", "spot $/h"});

@@ -70,6 +70,21 @@ std::string with_suggestion(const std::string& path, const config::Variant& v,
   return out.c_str();
 }
 
+/// The tester's L8 job: Llama-3-8B, bf16 AMP AdamW, batch 1 x 8 micro-steps, full
+/// recomputation, on 8 H100 SXM; `sequence_length`, `tokens` and the `parallelism` and `rest`
+/// lines (a cloud or strategies block) vary per test.
+std::string l8_yaml(int sequence_length, const std::string& tokens, const std::string& parallelism,
+                    const std::string& rest = "") {
+  return "format: gpuplan/v1\n"
+         "name: l8\n"
+         "workload: {model: llama3-8b, sequence_length: " + std::to_string(sequence_length) + ", tokens: " + tokens +
+         ", dataset: {synthetic: true}}\n"
+         "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
+         "           activation_checkpointing: full}\n"
+         "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
+         "parallelism: " + parallelism + "\n" + rest;
+}
+
 }  // namespace
 
 TEST_SUITE("cli.advice") {
@@ -212,17 +227,10 @@ TEST_SUITE("cli.advice") {
     // main, 57 % GPU busy), which used to count as gpu_compute, and the row said
     // "communication -> training.batch_size: 2". Without the offload it fits (26.4 GB) and is
     // 1.68x faster; the advisor must find that by simulating the remedy.
-    const std::string yaml =
-        "format: gpuplan/v1\n"
-        "name: l8\n"
-        "workload: {model: llama3-8b, sequence_length: 4096, tokens: 1e9, dataset: {synthetic: true}}\n"
-        "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
-        "           activation_checkpointing: full}\n"
-        "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
-        "parallelism: {strategy: zero, zero_stage: 3}\n"
-        "strategies:\n"
-        "  offload: {parallelism.offload.optimizer: cpu}\n"
-        "  on_gpu: {}\n";
+    const std::string yaml = l8_yaml(4096, "1e9", "{strategy: zero, zero_stage: 3}",
+                                     "strategies:\n"
+                                     "  offload: {parallelism.offload.optimizer: cpu}\n"
+                                     "  on_gpu: {}\n");
     const std::map<std::string, models::VariantResult> rows = advised_text(yaml);
     const models::VariantResult& off = rows.at("offload");
     const models::VariantResult& on = rows.at("on_gpu");
@@ -256,15 +264,9 @@ TEST_SUITE("cli.advice") {
     // 3.6 s between preemptions) with a 10 min wait for each replacement: no trial finishes
     // within the cap. main printed "$0.20 per run" (the dollars of the little that ran before
     // the cap, against $4.32 on-demand) and the bottleneck "communication".
-    const std::string yaml =
-        "format: gpuplan/v1\n"
-        "name: l8\n"
-        "workload: {model: llama3-8b, sequence_length: 2048, tokens: 1e7, dataset: {synthetic: true}}\n"
-        "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
-        "           activation_checkpointing: full}\n"
-        "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
-        "parallelism: {strategy: fsdp}\n"
-        "cloud: {instance: aws/p5.48xlarge, market: spot, replacement_wait: \"10 min\", preemption_rate: \"1000 /h\"}\n";
+    const std::string yaml = l8_yaml(2048, "1e7", "{strategy: fsdp}",
+                                     "cloud: {instance: aws/p5.48xlarge, market: spot, replacement_wait: \"10 min\",\n"
+                                     "        preemption_rate: \"1000 /h\"}\n");
     const models::VariantResult r = advised_text(yaml).at("baseline");
     REQUIRE(r.fits);
     REQUIRE(r.finished_share);
@@ -296,14 +298,7 @@ TEST_SUITE("cli.advice") {
     // 24 % of the critical path, and compiled mode (fewer, fused launches) gains about 52 %.
     // main listed compiled under gpu_compute and labelled the row so; the label is the part
     // of the critical path whose seconds per sample fell most in the simulated remedy.
-    const std::string yaml =
-        "format: gpuplan/v1\n"
-        "name: l8\n"
-        "workload: {model: llama3-8b, sequence_length: 4096, tokens: 1e9, dataset: {synthetic: true}}\n"
-        "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
-        "           activation_checkpointing: full}\n"
-        "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
-        "parallelism: {strategy: ddp, tensor_parallel: 8}\n";
+    const std::string yaml = l8_yaml(4096, "1e9", "{strategy: ddp, tensor_parallel: 8}");
     const models::VariantResult r = advised_text(yaml).at("baseline");
     double dispatch = 0.0;
     for (const models::CriticalPathPart& p : r.critical_path) dispatch += p.resource == "host_dispatch" ? p.share : 0.0;
@@ -320,14 +315,7 @@ TEST_SUITE("cli.advice") {
     // (fp32 master 4 + bf16 copy 2 + grads 2-4 + moments 8), 8.03e9 x 16 = 128 GB > 85.9 GB,
     // so the one-GPU reference OOMs and main's 101 % (130 % at 2,048 tokens) was against a
     // throughput that cannot exist. GPT-2 small (124 M) fits on one GPU: its scaling stays.
-    const std::string yaml =
-        "format: gpuplan/v1\n"
-        "name: l8\n"
-        "workload: {model: llama3-8b, sequence_length: 4096, tokens: 1e9, dataset: {synthetic: true}}\n"
-        "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
-        "           activation_checkpointing: full}\n"
-        "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
-        "parallelism: {strategy: fsdp}\n";
+    const std::string yaml = l8_yaml(4096, "1e9", "{strategy: fsdp}");
     const config::Scenario s = config::parse_scenario(yaml, "inline.yaml", context().catalogs, context().families);
     const cli::ScenarioRun run = cli::run_scenario(s, models::ModelParams{});
     const models::VariantResult& r = run.result.variants.at(0);

@@ -51,6 +51,12 @@ TEST_SUITE("cli.main") {
     // rows start with the name: "\nh20 " is the h20 row, not a part of "h200"
     CHECK(gpus.out.find("\nrtx-6000-ada ") != std::string::npos);
     CHECK(gpus.out.find("\nh20 ") != std::string::npos);
+    // The architecture column is a compute capability for NVIDIA and a gfx target for AMD,
+    // so it is not headed "cc"; the legend says which.
+    CHECK(gpus.out.starts_with("gpu "));
+    CHECK(gpus.out.find(" arch ") != std::string::npos);
+    CHECK(gpus.out.find(" cc ") == std::string::npos);
+    CHECK(gpus.out.find("arch: CUDA compute capability, or AMD's gfx target.") != std::string::npos);
     CHECK(run_gpuplan("list instances").out.find("aws/p4d.24xlarge") != std::string::npos);
     CHECK(run_gpuplan("list models").out.find("llama2-7b") != std::string::npos);
     CHECK(run_gpuplan("list storage").out.find("nvme_ssd") != std::string::npos);
