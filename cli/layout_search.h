@@ -7,7 +7,8 @@
 /// scenario's global batch, and activation recomputation. Pure: no catalog, no simulation.
 ///
 /// A layout is written into the scenario as config overrides (Layout::overrides), validated
-/// by config::with_overrides, the path strategies and the advisor's remedies take.
+/// by config::VariantValidator, the path strategies and the advisor's remedies take
+/// (config::with_overrides is one call of it).
 ///
 /// Adding a parallelism dimension (as pipeline_parallel was) is one list (like
 /// kPipelineParallelSizes) and one validity rule (in enumerate_layouts), plus its override in

@@ -5,7 +5,8 @@
 /// every variant of the scenario (strategies x sweep points), every instance type of the
 /// catalogs (of the chosen providers) whose GPU the GPU catalog knows, node counts 1, 2, 4,
 /// ... (kPlanMaxNodes below says when they stop) and every layout of cli/layout_search.h (written into the
-/// variant as config overrides and validated, config::with_overrides):
+/// variant as config overrides and validated, config::VariantValidator: the scenario parsed
+/// once per batch of layouts, not once per layout):
 ///   1. memory: the per-GPU memory model (models/memory) without the step simulation; a
 ///      layout that does not fit is never simulated;
 ///   2. lower bound (plan_lower_bound): compute at the GPUs' dense peak and the gradient

@@ -20,7 +20,7 @@
 #include "cli/plan.h"
 #include "cli/scenario_runner.h"
 #include "config/instance_hardware.h"
-#include "config/variant_overrides.h"
+#include "config/variant_validator.h"
 #include "core/text_distance.h"
 #include "models/cost/cost.h"
 #include "models/job/cloud_job.h"
@@ -77,6 +77,11 @@ struct Validation {
   const models::InstanceSpec* row = nullptr;
   int nodes = 1;
 };
+
+/// Layout validations per batch of one thread (the scenario is parsed once per batch and
+/// variant): large enough that parsing is a small share, small enough to spread a round over
+/// the threads and bound each validator's memory.
+constexpr std::size_t kValidationBatch = 256;
 
 constexpr std::size_t kNotSimulated = std::numeric_limits<std::size_t>::max();
 
@@ -315,16 +320,28 @@ PlanSearch Planner::evaluate() const {
     }
     counts.considered += round.size();
     std::vector<ValidatedLayout> fresh(to_validate.size());
-    parallel_for(to_validate.size(), options_.threads, options_.progress, 0, to_validate.size(), [&](std::size_t i) {
-      const Validation& w = to_validate[i];
-      const config::Variant& variant = scenario_.variants[w.variant];
-      std::vector<models::ScenarioOverride> all = instance_overrides(*w.row, w.nodes);
-      all.insert(all.end(), w.layout.begin(), w.layout.end());
-      config::OverriddenJob j = config::with_overrides(scenario_, variant, all, catalogs_, families_);
-      if (!j.job) return;
-      // The layout's own overrides: the same text for every variant that reaches the same job.
-      fresh[i].key = config::override_key(scenario_, variant, w.layout);
-      fresh[i].job = std::make_shared<const models::JobSpec>(std::move(*j.job));
+    // In batches of kValidationBatch, each with its own validators (one per variant, the
+    // scenario parsed once per batch and variant; config/variant_validator.h), so that no
+    // tree is shared between threads and none keeps more than a batch's value nodes.
+    const std::size_t batches = (to_validate.size() + kValidationBatch - 1) / kValidationBatch;
+    parallel_for(batches, options_.threads, options_.progress, 0, batches, [&](std::size_t b) {
+      std::map<std::size_t, std::unique_ptr<config::VariantValidator>> validators;
+      const std::size_t end = std::min(to_validate.size(), (b + 1) * kValidationBatch);
+      for (std::size_t i = b * kValidationBatch; i < end; ++i) {
+        const Validation& w = to_validate[i];
+        std::unique_ptr<config::VariantValidator>& validator = validators[w.variant];
+        if (!validator) {
+          validator = std::make_unique<config::VariantValidator>(scenario_, scenario_.variants[w.variant], catalogs_,
+                                                                 families_);
+        }
+        std::vector<models::ScenarioOverride> all = instance_overrides(*w.row, w.nodes);
+        all.insert(all.end(), w.layout.begin(), w.layout.end());
+        config::OverriddenJob j = validator->validate(all);
+        if (!j.job) continue;
+        // The layout's own overrides: the same text for every variant that reaches the same job.
+        fresh[i].key = validator->key(w.layout);
+        fresh[i].job = std::make_shared<const models::JobSpec>(std::move(*j.job));
+      }
     });
     for (std::size_t i = 0; i < to_validate.size(); ++i) validated[to_validate[i].key] = std::move(fresh[i]);
 

@@ -365,4 +365,47 @@ void check_strategy_sweep_overlap(const std::vector<StrategyOverrides>& strategi
   }
 }
 
+std::vector<Override> variant_overrides(const YAML::Node& root, const std::string& file, int strategy_index,
+                                        const std::vector<int>& sweep_values) {
+  ErrorSink ignored(file);
+  std::vector<Override> all;
+  if (strategy_index >= 0 && root["strategies"]) {
+    const std::vector<StrategyOverrides> strategies = read_strategies(root["strategies"], ignored);
+    const auto s = static_cast<std::size_t>(strategy_index);
+    if (s < strategies.size()) all = strategies[s].overrides;
+  }
+  if (!sweep_values.empty() && root["sweep"]) {
+    const std::vector<SweepAxis> axes = read_sweep(root["sweep"], ignored);
+    for (std::size_t a = 0; a < axes.size() && a < sweep_values.size(); ++a) {
+      const int v = sweep_values[a];
+      if (v >= 0) all.push_back(axes[a].values[static_cast<std::size_t>(v)]);
+    }
+  }
+  return all;
+}
+
+std::string canonical_override_key(const std::vector<Override>& overrides) {
+  // (path, value text) in writing order; a later write of a path replaces the earlier one.
+  std::vector<std::pair<std::string, std::string>> entries;
+  for (const Override& o : overrides) {
+    YAML::Emitter out;
+    out << YAML::Flow;
+    if (o.removes()) {
+      out << YAML::Null;
+    } else {
+      out << o.value;
+    }
+    std::erase_if(entries, [&o](const auto& e) { return e.first == o.path; });
+    entries.emplace_back(o.path, out.c_str());
+  }
+  bool nested = false;
+  for (const auto& a : entries) {
+    for (const auto& b : entries) nested = nested || b.first.starts_with(a.first + ".");
+  }
+  if (!nested) std::sort(entries.begin(), entries.end());
+  std::string key;
+  for (const auto& e : entries) key += e.first + "=" + e.second + ";";
+  return key;
+}
+
 }  // namespace gpuplan::config

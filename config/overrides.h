@@ -82,4 +82,15 @@ std::vector<SchemaPath> schema_paths();
 /// A value as a sweep label shows it: a scalar as written, anything else in flow style.
 std::string value_label(const YAML::Node& value);
 
+/// The overrides that built one variant, read from the parsed file `root` as the loader read
+/// them (the file was valid then): strategy `strategy_index` under `strategies:` (-1: none),
+/// then for each sweep key the value of index `sweep_values[i]` (-1: none).
+std::vector<Override> variant_overrides(const YAML::Node& root, const std::string& file, int strategy_index,
+                                        const std::vector<int>& sweep_values);
+
+/// The canonical text of what `overrides` write, in order, as config::override_key
+/// documents it (variant_overrides.h): "path=value;" with the value in YAML flow form, a
+/// later write of a path replacing an earlier one, sorted when no path lies inside another.
+std::string canonical_override_key(const std::vector<Override>& overrides);
+
 }  // namespace gpuplan::config
