@@ -112,8 +112,10 @@ class StepGraph {
   /// `s` seconds of NCCL work queued on the communication stream after `predecessors`.
   sim::ActivityId add_comm(double s, StepActivity kind, long index, std::string label,
                            const std::vector<sim::ActivityId>& predecessors);
+  /// A unit's kernels on the compute stream after `dispatch` has finished, or, with
+  /// `dispatch_lag` >= 0, `dispatch_lag` ns after `dispatch` began (a coalesced host run).
   sim::ActivityId add_kernel(const DispatchUnit& u, StepActivity kind, std::uint64_t tag, sim::ActivityId dispatch,
-                             const std::vector<sim::ActivityId>& extra_predecessors);
+                             sim::SimTime dispatch_lag, const std::vector<sim::ActivityId>& extra_predecessors);
   sim::ActivitySpec cpu_work(double core_s, StepActivity kind, StepTrack track, std::uint64_t tag) const;
   /// `s` seconds of work on no shared resource (storage latency, a whole-batch read).
   sim::ActivitySpec timer_work(double s, StepActivity kind, StepTrack track, std::uint64_t tag,
