@@ -11,7 +11,9 @@
 ///   read waits for batch i - prefetch to be taken and for its worker's previous batch;
 /// - host and GPU (step_graph.cpp): the H2D copy (pinned: the host goes on, kernels wait for
 ///   it; pageable: the host waits), one dispatch per unit on the main thread, each unit's
-///   kernels after its dispatch in stream order on the compute stream, DataParallel's
+///   kernels after its dispatch in stream order on the compute stream (without CPU
+///   contention a phase's dispatches between its first and last are no activities: their
+///   kernels follow the first's start plus the dispatch times up to theirs), DataParallel's
 ///   scatter/gather as units, the optimizer on the last micro-step, the loss read at the end
 ///   of every micro-step (the next micro-step starts when the GPU is idle);
 /// - data parallelism (step_graph.cpp, `emit_buckets`): DDP's gradient buckets, each
