@@ -5,12 +5,17 @@
 /// 0.5 /h x 4 checkpoint settings), 200 trials each, on all cores; (2) `gpuplan plan` of the
 /// same scenario over every catalog instance, layouts searched, at deadlines of 7 and 3 days
 /// (the tighter one grows node counts further: more candidates and simulations); (3) the 70 B plan of
-/// scenarios/llama3-70b-pretrain-plan.yaml over all shipped providers (issue 12 item 6).
+/// scenarios/llama3-70b-pretrain-plan.yaml over all shipped providers (issue 12 item 6);
+/// (4) 6216732's plan workload (issue 10 item 9): `gpuplan plan spot-vs-on-demand-a100` as
+/// that commit's planner ran it, data parallel only on 1 and 2 nodes, replayed with today's
+/// step and job-level code, in CPU ms per point.
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +23,7 @@
 #include "bench_clock.h"
 #include "cli/app_context.h"
 #include "cli/plan.h"
+#include "models/run/run_variant.h"
 #include "config/scenario_loader.h"
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
@@ -47,7 +53,99 @@ std::string target_verdict(const cli::PlanCounts& c, const bench::Elapsed& t) {
                      met ? "met" : "not met", c.considered, c.simulated, t.cpu_s);
 }
 
+/// 6216732's planner loop over `s` (cli/plan.cpp at that commit), one thread: per strategy,
+/// instance type (catalog order, every provider) and node count 1 or 2 (2 only where the
+/// catalog gives the type a network), one step simulation of the strategy on the type's
+/// first row with DDP (cli::plan_job), then the job level of one on-demand point per region
+/// and one spot point per zone with a spot price (the catalog's preemption rate and startup;
+/// 200 trials; a spot point slower than the 7 d deadline is not simulated, as there).
+/// Prints the points, CPU seconds and CPU ms per point.
+void bench_plan_6216732_points(const config::Scenario& s, const cli::AppContext& context) {
+  std::fflush(stdout);
+  constexpr double kDeadlineS = 7 * 86400.0;
+  constexpr double kReplacementWaitS = 600.0;  // 6216732's kDefaultReplacementWaitS
+  std::vector<std::string> type_order;
+  std::map<std::string, std::vector<const models::InstanceSpec*>> by_type;
+  for (const models::InstanceSpec& row : context.catalogs.instances.rows()) {
+    if (context.catalogs.gpus.find(row.gpu) == nullptr || row.accelerator_count < 1) continue;
+    const std::string name = row.provider + "/" + row.instance_type;
+    if (by_type.find(name) == by_type.end()) type_order.push_back(name);
+    by_type[name].push_back(&row);
+  }
+  std::size_t points = 0;
+  std::size_t steps = 0;
+  double checksum_s = 0.0;  // keeps the work observable
+  const bench::Stopwatch watch;
+  for (const config::Variant& variant : s.variants) {
+    for (const std::string& type : type_order) {
+      const std::vector<const models::InstanceSpec*>& rows = by_type[type];
+      for (int nodes : {1, 2}) {
+        if (nodes > 1 && !(rows.front()->network_bytes_per_s > 0.0)) continue;
+        models::JobSpec base;
+        try {
+          base = cli::plan_job(variant.job, *rows.front(), nodes, context.catalogs);
+        } catch (const std::exception&) {
+          continue;  // a row today's resolver refuses
+        }
+        models::JobSpec one = base;
+        one.checkpointing.enabled = false;
+        one.cloud.reset();
+        one.on_premises.reset();
+        one.trials = 1;
+        const models::VariantRun run = models::run_variant(one, "plan", models::ModelParams{});
+        ++steps;
+        std::vector<std::pair<const models::InstanceSpec*, models::Market>> tasks;
+        std::vector<std::string> regions;
+        for (const models::InstanceSpec* row : rows) {
+          if (std::find(regions.begin(), regions.end(), row->region) == regions.end()) {
+            regions.push_back(row->region);
+            tasks.emplace_back(row, models::Market::kOnDemand);
+          }
+        }
+        for (const models::InstanceSpec* row : rows) {
+          if (row->spot_price_usd_per_s > 0.0) tasks.emplace_back(row, models::Market::kSpot);
+        }
+        points += tasks.size();
+        const double time_s = run.result.time_to_train_s;
+        if (!run.result.fits || !(time_s > 0.0)) continue;
+        const double steps_per_job = [&] {
+          const models::JobTimes shape = models::job_times(base, 1.0, 0.0);
+          return shape.steps_per_epoch * shape.epochs;
+        }();
+        for (const auto& task : tasks) {
+          models::JobSpec job = base;
+          models::CloudSpec cloud;
+          cloud.instance = *task.first;
+          cloud.market = task.second;
+          cloud.replacement_wait_s = kReplacementWaitS;
+          if (task.second == models::Market::kSpot) {
+            if (time_s > kDeadlineS) continue;
+            const auto def = context.catalogs.preemption.find(task.first->provider, task.first->instance_type);
+            cloud.startup_s = def ? def->startup_s : 0.0;
+            cloud.preemption_rate_per_s = def ? def->rate_per_s : 0.0;
+            if (job.trials <= 1) job.trials = cli::kPlanSpotTrials;
+          }
+          job.cloud = cloud;
+          checksum_s += models::run_job_level(job, time_s / steps_per_job, 0.0, 0.0).time_p90_s;
+        }
+      }
+    }
+  }
+  const bench::Elapsed t = watch.elapsed();
+  fmt::print("gpuplan plan spot-vs-on-demand-a100 as 6216732 planned it (ddp, 1-2 nodes, one thread): {} points, {} "
+             "step simulations: {:.2f} s wall, {:.2f} s CPU, {:.2f} ms CPU per point (p90 sum {:.3g} s)\n",
+             points, steps, t.wall_s, t.cpu_s, 1e3 * t.cpu_s / static_cast<double>(std::max<std::size_t>(points, 1)),
+             checksum_s);
+}
+
 }  // namespace
+
+void bench_plan_6216732() {
+  const cli::AppContext context = cli::load_context(cli::default_catalog_dir(), {});
+  const config::Scenario s = config::load_scenario(
+      std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/spot-vs-on-demand-a100.yaml", context.catalogs, context.families);
+  bench_plan_6216732_points(s, context);
+}
 
 void bench_plan_sweep() {
   const cli::AppContext context = cli::load_context(cli::default_catalog_dir(), {});
@@ -90,6 +188,8 @@ void bench_plan_sweep() {
              "({:.1f} M/s of CPU)\n",
              points.size(), threads, sweep.wall_s, sweep.cpu_s, static_cast<double>(events.load()) / 1e6,
              static_cast<double>(events.load()) / 1e6 / sweep.cpu_s);
+
+  bench_plan_6216732_points(s, context);
 
   for (const double days : {7.0, 3.0}) {
     const auto [r, plan] = run_plan(s, context, days * 86400.0);

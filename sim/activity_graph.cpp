@@ -36,6 +36,7 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
     bodies_.emplace_back();
     extras_.emplace_back();
     more_successors_.emplace_back();
+    start_successors_.emplace_back();
   } else {
     index = free_slots_.back();
     free_slots_.pop_back();
@@ -51,6 +52,8 @@ ActivityId ActivityGraph::add(ActivitySpec spec) {
   body.kind = spec.kind;
   body.track = spec.track;
   body.resources = spec.resources;
+  body.earliest = 0;
+  body.has_start_successors = false;
   body.has_extra = !spec.label.empty() || static_cast<bool>(spec.on_done);
   if (body.has_extra) {
     extras_[index] = Extra{std::move(spec.label), std::move(spec.on_done)};
@@ -86,7 +89,7 @@ void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
     throw std::logic_error("ActivityGraph::add_successor: an activity cannot follow itself");
   }
   Slot& next = live(after, "add_successor");
-  if (next.state == State::kRunning) {
+  if (next.state == State::kRunning || next.state == State::kDue) {
     throw std::logic_error("ActivityGraph::add_successor: activity '" + std::string(label(after.index)) +
                            "' is already running; add predecessors before it starts");
   }
@@ -103,6 +106,31 @@ void ActivityGraph::add_successor(ActivityId before, ActivityId after) {
   ++body.successor_count;
 }
 
+void ActivityGraph::add_start_successor(ActivityId before, ActivityId after, SimTime lag) {
+  if (before == after) {
+    throw std::logic_error("ActivityGraph::add_start_successor: an activity cannot follow itself");
+  }
+  if (lag < 0) {
+    throw std::logic_error("ActivityGraph::add_start_successor: negative lag " + std::to_string(lag) +
+                           " ns; expected a lag >= 0");
+  }
+  const Slot& first = live(before, "add_start_successor");
+  Slot& next = live(after, "add_start_successor");
+  if (next.state == State::kRunning || next.state == State::kDue) {
+    throw std::logic_error("ActivityGraph::add_start_successor: activity '" + std::string(label(after.index)) +
+                           "' is already running; add predecessors before it starts");
+  }
+  if (first.state == State::kRunning) {
+    // Its start is known: only the earliest start of `after` moves.
+    Body& body = bodies_[after.index];
+    body.earliest = std::max(body.earliest, bodies_[before.index].start + lag);
+    return;
+  }
+  ++next.pending_predecessors;
+  start_successors_[before.index].push_back(StartEdge{after, lag});
+  bodies_[before.index].has_start_successors = true;
+}
+
 void ActivityGraph::start(ActivityId id) {
   Slot& slot = live(id, "start");
   if (slot.state != State::kCreated) {
@@ -112,7 +140,7 @@ void ActivityGraph::start(ActivityId id) {
   slot.state = State::kReleased;
   bodies_[id.index].released = engine_.now();
   if (slot.pending_predecessors == 0) {
-    begin(id.index);
+    begin_when_due(id.index);
   }
 }
 
@@ -144,11 +172,44 @@ void ActivityGraph::begin(std::uint32_t index) {
                                 body.kind, body.track, body.tag,
                                 body.start});
   // A subscriber may have added activities (and moved the table): index again.
+  if (bodies_[index].has_start_successors) {
+    // Their earliest starts are now known. Moved out first: beginning one may add activities.
+    std::vector<StartEdge> edges = std::move(start_successors_[index]);
+    start_successors_[index].clear();
+    bodies_[index].has_start_successors = false;
+    const SimTime now = engine_.now();
+    for (const StartEdge& edge : edges) {
+      Slot& s = slots_[edge.after.index];
+      if (s.generation != edge.after.generation) continue;
+      Body& next = bodies_[edge.after.index];
+      next.earliest = std::max(next.earliest, now + edge.lag);
+      release(edge.after);
+    }
+    edges.clear();
+    start_successors_[index] = std::move(edges);  // keep the buffer for the slot's next activity
+  }
   const double latency_s = bodies_[index].latency_s;
   if (latency_s > 0.0) {
     engine_.schedule_in(to_sim_time(latency_s), [this, index] { work(index); });
   } else {
     work(index);
+  }
+}
+
+void ActivityGraph::begin_when_due(std::uint32_t index) {
+  const SimTime earliest = bodies_[index].earliest;
+  if (earliest > engine_.now()) {
+    slots_[index].state = State::kDue;
+    engine_.schedule_at(earliest, [this, index] { begin(index); });
+  } else {
+    begin(index);
+  }
+}
+
+void ActivityGraph::release(ActivityId next) {
+  Slot& s = slots_[next.index];
+  if (s.generation == next.generation && --s.pending_predecessors == 0 && s.state == State::kReleased) {
+    begin_when_due(next.index);
   }
 }
 
@@ -202,13 +263,6 @@ void ActivityGraph::finish(std::uint32_t index) {
   if (on_done) {
     on_done();
   }
-  const auto release = [this](ActivityId next) {
-    Slot& s = slots_[next.index];
-    if (s.generation == next.generation && --s.pending_predecessors == 0 &&
-        s.state == State::kReleased) {
-      begin(next.index);
-    }
-  };
   for (std::uint32_t i = 0; i < std::min(successor_count, kInlineSuccessors); ++i) {
     release(successors[i]);
   }

@@ -107,6 +107,15 @@ class ActivityGraph {
   /// Throws std::logic_error if `after` is running or finished, is unknown, or is `before`.
   void add_successor(ActivityId before, ActivityId after);
 
+  /// Makes `after` begin no earlier than `lag` ns after `before` begins (a start-to-start
+  /// edge with a lag, as in project scheduling): a thread whose work is known in advance
+  /// (`before` followed by `lag` ns of timers that nothing else delays) gates `after` without
+  /// an activity per piece of it. If `before` is running, its start is known and only the
+  /// earliest start of `after` moves. An `after` whose predecessors are done before that
+  /// time begins in an event at it. Throws std::logic_error if `after` is running or
+  /// finished, is unknown, or is `before`, if `before` has finished, or if `lag` < 0.
+  void add_start_successor(ActivityId before, ActivityId after, SimTime lag);
+
   /// Releases `id`: it begins now if its predecessors have finished, else when the last one
   /// does. Throws std::logic_error if `id` is unknown, finished or already started.
   void start(ActivityId id);
@@ -127,7 +136,8 @@ class ActivityGraph {
   Signal<ActivityFinished>& activity_finished() { return finished_; }
 
  private:
-  enum class State : std::uint8_t { kFree, kCreated, kReleased, kRunning };
+  /// kDue: released, predecessors done, waiting for its earliest start (an engine event).
+  enum class State : std::uint8_t { kFree, kCreated, kReleased, kDue, kRunning };
   /// What following an edge reads, 12 bytes a slot: a finishing activity's successors are
   /// scattered over the table, which stays in cache this way (the bodies would not).
   struct Slot {
@@ -137,11 +147,12 @@ class ActivityGraph {
   };
   /// Successors held in the body; further ones go to `more_successors_`.
   static constexpr std::uint32_t kInlineSuccessors = 3;
-  /// The rest of an activity, same index as its Slot: what begin, work and finish read, 112
+  /// The rest of an activity, same index as its Slot: what begin, work and finish read, 120
   /// bytes (the spec's label and callback, which most activities lack, live in `extras_`).
   struct Body {
     SimTime released = 0;
     SimTime start = 0;
+    SimTime earliest = 0;  ///< it begins no earlier (start-to-start edges; 0: none)
     double latency_s = 0.0;
     double amount = 0.0;
     double bound_per_s = 0.0;
@@ -150,6 +161,7 @@ class ActivityGraph {
     std::uint32_t track = 0;
     ResourceList resources;
     bool has_extra = false;  ///< extras_[i] holds a label or a callback
+    bool has_start_successors = false;  ///< start_successors_[i] is not empty
     std::uint32_t successor_count = 0;
     std::array<ActivityId, kInlineSuccessors> successors{};  ///< the first ones, in order
   };
@@ -158,6 +170,11 @@ class ActivityGraph {
     std::string label;
     std::function<void()> on_done;
   };
+  /// A start-to-start edge: `after` begins no earlier than `lag` ns after the owner begins.
+  struct StartEdge {
+    ActivityId after;
+    SimTime lag = 0;
+  };
 
   /// The label of the activity in slot `index` (empty when it has none).
   std::string_view label(std::uint32_t index) const {
@@ -165,6 +182,10 @@ class ActivityGraph {
   }
   Slot& live(ActivityId id, const char* what);
   void begin(std::uint32_t index);
+  /// Its predecessors are done: begin now, or in an event at its earliest start.
+  void begin_when_due(std::uint32_t index);
+  /// One predecessor of `next` (finish edge, or start edge reached) is done.
+  void release(ActivityId next);
   void work(std::uint32_t index);
   void finish(std::uint32_t index);
 
@@ -177,6 +198,8 @@ class ActivityGraph {
   /// Per slot, the successors beyond the first kInlineSuccessors, in order (most are empty).
   std::vector<std::vector<ActivityId>> more_successors_;
   std::vector<std::vector<ActivityId>> spare_successors_;  ///< emptied successor lists, reused
+  /// Per slot, its start-to-start successors until it begins (most are empty).
+  std::vector<std::vector<StartEdge>> start_successors_;
   std::size_t unfinished_ = 0;
   Signal<ActivityStarted> started_;
   Signal<ActivityFinished> finished_;

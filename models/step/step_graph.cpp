@@ -175,13 +175,17 @@ sim::ActivitySpec StepGraph::gpu_work(double gpu_s, StepActivity kind, StepTrack
 }
 
 sim::ActivityId StepGraph::add_kernel(const DispatchUnit& u, StepActivity kind, std::uint64_t tag,
-                                      sim::ActivityId dispatch,
+                                      sim::ActivityId dispatch, sim::SimTime dispatch_lag,
                                       const std::vector<sim::ActivityId>& extra_predecessors) {
   sim::ActivitySpec spec = u.off_gpu ? timer_work(u.gpu_s, kind, StepTrack::kComputeStream, tag, "")
                                      : gpu_work(u.gpu_s, kind, StepTrack::kComputeStream, tag);
   if (labels_) spec.label = u.label;
   const sim::ActivityId id = graph_.add(std::move(spec));
-  graph_.add_successor(dispatch, id);
+  if (dispatch_lag < 0) {
+    graph_.add_successor(dispatch, id);
+  } else {
+    graph_.add_start_successor(dispatch, id, dispatch_lag);
+  }
   if (has_tail_) graph_.add_successor(tail_, id);  // stream order
   for (const sim::ActivityId p : extra_predecessors) graph_.add_successor(p, id);
   graph_.start(id);
@@ -259,25 +263,53 @@ void StepGraph::emit_micro_step(long index) {
   if (sync_before_optimizer) last_before_optimizer = plan_.backward.empty() ? 0 : 1;
   bool has_dispatch = false;
   sim::ActivityId previous;
+  bool previous_real = true;  // `previous` is the last unit's own dispatch activity
   bool step_buckets = false;  // this micro-step all-reduces buckets (the last one, DDP)
+  // Without CPU contention a dispatch is a timer of to_sim_time(dispatch_s) that only the one
+  // before it delays once a phase's first dispatch has begun: the dispatches between a phase's
+  // first and last are then not activities, and their kernels begin no earlier than the
+  // first's start plus the dispatch times up to theirs (a start-to-start edge; the same times,
+  // half the activities). The first and last stay activities: what a phase waits for, the host
+  // sync after it (kTagHostWaitsAfter), the next phase's predecessor.
+  const bool coalesce = !contended_;
   for (int p = 0; p < 3; ++p) {
     if (phases[p] == nullptr) continue;
     const std::vector<DispatchUnit>& units = *phases[p];
+    sim::ActivityId head;      // the phase's first dispatch
+    sim::SimTime head_ns = 0;  // from its start to the end of the current unit's dispatch
     for (std::size_t i = 0; i < units.size(); ++i) {
       const DispatchUnit& u = units[i];
       const bool last = i + 1 == units.size();
-      std::uint64_t dispatch_tag = tag;
-      if (last && (p == last_phase || p == last_before_optimizer)) dispatch_tag |= kTagHostWaitsAfter;
-      sim::ActivitySpec spec = cpu_work(u.dispatch_s, StepActivity::kDispatch, StepTrack::kMainProcess, dispatch_tag);
-      const sim::ActivityId dispatch = graph_.add(std::move(spec));
+      const bool middle = coalesce && i > 0 && !last;
+      // The dispatch's duration as ActivityGraph times a timer: to_sim_time(amount / bound 1).
+      const sim::SimTime dispatch_ns = coalesce ? sim::to_sim_time(u.dispatch_s) : 0;
+      sim::ActivityId dispatch = head;
+      sim::SimTime kernel_lag = -1;  // -1: the kernel follows its own dispatch's finish
       bool gated = false;
-      if (has_dispatch) {
-        graph_.add_successor(previous, dispatch);
-      } else if (loads && !plan_.pinned) {
-        graph_.add_successor(gate.copy, dispatch);
+      if (middle) {
+        head_ns += dispatch_ns;
+        kernel_lag = head_ns;
       } else {
-        if (has_boundary) graph_.add_successor(boundary, dispatch);
-        gated = loads;  // pinned: the host dispatches once it has taken the batch
+        std::uint64_t dispatch_tag = tag;
+        if (last && (p == last_phase || p == last_before_optimizer)) dispatch_tag |= kTagHostWaitsAfter;
+        sim::ActivitySpec spec = cpu_work(u.dispatch_s, StepActivity::kDispatch, StepTrack::kMainProcess, dispatch_tag);
+        dispatch = graph_.add(std::move(spec));
+        if (has_dispatch && previous_real) {
+          graph_.add_successor(previous, dispatch);
+        } else if (has_dispatch) {
+          graph_.add_start_successor(head, dispatch, head_ns);
+        } else if (loads && !plan_.pinned) {
+          graph_.add_successor(gate.copy, dispatch);
+        } else {
+          if (has_boundary) graph_.add_successor(boundary, dispatch);
+          gated = loads;  // pinned: the host dispatches once it has taken the batch
+        }
+        if (i == 0) {
+          head = dispatch;
+          head_ns = dispatch_ns;
+        } else {
+          head_ns += dispatch_ns;
+        }
       }
       std::vector<sim::ActivityId> waits;
       if (p == 2 && i == 0) {
@@ -295,19 +327,22 @@ void StepGraph::emit_micro_step(long index) {
       if (p < 2 && !plan_.comm.units.empty()) {
         emit_unit_gathers(index, p == 1, i, has_boundary ? &boundary : nullptr, waits);
       }
-      if (gated) {
+      if (middle) {
+        // no activity: the kernel's start-to-start edge from `head` stands for the dispatch
+      } else if (gated) {
         gate.dispatch = dispatch;
         gate.has_dispatch = true;
       } else {
         graph_.start(dispatch);
       }
-      previous = dispatch;
+      if (!middle) previous = dispatch;
+      previous_real = !middle;
       has_dispatch = true;
       const StepActivity kind = u.communication && p < 2 ? StepActivity::kCommKernel
                                 : u.off_gpu                ? StepActivity::kHostOptimizer
                                                            : phase_kind[p];
       const std::uint64_t kernel_tag = last && p == last_phase ? tag | kTagEndsMicroStep : tag;
-      const sim::ActivityId kernel = add_kernel(u, kind, kernel_tag, dispatch, waits);
+      const sim::ActivityId kernel = add_kernel(u, kind, kernel_tag, dispatch, kernel_lag, waits);
       if (p == 1 && (final || plan_.comm.every_micro_step)) {
         step_buckets = emit_buckets(index, i, kernel) || step_buckets;
       }

@@ -11,7 +11,9 @@
 ///   read waits for batch i - prefetch to be taken and for its worker's previous batch;
 /// - host and GPU (step_graph.cpp): the H2D copy (pinned: the host goes on, kernels wait for
 ///   it; pageable: the host waits), one dispatch per unit on the main thread, each unit's
-///   kernels after its dispatch in stream order on the compute stream, DataParallel's
+///   kernels after its dispatch in stream order on the compute stream (without CPU
+///   contention a phase's dispatches between its first and last are no activities: their
+///   kernels follow the first's start plus the dispatch times up to theirs), DataParallel's
 ///   scatter/gather as units, the optimizer on the last micro-step, the loss read at the end
 ///   of every micro-step (the next micro-step starts when the GPU is idle);
 /// - data parallelism (step_graph.cpp, `emit_buckets`): DDP's gradient buckets, each
@@ -112,8 +114,10 @@ class StepGraph {
   /// `s` seconds of NCCL work queued on the communication stream after `predecessors`.
   sim::ActivityId add_comm(double s, StepActivity kind, long index, std::string label,
                            const std::vector<sim::ActivityId>& predecessors);
+  /// A unit's kernels on the compute stream after `dispatch` has finished, or, with
+  /// `dispatch_lag` >= 0, `dispatch_lag` ns after `dispatch` began (a coalesced host run).
   sim::ActivityId add_kernel(const DispatchUnit& u, StepActivity kind, std::uint64_t tag, sim::ActivityId dispatch,
-                             const std::vector<sim::ActivityId>& extra_predecessors);
+                             sim::SimTime dispatch_lag, const std::vector<sim::ActivityId>& extra_predecessors);
   sim::ActivitySpec cpu_work(double core_s, StepActivity kind, StepTrack track, std::uint64_t tag) const;
   /// `s` seconds of work on no shared resource (storage latency, a whole-batch read).
   sim::ActivitySpec timer_work(double s, StepActivity kind, StepTrack track, std::uint64_t tag,

@@ -36,6 +36,61 @@ ActivitySpec work(std::string label, double amount, std::vector<ResourceId> reso
 }  // namespace
 
 TEST_SUITE("sim.activity_graph") {
+  TEST_CASE("a start-to-start edge: the successor begins at the later of its lag and its predecessors") {
+    // h (a 2 s timer) begins at 0. k1 follows h's start by 3 s and finishes the 1 s timer g1
+    // (ends at 1 s): it begins at 3 s (the lag limits), ends at 4. k2 follows h's start by
+    // 3.5 s and k1's finish (4 s): it begins at 4 (the predecessor limits), ends at 5. k3 is
+    // added while h runs, 1 s after h's start, after k2: it begins at 5, ends at 6. The times
+    // are what the chain of timers h, h + 1 s, h + 1.5 s would give each kernel, without those
+    // activities.
+    Engine engine;
+    ActivityGraph graph(engine);
+    Finishes finishes(graph);
+    std::map<std::string, double> began_s;
+    graph.activity_started().subscribe([&began_s](const ActivityStarted& e) { began_s[std::string(e.label)] = to_seconds(e.time); });
+    const ActivityId h = graph.add(work("h", 2.0, {}, 1.0));
+    const ActivityId g1 = graph.add(work("g1", 1.0, {}, 1.0));
+    const ActivityId k1 = graph.add(work("k1", 1.0, {}, 1.0));
+    const ActivityId k2 = graph.add(work("k2", 1.0, {}, 1.0));
+    graph.add_start_successor(h, k1, to_sim_time(3.0));
+    graph.add_successor(g1, k1);
+    graph.add_start_successor(h, k2, to_sim_time(3.5));
+    graph.add_successor(k1, k2);
+    CHECK_THROWS_AS(graph.add_start_successor(h, h, 0), std::logic_error);
+    CHECK_THROWS_AS(graph.add_start_successor(h, k2, -1), std::logic_error);
+    for (const ActivityId id : {h, g1, k1, k2}) graph.start(id);
+    const ActivityId k3 = graph.add(work("k3", 1.0, {}, 1.0));
+    graph.add_start_successor(h, k3, to_sim_time(1.0));  // h is running: its start is known
+    graph.add_successor(k2, k3);
+    graph.start(k3);
+    engine.run();
+    CHECK(began_s["k1"] == 3.0);
+    CHECK(finishes.at_s["k1"] == 4.0);
+    CHECK(began_s["k2"] == 4.0);
+    CHECK(finishes.at_s["k2"] == 5.0);
+    CHECK(began_s["k3"] == 5.0);
+    CHECK(finishes.at_s["k3"] == 6.0);
+    CHECK(finishes.at_s["h"] == 2.0);
+    CHECK(graph.unfinished() == 0);
+    // A finished activity has no start left to follow.
+    const ActivityId late = graph.add(work("late", 1.0, {}, 1.0));
+    CHECK_THROWS_AS(graph.add_start_successor(h, late, 0), std::logic_error);
+  }
+
+  TEST_CASE("an activity waiting for its earliest start takes no more predecessors") {
+    Engine engine;
+    ActivityGraph graph(engine);
+    const ActivityId h = graph.add(work("h", 1.0, {}, 1.0));
+    graph.start(h);
+    const ActivityId k = graph.add(work("k", 1.0, {}, 1.0));
+    graph.add_start_successor(h, k, to_sim_time(2.0));
+    graph.start(k);  // due at 2 s: waits in an engine event
+    const ActivityId other = graph.add(work("other", 1.0, {}, 1.0));
+    CHECK_THROWS_AS(graph.add_successor(other, k), std::logic_error);
+    engine.run();
+    CHECK(to_seconds(engine.now()) == 3.0);
+  }
+
   TEST_CASE("a wide fork starts its successors in the order they were added") {
     // a (1 s alone at its bound of 1 unit/s) is followed by six activities of 1, 2, ..., 6
     // units, each alone at a bound of 1 unit/s: they start together at 1 s, in the order they

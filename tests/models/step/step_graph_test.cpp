@@ -3,6 +3,7 @@
 
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "dispatch_unit.h"
@@ -52,6 +53,46 @@ struct Counter {
 }  // namespace
 
 TEST_SUITE("models.step.step_graph") {
+  TEST_CASE("a phase's middle dispatches are coalesced: kernels begin as the dispatch chain would start them") {
+    // Synthetic data, one GPU. Forward dispatches 1, 1, 1, 5, 1, 1 ms (host ends them at 1, 2,
+    // 3, 8, 9, 10 ms), kernels 2, 2, 2, 1, 1, 4 ms; backward dispatches 1 ms each (11, 12, 13),
+    // kernels 1 ms each. Kernel k begins at max(previous kernel's end, its dispatch's end):
+    // f0 1-3, f1 3-5, f2 5-7, f3 8-9 (the host limits), f4 9-10 (both at 9), f5 10-14, b0
+    // 14-15, b1 15-16, b2 16-17. Step 17 ms, 15 of it kernels, 2 of it dispatch wait (0-1,
+    // 7-8; every later step 17-18 and 24-25 after its boundary). Only each phase's first
+    // and last dispatch are activities: 4 per micro-step.
+    StepPlan p;
+    p.forward = {unit("f0", 1e-3, 2e-3), unit("f1", 1e-3, 2e-3), unit("f2", 1e-3, 2e-3),
+                 unit("f3", 5e-3, 1e-3), unit("f4", 1e-3, 1e-3), unit("f5", 1e-3, 4e-3)};
+    p.backward = {unit("b0", 1e-3, 1e-3), unit("b1", 1e-3, 1e-3), unit("b2", 1e-3, 1e-3)};
+    p.micro_batch = 8;
+    p.loader.synthetic = true;
+    StepGraph g(p, 1, true, 2);
+    Counter c(g);
+    std::map<std::string, std::pair<double, double>> kernel_s;  // label -> (start, end)
+    g.graph().activity_finished().subscribe([&kernel_s](const ActivityFinished& e) {
+      if (static_cast<StepActivity>(e.kind) == StepActivity::kKernel && (e.tag & kTagIndexMask) == 0) {
+        kernel_s[std::string(e.label)] = {gpuplan::sim::to_seconds(e.start), gpuplan::sim::to_seconds(e.end)};
+      }
+    });
+    g.run_until_started(2);
+    const std::map<std::string, std::pair<double, double>> expected = {
+        {"f0", {1e-3, 3e-3}}, {"f1", {3e-3, 5e-3}},   {"f2", {5e-3, 7e-3}},   {"f3", {8e-3, 9e-3}},  {"f4", {9e-3, 10e-3}},
+        {"f5", {10e-3, 14e-3}}, {"b0", {14e-3, 15e-3}}, {"b1", {15e-3, 16e-3}}, {"b2", {16e-3, 17e-3}}};
+    REQUIRE(kernel_s.size() == expected.size());
+    for (const auto& entry : expected) {
+      INFO(entry.first);
+      CHECK(kernel_s.at(entry.first).first == doctest::Approx(entry.second.first).epsilon(1e-12));
+      CHECK(kernel_s.at(entry.first).second == doctest::Approx(entry.second.second).epsilon(1e-12));
+    }
+    CHECK(c.by_kind[StepActivity::kDispatch] == 2 * 4);
+    CHECK(c.by_kind[StepActivity::kKernel] == 2 * 9);
+    const StepStats s = simulate_steps(p);
+    CHECK(s.breakdown.step_time_s == doctest::Approx(17e-3).epsilon(1e-12));
+    CHECK(s.breakdown.gpu_compute_s == doctest::Approx(15e-3).epsilon(1e-12));
+    CHECK(s.breakdown.host_dispatch_wait_s == doctest::Approx(2e-3).epsilon(1e-12));
+  }
+
   TEST_CASE("two ops, one bucket: the step by hand, with and without overlap") {
     // Host dispatches f0 0-1, f1 1-2, b1 2-3, b0 3-4, optimizer 4-5 ms; GPU f0 1-3, f1 3-5,
     // b1 5-9, b0 9-13 ms.
