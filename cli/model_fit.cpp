@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -40,35 +41,106 @@ models::ModelParams with_parameters(const models::ModelParams& start, const std:
   return p;
 }
 
-// ln(predicted / measured) of each of the `rows` throughput rows of `cases` under `params`;
-// NaN for every row when a trial parameter set makes a step too long to simulate (a fraction
-// driven towards 0), which the search treats as a large residual and turns back from.
-std::vector<double> log_errors(const std::vector<ValidationCase>& cases, const models::ModelParams& params,
-                               std::size_t rows) {
-  std::vector<double> r;
-  try {
-    for (const ValidationRow& row : validate_cases(cases, params).rows) {
-      if (is_throughput(row)) {
-        r.push_back(row.error <= -1.0 ? kOomResidual : std::log1p(row.error));
-      }
+// Each case's throughput-row relative errors (validate's `error`, -1 for OOM) by the values
+// of the fitted fractions, every other parameter being the fixed `start` of one fit or one
+// leave-one-GPU-out table. A case's rows depend only on the case and the parameters, so a
+// point the search visits again costs nothing: Eigen's NumericalDiff re-evaluates f(x) at
+// the start of every Jacobian, the final residual and MAPE repeat the last point, and every
+// leave-one-GPU-out refit starts with the same Jacobian at f = 0.5. Cases missing from the
+// memo run on the thread pool, results by index, so the output does not depend on threads.
+class CaseErrorMemo {
+ public:
+  explicit CaseErrorMemo(const std::vector<ValidationCase>& cases) : cases_(cases) {}
+
+  // Relative errors of the throughput rows of cases[indices] (in index, then row order)
+  // under `params`; nullopt when a case's step is too long to simulate (sim::TimeRangeError),
+  // its message then in `too_long_message`.
+  std::optional<std::vector<double>> errors(const std::vector<std::size_t>& indices,
+                                            const models::ModelParams& params,
+                                            std::string* too_long_message = nullptr) {
+    const std::vector<double> key = fraction_values(params);
+    std::vector<std::size_t> missing;
+    for (const std::size_t i : indices) {
+      if (memo_.find({i, key}) == memo_.end()) missing.push_back(i);
     }
-  } catch (const sim::TimeRangeError&) {
-    r.assign(rows, std::nan(""));
+    std::vector<Entry> computed(missing.size());
+    parallel_for(missing.size(), std::max(1U, std::thread::hardware_concurrency()), {}, 0, 0, [&](std::size_t m) {
+      Entry& entry = computed[m];
+      try {
+        for (const ValidationRow& row : validate_cases({cases_[missing[m]]}, params).rows) {
+          if (is_throughput(row)) entry.errors.push_back(row.error);
+        }
+      } catch (const sim::TimeRangeError& e) {
+        entry.too_long = true;
+        entry.message = e.what();
+      }
+    });
+    simulated_cases_ += static_cast<int>(missing.size());
+    for (std::size_t m = 0; m < missing.size(); ++m) {
+      memo_.emplace(std::make_pair(missing[m], key), std::move(computed[m]));
+    }
+    std::vector<double> out;
+    for (const std::size_t i : indices) {
+      const Entry& entry = memo_.at({i, key});
+      if (entry.too_long) {
+        if (too_long_message != nullptr) *too_long_message = entry.message;
+        return std::nullopt;
+      }
+      out.insert(out.end(), entry.errors.begin(), entry.errors.end());
+    }
+    return out;
   }
+
+  // Cases simulated so far (memo misses).
+  int simulated_cases() const { return simulated_cases_; }
+
+ private:
+  struct Entry {
+    bool too_long = false;
+    std::string message;  // the simulator's TimeRangeError text when too_long
+    std::vector<double> errors;
+  };
+  static std::vector<double> fraction_values(const models::ModelParams& params) {
+    std::vector<double> v;
+    for (const FittedParameter& p : fitted_parameters()) v.push_back(params.gpu.*p.field);
+    return v;
+  }
+  const std::vector<ValidationCase>& cases_;
+  std::map<std::pair<std::size_t, std::vector<double>>, Entry> memo_;
+  int simulated_cases_ = 0;
+};
+
+// ln(predicted / measured) of each of the `rows` throughput rows of cases[indices] under
+// `params`; NaN for every row when a trial parameter set makes a step too long to simulate
+// (a fraction driven towards 0), which the search treats as a large residual and turns back
+// from.
+std::vector<double> log_errors(CaseErrorMemo& memo, const std::vector<std::size_t>& indices,
+                               const models::ModelParams& params, std::size_t rows) {
+  const std::optional<std::vector<double>> errors = memo.errors(indices, params);
+  if (!errors) return std::vector<double>(rows, std::nan(""));
+  std::vector<double> r;
+  for (const double e : *errors) r.push_back(e <= -1.0 ? kOomResidual : std::log1p(e));
   return r;
 }
 
-double throughput_mape(const std::vector<ValidationCase>& cases, const models::ModelParams& params, int* rows = nullptr) {
+// Throughput MAPE of cases[indices] under `params` (a too-long step propagates
+// sim::TimeRangeError, as validate does); `rows` receives the row count.
+double throughput_mape(CaseErrorMemo& memo, const std::vector<std::size_t>& indices,
+                       const models::ModelParams& params, int* rows = nullptr) {
+  std::string too_long_message;
+  const std::optional<std::vector<double>> errors = memo.errors(indices, params, &too_long_message);
+  if (!errors) throw sim::TimeRangeError(too_long_message);
   double sum = 0.0;
-  int n = 0;
-  for (const ValidationRow& row : validate_cases(cases, params).rows) {
-    if (is_throughput(row)) {
-      sum += std::abs(row.error);
-      ++n;
-    }
-  }
+  for (const double e : *errors) sum += std::abs(e);
+  const int n = static_cast<int>(errors->size());
   if (rows != nullptr) *rows = n;
   return n > 0 ? sum / n : 0.0;
+}
+
+std::vector<std::size_t> all_indices(std::size_t n) {
+  std::vector<std::size_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = i;
+  return v;
 }
 
 std::string gpu_of(const ValidationCase& c) { return c.scenario.variants.front().job.hardware.gpu.name; }
@@ -89,10 +161,14 @@ const std::vector<FittedParameter>& fitted_parameters() {
   return parameters;
 }
 
-ModelFit fit_model(const std::vector<ValidationCase>& cases, const models::ModelParams& start) {
+namespace {
+
+// fit_model over cases[indices] of the memo's case set.
+ModelFit fit_indices(CaseErrorMemo& memo, const std::vector<std::size_t>& indices, const models::ModelParams& start) {
   const auto& fitted = fitted_parameters();
   ModelFit fit;
-  fit.throughput_mape_before = throughput_mape(cases, start, &fit.throughput_rows);
+  const int simulated_before = memo.simulated_cases();
+  fit.throughput_mape_before = throughput_mape(memo, indices, start, &fit.throughput_rows);
   if (fit.throughput_rows < static_cast<int>(fitted.size())) {
     throw config::ConfigError(fmt::format("gpuplan fit: {} throughput rows for {} parameters; fitting needs at least "
                                           "as many rows as parameters",
@@ -101,43 +177,47 @@ ModelFit fit_model(const std::vector<ValidationCase>& cases, const models::Model
   const std::vector<double> x0(fitted.size(), logit(kNeutralStart));
   const models::LeastSquaresFit lsq = models::fit_least_squares(
       [&](const std::vector<double>& x) {
-        return log_errors(cases, with_parameters(start, x), static_cast<std::size_t>(fit.throughput_rows));
+        return log_errors(memo, indices, with_parameters(start, x), static_cast<std::size_t>(fit.throughput_rows));
       },
       x0);
   fit.params = with_parameters(start, lsq.x);
   fit.evaluations = lsq.evaluations;
-  fit.throughput_mape_after = throughput_mape(cases, fit.params);
+  fit.throughput_mape_after = throughput_mape(memo, indices, fit.params);
+  fit.simulated_cases = memo.simulated_cases() - simulated_before;
   return fit;
 }
 
+}  // namespace
+
+ModelFit fit_model(const std::vector<ValidationCase>& cases, const models::ModelParams& start) {
+  CaseErrorMemo memo(cases);
+  return fit_indices(memo, all_indices(cases.size()), start);
+}
+
 std::vector<GpuHoldout> leave_one_gpu_out(const std::vector<ValidationCase>& cases, const models::ModelParams& start) {
-  std::map<std::string, std::vector<ValidationCase>> by_gpu;
-  for (const ValidationCase& c : cases) {
-    by_gpu[gpu_of(c)].push_back(c);
+  std::map<std::string, std::vector<std::size_t>> by_gpu;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    by_gpu[gpu_of(cases[i])].push_back(i);
   }
   if (by_gpu.size() < 2) {
     throw config::ConfigError("gpuplan validate --leave-one-gpu-out: the cases cover " +
                               std::to_string(by_gpu.size()) + " GPU type; it needs at least two");
   }
-  // The refits are independent: one per GPU on the pool's threads, results by index.
-  std::vector<std::string> gpus;
-  for (const auto& entry : by_gpu) gpus.push_back(entry.first);
-  std::vector<GpuHoldout> slots(gpus.size());
-  parallel_for(gpus.size(), std::max(1U, std::thread::hardware_concurrency()), {}, 0, 0, [&](std::size_t i) {
-    const std::string& gpu = gpus[i];
-    std::vector<ValidationCase> rest;
-    for (const ValidationCase& c : cases) {
-      if (gpu_of(c) != gpu) rest.push_back(c);
-    }
-    GpuHoldout& row = slots[i];
-    row.gpu = gpu;
-    row.mape_shipped = throughput_mape(by_gpu.at(gpu), start, &row.throughput_rows);
-    if (row.throughput_rows == 0) return;
-    row.mape_held_out = throughput_mape(by_gpu.at(gpu), fit_model(rest, start).params);
-  });
+  // One refit per GPU, one after the other, sharing one memo (their searches start at the
+  // same point); each refit runs its cases on the thread pool.
+  CaseErrorMemo memo(cases);
   std::vector<GpuHoldout> rows;
-  for (const GpuHoldout& row : slots) {
-    if (row.throughput_rows > 0) rows.push_back(row);
+  for (const auto& entry : by_gpu) {
+    GpuHoldout row;
+    row.gpu = entry.first;
+    row.mape_shipped = throughput_mape(memo, entry.second, start, &row.throughput_rows);
+    if (row.throughput_rows == 0) continue;
+    std::vector<std::size_t> rest;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (gpu_of(cases[i]) != row.gpu) rest.push_back(i);
+    }
+    row.mape_held_out = throughput_mape(memo, entry.second, fit_indices(memo, rest, start).params);
+    rows.push_back(row);
   }
   return rows;
 }
@@ -149,6 +229,7 @@ std::string render_fit(const ModelFit& fit, const models::ModelParams& start, co
     root["throughput_mape_before"] = fit.throughput_mape_before;
     root["throughput_mape_after"] = fit.throughput_mape_after;
     root["evaluations"] = fit.evaluations;
+    root["simulated_cases"] = fit.simulated_cases;
     root["parameters"] = nlohmann::ordered_json::array();
     for (const FittedParameter& p : fitted_parameters()) {
       root["parameters"].push_back(
@@ -162,10 +243,10 @@ std::string render_fit(const ModelFit& fit, const models::ModelParams& start, co
                    p.meaning});
   }
   return table.to_text() + fmt::format("\nthroughput MAPE {:.1f} % shipped, {:.1f} % fitted, over {} rows ({} model "
-                                       "evaluations from {} for every fraction); ship the fitted values in "
+                                       "evaluations, {} case simulations, from {} for every fraction); ship the fitted values in "
                                        "models/gpu/gpu_efficiency.cpp\n",
                                        fit.throughput_mape_before * 100.0, fit.throughput_mape_after * 100.0,
-                                       fit.throughput_rows, fit.evaluations, kNeutralStart);
+                                       fit.throughput_rows, fit.evaluations, fit.simulated_cases, kNeutralStart);
 }
 
 std::string render_leave_one_gpu_out(const std::vector<GpuHoldout>& rows, const std::string& format) {

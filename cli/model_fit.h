@@ -10,6 +10,10 @@
 /// f = 1 / (1 + e^-x), so no step leaves the range, from f = 0.5 for every fraction (not
 /// from the shipped values, which were fitted on every case). No parameter is per GPU or per
 /// case.
+/// A case's rows under one parameter point are simulated once per fit or per
+/// leave-one-GPU-out table (the search revisits points: Eigen's forward-difference Jacobian
+/// re-evaluates the current one, and every refit starts at the same one), the missing cases
+/// on the thread pool with results by index: the same output as simulating every evaluation.
 /// The fitted values ship in models/gpu/gpu_efficiency.cpp (the one reviewed file).
 
 #include <string>
@@ -36,7 +40,8 @@ struct ModelFit {
   double throughput_mape_before = 0.0;  ///< over the fitted rows, with `base` (shipped)
   double throughput_mape_after = 0.0;   ///< the same rows, fitted
   int throughput_rows = 0;
-  int evaluations = 0;                ///< model evaluations of the whole case set
+  int evaluations = 0;                ///< residual evaluations by the search (each over the whole case set)
+  int simulated_cases = 0;            ///< case simulations run (evaluations repeating a point reuse them)
 };
 
 /// Fits `fitted_parameters()` over the throughput rows of `cases`, every other parameter

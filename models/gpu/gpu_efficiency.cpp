@@ -14,14 +14,16 @@ GpuEfficiency GpuEfficiency::defaults() {
   // performance notes); 0.88.
   e.matmul_cuda_core = 0.88;
   // The four fractions below are FITTED by one command, `gpuplan fit tests/validation`
-  // (cli/model_fit.h: Levenberg-Marquardt on ln(predicted/measured) of the 75 throughput rows
-  // of tests/validation on A100 40/80 GB, V100 16 GB, RTX 3090, TITAN RTX, H100 SXM, H200 and
-  // B200; every fraction started at 0.5), rounded to three digits, 2026-12-01: refit after
-  // linear layers gained their tile and wave quantization (gemm_tiles.h) and
-  // FlashAttention-2 on Hopper its own fraction (flash_attention_relative_to_matmul_cc9).
-  // After a model change, rerun the command and copy its "fitted" column here.
-  // Previous fit (the same cases, neither term): conv 1.000, linear 0.706, attention 0.586,
-  // memory 0.742. Fits before that:
+  // (cli/model_fit.h: Levenberg-Marquardt on ln(predicted/measured) of the 93 throughput rows
+  // of tests/validation at commit dc24abe: A100 40/80 GB, V100 16 GB, RTX 3090, TITAN RTX,
+  // H100 SXM, H200 and B200, the Megatron-LM pipeline rows P001-P016 and the ZeRO-3 offload
+  // rows O001-O002 included; every fraction started at 0.5; 98 evaluations), rounded to three
+  // digits, 2026-12-02. After a model change, rerun the command and copy its "fitted" column
+  // here.
+  // Previous fit (75 rows, before the P and O groups, 2026-12-01): conv 0.989, linear 0.828,
+  // attention 0.483, memory 0.795. Before that (75 rows, without tile/wave quantization of
+  // linear layers and FlashAttention-2's Hopper fraction):
+  // conv 1.000, linear 0.706, attention 0.586, memory 0.742. Fits before that:
   // linear 0.684, attention 0.643, memory 0.779 (39 rows, before the GPU Boost clock term).
   // Values before any fit: conv 0.70 / 0.95, linear 0.75, attention 0.60 (fitted by hand on
   // ResNet-50 and BERT), memory 0.80 (STREAM-like copies reach ~85 % on HBM).
@@ -31,12 +33,12 @@ GpuEfficiency GpuEfficiency::defaults() {
   // GEMM of the path. One fraction, not one per path: only the V100's fp32 ResNet-50 rows
   // (V005, V007) ran convolutions on CUDA cores, so a CUDA-core fraction was left at its 0.5
   // start by a refit without the V100, which predicted those rows at half speed.
-  e.conv_relative_to_gemm = 0.989;
+  e.conv_relative_to_gemm = 0.970;
   // A model's linear layers (forward, grad-input, grad-weight GEMMs with the bias pass)
   // relative to the best-shape GEMM, on top of their shape's tile and wave efficiency.
-  e.matmul_relative_to_gemm = 0.828;
+  e.matmul_relative_to_gemm = 0.848;
   // Per-head batched attention GEMMs (k = head_dim = 64) relative to a GEMM.
-  e.attention_relative_to_matmul = 0.483;
+  e.attention_relative_to_matmul = 0.672;
   // FlashAttention-2 forward + backward on an A100 SXM 80GB, head dim 64, sequence 2k, no
   // causal mask: about 176 TFLOP/s (Dao 2023, "FlashAttention-2", fig. 4, FLOP counted as
   // 4·s²·d·heads forward and 2.5× that backward), of the 0.87 × 312 = 271 TFLOP/s that a
@@ -52,7 +54,7 @@ GpuEfficiency GpuEfficiency::defaults() {
   e.memory_efficient_attention_relative_to_flash = 0.6;
   // Achieved share of datasheet bandwidth by memory-bound kernels (STREAM-like copy reaches
   // ~85 % on A100/H100 HBM), one for every memory type (gpu_efficiency.h says why).
-  e.memory_bandwidth = 0.795;
+  e.memory_bandwidth = 0.787;
   // Minimum kernel duration on recent NVIDIA GPUs is 2-5 us (NVIDIA Nsight guidance).
   e.kernel_fixed_s = core::microseconds(3.0);
   // Eager PyTorch: a bare aten op costs ~10 us of Python, dispatcher and launch ("Making Deep

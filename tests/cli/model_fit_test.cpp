@@ -68,6 +68,23 @@ TEST_SUITE("cli.fit") {
     }
   }
 
+  TEST_CASE("fit reuses a case's simulation at a point the search visits again, and is deterministic") {
+    TempDir dir("memo");
+    copy_three_gpus(dir);
+    const auto a = run_gpuplan("fit " + dir.path.string() + " --format json");
+    REQUIRE_MESSAGE(a.exit_code == 0, a.err);
+    const auto j = nlohmann::json::parse(a.out);
+    const int evaluations = j["evaluations"].get<int>();
+    // Without the memo every residual evaluation simulates all nine cases, and the shipped
+    // and fitted MAPEs two more passes. Eigen's forward-difference Jacobian re-evaluates the
+    // current point first (one of every five evaluations with four parameters), the final
+    // residual and the fitted MAPE repeat the search's last point: at least 2 x 9 fewer.
+    CHECK(j["simulated_cases"].get<int>() <= 9 * (evaluations + 2) - 2 * 9);
+    CHECK(j["simulated_cases"].get<int>() >= 9);
+    const auto b = run_gpuplan("fit " + dir.path.string() + " --format json");
+    CHECK(a.out == b.out);
+  }
+
   TEST_CASE("leave-one-GPU-out: one row per GPU type, the shipped MAPE is validate's over that GPU's rows") {
     TempDir dir("logo");
     copy_three_gpus(dir);
