@@ -162,7 +162,8 @@ ParallelismSection read_parallelism_section(MapReader& root) {
     } else if (strategy_valid) {
       p.error("distributed_optimizer",
               "distributed_optimizer is Megatron's sharding of the optimizer state over the ranks of strategy ddp, "
-              "but the strategy is " + strategy_text(section.spec),
+              "but the strategy is " +
+                  strategy_text(section.spec),
               "; set parallelism.strategy: ddp, or remove distributed_optimizer (zero_stage 1 and fsdp shard the "
               "optimizer state already)");
     }

@@ -359,7 +359,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
           o != models::Optimizer::kSgdMomentum) {
         parallelism.reader->error("distributed_optimizer",
                                   "distributed_optimizer runs Megatron's Adam or SGD on fp32 main parameters, but "
-                                  "training.optimizer is " + std::string(models::name_of(o)),
+                                  "training.optimizer is " +
+                                      std::string(models::name_of(o)),
                                   "; use training.optimizer: adam, adamw, sgd or sgd_momentum, or remove "
                                   "distributed_optimizer");
       }

@@ -18,10 +18,16 @@ DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const Traini
   const double moment = training.optimizer_state_precision == OptimizerStatePrecision::kBf16 ? kHalfBytes : kFp32Bytes;
   double moments = 0.0;
   switch (training.optimizer) {
-    case Optimizer::kSgd: moments = 0.0; break;
-    case Optimizer::kSgdMomentum: moments = 1.0; break;
+    case Optimizer::kSgd:
+      moments = 0.0;
+      break;
+    case Optimizer::kSgdMomentum:
+      moments = 1.0;
+      break;
     case Optimizer::kAdam:
-    case Optimizer::kAdamW: moments = 2.0; break;
+    case Optimizer::kAdamW:
+      moments = 2.0;
+      break;
     case Optimizer::kAdamW8bit:
     case Optimizer::kPagedAdamW8bit:
     case Optimizer::kAdafactor:

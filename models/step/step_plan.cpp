@@ -4,9 +4,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "models/gpu/op_time.h"
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
+#include "models/gpu/op_time.h"
 #include "models/host/host_cpu.h"
 #include "models/memory/distributed_optimizer.h"
 #include "models/memory/parallel_memory.h"
@@ -161,10 +161,10 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // DDP buckets hold .grad (fp32; bf16 in pure bf16); Megatron's distributed optimizer its
   // main grads (distributed_optimizer.h).
   const int optimizer_shards = distributed_optimizer_shard_ranks(job);
-  const bool distributed_optimizer = job.parallelism.distributed_optimizer && job.parallelism.strategy == ParallelStrategy::kDdp;
-  const double gradient_bytes = distributed_optimizer
-                                    ? distributed_optimizer_bytes_per_parameter(t).gradient_bytes
-                                    : parameter_element_bytes(t.precision);
+  const bool distributed_optimizer =
+      job.parallelism.distributed_optimizer && job.parallelism.strategy == ParallelStrategy::kDdp;
+  const double gradient_bytes = distributed_optimizer ? distributed_optimizer_bytes_per_parameter(t).gradient_bytes
+                                                      : parameter_element_bytes(t.precision);
   // Backward runs in reverse; with activation checkpointing each op's forward is replayed
   // before its backward (one extra forward in all: Chen et al. 2016, "Training Deep Nets with
   // Sublinear Memory Cost").

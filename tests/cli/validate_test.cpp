@@ -8,8 +8,8 @@
 using gpuplan::testing::run_gpuplan;
 
 // Accuracy guard: the validation cases (tests/validation/README.md) with the one set of
-// model parameters, fitted by `gpuplan fit tests/validation` on the 75 cases before the P
-// and O groups were added (so those two are out of sample). The bounds sit just above
+// model parameters, fitted by `gpuplan fit tests/validation` on the 75 cases before the P,
+// O and N groups were added (so those three are out of sample). The bounds sit just above
 // today's figures: throughput MAPE 12.7 % over 98 rows (8.0 % over 27 one-GPU cases, 14.5 %
 // over 71 multi-GPU cases). By group: every D, K and P case runs Megatron's fused kernels
 // (training.framework_overhead: eager_fused: fused scale-mask-softmax, bias+GeLU, apex

@@ -184,9 +184,11 @@ TEST_SUITE("config.scenario_parallelism") {
                    "or set hardware.gpus_per_node to the GPUs to shard over"});
   }
   TEST_CASE("distributed_optimizer: read with ddp, refused with other strategies and optimizers, with the fix") {
-    CHECK(parallelism_of(on_four_gpus("parallelism: {strategy: ddp, distributed_optimizer: true}\n")).distributed_optimizer);
+    CHECK(parallelism_of(on_four_gpus("parallelism: {strategy: ddp, distributed_optimizer: true}\n"))
+              .distributed_optimizer);
     CHECK_FALSE(parallelism_of(on_four_gpus("parallelism: {strategy: ddp}\n")).distributed_optimizer);
-    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 1\n  distributed_optimizer: true\n")) ==
+    CHECK(scenario_errors(
+              on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 1\n  distributed_optimizer: true\n")) ==
           Messages{"distributed_optimizer is Megatron's sharding of the optimizer state over the ranks of strategy "
                    "ddp, but the strategy is zero at s.yaml:22:26 (parallelism.distributed_optimizer); set "
                    "parallelism.strategy: ddp, or remove distributed_optimizer (zero_stage 1 and fsdp shard the "

@@ -96,8 +96,8 @@ TEST_SUITE("models.distributed_optimizer") {
     const JobSpec job = job_with(Precision::kBf16Amp);
     CHECK(distributed_optimizer_shard_ranks(job) == 8);
     const MemoryBreakdown m = rank_memory(job, MemoryModelParams{});
-    CHECK(m.weights_bytes == doctest::Approx(2e9));          // bf16 parameters
-    CHECK(m.gradients_bytes == doctest::Approx(4e9));        // fp32 main grads
+    CHECK(m.weights_bytes == doctest::Approx(2e9));            // bf16 parameters
+    CHECK(m.gradients_bytes == doctest::Approx(4e9));          // fp32 main grads
     CHECK(m.optimizer_state_bytes == doctest::Approx(1.5e9));  // 1e9 x 12 / 8
     CHECK(m.data_parallel_bytes == 0.0);
     // Without the distributed optimizer: fp32 weights 4e9, grads 4e9, moments 8e9 + autocast
