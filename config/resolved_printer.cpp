@@ -241,6 +241,9 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   if (job.parallelism.fp8_all_gather) {
     out << YAML::Key << "fp8_all_gather" << YAML::Value << true;
   }
+  if (job.parallelism.distributed_optimizer) {
+    out << YAML::Key << "distributed_optimizer" << YAML::Value << true;
+  }
   if (job.parallelism.optimizer_offload != models::OffloadTarget::kNone ||
       job.parallelism.parameter_offload != models::OffloadTarget::kNone) {
     out << YAML::Key << "offload" << YAML::Value << YAML::BeginMap;

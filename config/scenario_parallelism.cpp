@@ -111,6 +111,7 @@ ParallelismSection read_parallelism_section(MapReader& root) {
   const std::optional<std::string> sharding = p.choice("sharding", models::names_of<models::Sharding>());
   const std::optional<std::int64_t> stage = p.integer("zero_stage", 1, 3);
   const std::optional<bool> fp8_all_gather = p.boolean("fp8_all_gather");
+  const std::optional<bool> distributed_optimizer = p.boolean("distributed_optimizer");
   if (p.has("offload")) section.offload = p.map("offload");
   read_model_parallel(p, section.spec);  // tensor_parallel, sequence_parallel
   read_expert_parallel(p, section.spec);  // expert_parallel, expert_load_imbalance
@@ -153,6 +154,25 @@ ParallelismSection read_parallelism_section(MapReader& root) {
               "; use strategy: fsdp (full_shard, shard_grad_op or hybrid_shard) or zero with zero_stage: 3, or "
               "remove fp8_all_gather");
     }
+  }
+  if (value_or(distributed_optimizer, false)) {
+    // Megatron's distributed optimizer belongs to its DDP; ZeRO-1 and FSDP shard the state themselves.
+    if (s == models::ParallelStrategy::kDdp) {
+      section.spec.distributed_optimizer = true;
+    } else if (strategy_valid) {
+      p.error("distributed_optimizer",
+              "distributed_optimizer is Megatron's sharding of the optimizer state over the ranks of strategy ddp, "
+              "but the strategy is " +
+                  strategy_text(section.spec),
+              "; set parallelism.strategy: ddp, or remove distributed_optimizer (zero_stage 1 and fsdp shard the "
+              "optimizer state already)");
+    }
+  }
+  if (section.spec.distributed_optimizer && section.spec.expert_parallel > 1) {
+    p.error("distributed_optimizer",
+            "distributed_optimizer with expert_parallel " + std::to_string(section.spec.expert_parallel) +
+                " is not modelled (the experts' state would shard over the expert-data-parallel group)",
+            "; remove distributed_optimizer, or set expert_parallel: 1");
   }
   read_offload(section, strategy_valid);
   return section;

@@ -29,7 +29,8 @@ struct ParallelismSection {
 /// checked with the training section (scenario_validator.cpp). offload: {optimizer,
 /// parameters} (none | cpu | nvme, default none) with fsdp or zero only; parameters other than
 /// none needs sharded parameters at rest between units (fsdp full_shard / hybrid_shard, or
-/// zero_stage 3).
+/// zero_stage 3). distributed_optimizer (default false) with strategy ddp only, and not with
+/// expert_parallel > 1; its optimizer is checked with the training section.
 ParallelismSection read_parallelism_section(MapReader& root);
 
 /// The strategy against the hardware: several GPUs without a strategy (at the hardware key

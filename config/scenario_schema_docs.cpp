@@ -179,6 +179,12 @@ const std::vector<KeyDoc> kDocs = {
      "needs training.precision fp8 and strategy fsdp (not no_shard) or zero_stage 3",
      "all-gather the float8 linears' weights as 1-byte float8 instead of bf16 (torchao "
      "enable_fsdp_float8_all_gather with FSDP2): half the gather volume and gathered buffers of those weights"},
+    {"parallelism.distributed_optimizer", K::kBoolean, "", "false",
+     "strategy ddp only; training.optimizer adam, adamw, sgd or sgd_momentum; not with expert_parallel > 1",
+     "Megatron-LM's distributed optimizer (--use-distributed-optimizer, as NeMo and Megatron-Bridge train): "
+     "16-bit parameters (fp32 in fp32/tf32) and main gradients (fp32; fp16 under fp16_amp) kept whole, the fp32 "
+     "main parameters and moments split over the data-parallel ranks (bf16 + Adam: 6 + 12/d B per parameter); "
+     "gradients reduce-scattered, updated parameters all-gathered before the next forward"},
     {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1",
      "1 to 1024; divides the heads, and divides gpus_per_node or is a multiple of it dividing the GPUs (then "
      "pipeline_parallel 1)",

@@ -353,6 +353,18 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                 "is " + std::string(models::name_of(training->precision)),
                                 "; set training.precision: fp8, or remove fp8_all_gather");
     }
+    if (parallelism.spec.distributed_optimizer && training) {
+      const models::Optimizer o = training->optimizer;
+      if (o != models::Optimizer::kAdam && o != models::Optimizer::kAdamW && o != models::Optimizer::kSgd &&
+          o != models::Optimizer::kSgdMomentum) {
+        parallelism.reader->error("distributed_optimizer",
+                                  "distributed_optimizer runs Megatron's Adam or SGD on fp32 main parameters, but "
+                                  "training.optimizer is " +
+                                      std::string(models::name_of(o)),
+                                  "; use training.optimizer: adam, adamw, sgd or sgd_momentum, or remove "
+                                  "distributed_optimizer");
+      }
+    }
     if (parallelism.reader && workload.workload) {
       check_model_parallel(*parallelism.reader, parallelism.spec, hw, *workload.workload,
                            training ? &*training : nullptr);

@@ -154,6 +154,11 @@ struct ParallelismSpec {
   /// linears' weights are all-gathered as 1-byte float8, not bf16 (torchao
   /// enable_fsdp_float8_all_gather; models/memory/sharding.h gathered_unit_bytes).
   bool fp8_all_gather = false;
+  /// `parallelism.distributed_optimizer` (strategy ddp only): Megatron-LM's distributed
+  /// optimizer, the fp32 main parameters and optimizer state split over the gradient ranks,
+  /// gradients reduce-scattered and updated parameters all-gathered
+  /// (models/memory/distributed_optimizer.h).
+  bool distributed_optimizer = false;
   /// `parallelism.offload.optimizer` (fsdp or zero): the optimizer state and fp32 master
   /// weights live off the GPU and the optimizer step runs on the host's cores
   /// (models/memory/offload.h).

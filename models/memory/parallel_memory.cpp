@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/memory/distributed_optimizer.h"
 #include "models/memory/optimizer_state.h"
 #include "models/memory/sharding.h"
 #include "models/workload/context_parallel_shard.h"
@@ -209,7 +210,11 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
   const Workload rank = rank_workload(job);
   if (worst_stage != nullptr) *worst_stage = 0;
   const int p = job.parallelism.pipeline_parallel;
-  if (p <= 1) return per_gpu_memory(job, training_memory(rank, job.training, params));
+  if (p <= 1) {
+    MemoryBreakdown m = per_gpu_memory(job, training_memory(rank, job.training, params));
+    apply_distributed_optimizer(job, rank, m);
+    return m;
+  }
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   const bool buckets = job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.gradient_ranks(gpus) > 1;
   MemoryBreakdown worst;
@@ -223,6 +228,7 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
     m.activations_bytes = (one - recompute) * held + recompute;
     m.allocator_slack_bytes *= one > 0.0 ? m.activations_bytes / one : 1.0;
     m.data_parallel_bytes = buckets ? stage.parameters * 4.0 : 0.0;  // DDP's fp32 bucket copy of the stage's gradients
+    apply_distributed_optimizer(job, stage, m);
     if (s == 0 || m.total_bytes() > worst.total_bytes()) {
       worst = m;
       if (worst_stage != nullptr) *worst_stage = s;

@@ -103,7 +103,10 @@ double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int
 /// pipeline parallelism the worst stage's, each stage holding the weights, gradients and
 /// optimizer state of its own layers (DDP's buckets of its own parameters) and
 /// pipeline_activation_micro_batches() micro-batches of its activations (the allocator's
-/// slack with them; with checkpointing the block being recomputed is one micro-batch's). `stage` (if not null) gets the worst stage's index (0 without a pipeline).
+/// slack with them; with checkpointing the block being recomputed is one micro-batch's); with
+/// Megatron's distributed optimizer the weights, gradients and optimizer state of
+/// distributed_optimizer.h. `stage` (if not null) gets the worst stage's index (0 without a
+/// pipeline).
 MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params, int* stage = nullptr);
 
 }  // namespace gpuplan::models

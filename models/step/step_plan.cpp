@@ -4,8 +4,11 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/collective/builtin.h"
+#include "models/collective/fastest_collective.h"
 #include "models/gpu/op_time.h"
 #include "models/host/host_cpu.h"
+#include "models/memory/distributed_optimizer.h"
 #include "models/memory/parallel_memory.h"
 #include "models/memory/sharding.h"
 #include "models/step/context_parallel_plan.h"
@@ -155,6 +158,13 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     spans.forward_end.push_back(plan.forward.size());
     tag(plan.forward, forward_chunk, op_chunk[i]);
   }
+  // DDP buckets hold .grad (fp32; bf16 in pure bf16); Megatron's distributed optimizer its
+  // main grads (distributed_optimizer.h).
+  const int optimizer_shards = distributed_optimizer_shard_ranks(job);
+  const bool distributed_optimizer =
+      job.parallelism.distributed_optimizer && job.parallelism.strategy == ParallelStrategy::kDdp;
+  const double gradient_bytes = distributed_optimizer ? distributed_optimizer_bytes_per_parameter(t).gradient_bytes
+                                                      : parameter_element_bytes(t.precision);
   // Backward runs in reverse; with activation checkpointing each op's forward is replayed
   // before its backward (one extra forward in all: Chen et al. 2016, "Training Deep Nets with
   // Sublinear Memory Cost").
@@ -170,7 +180,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     }
     model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, w.backward.gpu_time_s);
     DispatchUnit bwd = unit_of(ops[r].name + " bwd", w.backward, t, true, e);
-    bwd.grad_bytes = ops[r].parameters * parameter_element_bytes(t.precision);  // DDP buckets hold .grad (fp32; bf16 in pure bf16)
+    bwd.grad_bytes = ops[r].parameters * gradient_bytes;
     bwd.expert_grads = ops[r].experts > 0.0;
     plan.backward.push_back(bwd);
     context_parallel.add(plan.backward, ops[r], bwd, true, plan.micro_batch);
@@ -212,7 +222,8 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // ones: split into units of at most 64 kernels so dispatch and execution overlap.
   // FSDP / ZeRO: each rank updates its shard of the parameters only; with tensor parallelism
   // the rank's share of them (rank.parameters).
-  const double updated = rank.parameters / (sharding.optimizer_state ? sharding.shard_ranks : 1);
+  // Megatron's distributed optimizer likewise updates its 1/d of the fp32 main parameters.
+  const double updated = rank.parameters / (sharding.optimizer_state ? sharding.shard_ranks : optimizer_shards);
   const KernelWork opt = optimizer_work(updated, std::max(1, parameter_tensors), gpu, t, e);
   const int pieces = std::max(1, static_cast<int>(std::ceil(opt.kernels / 64.0)));
   KernelWork piece = opt;
@@ -238,6 +249,17 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   if (ddp(job) && expert_parallel.active()) {
     plan.comm = plan_expert_parallel_ddp(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
                                          expert_data_parallel_topology(job, data_parallel_group));
+  } else if (ddp(job) && distributed_optimizer) {
+    // The main grads' buckets reduce-scattered to their shards' owners on the last micro-step,
+    // then the updated parameters all-gathered into the parameter buffer before the next
+    // forward: the bus volume of DDP's all-reduce (distributed_optimizer.h).
+    plan.comm = plan_gradient_buckets(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
+                                      Collective::kReduceScatter);
+    plan.comm.strategy = ParallelStrategy::kDdp;
+    const double parameter_bytes = rank.parameters * distributed_optimizer_bytes_per_parameter(t).parameter_bytes;
+    plan.comm.parameter_all_gather_s =
+        fastest_collective(builtin_collective_registry(), Collective::kAllGather, parameter_bytes, data_parallel_group)
+            .time_s;
   } else if (ddp(job)) {
     plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, data_parallel_group);
   } else if (data_parallel(job)) {

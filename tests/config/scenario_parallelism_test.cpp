@@ -183,6 +183,27 @@ TEST_SUITE("config.scenario_parallelism") {
                    "(parallelism.strategy); write parallelism.strategy: none (or remove parallelism) for one GPU, "
                    "or set hardware.gpus_per_node to the GPUs to shard over"});
   }
+  TEST_CASE("distributed_optimizer: read with ddp, refused with other strategies and optimizers, with the fix") {
+    CHECK(parallelism_of(on_four_gpus("parallelism: {strategy: ddp, distributed_optimizer: true}\n"))
+              .distributed_optimizer);
+    CHECK_FALSE(parallelism_of(on_four_gpus("parallelism: {strategy: ddp}\n")).distributed_optimizer);
+    CHECK(scenario_errors(
+              on_four_gpus("parallelism:\n  strategy: zero\n  zero_stage: 1\n  distributed_optimizer: true\n")) ==
+          Messages{"distributed_optimizer is Megatron's sharding of the optimizer state over the ranks of strategy "
+                   "ddp, but the strategy is zero at s.yaml:22:26 (parallelism.distributed_optimizer); set "
+                   "parallelism.strategy: ddp, or remove distributed_optimizer (zero_stage 1 and fsdp shard the "
+                   "optimizer state already)"});
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: ddp\n  distributed_optimiser: true\n")) ==
+          Messages{"unknown key 'distributed_optimiser' at s.yaml:21:3 (parallelism.distributed_optimiser); did you "
+                   "mean distributed_optimizer?"});
+    const std::string adamw_8bit =
+        with_replaced(on_four_gpus("parallelism:\n  strategy: ddp\n  distributed_optimizer: true\n"),
+                      "  batch_size: 32", "  batch_size: 32\n  optimizer: adamw_8bit");
+    CHECK(scenario_errors(adamw_8bit) ==
+          Messages{"distributed_optimizer runs Megatron's Adam or SGD on fp32 main parameters, but "
+                   "training.optimizer is adamw_8bit at s.yaml:22:26 (parallelism.distributed_optimizer); use "
+                   "training.optimizer: adam, adamw, sgd or sgd_momentum, or remove distributed_optimizer"});
+  }
 }
 
 }  // namespace gpuplan::config

@@ -1,0 +1,57 @@
+#include "models/memory/distributed_optimizer.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpuplan::models {
+namespace {
+constexpr double kFp32Bytes = 4.0;
+constexpr double kHalfBytes = 2.0;
+}  // namespace
+
+DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const TrainingSpec& training) {
+  DistributedOptimizerBytes b;
+  const Precision p = training.precision;
+  const bool fp32_params = p == Precision::kFp32 || p == Precision::kTf32;
+  b.parameter_bytes = fp32_params ? kFp32Bytes : kHalfBytes;
+  b.gradient_bytes = p == Precision::kFp16Amp ? kHalfBytes : kFp32Bytes;
+  const double moment = training.optimizer_state_precision == OptimizerStatePrecision::kBf16 ? kHalfBytes : kFp32Bytes;
+  double moments = 0.0;
+  switch (training.optimizer) {
+    case Optimizer::kSgd:
+      moments = 0.0;
+      break;
+    case Optimizer::kSgdMomentum:
+      moments = 1.0;
+      break;
+    case Optimizer::kAdam:
+    case Optimizer::kAdamW:
+      moments = 2.0;
+      break;
+    case Optimizer::kAdamW8bit:
+    case Optimizer::kPagedAdamW8bit:
+    case Optimizer::kAdafactor:
+      throw std::invalid_argument("distributed_optimizer_bytes_per_parameter: Megatron's optimizer is Adam or SGD");
+  }
+  b.sharded_bytes = (b.parameter_bytes < kFp32Bytes ? kFp32Bytes : 0.0) +
+                    (b.gradient_bytes < kFp32Bytes ? kFp32Bytes : 0.0) + moments * moment;
+  return b;
+}
+
+int distributed_optimizer_shard_ranks(const JobSpec& job) {
+  const ParallelismSpec& p = job.parallelism;
+  if (!p.distributed_optimizer || p.strategy != ParallelStrategy::kDdp) return 1;
+  return std::max(1, p.gradient_ranks(job.hardware.gpus_per_node * job.hardware.nodes));
+}
+
+void apply_distributed_optimizer(const JobSpec& job, const Workload& rank, MemoryBreakdown& m) {
+  if (!job.parallelism.distributed_optimizer || job.parallelism.strategy != ParallelStrategy::kDdp) return;
+  const DistributedOptimizerBytes b = distributed_optimizer_bytes_per_parameter(job.training);
+  const double n = rank.parameters;
+  m.weights_bytes = n * b.parameter_bytes + rank.frozen_weight_bytes();
+  m.gradients_bytes = n * b.gradient_bytes;
+  m.optimizer_state_bytes = n * b.sharded_bytes / distributed_optimizer_shard_ranks(job);
+  m.data_parallel_bytes = 0.0;
+}
+
+}  // namespace gpuplan::models

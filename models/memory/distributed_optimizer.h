@@ -1,0 +1,65 @@
+#pragma once
+/// \file distributed_optimizer.h
+/// Megatron-LM's distributed optimizer (`--use-distributed-optimizer`;
+/// `parallelism.distributed_optimizer: true` with strategy ddp): the one rule for its bytes per
+/// parameter, read by the memory model (parallel_memory.h) and the step plan
+/// (models/step/step_plan.cpp: gradient width of the buckets, shard the optimizer updates,
+/// all-gather of the updated parameters). Pure (STYLE.md E2).
+///
+/// Megatron keeps the model's parameters at their training dtype in a contiguous buffer, the
+/// gradients in a contiguous "main grad" buffer, and its optimizer (Adam or SGD) on fp32 main
+/// parameters. The distributed optimizer splits the fp32 main parameters, the fp32 moments and
+/// (for 16-bit gradients) an fp32 copy of the gradients evenly over the d data-parallel ranks
+/// (data x context parallel ranks: ParallelismSpec::gradient_ranks), keeps the parameters and
+/// main grads whole, reduce-scatters the main grads instead of all-reducing them and
+/// all-gathers the updated parameters after the step (the same bus volume). Bytes per parameter
+/// with Adam, from the Megatron Core developer guide, "Distributed Optimizer"
+/// (docs.nvidia.com/megatron-core/developer-guide/latest/distrib_optimizer.html; Megatron-LM
+/// docs/source/api-guide/dist_optimizer.md):
+///   fp16 params, fp16 grads   20 B non-distributed, 4 + 16/d distributed
+///   fp16 params, fp32 grads   18 B,                 6 + 12/d
+///   fp32 params, fp32 grads   16 B,                 8 +  8/d
+/// gpuplan's precisions map onto those rows as Megatron's flags do: fp16_amp is `--fp16`
+/// (16-bit grads: accumulate_allreduce_grads_in_fp32 is off by default), bf16, bf16_amp and fp8
+/// are `--bf16` (Transformer Engine's fp8 GEMMs on bf16 parameters; Megatron turns on fp32 grad
+/// accumulation for bf16), fp32 and tf32 are fp32. The moments are fp32 unless
+/// training.optimizer_state_precision says bf16 (Megatron's precision-aware optimizer,
+/// `--exp-avg-dtype bf16`).
+
+#include "models/job_spec.h"
+#include "models/results.h"
+#include "models/workload/workload.h"
+
+namespace gpuplan::models {
+
+/// Bytes per trained parameter under the distributed optimizer.
+struct DistributedOptimizerBytes {
+  double parameter_bytes = 0.0;  ///< the model's parameter: 2 (fp16 / bf16 / fp8 recipes) or 4 (fp32, tf32)
+  double gradient_bytes = 0.0;   ///< the main grad, reduced at this width: 2 under fp16_amp, else 4
+  /// Split over the data-parallel ranks: fp32 main parameter (4, when the parameter is 16-bit),
+  /// fp32 gradient copy (4, when the gradient is 16-bit) and the moments (Adam 2, SGD with
+  /// momentum 1, SGD 0 of 4 B each; 2 B each with optimizer_state_precision bf16).
+  double sharded_bytes = 0.0;
+  /// Per GPU with `shard_ranks` data-parallel ranks: parameter + gradient + sharded / ranks.
+  double per_gpu_bytes(int shard_ranks) const { return parameter_bytes + gradient_bytes + sharded_bytes / shard_ranks; }
+};
+
+/// The bytes of `training`'s precision and optimizer under the distributed optimizer, by the
+/// table above (bf16 + Adam: 2, 4, 12). Throws std::invalid_argument for an optimizer Megatron's
+/// optimizer does not run (8-bit AdamW, Adafactor; config/ refuses them first).
+DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const TrainingSpec& training);
+
+/// The ranks `job`'s distributed optimizer splits its state over: gradient_ranks of its GPUs
+/// with parallelism.distributed_optimizer and strategy ddp, else 1 (no distributed optimizer).
+int distributed_optimizer_shard_ranks(const JobSpec& job);
+
+/// Replaces the weights, gradients, optimizer state and DDP buckets of `m`, the footprint of
+/// one GPU holding `rank` (its tensor-parallel shard, or one pipeline stage of it), by the
+/// distributed optimizer's: weights = rank.parameters x parameter_bytes + the frozen base
+/// (LoRA), gradients = parameters x gradient_bytes, optimizer state = parameters x
+/// sharded_bytes / distributed_optimizer_shard_ranks(job), no bucket copy (Megatron's
+/// reduce-scatter reads the main-grad buffer itself). Unchanged without the distributed
+/// optimizer.
+void apply_distributed_optimizer(const JobSpec& job, const Workload& rank, MemoryBreakdown& m);
+
+}  // namespace gpuplan::models

@@ -1,0 +1,71 @@
+// Megatron's distributed optimizer in one rank's step (step_plan.cpp,
+// models/memory/distributed_optimizer.h): the gradient buckets reduce-scattered instead of
+// all-reduced, the updated parameters all-gathered, the optimizer on the rank's shard.
+#include <doctest/doctest.h>
+
+#include "../workload/catalog_models.h"
+#include "models/collective/builtin.h"
+#include "models/collective/fastest_collective.h"
+#include "models/interconnect/interconnect_table.h"
+#include "models/step/step_plan.h"
+#include "nvswitch_node_job.h"
+
+using namespace gpuplan::models;
+
+namespace {
+
+/// GPT-2 124M (124,439,808 parameters, the head tied to the embedding), bf16 AMP, AdamW, on
+/// one node of 4 NVSwitch GPUs with DDP, with or without the distributed optimizer.
+JobSpec gpt2_ddp(bool distributed_optimizer) {
+  JobSpec job = testing::nvswitch_node_job(testing::build_catalog_model("gpt2"), 4, 32, 8, AttentionKernel::kEager);
+  job.parallelism.distributed_optimizer = distributed_optimizer;
+  return job;
+}
+
+double bucket_bytes(const StepPlan& plan) {
+  double bytes = 0.0;
+  for (const GradientBucket& b : plan.comm.buckets) bytes += b.bytes;
+  return bytes;
+}
+
+}  // namespace
+
+TEST_SUITE("models.step.distributed_optimizer") {
+  TEST_CASE("buckets reduce-scattered, the parameters all-gathered in bf16, the optimizer on a quarter") {
+    const JobSpec job = gpt2_ddp(true);
+    REQUIRE(job.workload.parameters == 124'439'808.0);
+    const StepPlan d = plan_step(job, GpuEfficiency::defaults());
+    const StepPlan ddp = plan_step(gpt2_ddp(false), GpuEfficiency::defaults());
+    // The same buckets of fp32 main grads, 124,439,808 x 4 B in all, reduced by reduce-scatter.
+    CHECK(d.comm.bucket_collective == Collective::kReduceScatter);
+    CHECK(ddp.comm.bucket_collective == Collective::kAllReduce);
+    CHECK(bucket_bytes(d) == doctest::Approx(124'439'808.0 * 4.0));
+    CHECK(bucket_bytes(ddp) == doctest::Approx(bucket_bytes(d)));
+    REQUIRE(d.comm.buckets.size() == ddp.comm.buckets.size());
+    CHECK_FALSE(d.comm.every_micro_step);  // main grads accumulate; reduced on the last micro-step
+    // Then one all-gather of the updated bf16 parameters over the 4 ranks: 124,439,808 x 2 B.
+    Topology node;
+    node.gpus_per_node = 4;
+    node.intra_node = intra_node_link("nvlink3_nvswitch");
+    const double gather_s =
+        fastest_collective(builtin_collective_registry(), Collective::kAllGather, 124'439'808.0 * 2.0, node).time_s;
+    CHECK(d.comm.parameter_all_gather_s == doctest::Approx(gather_s));
+    CHECK(ddp.comm.parameter_all_gather_s == 0.0);
+    // A reduce-scatter plus an all-gather move (n-1)/n of the data each, an all-reduce 2(n-1)/n:
+    // the first bucket's reduce-scatter takes less than its all-reduce.
+    CHECK(d.comm.buckets[0].all_reduce_s < ddp.comm.buckets[0].all_reduce_s);
+    // Each rank updates 1/4 of the parameters: the optimizer's GPU time is a quarter of DDP's.
+    double d_s = 0.0;
+    double ddp_s = 0.0;
+    for (const DispatchUnit& u : d.optimizer) d_s += u.gpu_s;
+    for (const DispatchUnit& u : ddp.optimizer) ddp_s += u.gpu_s;
+    CHECK(d_s == doctest::Approx(ddp_s / 4.0).epsilon(0.02));
+  }
+
+  TEST_CASE("fp16: the main grads are 2 B, so are the buckets") {
+    JobSpec job = gpt2_ddp(true);
+    job.training.precision = Precision::kFp16Amp;
+    const StepPlan d = plan_step(job, GpuEfficiency::defaults());
+    CHECK(bucket_bytes(d) == doctest::Approx(124'439'808.0 * 2.0));
+  }
+}
