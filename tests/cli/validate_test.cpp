@@ -21,10 +21,10 @@ using gpuplan::testing::run_gpuplan;
 // F001-F022 8.8 %; the DeepSpeed ZeRO-3 + CPU AdamW offload rows O001 (H200) and O002 (B200)
 // 78 %, predicted far too fast (the measured steps carry ~2 s of offload where the model's
 // copies and host AdamW bound by the DGX host's DRAM bandwidth per core, 48 B per
-// parameter, give 0.71 s); without the O rows 11.2 % over 91. Peak memory 8.8 % over 9: the
-// BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full rows L001-L005 12.0 % over 5,
+// parameter, give 0.71 s); without the O rows 11.2 % over 91. Peak memory 7.9 % over 9: the
+// BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full rows L001-L005 10.3 % over 5,
 // compared as torch.cuda.max_memory_allocated() counts them (the QLoRA rows L002 and L004
-// read 20-25 % low); fits/OOM right 6 of 6 (V032 since training.framework: tensorflow keeps
+// read 17-22 % low, with litgpt's lora_dropout 0.05 counted); fits/OOM right 6 of 6 (V032 since training.framework: tensorflow keeps
 // TF 1.x's dropout tensors). A model change that loses accuracy fails here and must say so;
 // one that gains accuracy should tighten them.
 TEST_SUITE("cli.validate") {
@@ -39,7 +39,7 @@ TEST_SUITE("cli.validate") {
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.081);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 66);
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.147);
-    CHECK(j["memory_mape"].get<double>() <= 0.089);
+    CHECK(j["memory_mape"].get<double>() <= 0.080);
     CHECK(j["fits_right"].get<int>() >= 6);
   }
 
