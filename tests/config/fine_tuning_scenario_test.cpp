@@ -141,7 +141,7 @@ TEST_SUITE("config.fine_tuning") {
                    "s.yaml:12:40 (training.fine_tuning.targets); write targets: all_linear, or list the projections "
                    "to adapt"});
     CHECK(scenario_errors(qlora_scenario("{method: full, rank: 8}")) ==
-          Messages{"rank applies to lora and qlora adapters, and method is full at s.yaml:12:40 "
+          Messages{"rank applies to lora and qlora adapters, and method is full at s.yaml:12:37 "
                    "(training.fine_tuning.rank); remove rank, or use method: lora"});
     CHECK(scenario_errors(qlora_scenario("{rank: 8}")) ==
           Messages{"missing key 'method' at s.yaml:12:16 (training.fine_tuning.method); add method: one of full, lora "
