@@ -64,6 +64,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"training.fine_tuning.targets", SchemaKind::kLeaf},
     SchemaEntry{"training.fine_tuning.base_precision", SchemaKind::kLeaf},
     SchemaEntry{"training.fine_tuning.double_quantization", SchemaKind::kLeaf},
+    SchemaEntry{"training.fine_tuning.dropout", SchemaKind::kLeaf},
     SchemaEntry{"data_loader", SchemaKind::kSection},
     SchemaEntry{"data_loader.num_workers", SchemaKind::kLeaf},
     SchemaEntry{"data_loader.prefetch_factor", SchemaKind::kLeaf},

@@ -184,6 +184,9 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
     if (ft.base_precision == models::BasePrecision::kNf4 && !ft.double_quantization) {
       out << YAML::Key << "double_quantization" << YAML::Value << false;
     }
+    if (ft.dropout > 0.0) {
+      out << YAML::Key << "dropout" << YAML::Value << number(ft.dropout);
+    }
     out << YAML::EndMap;
   }
   out << YAML::EndMap;

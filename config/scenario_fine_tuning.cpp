@@ -114,6 +114,7 @@ std::optional<models::FineTuningSpec> read_fine_tuning(MapReader& training, cons
   const auto alpha = positive_number(*ft, "alpha", kMaxAlpha);
   const auto base = ft->choice("base_precision", models::names_of<models::BasePrecision>());
   const auto double_quantization = ft->boolean("double_quantization");
+  const auto dropout = ft->number("dropout", 0.0, 1.0);
   const bool targets_ok = read_targets(*ft, workload, spec.targets);
   ft->finish();
   if (!method || training.sink().messages().size() != errors_before || !targets_ok) {
@@ -122,7 +123,7 @@ std::optional<models::FineTuningSpec> read_fine_tuning(MapReader& training, cons
   spec.method = *models::from_name<models::FineTuningMethod>(*method);
   const bool adapters = spec.method != models::FineTuningMethod::kFull;
   if (!adapters) {
-    for (const char* key : {"rank", "alpha", "targets", "base_precision", "double_quantization"}) {
+    for (const char* key : {"rank", "alpha", "targets", "base_precision", "double_quantization", "dropout"}) {
       if (ft->has(key)) {
         ft->error(key, std::string(key) + " applies to lora and qlora adapters, and method is full",
                   "; remove " + std::string(key) + ", or use method: lora");
@@ -131,6 +132,7 @@ std::optional<models::FineTuningSpec> read_fine_tuning(MapReader& training, cons
   } else {
     spec.rank = static_cast<int>(value_or(rank, spec.rank));
     spec.alpha = value_or(alpha, spec.alpha);
+    spec.dropout = value_or(dropout, spec.dropout);
     const bool qlora = spec.method == models::FineTuningMethod::kQlora;
     spec.base_precision = base ? *models::from_name<models::BasePrecision>(*base)
                                : (qlora ? models::BasePrecision::kNf4 : models::BasePrecision::kBf16);

@@ -118,6 +118,9 @@ const std::vector<KeyDoc> kDocs = {
     {"training.fine_tuning.double_quantization", K::kBoolean, "", "true (the QLoRA paper's recipe)", "",
      "nf4 only: quantize nf4's block constants again: 4.127 bits per weight instead of 4.5 (litgpt bnb.nf4-dq vs bnb.nf4; "
      "HF bnb_4bit_use_double_quant)"},
+    {"training.fine_tuning.dropout", K::kNumber, "", "0 (peft's lora_dropout)", "0 to 1",
+     "dropout on the adapters' input (peft lora_dropout, litgpt lora_dropout, default 0.05 there): above 0 each "
+     "adapted projection keeps the dropped input and its mask for backward"},
     {"data_loader", K::kSection, "", "PyTorch DataLoader defaults", "", "the input pipeline"},
     {"data_loader.num_workers", K::kInteger, "processes", "0 (the main process loads)", "0 to 1024",
      "loader worker processes per GPU", 0, 1024},

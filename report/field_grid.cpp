@@ -4,7 +4,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/units.h"
 #include "report/human_units.h"
 #include "report/text_table.h"
 
@@ -32,7 +31,9 @@ nlohmann::ordered_json json_of(const std::optional<FieldValue>& value) {
   return std::visit([](const auto& v) { return nlohmann::ordered_json(v); }, *value);
 }
 
-std::string number_text(double x) { return fmt::format("{:.6g}", x); }
+// The shortest text that reads back as the same double (fmt's default for a double:
+// Dragonbox shortest round-trip), so a CSV cell loses nothing of the JSON value.
+std::string number_text(double x) { return fmt::format("{}", x); }
 
 /// `key<sep>value` pairs joined with `between`.
 template <typename Map, typename Text>
@@ -52,7 +53,7 @@ std::string human_value(const std::string& unit, const FieldValue& value) {
     if (unit == "B") return human_bytes(*x);
     if (unit == "B/s") return human_bytes(*x) + "/s";
     if (unit == "USD") return human_usd(*x);
-    if (unit == "J") return fmt::format("{:.1f} kWh", core::to_kwh(*x));
+    if (unit == "J") return human_energy(*x);
     if (unit == "1") return human_percent(*x);
     if (unit == "samples/s" || unit == "tokens/s") return human_rate(*x);
     return fmt::format("{:.1f}", *x);
@@ -67,7 +68,7 @@ std::string human_value(const std::string& unit, const FieldValue& value) {
 
 std::string csv_value(const std::optional<FieldValue>& value) {
   if (!value) return "";
-  if (const double* x = std::get_if<double>(&*value)) return fmt::format("{:.6g}", *x);
+  if (const double* x = std::get_if<double>(&*value)) return number_text(*x);
   if (const bool* b = std::get_if<bool>(&*value)) return *b ? "true" : "false";
   if (const std::int64_t* n = std::get_if<std::int64_t>(&*value)) return std::to_string(*n);
   if (const std::string* s = std::get_if<std::string>(&*value)) return quoted_csv(*s);

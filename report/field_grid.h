@@ -40,7 +40,8 @@ struct FieldGrid {
 /// texts as they are, flags as "yes"/"no", lists joined with "; ".
 std::string human_value(const std::string& unit, const FieldValue& value);
 
-/// `value` as one CSV cell (doubles to 6 significant digits, flags true/false, lists joined
+/// `value` as one CSV cell (doubles as the shortest text that reads back as the same double,
+/// so CSV keeps what JSON keeps; flags true/false, lists joined
 /// with "; "), quoted when it holds a comma, a quote or a newline; nullopt: empty.
 std::string csv_value(const std::optional<FieldValue>& value);
 

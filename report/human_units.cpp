@@ -38,4 +38,9 @@ std::string human_percent(double fraction) { return fmt::format("{:.0f} %", frac
 
 std::string human_rate(double per_s) { return with_thousands(per_s, per_s < 100 ? 1 : 0); }
 
+std::string human_energy(double joules) {
+  const double kwh = core::to_kwh(joules);
+  return with_thousands(kwh, kwh < 100 ? 1 : 0) + " kWh";
+}
+
 }  // namespace gpuplan::report

@@ -12,5 +12,8 @@ std::string human_bytes(double bytes);
 std::string human_usd(double usd);
 std::string human_percent(double fraction);
 std::string human_rate(double per_s);  ///< "2,650"-style with thousands separators
+/// Energy in kWh (the billing unit, glossary "J, W, kWh") as the other human numbers print:
+/// thousands separators, one decimal below 100 kWh ("12.3 kWh", "1,234 kWh").
+std::string human_energy(double joules);
 
 }  // namespace gpuplan::report

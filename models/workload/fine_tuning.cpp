@@ -14,6 +14,10 @@ constexpr double kBf16Bytes = 2.0;
 constexpr double kInt8Bytes = 1.0;
 constexpr double kFp32Bytes = 4.0;
 constexpr double kBitsPerByte = 8.0;
+/// Two NF4 codes per byte.
+constexpr double kNf4PackedBytes = 0.5;
+/// bitsandbytes quantize_4bit's default blocksize: one absmax per 64 weights.
+constexpr double kNf4BlockWeights = 64.0;
 /// peft's `result + lora_B(lora_A(x)) * scaling`: one multiply and one add per output.
 constexpr double kLoraAddFlopPerElement = 2.0;
 constexpr int kLoraAddKernels = 2;
@@ -100,6 +104,29 @@ double base_weight_element_bytes(BasePrecision base, double in_features, bool do
       return (double_quantization ? kNf4BitsPerWeight : kNf4SingleQuantBitsPerWeight) / kBitsPerByte;
   }
   return kBf16Bytes;
+}
+
+DequantizeWork dequantize_work(BasePrecision base, double in_features, bool double_quantization,
+                               double compute_element_bytes) {
+  DequantizeWork w;
+  if (base != BasePrecision::kNf4) {
+    w.bytes_per_weight = base_weight_element_bytes(base, in_features, double_quantization) + compute_element_bytes;
+    w.kernels_per_matrix = 1;
+    return w;
+  }
+  if (in_features <= 0.0) {
+    throw std::invalid_argument("dequantize_work: in_features must be positive");
+  }
+  // kDequantizeBlockwise: the packed 4-bit weight and its fp32 absmax in, 16 bits out.
+  w.bytes_per_weight = kNf4PackedBytes + kFp32Bytes / kNf4BlockWeights + compute_element_bytes;
+  w.kernels_per_matrix = 1;
+  if (double_quantization) {
+    // dequantize_blockwise of the 8-bit absmax (1 B in, 4 B out per block), then
+    // `absmax += offset` (4 B in, 4 B out per block).
+    w.bytes_per_weight += (kInt8Bytes + kFp32Bytes + 2.0 * kFp32Bytes) / kNf4BlockWeights;
+    w.kernels_per_matrix += 2;
+  }
+  return w;
 }
 
 std::vector<LoraTarget> lora_targets_of(const Workload& workload) {
@@ -198,18 +225,26 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       dequant.name = original.name + ".dequant";
       dequant.op_class = OpClass::kElementwise;
       dequant.backward_flop_ratio = 0.0;
-      dequant.forward_kernels = original.forward_kernels;  // one per weight matrix
-      dequant.pass_bytes = original.parameters * (base.frozen_element_bytes + compute_bytes);
+      const DequantizeWork work =
+          dequantize_work(spec.base_precision, original.weight_columns, spec.double_quantization, compute_bytes);
+      dequant.forward_kernels = original.forward_kernels * work.kernels_per_matrix;  // forward_kernels: the matrices
+      dequant.pass_bytes = original.parameters * work.bytes_per_weight;
       ops.push_back(dequant);
     }
     ops.push_back(base);
     const double rows = original.input_elements / original.weight_columns;
+    bool dropped_input_saved = false;  // the op's dropout output, saved once for its adapters
     for (const Projection& p : projections) {
       if (!targeted(p, spec)) {
         continue;
       }
       const std::string prefix = original.name + "." + p.suffix + ".lora_";
-      ops.push_back(linear_op(prefix + "a", rows, p.in, r, false, false));
+      const bool dropout = spec.dropout > 0.0;
+      if (dropout && !dropped_input_saved) {
+        ops.push_back(dropout_op(original.name + ".lora_dropout", rows * p.in));
+      }
+      ops.push_back(linear_op(prefix + "a", rows, p.in, r, false, dropout && !dropped_input_saved));
+      dropped_input_saved = dropped_input_saved || dropout;
       ops.push_back(linear_op(prefix + "b", rows, r, p.out, false, true));
       ops.push_back(elementwise_op(prefix + "add", rows * p.out, 2.0, kLoraAddFlopPerElement, 0.0, kLoraAddKernels));
       ++adapters;

@@ -19,6 +19,12 @@
 ///   (2·s·r·out FLOP, saves x·Aᵀ, s·r) and "<name>.<target>.lora_add" (peft's
 ///   `result + lora_B(lora_A(x)) * scaling`: a multiply and an add, 2 kernels, saves nothing);
 ///   peft's default lora_dropout 0 (no dropout op). Parameters r·(in + out) per target;
+/// - lora_dropout > 0 (FineTuningSpec::dropout): the adapter reads dropout(x), not x
+///   (litgpt lora.py: `self.lora_dropout(x) @ self.lora_A...`; peft's lora_A(lora_dropout(x))):
+///   an op "<name>.lora_dropout" saves the 1-byte mask (dropout_op) and the first lora_a of
+///   that projection op saves the dropped x (s·in), which it needs for A's gradient. One
+///   dropout per base op, as litgpt's fused LoRAQKVLinear draws one for q, k and v; peft's
+///   separate q_proj/k_proj/v_proj modules would each draw their own (not modelled);
 /// - targets are peft's target_modules of a Llama layer: q, k, v, o, gate, up, down. Models
 ///   with one fused qkv GEMM (GPT-2 c_attn, MPT Wqkv, BERT/ViT here) carry one adapter on the
 ///   fused matrix when any of q, k, v is targeted (peft targets the fused module); a GELU MLP
@@ -28,8 +34,8 @@
 /// - QLoRA (base_precision nf4 or int8): the layer projections' weights are stored quantized
 ///   and each is dequantized to the compute precision before its GEMM, in forward and again
 ///   in backward (bitsandbytes MatMul4Bit / MatMul8bitLt dequantize for grad input): an op
-///   "<name>.dequant" with one kernel per weight matrix and Op::pass_bytes = stored + 16-bit
-///   bytes of the weight, whatever the batch. A quantized projection saves its input x for
+///   "<name>.dequant" with dequantize_work()'s kernels per weight matrix and Op::pass_bytes =
+///   its bytes per weight x the weights, whatever the batch. A quantized projection saves its input x for
 ///   backward whether or not it carries an adapter: bitsandbytes/autograd/_functions.py,
 ///   MatMul4Bit.forward and MatMul8bitLt.forward keep `ctx.tensors = (A, B)` when
 ///   `any(ctx.needs_input_grad[:2])`, and A needs a gradient behind the first adapter. So a
@@ -59,6 +65,10 @@ struct FineTuningSpec {
   /// bnb_4bit_use_double_quant, litgpt's bnb.nf4-dq) or without (litgpt's bnb.nf4, HF's
   /// default). Only read for an nf4 base.
   bool double_quantization = true;
+  /// Dropout probability on the adapters' input (peft's lora_dropout, default 0; litgpt's
+  /// lora_dropout, 0.05 in its config_hub). Changes memory and a little time only (rules in
+  /// the file comment).
+  double dropout = 0.0;
 };
 
 /// NF4 weight: 4 bits plus the quantization constants of double quantization, 0.127 bits
@@ -76,6 +86,29 @@ inline constexpr double kNf4SingleQuantBitsPerWeight = 4.0 + 32.0 / 64.0;
 /// `double_quantization`, kNf4SingleQuantBitsPerWeight / 8 without (other bases ignore it).
 /// Throws std::invalid_argument for in_features <= 0.
 double base_weight_element_bytes(BasePrecision base, double in_features, bool double_quantization);
+
+/// One dequantization of a quantized frozen weight to the compute dtype, as bitsandbytes
+/// runs it before each GEMM (MatMul4Bit: `F.dequantize_4bit(B, quant_state)` in forward and
+/// again for the input gradient in backward; bitsandbytes/autograd/_functions.py).
+struct DequantizeWork {
+  double bytes_per_weight = 0.0;  ///< DRAM bytes read and written per weight, one pass
+  int kernels_per_matrix = 0;     ///< kernels launched per weight matrix, one pass
+};
+
+/// The dequantization of one weight of a matrix with `in_features` columns to
+/// `compute_element_bytes` (2 for bf16/fp16), from bitsandbytes' functional.dequantize_4bit:
+/// - nf4 without double quantization: one kDequantizeBlockwise kernel reads the packed 4-bit
+///   weight (0.5 B) and its fp32 absmax (4 B per 64-weight block) and writes the 16-bit
+///   weight: 0.5 + 4/64 + compute bytes;
+/// - nf4 with double quantization (quant_state.nested): first dequantize_blockwise of the
+///   8-bit absmax (reads 1 B, writes 4 B per block; the fp32 constant per 256 blocks is
+///   negligible), then `absmax += offset` (reads and writes 4 B per block), then the 4-bit
+///   kernel as above: 3 kernels, 0.5 + (1 + 4 + 8 + 4)/64 + compute bytes;
+/// - int8 and bf16: the stored bytes (base_weight_element_bytes) plus the compute bytes,
+///   one kernel (bf16 is never dequantized; with_fine_tuning adds no op for it).
+/// Throws std::invalid_argument for in_features <= 0.
+DequantizeWork dequantize_work(BasePrecision base, double in_features, bool double_quantization,
+                               double compute_element_bytes);
 
 /// The targets that exist in `workload` (q, k, v, o and up/down, gate for a SwiGLU MLP), in
 /// LoraTarget order; empty for a model without transformer layers (ResNet).

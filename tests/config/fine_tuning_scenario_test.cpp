@@ -93,6 +93,23 @@ TEST_SUITE("config.fine_tuning") {
     CHECK(s.variants[2].job.workload.parameters == doctest::Approx(39'976'960.0));
   }
 
+  TEST_CASE("dropout: peft's 0 by default; above 0 each adapted projection keeps the dropped input and mask") {
+    const models::JobSpec none = job_of(qlora_scenario("{method: qlora, targets: [q, v]}"));
+    CHECK(none.training.fine_tuning.dropout == 0.0);
+    const models::JobSpec dropped = job_of(qlora_scenario("{method: qlora, targets: [q, v], dropout: 0.05}"));
+    CHECK(dropped.training.fine_tuning.dropout == doctest::Approx(0.05));
+    // One dropout on the fused qkv input per layer (litgpt's LoRAQKVLinear): the 1-byte mask
+    // and the dropped bf16 input, 3 B x 4096 x 2048 tokens x 4 samples x 32 layers.
+    const auto memory = [](const models::JobSpec& job) {
+      return models::training_memory(job.workload, job.training, models::MemoryModelParams::defaults());
+    };
+    CHECK(memory(dropped).activations_bytes - memory(none).activations_bytes ==
+          doctest::Approx(3.0 * 4096 * 2048 * 4 * 32));
+    CHECK(scenario_errors(qlora_scenario("{method: full, dropout: 0.1}")) ==
+          Messages{"dropout applies to lora and qlora adapters, and method is full at s.yaml:12:40 "
+                   "(training.fine_tuning.dropout); remove dropout, or use method: lora"});
+  }
+
   TEST_CASE("refused values, each at its key with a fix") {
     CHECK(scenario_errors(qlora_scenario("{method: qlora, base_precision: int8, double_quantization: true}")) ==
           Messages{"double_quantization applies to an nf4 base, and base_precision is int8 at s.yaml:12:75 "

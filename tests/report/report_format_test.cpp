@@ -89,12 +89,12 @@ TEST_SUITE("report.report_format") {
         "suggested_time_to_train_s,suggested_time_change,suggested_cost_usd,suggested_cost_change_usd,"
         "critical_path_share,notes,calibrated\n";
     CHECK(csv.substr(0, header.size()) == header);
-    // Energy in joules, as in JSON (STYLE.md U6): 3.6e8 J, not 100 kWh.
-    CHECK(csv.find("\nbaseline,a100-80gb,0,0,1,1,,,,,,256,true,1024,,,,0.25,0.2,0.01,0.04,0,0,0,0,,0.84,0.15,0.2,,3e+10,3e+10,8e+10,"
-                   "0,0,0,0,0,0,0,0,0,1251.25,112612,1234.5,,,,,,,,,,,,,3.6e+08,gpu_compute,"
+    // Energy in joules, as in JSON (STYLE.md U6): 360000000 J, not 100 kWh.
+    CHECK(csv.find("\nbaseline,a100-80gb,0,0,1,1,,,,,,256,true,1024,,,,0.25,0.2,0.01,0.04,0,0,0,0,,0.84,0.15,0.2,,30000000000,30000000000,80000000000,"
+                   "0,0,0,0,0,0,0,0,0,1251.25,112612.5,1234.5,,,,,,,,,,,,,360000000,gpu_compute,"
                    "training.precision: bf16_amp,,,,,,,,,,,,,false\n") != std::string::npos);
     // OOM: memory and the advice, nothing that needs a simulated step; the comma is quoted.
-    CHECK(csv.find("\n\"bs1024, big\",a100-80gb,0,0,1,1,,,,,,256,false,,,,,,,,,,,,,,,,,,9.5e+10,9.5e+10,8e+10,0,0,0,0,0,0,0,0,0,"
+    CHECK(csv.find("\n\"bs1024, big\",a100-80gb,0,0,1,1,,,,,,256,false,,,,,,,,,,,,,,,,,,95000000000,95000000000,80000000000,0,0,0,0,0,0,0,0,0,"
                    ",,,,,,,,,,,,,,,,memory,training.activation_checkpointing: true,,,,,,,,,,,,,false\n") != std::string::npos);
   }
 
@@ -155,7 +155,7 @@ TEST_SUITE("report.report_format") {
     v.interconnect = "nvlink3_nvswitch";
     v.network = "infiniband";
     v.network_bytes_per_s = 50e9;
-    CHECK(report::render_csv(r).find("\nbaseline,a100-80gb,0,0,8,2,ddp,ring/simple,nvlink3_nvswitch,infiniband,5e+10,256,"
+    CHECK(report::render_csv(r).find("\nbaseline,a100-80gb,0,0,8,2,ddp,ring/simple,nvlink3_nvswitch,infiniband,50000000000,256,"
                                      "true,1024,142,131072,16384,0.25,0.2,0.01,0.04,0,0,0.002,0,0.9,") != std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["scaling_efficiency"].get<double>() == doctest::Approx(0.9));
@@ -181,7 +181,7 @@ TEST_SUITE("report.report_format") {
     v.checkpoint_interval_s = 1800.0;
     v.trials = 200;
     const std::string csv = report::render_csv(r);
-    CHECK(csv.find(",1234.5,,spot,3600,7200,10,20,1.5,0.25,1,1800,,200,3.6e+08,") != std::string::npos);
+    CHECK(csv.find(",1234.5,,spot,3600,7200,10,20,1.5,0.25,1,1800,,200,360000000,") != std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["time_p90_s"].get<double>() == doctest::Approx(7200.0));
     CHECK(j["variants"][0]["market"] == "spot");

@@ -58,8 +58,27 @@ TEST_SUITE("report.variant_fields") {
     v.energy_j = 3.6e8;  // 100 kWh
     v.step.step_time_s = 0.25;
     for (const auto& f : report::variant_fields()) {
-      if (f.name == "energy_j") CHECK(report::human_value(f.unit, *f.value(v)) == "100.0 kWh");
+      if (f.name == "energy_j") CHECK(report::human_value(f.unit, *f.value(v)) == "100 kWh");
       if (f.name == "step_time_s") CHECK(report::human_value(f.unit, *f.value(v)) == "250.0 ms");
+    }
+  }
+
+  TEST_CASE("energy prints like the other human numbers: thousands separators, a decimal below 100 kWh") {
+    // 1 kWh = 3.6e6 J.
+    CHECK(report::human_value("J", 3.6e6 * 12.34) == "12.3 kWh");
+    CHECK(report::human_value("J", 3.6e6 * 99.94) == "99.9 kWh");
+    CHECK(report::human_value("J", 3.6e6 * 1234.4) == "1,234 kWh");
+    CHECK(report::human_value("J", 3.6e6 * 2'345'678.0) == "2,345,678 kWh");
+  }
+
+  TEST_CASE("a CSV number reads back as the same double") {
+    // 6 significant digits turned 1,234,567.891 J into 1.23457e+06 and 0.1 + 0.2 into 0.3.
+    CHECK(report::csv_value(report::FieldValue{1'234'567.891}) == "1234567.891");
+    CHECK(report::csv_value(report::FieldValue{0.1 + 0.2}) == "0.30000000000000004");
+    CHECK(report::csv_value(report::FieldValue{0.25}) == "0.25");
+    for (const double x : {1.0 / 3.0, 6.02214076e23, 1.5e-300, 123456789.123456789}) {
+      const std::string text = report::csv_value(report::FieldValue{x});
+      CHECK(std::stod(text) == x);
     }
   }
 }

@@ -203,8 +203,11 @@ TEST_SUITE("models.workload.fine_tuning") {
     const Workload w = with_fine_tuning(testing::build_catalog_model("llama2-7b"), qlora(16), Precision::kBf16Amp);
     const Op& dequant = op_named(w, "layers.0.mlp.gate_up.dequant");
     const double gate_up = 4096.0 * 2 * 11008;
-    CHECK(dequant.pass_bytes == doctest::Approx(gate_up * (kNf4BitsPerWeight / 8.0 + 2.0)));
-    CHECK(dequant.forward_kernels == 2);  // gate and up are two weights
+    // Double quantization: the 8-bit absmax is dequantized (1 B in, 4 B out per 64 weights)
+    // and offset (4 B in, 4 B out) before the 4-bit kernel reads 0.5 B + the fp32 absmax
+    // (4 B per 64) and writes 2 B: 0.5 + 17/64 + 2 = 2.765625 B per weight, 3 kernels per matrix.
+    CHECK(dequant.pass_bytes == doctest::Approx(gate_up * 2.765625));
+    CHECK(dequant.forward_kernels == 6);  // gate and up are two weights, 3 kernels each
     CHECK(dequant.forward_flop == 0.0);   // not model FLOP
     // The head and the embeddings stay bf16 (bitsandbytes skips lm_head).
     CHECK_FALSE(has_op(w, "lm_head.dequant"));
@@ -218,6 +221,44 @@ TEST_SUITE("models.workload.fine_tuning") {
     CHECK(one.forward.bytes == doctest::Approx(dequant.pass_bytes));
     CHECK(eight.forward.bytes == doctest::Approx(one.forward.bytes));
     CHECK(one.backward.bytes == doctest::Approx(dequant.pass_bytes));
+  }
+
+  TEST_CASE("dequantize_work: bitsandbytes' kernels and bytes per weight") {
+    // nf4 without double quantization: 0.5 B packed + 4/64 B fp32 absmax in, 2 B bf16 out.
+    const DequantizeWork single = dequantize_work(BasePrecision::kNf4, 4096.0, false, 2.0);
+    CHECK(single.bytes_per_weight == doctest::Approx(2.5625));
+    CHECK(single.kernels_per_matrix == 1);
+    const DequantizeWork nested = dequantize_work(BasePrecision::kNf4, 4096.0, true, 2.0);
+    CHECK(nested.bytes_per_weight == doctest::Approx(2.765625));
+    CHECK(nested.kernels_per_matrix == 3);
+    // int8: the stored byte and the row scale in, 2 B out.
+    CHECK(dequantize_work(BasePrecision::kInt8, 4096.0, false, 2.0).bytes_per_weight ==
+          doctest::Approx(3.0 + 4.0 / 4096));
+    CHECK_THROWS_AS(dequantize_work(BasePrecision::kNf4, 0.0, false, 2.0), std::invalid_argument);
+  }
+
+  TEST_CASE("the dequantization of Llama-2-7B's gate/up on an A10G, by hand: 490.4 us per pass") {
+    // litgpt's bnb.nf4 (no double quantization), bf16-true. gate and up: 2 x 11008 x 4096 =
+    // 90,177,536 weights x 2.5625 B = 231,079,936 B per pass; A10G 600 GB/s (NVIDIA A10G
+    // datasheet, catalogs/gpus.yaml) at the streaming share 0.795 = 477 GB/s: 484.44 us, plus
+    // two kernels at the 3 us fixed cost: 490.44 us. The same again in backward.
+    FineTuningSpec spec = qlora(32);
+    spec.targets = {LoraTarget::kQ, LoraTarget::kV};
+    spec.double_quantization = false;
+    const Workload w = with_fine_tuning(testing::build_catalog_model("llama2-7b"), spec, Precision::kBf16);
+    const Op& dequant = op_named(w, "layers.0.mlp.gate_up.dequant");
+    CHECK(dequant.pass_bytes == doctest::Approx(231'079'936.0));
+    GpuSpec a10g = testing::ampere_like();
+    a10g.memory_bytes_per_s = gpuplan::core::gigabytes_per_s(600);
+    TrainingSpec t;
+    t.batch_size = 2;
+    t.precision = Precision::kBf16;
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    REQUIRE(e.memory_bandwidth == doctest::Approx(0.795));
+    REQUIRE(e.kernel_fixed_s == doctest::Approx(gpuplan::core::microseconds(3.0)));
+    const OpWork work = op_work(dequant, 2.0, a10g, t, e, false);
+    CHECK(work.forward.gpu_time_s == doctest::Approx(gpuplan::core::microseconds(490.44)).epsilon(1e-4));
+    CHECK(work.backward.gpu_time_s == doctest::Approx(gpuplan::core::microseconds(490.44)).epsilon(1e-4));
   }
 
   TEST_CASE("memory of a 7 B QLoRA run: NF4 base, bf16 rest, adapters with AdamW") {
