@@ -405,7 +405,7 @@ int command_list(const std::vector<std::string>& args) {
       if (wide) cells.push_back(g.source);
       t.add_row(std::move(cells));
     }
-    out = text(t) + "arch: CUDA compute capability, or AMD's gfx target. Dense peaks in TFLOP/s (no 2:4 sparsity). "
+    out = text(t) + "arch: CUDA compute capability, or AMD's gfx target.\nDense peaks in TFLOP/s (no 2:4 sparsity). "
                     "GB = 10^9 B." +
           (wide ? "\n" : " Sources of each entry: gpuplan list gpus --wide.\n");
   } else if (what == "instances") {

@@ -33,7 +33,7 @@ TEST_SUITE("cli.validation_render") {
     CHECK(cli::render_validation(one_row(), "csv") ==
           "case,gpus,metric,unit,predicted,measured,relative_error,calibrated_predicted,calibrated_relative_error,"
           "calibration_profile,source\n"
-          "V001,1,throughput,samples/s,1011,938,0.0778252,,,,DeepLearningExamples\n");
+          "V001,1,throughput,samples/s,1011,938,0.07782515991471216,,,,DeepLearningExamples\n");
   }
 
   TEST_CASE("JSON rows have exactly the CSV header's keys; absent values are null") {
