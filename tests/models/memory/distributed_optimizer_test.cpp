@@ -9,27 +9,22 @@
 
 #include "models/memory/distributed_optimizer.h"
 #include "models/memory/footprint.h"
+#include "parameter_op.h"
 #include "models/memory/parallel_memory.h"
 
 namespace gpuplan::models {
 namespace {
 
-Op op_with(const std::string& name, double parameters) {
-  Op op;
-  op.name = name;
-  op.op_class = OpClass::kMatmul;
-  op.parameters = parameters;
-  return op;
-}
+using testing::parameter_op;
 
 /// 1e9 parameters in round numbers: an embedding of 1e8, 8 blocks of 1e8, a head of 1e8.
 /// No saved activations (the optimizer's bytes are what is tested).
 Workload one_b() {
   Workload w;
   w.name = "1b";
-  w.ops.push_back(op_with("embed.tokens", 1e8));
-  for (int i = 0; i < 8; ++i) w.ops.push_back(op_with("layers." + std::to_string(i) + ".mlp", 1e8));
-  w.ops.push_back(op_with("lm_head", 1e8));
+  w.ops.push_back(parameter_op("embed.tokens", 1e8));
+  for (int i = 0; i < 8; ++i) w.ops.push_back(parameter_op("layers." + std::to_string(i) + ".mlp", 1e8));
+  w.ops.push_back(parameter_op("lm_head", 1e8));
   w.parameters = 1e9;
   return w;
 }

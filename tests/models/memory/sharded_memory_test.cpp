@@ -8,19 +8,14 @@
 
 #include "../workload/catalog_models.h"
 #include "models/memory/footprint.h"
+#include "parameter_op.h"
 #include "models/memory/parallel_memory.h"
 #include "models/memory/sharding.h"
 
 namespace gpuplan::models {
 namespace {
 
-Op op_with(const std::string& name, double parameters) {
-  Op op;
-  op.name = name;
-  op.op_class = OpClass::kMatmul;
-  op.parameters = parameters;
-  return op;
-}
+using testing::parameter_op;
 
 /// A 7 B decoder in round numbers: an embedding of 1.3e8 parameters, 32 blocks of 2.0e8
 /// (attention 6e7 + MLP 1.4e8), a final norm without parameters and a head of 1.3e8:
@@ -28,13 +23,13 @@ Op op_with(const std::string& name, double parameters) {
 Workload seven_b() {
   Workload w;
   w.name = "7b";
-  w.ops.push_back(op_with("embed", 1.3e8));
+  w.ops.push_back(parameter_op("embed", 1.3e8));
   for (int i = 0; i < 32; ++i) {
-    w.ops.push_back(op_with("layers." + std::to_string(i) + ".attn", 6e7));
-    w.ops.push_back(op_with("layers." + std::to_string(i) + ".mlp", 1.4e8));
+    w.ops.push_back(parameter_op("layers." + std::to_string(i) + ".attn", 6e7));
+    w.ops.push_back(parameter_op("layers." + std::to_string(i) + ".mlp", 1.4e8));
   }
-  w.ops.push_back(op_with("norm", 0.0));
-  w.ops.push_back(op_with("lm_head", 1.3e8));
+  w.ops.push_back(parameter_op("norm", 0.0));
+  w.ops.push_back(parameter_op("lm_head", 1.3e8));
   w.parameters = 6.66e9;
   return w;
 }
@@ -91,12 +86,12 @@ TEST_SUITE("models.sharded_memory") {
     // One block: a norm of 2e4 parameters, an MLP linear of 1e4 x 1e4 weights (1e8) plus a
     // 1e4 bias; then lm_head 5e3 x 1e4 (5e7), left in bf16 by torchtitan's float8 filter.
     Workload w;
-    Op norm = op_with("layers.0.norm", 2e4);
+    Op norm = parameter_op("layers.0.norm", 2e4);
     norm.op_class = OpClass::kNormalization;
-    Op mlp = op_with("layers.0.mlp", 1e8 + 1e4);
+    Op mlp = parameter_op("layers.0.mlp", 1e8 + 1e4);
     mlp.weight_rows = 1e4;
     mlp.weight_columns = 1e4;
-    Op head = op_with("lm_head", 5e7);
+    Op head = parameter_op("lm_head", 5e7);
     head.weight_rows = 5e3;
     head.weight_columns = 1e4;
     w.ops = {norm, mlp, head};
