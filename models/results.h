@@ -13,9 +13,11 @@ namespace gpuplan::models {
 
 /// Peak device memory by component, bytes (models/memory).
 struct MemoryBreakdown {
-  double weights_bytes = 0.0;
+  double weights_bytes = 0.0;  ///< under AMP the fp32 parameters and autocast's 16-bit copies (footprint.h)
   double gradients_bytes = 0.0;
-  double optimizer_state_bytes = 0.0;  ///< includes AMP fp32 master weights
+  /// The optimizer's state, and the fp32 master weights where the optimizer keeps them apart
+  /// from 16-bit parameters (ZeRO under mixed precision, Megatron's distributed optimizer).
+  double optimizer_state_bytes = 0.0;
   double activations_bytes = 0.0;
   double workspace_bytes = 0.0;
   double cuda_context_bytes = 0.0;

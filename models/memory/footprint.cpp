@@ -17,10 +17,11 @@ MemoryModelParams MemoryModelParams::defaults() {
   return p;
 }
 
-namespace {
-/// Autocast's cached 16-bit copy of each fp32 weight during the step.
-constexpr double kAutocastWeightCopyBytes = 2.0;
+double autocast_weight_copy_bytes(const Workload& workload, Precision precision) {
+  return is_mixed(precision) ? workload.parameters * kAutocastWeightCopyBytes : 0.0;
+}
 
+namespace {
 double saved_bytes_per_element(const Op& op, Precision precision) {
   if (is_mixed(precision) && op.autocast_fp32) {
     return 4.0;
@@ -87,14 +88,13 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
   const double n = workload.parameters;
   const double batch = training.batch_size;
   MemoryBreakdown m;
-  // Trained parameters at the precision's width, plus a LoRA/QLoRA run's frozen base as it
-  // is stored (bf16, int8 or NF4: models/workload/fine_tuning.h).
-  m.weights_bytes = n * parameter_element_bytes(training.precision) + workload.frozen_weight_bytes();
+  // Trained parameters at the precision's width and, under AMP, autocast's 16-bit copies of
+  // them, plus a LoRA/QLoRA run's frozen base as it is stored (bf16, int8 or NF4:
+  // models/workload/fine_tuning.h).
+  m.weights_bytes = n * parameter_element_bytes(training.precision) +
+                    autocast_weight_copy_bytes(workload, training.precision) + workload.frozen_weight_bytes();
   m.gradients_bytes = n * parameter_element_bytes(training.precision);
   m.optimizer_state_bytes = optimizer_state_bytes(workload, training);
-  if (is_mixed(training.precision)) {
-    m.optimizer_state_bytes += n * kAutocastWeightCopyBytes;
-  }
 
   // A block is checkpointed under full checkpointing (all of them) or when {every: N}
   // marked its ops (Op::checkpointed); its ops' saves give way to the block's input.

@@ -7,7 +7,7 @@
 /// Conventions (PyTorch eager, torch.amp):
 /// - parameters are fp32 (4 B) and so are their gradients; under AMP the fp32 parameters are
 ///   the master weights and autocast keeps a 16-bit copy of each weight during the step
-///   (2 B/param, counted in optimizer_state_bytes as "AMP master/cast copies"); pure bf16
+///   (2 B/param, counted in weights_bytes: autocast_weight_copy_bytes()); pure bf16
 ///   stores parameters and gradients in bf16 (2 B each) and keeps no master copy;
 /// - a LoRA/QLoRA run's frozen base weights (Workload::frozen_weight_bytes(), bf16, int8 or
 ///   NF4 as stored) add to the weights; they have no gradient or optimizer state, so those
@@ -64,6 +64,16 @@ struct MemoryModelParams {
 /// uniform), and the Mul gradient keeps both operands, the scaled input and the float mask
 /// (tensorflow/python/ops/nn_ops.py, dropout, 1.x). Pure.
 std::vector<double> saved_bytes_per_sample(const Workload& workload, const TrainingSpec& training);
+
+/// Bytes autocast keeps per trained parameter of an fp32 weight during a mixed-precision step:
+/// its cached 16-bit cast (torch.autocast's weight cast cache, aten/src/ATen/autocast_mode.cpp,
+/// cached_cast for leaf tensors that require grad, kept until the autocast region exits).
+constexpr double kAutocastWeightCopyBytes = 2.0;
+
+/// Autocast's 16-bit copies of `workload`'s trained parameters under a mixed precision
+/// (parameters x kAutocastWeightCopyBytes), bytes; 0 under fp32, tf32 and pure bf16. Part of
+/// MemoryBreakdown::weights_bytes.
+double autocast_weight_copy_bytes(const Workload& workload, Precision precision);
 
 /// The 16-bit copy of the largest quantized frozen weight matrix of `workload`, bytes:
 /// bitsandbytes' MatMul4Bit dequantizes each weight to the compute dtype before its GEMM

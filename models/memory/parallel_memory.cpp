@@ -86,34 +86,45 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
   m.data_parallel_bytes = data_parallel_memory_bytes(job);
   const ShardingLayout l = sharding_layout(job);
   const double shards = l.shard_ranks;
+  const Workload rank = l.sharded_strategy ? rank_workload(job) : Workload{};
+  const Precision precision = job.training.precision;
   if (l.parameters) {
-    m.weights_bytes /= shards;  // the frozen base of a LoRA run is sharded with the rest
-    m.gathered_bytes = m.data_parallel_bytes;  // the gathered units, reported on their own
+    // FSDP / ZeRO-3: the parameter shards at rest, the gathered units reported on their own
+    // (gathered_bytes); no autocast copies beside the gathered units.
+    m.weights_bytes = (one_gpu.weights_bytes - autocast_weight_copy_bytes(rank, precision)) / shards;
+    m.gathered_bytes = m.data_parallel_bytes;
     m.data_parallel_bytes = 0.0;
   }
   if (l.gradients) {
     m.gradients_bytes /= shards;
   }
-  const Workload rank = l.sharded_strategy ? rank_workload(job) : Workload{};
-  if (l.optimizer_state || l.parameters) {
-    const double state = optimizer_state_bytes(rank, job.training);
-    // What the footprint adds to the state: AMP's 16-bit weight copies. Sharded parameters
-    // have none beside the gathered units (data_parallel_bytes).
-    const double copies = l.parameters ? 0.0 : one_gpu.optimizer_state_bytes - state;
-    m.optimizer_state_bytes = (l.optimizer_state ? state / shards : state) + copies;
+  if (l.optimizer_state) {
+    m.optimizer_state_bytes = optimizer_state_bytes(rank, job.training) / shards;
+  }
+  const double frozen = rank.frozen_weight_bytes();
+  const double compute_width = rank.parameters * gathered_parameter_element_bytes(precision);
+  const double master = rank.parameters * parameter_element_bytes(precision);
+  if (zero_keeps_master_in_optimizer(job)) {
+    // DeepSpeed's mixed precision: the module at the compute width (sharded at stage 3), the
+    // fp32 master weights in the optimizer's partition with the moments.
+    m.weights_bytes = (compute_width + frozen) / (l.parameters ? shards : 1.0);
+    m.optimizer_state_bytes += master / shards;
   }
   if (l.optimizer_offload != OffloadTarget::kNone) {
     // The state and the fp32 master weights leave the GPU; it keeps the parameters at the
     // compute width (ZeRO-Offload, Ren et al. 2021, sec. 4.1: fp16 parameters on the GPU,
     // fp32 parameters and moments on the CPU), sharded as before; the frozen base stays.
-    const double trained = rank.parameters * gathered_parameter_element_bytes(job.training.precision);
-    const double frozen = rank.frozen_weight_bytes();
-    m.weights_bytes = (trained + frozen) / (l.parameters ? shards : 1.0);
+    m.weights_bytes = (compute_width + frozen) / (l.parameters ? shards : 1.0);
     m.optimizer_state_bytes = 0.0;
   }
   // The parameter shard lives on the host; the gathered units in flight stay (gathered_bytes).
   if (l.parameter_offload != OffloadTarget::kNone) m.weights_bytes = 0.0;
   return m;
+}
+
+bool zero_keeps_master_in_optimizer(const JobSpec& job) {
+  return job.parallelism.strategy == ParallelStrategy::kZero && is_mixed(job.training.precision) &&
+         sharding_layout(job).optimizer_state;
 }
 
 namespace {

@@ -64,11 +64,24 @@ double data_parallel_memory_bytes(const JobSpec& job);
 /// ZeRO then shard over the data-parallel ranks):
 /// parameters, gradients and optimizer state divided by the shard group where the strategy
 /// shards them (sharding.h); AMP's 16-bit weight copies give way to the gathered units where
-/// the parameters are sharded; data_parallel_bytes from data_parallel_memory_bytes(). With
-/// an optimizer offload the GPU keeps no optimizer state and its (sharded) parameters at the
-/// compute width only; with a parameter offload no parameters at rest (the gathered units
-/// stay). Without sharding only data_parallel_bytes changes.
+/// the parameters are sharded; data_parallel_bytes from data_parallel_memory_bytes(). Under
+/// zero_keeps_master_in_optimizer() the weights are the module at the compute width (sharded
+/// at stage 3) and the optimizer state adds the fp32 master weights' shard. With an optimizer
+/// offload the GPU keeps no optimizer state and its (sharded) parameters at the compute width
+/// only; with a parameter offload no parameters at rest (the gathered units stay). Without
+/// sharding only data_parallel_bytes changes.
 MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gpu);
+
+/// True for `strategy: zero` (stage 1 to 3) under a mixed precision (bf16_amp, fp16_amp, fp8):
+/// DeepSpeed's mixed precision keeps the module's parameters and gradients at 16 bit and the
+/// fp32 master weights in the optimizer, partitioned with the moments from stage 1 on
+/// (Rajbhandari et al. 2020, ZeRO, SC20, sec. 3.1 and 5.1: 2 + 2 + K/N_d bytes per parameter with
+/// K = 12 for mixed-precision Adam, the fp32 parameter included; DeepSpeed's ZeRO tutorial,
+/// deepspeed.ai/tutorials/zero: "Stage 1: The optimizer states (e.g., for Adam optimizer,
+/// 32-bit weights, and the first, and second moment estimates) are partitioned"). The
+/// gradients keep the footprint's fp32 width (DeepSpeed's BF16_Optimizer accumulates fp32
+/// gradients; stage 2 partitions them). No autocast copy: the module is cast, not autocast.
+bool zero_keeps_master_in_optimizer(const JobSpec& job);
 
 /// The `layers.N.` blocks of `workload` (N + 1 of the last), 0 without any.
 int decoder_layers(const Workload& workload);

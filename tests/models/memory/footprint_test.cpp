@@ -79,8 +79,11 @@ TEST_SUITE("models.memory.footprint") {
     t.optimizer = Optimizer::kSgdMomentum;
     t.precision = Precision::kBf16Amp;
     const MemoryBreakdown m = training_memory(two_block_workload(), t, zero_overheads());
-    // momentum 4 B + 16-bit weight copy 2 B per parameter
-    CHECK(m.optimizer_state_bytes == doctest::Approx(6e6));
+    // momentum 4 B per parameter; the weights: fp32 4 B + autocast's 16-bit copy 2 B
+    CHECK(m.optimizer_state_bytes == doctest::Approx(4e6));
+    CHECK(m.weights_bytes == doctest::Approx(6e6));
+    CHECK(autocast_weight_copy_bytes(two_block_workload(), Precision::kBf16Amp) == doctest::Approx(2e6));
+    CHECK(autocast_weight_copy_bytes(two_block_workload(), Precision::kBf16) == 0.0);
     // 2 B for 100+1000+1000+200 = 2300 elements, 4 B for the 1000 softmax elements: 4600 + 4000
     CHECK(m.activations_bytes == doctest::Approx(8600));
   }

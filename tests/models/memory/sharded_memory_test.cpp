@@ -134,12 +134,12 @@ TEST_SUITE("models.sharded_memory") {
     CHECK(units[33].parameters == 1.3e8);
   }
 
-  TEST_CASE("the unsharded footprint: 4 + 4 + 8 + 2 B per parameter") {
+  TEST_CASE("the unsharded footprint: 4 + 2 + 4 + 8 B per parameter") {
     const MemoryBreakdown one =
         training_memory(seven_b(), job_on(1, 1, ParallelStrategy::kNone).training, MemoryModelParams{});
-    CHECK(one.weights_bytes == doctest::Approx(26.64e9));         // 6.66e9 x 4 B fp32
+    CHECK(one.weights_bytes == doctest::Approx(39.96e9));         // 6.66e9 x (4 B fp32 + 2 B autocast copy)
     CHECK(one.gradients_bytes == doctest::Approx(26.64e9));       // fp32 .grad
-    CHECK(one.optimizer_state_bytes == doctest::Approx(66.6e9));  // 8 B AdamW moments + 2 B bf16 copy
+    CHECK(one.optimizer_state_bytes == doctest::Approx(53.28e9));  // 8 B AdamW moments
   }
 
   TEST_CASE("fsdp full_shard on 8 GPUs = ZeRO-3") {
@@ -153,13 +153,18 @@ TEST_SUITE("models.sharded_memory") {
     // (2e8 x 4 B = 0.8e9).
     CHECK(m.gathered_bytes == doctest::Approx(1.6e9));
     CHECK(m.total_bytes() == doctest::Approx(14.92e9));
+    // DeepSpeed's ZeRO-3 holds the bf16 parameter partition (6.66e9 x 2 B / 8 = 1.665e9) as
+    // the weights, and the fp32 master partition (3.33e9) in the optimizer: 1.665e9 more.
     job.parallelism.strategy = ParallelStrategy::kZero;
     job.parallelism.zero_stage = 3;
-    CHECK(memory_of(job).total_bytes() == doctest::Approx(14.92e9));
+    const MemoryBreakdown z = memory_of(job);
+    CHECK(z.weights_bytes == doctest::Approx(1.665e9));
+    CHECK(z.optimizer_state_bytes == doctest::Approx(9.99e9));  // 6.66e9 x (8 + 4) B / 8
+    CHECK(z.total_bytes() == doctest::Approx(16.585e9));
   }
 
   TEST_CASE("offload: the optimizer state and fp32 weights leave the GPU, then the parameter shards") {
-    // ZeRO-3 on 8 GPUs as above: weights 3.33e9, gradients 3.33e9, state 6.66e9, gathered 1.6e9.
+    // ZeRO-3 on 8 GPUs as above: weights 1.665e9, gradients 3.33e9, state 9.99e9, gathered 1.6e9.
     JobSpec job = job_on(8, 1, ParallelStrategy::kZero);
     job.parallelism.zero_stage = 3;
     job.parallelism.optimizer_offload = OffloadTarget::kCpu;
@@ -168,7 +173,7 @@ TEST_SUITE("models.sharded_memory") {
     CHECK(m.gradients_bytes == doctest::Approx(3.33e9));  // unchanged: 6.66e9 x 4 B / 8
     CHECK(m.optimizer_state_bytes == 0.0);
     CHECK(m.gathered_bytes == doctest::Approx(1.6e9));    // the units in flight stay
-    CHECK(m.total_bytes() == doctest::Approx(6.595e9));   // 1.665 + 3.33 + 1.6 (14.92 without offload)
+    CHECK(m.total_bytes() == doctest::Approx(6.595e9));   // 1.665 + 3.33 + 1.6 (16.585 without offload)
     job.parallelism.parameter_offload = OffloadTarget::kCpu;
     const MemoryBreakdown both = memory_of(job);
     CHECK(both.weights_bytes == 0.0);
@@ -228,9 +233,9 @@ TEST_SUITE("models.sharded_memory") {
     JobSpec job = job_on(8, 1, ParallelStrategy::kFsdp);
     job.parallelism.sharding = Sharding::kNoShard;
     const MemoryBreakdown m = memory_of(job);
-    CHECK(m.weights_bytes == doctest::Approx(26.64e9));
+    CHECK(m.weights_bytes == doctest::Approx(39.96e9));  // fp32 + the autocast copies
     CHECK(m.gradients_bytes == doctest::Approx(26.64e9));
-    CHECK(m.optimizer_state_bytes == doctest::Approx(66.6e9));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(53.28e9));
     CHECK(m.data_parallel_bytes == 0.0);
     CHECK(m.gathered_bytes == 0.0);  // nothing sharded, nothing gathered
   }
@@ -238,22 +243,32 @@ TEST_SUITE("models.sharded_memory") {
   TEST_CASE("ZeRO-1 shards the optimizer state, ZeRO-2 the gradients too") {
     JobSpec job = job_on(8, 1, ParallelStrategy::kZero);
     job.parallelism.zero_stage = 1;
+    // DeepSpeed's mixed precision (zero_keeps_master_in_optimizer): the module in bf16
+    // (6.66e9 x 2 B), no autocast copy, the fp32 master weights partitioned with the moments.
     const MemoryBreakdown one = memory_of(job);
-    CHECK(one.weights_bytes == doctest::Approx(26.64e9));
+    CHECK(zero_keeps_master_in_optimizer(job));
+    CHECK(one.weights_bytes == doctest::Approx(13.32e9));
     CHECK(one.gradients_bytes == doctest::Approx(26.64e9));
-    CHECK(one.optimizer_state_bytes == doctest::Approx(6.66e9 + 13.32e9));      // 53.28e9 / 8 + the whole bf16 copy
+    CHECK(one.optimizer_state_bytes == doctest::Approx(9.99e9));                // 6.66e9 x (8 + 4) B / 8
     CHECK(one.data_parallel_bytes == doctest::Approx(2 * 25.0 * 1024 * 1024));  // two 25 MiB buckets
     job.parallelism.zero_stage = 2;
     const MemoryBreakdown two = memory_of(job);
     CHECK(two.gradients_bytes == doctest::Approx(3.33e9));
-    CHECK(two.weights_bytes == doctest::Approx(26.64e9));
-    CHECK(two.optimizer_state_bytes == doctest::Approx(19.98e9));
+    CHECK(two.weights_bytes == doctest::Approx(13.32e9));
+    CHECK(two.optimizer_state_bytes == doctest::Approx(9.99e9));
+    // Pure bf16 has no master weights to move: the footprint's 2 B weights, moments / 8.
+    job.training.precision = Precision::kBf16;
+    CHECK_FALSE(zero_keeps_master_in_optimizer(job));
+    const MemoryBreakdown pure = memory_of(job);
+    CHECK(pure.weights_bytes == doctest::Approx(13.32e9));
+    CHECK(pure.optimizer_state_bytes == doctest::Approx(3.33e9));  // two bf16 moments: 6.66e9 x 4 B / 8
   }
 
   TEST_CASE("ddp and one GPU are unchanged by the sharding rule") {
     const JobSpec ddp = job_on(8, 1, ParallelStrategy::kDdp);
     const MemoryBreakdown m = memory_of(ddp);
-    CHECK(m.weights_bytes == doctest::Approx(26.64e9));
+    CHECK_FALSE(zero_keeps_master_in_optimizer(ddp));
+    CHECK(m.weights_bytes == doctest::Approx(39.96e9));  // fp32 + the autocast copies
     CHECK(m.data_parallel_bytes == doctest::Approx(26.64e9));  // the reducer's fp32 bucket copy
     CHECK(sharding_layout(job_on(1, 1, ParallelStrategy::kFsdp)).shard_ranks == 1);
   }
