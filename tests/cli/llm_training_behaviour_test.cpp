@@ -79,8 +79,11 @@ TEST_SUITE("cli.llm_training_behaviour") {
     CHECK(fsdp.memory.gradients_bytes == doctest::Approx(n * 4 / 8));
     CHECK(fsdp.memory.optimizer_state_bytes == doctest::Approx(n * 8 / 8));
     CHECK(fsdp.parallelism == "fsdp");
-    // ZeRO-1 keeps the fp32 weights, gradients and bf16 copy whole: 10 B/param, over 80 GB;
-    // ZeRO-2 shards the gradients as well.
+    // ZeRO-1 (DeepSpeed's mixed precision): the bf16 module and the fp32 gradients whole,
+    // the fp32 master weights and moments over 8: 2 + 4 + 12/8 B/param; ZeRO-2 shards the
+    // gradients as well. FSDP keeps fp32 parameter shards instead of a whole bf16 module.
+    CHECK(rows["zero1"].memory.weights_bytes == doctest::Approx(n * 2));
+    CHECK(rows["zero1"].memory.optimizer_state_bytes == doctest::Approx(n * 12 / 8));
     CHECK(rows["zero1"].memory.gradients_bytes == doctest::Approx(n * 4));
     CHECK(rows["zero2"].memory.gradients_bytes == doctest::Approx(n * 4 / 8));
     CHECK(rows["zero1"].peak_memory_bytes > rows["zero2"].peak_memory_bytes);
