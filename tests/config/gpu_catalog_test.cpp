@@ -347,8 +347,8 @@ TEST_SUITE("config.gpu_catalog") {
       CHECK(gpu.idle_w > 0.0);
       CHECK(gpu.idle_w < gpu.tdp_w);
       CHECK_FALSE(gpu.source.empty());
-      // read on 2026-11-29, the entries added for issue 14 on 2026-12-01
-      CHECK((gpu.retrieved == "2026-11-29" || gpu.retrieved == "2026-12-01"));
+      // read on 2026-11-29, the entries added for issue 14 on 2026-12-01, b300 and gb300 on 2026-12-02
+      CHECK((gpu.retrieved == "2026-11-29" || gpu.retrieved == "2026-12-01" || gpu.retrieved == "2026-12-02"));
     }
   }
 
