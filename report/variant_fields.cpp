@@ -223,9 +223,12 @@ std::vector<Field> make_fields() {
                  [member](const VariantResult& v) { return number(v.memory.*member); }, heading, {},
                  *heading == '\0' ? std::function<bool(const VariantResult&)>{} : memory_split_shown});
   };
-  part("weights", "peak memory: weights (under AMP the fp32 parameters and autocast's 16-bit copies)", &models::MemoryBreakdown::weights_bytes, "weights");
+  part("weights", "peak memory: weights (under AMP the fp32 parameters and autocast's 16-bit copies)",
+       &models::MemoryBreakdown::weights_bytes, "weights");
   part("gradients", "peak memory: gradients", &models::MemoryBreakdown::gradients_bytes, "grads");
-  part("optimizer_state", "peak memory: optimizer state, and the fp32 master weights where the optimizer holds them apart from 16-bit parameters (ZeRO, distributed optimizer)",
+  part("optimizer_state",
+       "peak memory: optimizer state, and the fp32 master weights where the optimizer holds them apart from "
+       "16-bit parameters (ZeRO, distributed optimizer)",
        &models::MemoryBreakdown::optimizer_state_bytes, "optimizer");
   part("activations", "peak memory: saved activations", &models::MemoryBreakdown::activations_bytes,
        "activations");

@@ -101,20 +101,21 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
   if (l.optimizer_state) {
     m.optimizer_state_bytes = optimizer_state_bytes(rank, job.training) / shards;
   }
-  const double frozen = rank.frozen_weight_bytes();
-  const double compute_width = rank.parameters * gathered_parameter_element_bytes(precision);
-  const double master = rank.parameters * parameter_element_bytes(precision);
+  // The trained parameters at the compute width and the frozen base (sharded with the
+  // parameters): what stays on the GPU where the fp32 master weights live elsewhere.
+  const double module_bytes =
+      (rank.parameters * gathered_parameter_element_bytes(precision) + rank.frozen_weight_bytes()) /
+      (l.parameters ? shards : 1.0);
   if (zero_keeps_master_in_optimizer(job)) {
-    // DeepSpeed's mixed precision: the module at the compute width (sharded at stage 3), the
-    // fp32 master weights in the optimizer's partition with the moments.
-    m.weights_bytes = (compute_width + frozen) / (l.parameters ? shards : 1.0);
-    m.optimizer_state_bytes += master / shards;
+    // DeepSpeed's mixed precision: the fp32 master weights in the optimizer's partition.
+    m.weights_bytes = module_bytes;
+    m.optimizer_state_bytes += rank.parameters * parameter_element_bytes(precision) / shards;
   }
   if (l.optimizer_offload != OffloadTarget::kNone) {
     // The state and the fp32 master weights leave the GPU; it keeps the parameters at the
     // compute width (ZeRO-Offload, Ren et al. 2021, sec. 4.1: fp16 parameters on the GPU,
     // fp32 parameters and moments on the CPU), sharded as before; the frozen base stays.
-    m.weights_bytes = (compute_width + frozen) / (l.parameters ? shards : 1.0);
+    m.weights_bytes = module_bytes;
     m.optimizer_state_bytes = 0.0;
   }
   // The parameter shard lives on the host; the gathered units in flight stay (gathered_bytes).

@@ -73,8 +73,8 @@ double data_parallel_memory_bytes(const JobSpec& job);
 MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gpu);
 
 /// True for `strategy: zero` (stage 1 to 3) under a mixed precision (bf16_amp, fp16_amp, fp8):
-/// DeepSpeed's mixed precision keeps the module's parameters and gradients at 16 bit and the
-/// fp32 master weights in the optimizer, partitioned with the moments from stage 1 on
+/// DeepSpeed's mixed precision keeps the module's parameters at 16 bit and the fp32 master
+/// weights in the optimizer, partitioned with the moments from stage 1 on
 /// (Rajbhandari et al. 2020, ZeRO, SC20, sec. 3.1 and 5.1: 2 + 2 + K/N_d bytes per parameter with
 /// K = 12 for mixed-precision Adam, the fp32 parameter included; DeepSpeed's ZeRO tutorial,
 /// deepspeed.ai/tutorials/zero: "Stage 1: The optimizer states (e.g., for Adam optimizer,
