@@ -1,5 +1,7 @@
 #include "models/workload/layer_ops.h"
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace gpuplan::models {
@@ -128,6 +130,21 @@ Op fused_cross_entropy_op(std::string name, double rows, double classes) {
   op.saved_elements = rows * classes + kLogSumExpElementsPerRow * rows;
   op.forward_kernels = 1;
   op.autocast_fp32 = false;
+  return op;
+}
+
+double liger_chunk_rows(double rows, double hidden, double classes) {
+  // inc_factor = cdiv(V, H), chunk_size = next_power_of_2(cdiv(BT, inc_factor)), min(., BT).
+  const double growth = std::ceil(classes / hidden);
+  const double chunk = std::exp2(std::ceil(std::log2(std::ceil(rows / growth))));
+  return std::min(chunk, rows);
+}
+
+Op fused_linear_cross_entropy_op(std::string name, double rows, double hidden, double classes) {
+  Op op = cross_entropy_op(std::move(name), rows, classes);
+  op.saved_elements = rows * hidden;  // grad_input; the lm_head input itself is not saved
+  op.forward_kernels = static_cast<int>(std::ceil(rows / liger_chunk_rows(rows, hidden, classes)));
+  op.autocast_fp32 = false;  // the logits stay in the GEMM's dtype; the kernel upcasts in registers
   return op;
 }
 

@@ -100,4 +100,28 @@ Op cross_entropy_op(std::string name, double rows, double classes);
 /// elements, as attention_kernel.h does). Same FLOP as cross_entropy_op.
 Op fused_cross_entropy_op(std::string name, double rows, double classes);
 
+/// Rows of one chunk of Liger-Kernel's fused linear cross-entropy over `rows` rows of
+/// `hidden` inputs and `classes` logits (src/liger_kernel/ops/fused_linear_cross_entropy.py,
+/// fused_linear_cross_entropy_forward): the next power of two of ceil(rows / ceil(classes /
+/// hidden)), at most `rows`, so that a chunk's logits (chunk x classes) stay about rows x
+/// hidden elements. Llama 3 8B at 131,072 rows: ceil(128,256 / 4,096) = 32, chunk 4,096.
+double liger_chunk_rows(double rows, double hidden, double classes);
+
+/// Cross-entropy over `rows` rows of `classes` logits as Liger-Kernel's
+/// LigerFusedLinearCrossEntropyLoss runs it with the lm_head projection from `hidden` inputs
+/// (src/liger_kernel/ops/fused_linear_cross_entropy.py): chunk by chunk of
+/// liger_chunk_rows() rows, the forward computes the chunk's logits, the loss and the logits'
+/// gradient in place (liger_cross_entropy_kernel, one launch per chunk: forward_kernels),
+/// then the lm_head input gradient (chunk x hidden) and accumulates the weight gradient;
+/// backward only scales both by the loss's output gradient (skipped when it is 1).
+/// Same FLOP as cross_entropy_op (the lm_head's three GEMMs stay on the lm_head op, whose
+/// FLOP they are). Saves the input gradient, rows·hidden elements in the lm_head input's
+/// dtype (`grad_input`, ctx.save_for_backward); no logits. The weight gradient (classes x
+/// hidden, the weight's dtype) it also keeps is the gradient that backward would allocate
+/// anyway, counted with the gradients, not here. The transient logits of one chunk (chunk
+/// x classes in the GEMM's dtype, about rows·hidden elements) live only inside the loss's
+/// forward and are not counted: at most about one hidden state, against the rows·classes
+/// of the unfused loss.
+Op fused_linear_cross_entropy_op(std::string name, double rows, double hidden, double classes);
+
 }  // namespace gpuplan::models

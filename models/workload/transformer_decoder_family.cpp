@@ -24,6 +24,7 @@ constexpr std::size_t kNormRms = 1;
 constexpr std::size_t kNormLowPrecisionLayer = 2;
 constexpr std::size_t kLossCrossEntropy = 0;
 constexpr std::size_t kLossFusedCrossEntropy = 1;
+constexpr std::size_t kLossFusedLinearCrossEntropy = 2;
 
 NormKind norm_kind(std::size_t choice) {
   if (choice == kNormRms) {
@@ -152,10 +153,13 @@ std::vector<ArchitectureParameter> TransformerDecoderFamily::parameters() const 
       flag_parameter("bias", "biases in the linear layers and layer norms", false),
       flag_parameter("tied_embeddings", "the output projection reuses the token embedding", false),
       choice_parameter("loss",
-                       "cross_entropy (F.cross_entropy: fp32 log-probabilities under autocast) or "
+                       "cross_entropy (F.cross_entropy: fp32 log-probabilities under autocast), "
                        "fused_cross_entropy (flash-attn's CrossEntropyLoss, llm-foundry's "
-                       "default: saves the 16-bit logits)",
-                       {"cross_entropy", "fused_cross_entropy"}, kLossCrossEntropy),
+                       "default: saves the 16-bit logits) or fused_linear_cross_entropy "
+                       "(Liger-Kernel's LigerFusedLinearCrossEntropyLoss: lm_head and loss in "
+                       "chunks of rows, gradients computed in forward; saves the lm_head input "
+                       "gradient, no logits)",
+                       {"cross_entropy", "fused_cross_entropy", "fused_linear_cross_entropy"}, kLossCrossEntropy),
       real_parameter("dropout", "dropout probability; above 0 adds GPT-2's dropout ops", 0.0, 0.0,
                      1.0),
       count_with_default("experts",
@@ -268,9 +272,21 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
   if (reader.flag("tied_embeddings")) {
     lm_head.parameters = 0.0;  // the weight is embed.tokens'
   }
+  const std::size_t loss = reader.choice("loss");
+  if (loss == kLossFusedLinearCrossEntropy) {
+    // Liger-Kernel saves only the gradients it computed in forward, not the lm_head input
+    // (src/liger_kernel/ops/fused_linear_cross_entropy.py, LigerFusedLinearCrossEntropyFunction
+    // .forward: ctx.save_for_backward(grad_input, grad_weight, grad_bias)); the loss op counts
+    // grad_input in its place.
+    lm_head.saved_elements = 0.0;
+  }
   ops.push_back(lm_head);
-  ops.push_back(reader.choice("loss") == kLossFusedCrossEntropy ? fused_cross_entropy_op("loss", s, vocab)
-                                                                : cross_entropy_op("loss", s, vocab));
+  if (loss == kLossFusedLinearCrossEntropy) {
+    ops.push_back(fused_linear_cross_entropy_op("loss", s, h, vocab));
+  } else {
+    ops.push_back(loss == kLossFusedCrossEntropy ? fused_cross_entropy_op("loss", s, vocab)
+                                                 : cross_entropy_op("loss", s, vocab));
+  }
 
   for (const Op& op : ops) {
     workload.parameters += op.parameters;

@@ -26,7 +26,11 @@
 /// 2023): k and v are projected to kv_heads·hidden/heads and expanded (HF repeat_kv) before
 /// the score matmul. `norm: low_precision_layernorm` is MPT's LPLayerNorm (layer_ops.h,
 /// NormKind::kLowPrecisionLayerNorm); `loss: fused_cross_entropy` is llm-foundry's default
-/// loss_fn (ComposerMPTCausalLM), flash-attn's fused kernel (layer_ops.h). Learned positions add a max_positions × hidden table and one add;
+/// loss_fn (ComposerMPTCausalLM), flash-attn's fused kernel (layer_ops.h);
+/// `loss: fused_linear_cross_entropy` is Liger-Kernel's LigerFusedLinearCrossEntropyLoss
+/// (HF transformers with Liger-Kernel), which fuses the lm_head into the loss: the lm_head
+/// saves nothing and the loss saves the input gradient, no logits
+/// (layer_ops.h, fused_linear_cross_entropy_op). Learned positions add a max_positions × hidden table and one add;
 /// rotary adds 10 kernels per layer; ALiBi one bias add on the scores. Dropout > 0 adds
 /// GPT-2's dropouts: embeddings, attention probabilities, both residual branches.
 ///

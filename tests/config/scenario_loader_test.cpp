@@ -295,7 +295,7 @@ cloud:
     };
     CHECK(error_with("loss: fused_crossentropy") ==
           "unknown loss 'fused_crossentropy' at s.yaml:3:33 (workload.model.loss); expected one of "
-          "cross_entropy, fused_cross_entropy; did you mean fused_cross_entropy?");
+          "cross_entropy, fused_cross_entropy, fused_linear_cross_entropy; did you mean fused_cross_entropy?");
     CHECK(error_with("norm: low_precision_layer_norm") ==
           "unknown norm 'low_precision_layer_norm' at s.yaml:3:33 (workload.model.norm); expected one of "
           "layernorm, rmsnorm, low_precision_layernorm; did you mean low_precision_layernorm?");
