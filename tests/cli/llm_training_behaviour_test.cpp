@@ -59,9 +59,53 @@ std::string on_eight_h100(const std::string& model, int batch, const std::string
          "strategies:\n" + strategies;
 }
 
+/// tests/validation/O001 (Llama 3.1 8B, HF + DeepSpeed ZeRO-3, CPU AdamW offload, full
+/// checkpointing, flash, 8 x h200, bf16 AMP, batch 1 per GPU) at 131,072 tokens, the
+/// sequence of row X150 of shared/data/cross-gpu-measurements.csv, with the decoder's `loss`.
+std::string o001_at_128k(const std::string& loss) {
+  return "format: gpuplan/v1\n"
+         "workload:\n"
+         "  model: {base: llama3-8b, loss: " + loss + "}\n"
+         "  sequence_length: 131072\n"
+         "  tokens: 1e10\n"
+         "  dataset: {synthetic: true}\n"
+         "training: {batch_size: 1, gradient_accumulation: 1, precision: bf16_amp, attention: flash, "
+         "activation_checkpointing: full, optimizer: adamw, framework_overhead: eager}\n"
+         "hardware: {gpu: h200, gpus_per_node: 8, gpu_interconnect: nvlink4, cpu_cores: 112, "
+         "host_memory: \"2 TiB\", storage: nvme_ssd}\n"
+         "parallelism: {strategy: zero, zero_stage: 3, offload: {optimizer: cpu}}\n";
+}
+
 }  // namespace
 
 TEST_SUITE("cli.llm_training_behaviour") {
+  TEST_CASE("Liger's fused linear cross-entropy fits Llama 3.1 8B at 128K on an H200; F.cross_entropy does not") {
+    const models::VariantResult plain = run(o001_at_128k("cross_entropy")).at("baseline");
+    const models::VariantResult liger = run(o001_at_128k("fused_linear_cross_entropy")).at("baseline");
+    // s = 131,072, h = 4,096, V = 128,256, a = 32 heads, 32 layers; S = s·h = 536,870,912.
+    // Liger's activations: 32 checkpointed block inputs at 2 B (64·S) + the replayed block
+    // with flash (56·S + the fp32 lse 4·a·s, as in config/attention_scenario_test.cpp) + the
+    // final RMS norm's fp32 input and normalised tensor (8·S) + grad_input at 2 B (2·S):
+    // 130·S + 16,777,216 = 69,809,995,776 B.
+    CHECK(liger.memory.activations_bytes == doctest::Approx(69'809'995'776.0));
+    // F.cross_entropy: the lm_head's 2-byte input (2·S) and the fp32 log-probabilities
+    // (s·V·4 B = 67,243,081,728) in place of grad_input (2·S): 67,243,081,728 B more, and
+    // the allocator slack (5 % of activations) on top: 70,605,235,814.4 B more at the peak.
+    CHECK(plain.memory.activations_bytes - liger.memory.activations_bytes == doctest::Approx(67'243'081'728.0));
+    CHECK(plain.peak_memory_bytes - liger.peak_memory_bytes == doctest::Approx(70'605'235'814.4));
+    CHECK(plain.peak_memory_bytes - liger.peak_memory_bytes >= 60e9);
+    // Liger's peak: ZeRO-3 shards of the bf16 weights (8,030,261,248 · 2 B / 8 = 2,007,565,312)
+    // and fp32 gradients (4,015,130,624), no optimizer state (on the host), the activations,
+    // workspace 268,435,456, CUDA context 1,343,000,000, slack 5 % = 3,490,499,788.8 and the
+    // gathered units in flight (the embedding and lm_head, 128,256 x 4,096 bf16 = 1.05 GB
+    // each, and the largest's unsharded gradient: 4,202,725,376) = 85,137,352,332.8 B.
+    CHECK(liger.peak_memory_bytes == doctest::Approx(85'137'352'332.8));
+    CHECK(liger.memory_capacity_bytes == doctest::Approx(151'397'597'184.0));  // h200: 151.4 GB usable
+    CHECK(liger.fits);
+    CHECK(plain.peak_memory_bytes == doctest::Approx(155'742'588'147.2));
+    CHECK_FALSE(plain.fits);
+  }
+
   TEST_CASE("FSDP and ZeRO on 8 GPUs: the sharded states per GPU, and DDP's advice") {
     auto rows = run(on_eight_h100("llama3-8b", 1,
                                   "  ddp: {}\n"

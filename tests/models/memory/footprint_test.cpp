@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "../workload/catalog_models.h"
 #include "models/workload/attention_kernel.h"
@@ -243,5 +246,29 @@ TEST_SUITE("models.memory.footprint") {
     testing::CatalogModel plain = testing::catalog_model("mpt-760m");
     plain.values["loss"] = testing::choice("transformer_decoder", "loss", "cross_entropy");
     CHECK(loss_bytes(testing::build("transformer_decoder", plain.values)) == doctest::Approx(412'614'656.0));
+  }
+
+  TEST_CASE("Liger's fused linear cross-entropy keeps a 16-bit input gradient, not 67 GB of fp32 log-probabilities") {
+    // Llama 3 8B, s = 131,072, V = 128,256, h = 4,096, bf16 autocast, one sample.
+    // cross_entropy: lm_head input s·h·2 B = 1,073,741,824 B; fp32 log-probabilities
+    //   s·V·4 B = 67,243,081,728 B. Liger: lm_head nothing; grad_input s·h·2 B = 1,073,741,824 B.
+    TrainingSpec t;
+    t.precision = Precision::kBf16Amp;
+    const auto head_and_loss_bytes = [&t](const std::string& loss) {
+      testing::CatalogModel model = testing::catalog_model("llama3-8b");
+      model.values["sequence_length"] = 131072.0;
+      model.values["loss"] = testing::choice("transformer_decoder", "loss", loss);
+      const Workload w = testing::build("transformer_decoder", model.values);
+      const std::vector<double> bytes = saved_bytes_per_sample(w, t);
+      REQUIRE(w.ops.back().name == "loss");
+      REQUIRE(w.ops[w.ops.size() - 2].name == "lm_head");
+      return std::pair{bytes[bytes.size() - 2], bytes.back()};
+    };
+    const auto [plain_head, plain_loss] = head_and_loss_bytes("cross_entropy");
+    CHECK(plain_head == doctest::Approx(1'073'741'824.0));
+    CHECK(plain_loss == doctest::Approx(67'243'081'728.0));
+    const auto [liger_head, liger_loss] = head_and_loss_bytes("fused_linear_cross_entropy");
+    CHECK(liger_head == 0.0);
+    CHECK(liger_loss == doctest::Approx(1'073'741'824.0));
   }
 }

@@ -78,6 +78,26 @@ TEST_SUITE("models.workload.layer_ops") {
     CHECK(fused.input_elements == doctest::Approx(40.0));
   }
 
+  TEST_CASE("Liger's fused linear cross-entropy chunks the rows and saves the input gradient, no logits") {
+    // Liger's own example (src/liger_kernel/ops/fused_linear_cross_entropy.py): BT 16,384,
+    // V 32,000, H 4,096: ceil(V / H) = 8, chunk ceil(16,384 / 8) = 2,048.
+    CHECK(liger_chunk_rows(16384.0, 4096.0, 32000.0) == 2048.0);
+    // Llama 3 8B at 131,072 rows: ceil(128,256 / 4,096) = 32, 131,072 / 32 = 4,096 (a power of two).
+    CHECK(liger_chunk_rows(131072.0, 4096.0, 128256.0) == 4096.0);
+    // 100 rows, ceil(10 / 3) = 4: ceil(100 / 4) = 25, rounded up to 32.
+    CHECK(liger_chunk_rows(100.0, 3.0, 10.0) == 32.0);
+    // Hidden wider than the vocabulary: one chunk of all the rows.
+    CHECK(liger_chunk_rows(100.0, 64.0, 10.0) == 100.0);
+    const Op plain = cross_entropy_op("loss", 100.0, 10.0);
+    const Op liger = fused_linear_cross_entropy_op("loss", 100.0, 3.0, 10.0);
+    CHECK(liger.saved_elements == doctest::Approx(300.0));  // grad_input 100·3
+    CHECK_FALSE(liger.autocast_fp32);
+    CHECK(liger.forward_kernels == 4);                      // ceil(100 / 32) chunks
+    CHECK(liger.forward_flop == doctest::Approx(plain.forward_flop));
+    CHECK(liger.backward_flop_ratio == plain.backward_flop_ratio);
+    CHECK(liger.input_elements == doctest::Approx(1000.0));
+  }
+
   TEST_CASE("embedding gathers rows, owns the table, computes nothing") {
     const Op op = embedding_op("wte", 10.0, 4.0, 100.0);
     CHECK(op.op_class == OpClass::kEmbedding);

@@ -87,6 +87,43 @@ TEST_SUITE("models.workload.transformer_decoder_family") {
     CHECK(parameters_of(workload, "layers.0.attn.qkv") == 4096.0 * (4096.0 + 2.0 * 1024.0));
   }
 
+  TEST_CASE("Llama-3-8B at 131,072 tokens: what each loss saves, at the same FLOP") {
+    // s = 131,072, h = 4,096, V = 128,256 (one sample, batch 1).
+    // cross_entropy: lm_head its input s·h = 536,870,912; the loss the log-probabilities
+    //   s·V = 16,810,770,432.
+    // fused_cross_entropy: lm_head s·h; the loss the logits and 2 per row for the fp32 lse:
+    //   16,810,770,432 + 262,144 = 16,811,032,576.
+    // fused_linear_cross_entropy (Liger): lm_head nothing; the loss grad_input s·h = 536,870,912.
+    const auto with_loss = [](const std::string& loss) {
+      return build_catalog_model("llama3-8b", {{"sequence_length", 131072.0},
+                                               {"loss", testing::choice("transformer_decoder", "loss", loss)}});
+    };
+    const auto saved = [](const Workload& w, const std::string& name) {
+      return sum_over(w, name, [](const Op& op) { return op.saved_elements; });
+    };
+    const Workload plain = with_loss("cross_entropy");
+    const Workload fused = with_loss("fused_cross_entropy");
+    const Workload liger = with_loss("fused_linear_cross_entropy");
+    CHECK(saved(plain, "lm_head") == 536'870'912.0);
+    CHECK(saved(plain, "loss") == 16'810'770'432.0);
+    CHECK(saved(fused, "lm_head") == 536'870'912.0);
+    CHECK(saved(fused, "loss") == 16'811'032'576.0);
+    CHECK(saved(liger, "lm_head") == 0.0);
+    CHECK(saved(liger, "loss") == 536'870'912.0);
+    CHECK(liger.ops.back().forward_kernels == 32);  // 131,072 / 4,096-row chunks
+    // The same FLOP: lm_head 2·s·h·V = 137,713,831,378,944 forward and twice that in its
+    // backward (Liger runs both gradient GEMMs in forward; the step's total is the same),
+    // the loss 5·s·V + s = 84,053,983,232 forward and as much backward.
+    const auto flop = [](const Workload& w, const std::string& name) {
+      return sum_over(w, name, [](const Op& op) { return op.forward_flop * (1.0 + op.backward_flop_ratio); });
+    };
+    CHECK(flop(liger, "lm_head") == 3.0 * 137'713'831'378'944.0);
+    CHECK(flop(liger, "loss") == 2.0 * 84'053'983'232.0);
+    CHECK(liger.training_flop_per_sample() == plain.training_flop_per_sample());
+    CHECK(fused.training_flop_per_sample() == plain.training_flop_per_sample());
+    CHECK(liger.parameters == plain.parameters);
+  }
+
   TEST_CASE("Gemma-2-9B: head_dim 256 is not hidden / heads; q and the out projection are 16 x 256 wide") {
     // embeddings 256000·3584 = 917,504,000 (tied)
     // per layer: q 3584·(16·256) = 14,680,064; k, v 3584·(8·256) = 7,340,032 each;
