@@ -334,12 +334,18 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   root.finish();
 
   // Cross-field checks, each at the key that references the other (STYLE.md C6).
+  models::KeyValueHeads key_value_heads = models::KeyValueHeads::kRepeated;
   if (hardware.spec) {
     const models::HardwareSpec& hw = *hardware.spec;
     const int total_gpus = hw.gpus_per_node * hw.nodes;
     if (training && training_reader) {
       check_precision(*training_reader, training->precision, hw.gpu);
       if (workload.workload) {
+        // FlashAttention-2 called as such (flash_attn_func, Megatron-Core / TE, HF's
+        // flash_attention_2) takes grouped K and V; F.scaled_dot_product_attention's callers
+        // (litgpt, HF's sdpa path) expand them first (attention_kernel.h).
+        key_value_heads = training->attention == models::AttentionKernel::kFlash ? models::KeyValueHeads::kGrouped
+                                                                                  : models::KeyValueHeads::kRepeated;
         training->attention = resolve_attention(*training_reader, *training, *workload.workload, hw.gpu);
         check_activation_checkpointing(*training_reader,
                                        RecomputeChoice{training->activation_recompute, training->checkpoint_every},
@@ -412,7 +418,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   ValidatedJob result;
   models::JobSpec& job = result.job;
   job.workload = models::with_activation_recompute(
-      models::with_fine_tuning(models::with_attention_kernel(*workload.workload, training->attention),
+      models::with_fine_tuning(models::with_attention_kernel(*workload.workload, training->attention, key_value_heads),
                                training->fine_tuning, training->precision),
       training->activation_recompute, training->checkpoint_every);
   job.dataset = *workload.dataset;

@@ -22,7 +22,17 @@ double autocast_weight_copy_bytes(const Workload& workload, Precision precision)
 }
 
 namespace {
+/// Bytes of one fp8 (E4M3 / E5M2) element.
+constexpr double kFp8Bytes = 1.0;
+
 double saved_bytes_per_element(const Op& op, Precision precision) {
+  if (precision == Precision::kFp8) {
+    // Transformer Engine keeps the fp8 cast of a linear layer's input for its weight-gradient
+    // GEMM (transformer_engine/pytorch/module/linear.py and layernorm_linear.py save the
+    // quantized input, not the 16-bit one), and runs its norms on 16-bit tensors.
+    if (op.op_class == OpClass::kMatmul && (op.parameters > 0.0 || op.frozen_parameters > 0.0)) return kFp8Bytes;
+    if (op.op_class == OpClass::kNormalization) return activation_element_bytes(precision);
+  }
   if (is_mixed(precision) && op.autocast_fp32) {
     return 4.0;
   }
@@ -61,12 +71,19 @@ double dequantized_weight_bytes(const Workload& workload, Precision precision) {
 std::vector<double> saved_bytes_per_sample(const Workload& workload, const TrainingSpec& training) {
   std::vector<double> bytes(workload.ops.size(), 0.0);
   const bool compiled = training.framework_overhead == FrameworkOverhead::kCompiled;
+  const bool fused_kernels = training.framework_overhead == FrameworkOverhead::kEagerFused;
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
     double elements = op.saved_elements;
-    if (compiled && rematerializable(op)) {
+    if ((compiled || fused_kernels) && rematerializable(op)) {
       // The partitioner keeps the activation's input (GELU: the up projection's output;
-      // SwiGLU: gate and up) and recomputes the pointwise result in backward.
+      // SwiGLU: gate and up) and recomputes the pointwise result in backward; so do
+      // Megatron-Core's fused activations (megatron/core/fusions/fused_bias_swiglu.py and
+      // fused_bias_gelu.py save only their input).
+      elements = std::min(elements, op.input_elements);
+    } else if (training.precision == Precision::kFp8 && op.op_class == OpClass::kNormalization) {
+      // Transformer Engine's RMSNorm / LayerNorm save their 16-bit input (and a per-row
+      // statistic), not HF's fp32 upcast and normalized copy.
       elements = std::min(elements, op.input_elements);
     } else if (training.framework == Framework::kTensorflow && is_dropout(op)) {
       // TensorFlow 1.x: x / keep_prob and the float mask, both kept for the Mul gradient.

@@ -26,7 +26,12 @@
 ///   the input and the result. AOTAutograd's min-cut partitioner does this for every cheap
 ///   pointwise op (PyTorch torch/_functorch/partitioners.py, min_cut_rematerialization_partition;
 ///   H. He, "Min-cut optimal recomputation", PyTorch dev-discuss 2022); llm.c recomputes GELU
-///   in backward by default (train_gpt2.cu, `-r 1`). Dropout masks stay saved;
+///   in backward by default (train_gpt2.cu, `-r 1`). Dropout masks stay saved. Megatron-Core's
+///   fused activations (framework_overhead: eager_fused) also save only their input, but the
+///   next linear keeps its own saved input;
+/// - fp8 (Transformer Engine): a linear layer saves the fp8 cast of its input (1 B) for the
+///   weight-gradient GEMM, and a norm saves its 16-bit input only (TE's fused RMSNorm /
+///   LayerNorm), where HF's RMSNorm keeps an fp32 upcast and its normalized copy;
 /// - activation checkpointing (one checkpoint per repeated block, as HF
 ///   gradient_checkpointing_enable does): only each block's input stays saved, plus the
 ///   largest block's activations while it is recomputed in backward. {every: N} does the
@@ -58,7 +63,7 @@ struct MemoryModelParams {
 
 /// Saved activation bytes per sample of each op of `workload` (same order as workload.ops)
 /// under `training`'s precision and framework mode: Op::saved_elements x element size, with
-/// the compiled-mode rematerialization above. Under Framework::kTensorflow a dropout op
+/// the compiled and eager_fused rematerialization and the fp8 rules above. Under Framework::kTensorflow a dropout op
 /// (name ending in "dropout") saves two tensors of its output's size and dtype instead of
 /// a mask: TensorFlow 1.x's tf.nn.dropout is divide(x, keep_prob) * floor(keep_prob +
 /// uniform), and the Mul gradient keeps both operands, the scaled input and the float mask

@@ -104,7 +104,7 @@ AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const Atte
   return AttentionKernel::kEager;
 }
 
-Workload with_attention_kernel(Workload workload, AttentionKernel kernel) {
+Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyValueHeads key_value_heads) {
   if (kernel == AttentionKernel::kSdpa) {
     throw std::invalid_argument("with_attention_kernel: resolve sdpa with sdpa_backend() first");
   }
@@ -128,11 +128,19 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel) {
     }
     const ScoresShape shape = scores_shape(scores);
     const double sh = shape.tokens_by_hidden;
+    // K and V per query element: 1, or kv_heads / heads when the kernel takes them grouped
+    // and the model's repeat_kv goes (KeyValueHeads, attention_kernel.h).
+    double kv_share = 1.0;
+    if (kernel == AttentionKernel::kFlash && key_value_heads == KeyValueHeads::kGrouped && !ops.empty() &&
+        ends_with(ops.back().name, "attn.repeat_kv")) {
+      kv_share = ops.back().input_elements / ops.back().output_elements;
+      ops.pop_back();
+    }
     Op fused;
     fused.name = scores.name.substr(0, scores.name.size() - std::string("scores").size()) + "fused";
     fused.op_class = OpClass::kAttention;
     fused.forward_flop = 2.0 * scores.forward_flop;  // QKᵀ and PV
-    fused.input_elements = 3.0 * sh;
+    fused.input_elements = (1.0 + 2.0 * kv_share) * sh;
     fused.output_elements = sh;
     fused.parameters = 0.0;
     // Saves Q, K, V and the per-row log-sum-exp. It saves its output O too, but that is the
@@ -141,7 +149,7 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel) {
     // transpose(1, 2).contiguous() is that same tensor (PyTorch
     // aten/src/ATen/native/transformers/cuda/attention.cu, _scaled_dot_product_flash_attention);
     // attn.out's saved input counts it once.
-    fused.saved_elements = 3.0 * sh + kLogSumExpElements * shape.heads * shape.tokens;
+    fused.saved_elements = (1.0 + 2.0 * kv_share) * sh + kLogSumExpElements * shape.heads * shape.tokens;
     fused.backward_flop_ratio = 2.0;
     fused.backward_recompute_flop_ratio = kFlashRecomputeFlopRatio;
     fused.forward_kernels = 1;

@@ -48,16 +48,31 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
 /// kFlash, kMemoryEfficient or kEager (math).
 AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const AttentionShape& shape);
 
+/// How a fused kernel's caller passes K and V of a grouped-query model (kv_heads < heads).
+enum class KeyValueHeads {
+  /// Expanded to every query head first (HF's repeat_kv; litgpt's expand before
+  /// F.scaled_dot_product_attention): the model's "attn.repeat_kv" op runs and K and V are
+  /// saved at the query width.
+  kRepeated,
+  /// As they are: FlashAttention-2 takes K and V with fewer heads than Q
+  /// (flash_attn_interface.py, flash_attn_func: MQA / GQA), as Megatron-Core / Transformer
+  /// Engine and HF's flash_attention_2 path call it.
+  kGrouped,
+};
+
 /// `workload` with each layer's eager chain (attn.scores ... attn.context: QKᵀ, scale,
 /// ALiBi, mask, softmax, dropout, PV) replaced by one fused op "attn.fused" of `kernel`
 /// (kFlash or kMemoryEfficient; kEager returns `workload` unchanged). Per sample, with s
 /// tokens, width h and a heads (Dao 2023, "FlashAttention-2", sec. 3.1-3.2):
 /// - forward FLOP 4·s²·h (QKᵀ and PV; as eager, no causal halving), backward 2× that (dV,
 ///   dP, dQ, dK) plus the recomputed QKᵀ (backward_recompute_flop_ratio 0.5): 2.5× forward;
-/// - reads Q, K, V (3·s·h), writes O (s·h); one kernel per direction;
-/// - saves Q, K, V, O (4·s·h) and the fp32 log-sum-exp per row and head (a·s, 4 B = two
+/// - reads Q, K, V (3·s·h), writes O (s·h); one kernel per direction; with
+///   KeyValueHeads::kGrouped and kFlash, K and V are kv_heads / heads of s·h each and the
+///   model's "attn.repeat_kv" op before the chain goes;
+/// - saves Q, K, V, O (4·s·h; K and V as read) and the fp32 log-sum-exp per row and head (a·s, 4 B = two
 ///   16-bit elements): no s×s score matrix, no dropout mask (regenerated from the RNG seed).
 /// Throws std::invalid_argument for kSdpa (resolve it with sdpa_backend() first).
-Workload with_attention_kernel(Workload workload, AttentionKernel kernel);
+Workload with_attention_kernel(Workload workload, AttentionKernel kernel,
+                               KeyValueHeads key_value_heads = KeyValueHeads::kRepeated);
 
 }  // namespace gpuplan::models

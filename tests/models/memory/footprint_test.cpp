@@ -272,3 +272,42 @@ TEST_SUITE("models.memory.footprint") {
     CHECK(liger_loss == doctest::Approx(1'073'741'824.0));
   }
 }
+
+TEST_CASE("models.memory.footprint: fp8 saves linear inputs in fp8 and TE's norms in 16 bit; fused SwiGLU keeps its input") {
+  const Workload w = with_attention_kernel(testing::build_catalog_model("llama3-8b", {{"sequence_length", 8192.0}}),
+                                           AttentionKernel::kFlash, KeyValueHeads::kGrouped);
+  // Saved bytes per sample of layer 0, in units of S = s·h = 8,192 x 4,096 = 33,554,432.
+  auto layer0 = [&](const TrainingSpec& t, const std::string& suffix) {
+    const std::vector<double> bytes = saved_bytes_per_sample(w, t);
+    for (std::size_t i = 0; i < w.ops.size(); ++i) {
+      if (w.ops[i].name == "layers.0." + suffix) return bytes[i] / 33'554'432.0;
+    }
+    FAIL("no op layers.0." << suffix);
+    return 0.0;
+  };
+  TrainingSpec amp;
+  amp.precision = Precision::kBf16Amp;
+  TrainingSpec fp8 = amp;
+  fp8.precision = Precision::kFp8;
+  fp8.framework_overhead = FrameworkOverhead::kEagerFused;
+  // HF under bf16 autocast: RMSNorm keeps its fp32 input and normalised copy (2 x 4 B); a
+  // linear its 16-bit input; SwiGLU its gate, up and SiLU output (3 x 3.5·S x 2 B).
+  CHECK(layer0(amp, "norm1") == doctest::Approx(8.0));
+  CHECK(layer0(amp, "attn.qkv") == doctest::Approx(2.0));
+  CHECK(layer0(amp, "mlp.swiglu") == doctest::Approx(21.0));
+  CHECK(layer0(amp, "mlp.down") == doctest::Approx(7.0));
+  // Transformer Engine fp8 with Megatron's fused kernels: the norm's 16-bit input (2 B), each
+  // linear's fp8 input (1 B; down: 3.5·S), the fused SwiGLU's input only (gate and up,
+  // 2 x 3.5·S x 2 B).
+  CHECK(layer0(fp8, "norm1") == doctest::Approx(2.0));
+  CHECK(layer0(fp8, "norm2") == doctest::Approx(2.0));
+  CHECK(layer0(fp8, "attn.qkv") == doctest::Approx(1.0));
+  CHECK(layer0(fp8, "attn.out") == doctest::Approx(1.0));
+  CHECK(layer0(fp8, "mlp.gate_up") == doctest::Approx(1.0));
+  CHECK(layer0(fp8, "mlp.swiglu") == doctest::Approx(14.0));
+  CHECK(layer0(fp8, "mlp.down") == doctest::Approx(3.5));
+  // Fused attention keeps Q and grouped K, V in 16 bit (1.5·S x 2 B) and the fp32 lse
+  // (2·a·s = 524,288 elements x 2 B = 1,048,576 B = S / 32).
+  CHECK(layer0(fp8, "attn.fused") == doctest::Approx(3.0 + 1.0 / 32.0));
+}
+

@@ -92,4 +92,27 @@ TEST_SUITE("models.workload.attention_kernel") {
     CHECK(with_attention_kernel(eager, AttentionKernel::kEager).ops.size() == eager.ops.size());
     CHECK_THROWS_AS(with_attention_kernel(eager, AttentionKernel::kSdpa), std::invalid_argument);
   }
+
+  TEST_CASE("flash called with grouped K and V drops repeat_kv and saves K and V at their own width") {
+    const Workload eager = testing::build_catalog_model("llama3-8b", {{"sequence_length", 8192.0}});
+    const Workload repeated = with_attention_kernel(eager, AttentionKernel::kFlash);
+    const Workload grouped = with_attention_kernel(eager, AttentionKernel::kFlash, KeyValueHeads::kGrouped);
+    // Llama 3 8B: h = 4,096, 32 query heads and 8 K/V heads of 128: K and V are 1,024 wide.
+    // s·h = 8,192 x 4,096 = 33,554,432; the lse is 2·a·s = 2 x 32 x 8,192 = 524,288 elements.
+    CHECK(has_op(repeated, "layers.0.attn.repeat_kv"));
+    CHECK_FALSE(has_op(grouped, "layers.0.attn.repeat_kv"));
+    CHECK(repeated.ops.size() - grouped.ops.size() == 32);  // one per layer
+    // Repeated: Q, K, V at 3·s·h = 100,663,296 (+ lse); grouped: (1 + 2 x 1/4)·s·h = 50,331,648.
+    CHECK(op_named(repeated, "layers.0.attn.fused").saved_elements == doctest::Approx(100'663'296.0 + 524'288.0));
+    CHECK(op_named(grouped, "layers.0.attn.fused").saved_elements == doctest::Approx(50'331'648.0 + 524'288.0));
+    CHECK(op_named(grouped, "layers.0.attn.fused").input_elements == doctest::Approx(50'331'648.0));
+    // The attention FLOP stay: every query head attends over all keys.
+    CHECK(op_named(grouped, "layers.0.attn.fused").forward_flop ==
+          op_named(repeated, "layers.0.attn.fused").forward_flop);
+    // A model without grouped heads (GPT-2) and the memory-efficient kernel are unchanged.
+    CHECK(with_attention_kernel(gpt2(), AttentionKernel::kFlash, KeyValueHeads::kGrouped).ops.size() ==
+          with_attention_kernel(gpt2(), AttentionKernel::kFlash).ops.size());
+    CHECK(has_op(with_attention_kernel(eager, AttentionKernel::kMemoryEfficient, KeyValueHeads::kGrouped),
+                 "layers.0.attn.repeat_kv"));
+  }
 }
