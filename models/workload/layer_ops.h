@@ -25,6 +25,8 @@ inline constexpr double kDropoutFlopPerElement = 2.0;
 /// GELU, tanh form (Hendrycks & Gimpel 2016, eq. 2): x³, two multiply-adds, tanh, add,
 /// two multiplies. The erf form costs about the same.
 inline constexpr double kGeluFlopPerElement = 8.0;
+/// Squared ReLU: max(x, 0), then its square.
+inline constexpr double kSquaredReluFlopPerElement = 2.0;
 /// tanh (BERT pooler), counted like one transcendental: exp, add, subtract, divide.
 inline constexpr double kTanhFlopPerElement = 4.0;
 /// SwiGLU per output element (Shazeer 2020, "GLU Variants Improve Transformer"):

@@ -21,7 +21,7 @@ constexpr std::array kShardedInBlock = {
     std::string_view{"attn.scale"},  std::string_view{"attn.alibi"},     std::string_view{"attn.mask"},
     std::string_view{"attn.softmax"}, std::string_view{"attn.dropout"},  std::string_view{"attn.context"},
     std::string_view{"attn.fused"},  std::string_view{"attn.merge_heads"}, std::string_view{"mlp.gelu"},
-    std::string_view{"mlp.swiglu"},
+    std::string_view{"mlp.swiglu"},  std::string_view{"mlp.relu2"},
 };
 
 }  // namespace

@@ -117,6 +117,9 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
     ops.push_back(linear_op(prefix + "mlp.up", s, h, f, shape.bias, true));
     // F.gelu saves its input.
     ops.push_back(elementwise_op(prefix + "mlp.gelu", s * f, 1.0, kGeluFlopPerElement, s * f));
+  } else if (shape.mlp == MlpKind::kSquaredRelu) {
+    ops.push_back(linear_op(prefix + "mlp.up", s, h, f, shape.bias, true));
+    ops.push_back(elementwise_op(prefix + "mlp.relu2", s * f, 1.0, kSquaredReluFlopPerElement, s * f, 2));
   } else {
     ops.push_back(linear_op(prefix + "mlp.gate_up", s, h, 2.0 * f, shape.bias, true, 2));
     // SiLU saves its input; the product saves both factors (SiLU output and up branch).

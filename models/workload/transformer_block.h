@@ -35,6 +35,11 @@ namespace gpuplan::models {
 enum class MlpKind {
   kGelu,    ///< fc1 → GELU → fc2 (BERT, GPT-2, MPT, ViT); GELU is F.gelu, one kernel
   kSwiglu,  ///< (SiLU(x·W_gate) ⊙ x·W_up)·W_down (Llama; Shazeer 2020)
+  /// fc1 → ReLU(x)² → fc2 (Nemotron-4; So et al. 2021, "Primer"), as Megatron-Core's
+  /// squared_relu runs it: torch.pow(F.relu(x), 2), two kernels; the ReLU output is both
+  /// what relu's backward and pow's backward read, so one f-wide tensor is saved. Mixture-of-
+  /// experts layers run their experts' activation as GELU's (moe_layer.h).
+  kSquaredRelu,
 };
 
 /// Shape and implementation choices of one transformer layer.

@@ -17,6 +17,7 @@ constexpr double kInputBytesPerToken = 2.0 * 8.0;
 // Indices of the enumerated parameters' choices, in the order parameters() lists them.
 constexpr std::size_t kMlpGelu = 0;
 constexpr std::size_t kMlpSwiglu = 1;
+constexpr std::size_t kMlpSquaredRelu = 2;
 constexpr std::size_t kPositionalLearned = 0;
 constexpr std::size_t kPositionalRotary = 1;
 constexpr std::size_t kPositionalAlibi = 2;
@@ -140,8 +141,9 @@ std::vector<ArchitectureParameter> TransformerDecoderFamily::parameters() const 
                           "sequence_length"),
       choice_parameter(
           "mlp",
-          "feed-forward block: gelu (fc, GELU, fc) or swiglu (gate and up, SiLU product, down)",
-          {"gelu", "swiglu"}, kMlpSwiglu),
+          "feed-forward block: gelu (fc, GELU, fc), swiglu (gate and up, SiLU product, down) or relu2 "
+          "(fc, squared ReLU, fc: Nemotron-4)",
+          {"gelu", "swiglu", "relu2"}, kMlpSwiglu),
       choice_parameter("positional",
                        "position encoding: learned table, rotary on q and k, or alibi score bias",
                        {"learned", "rotary", "alibi"}, kPositionalRotary),
@@ -252,7 +254,8 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
   shape.kv_heads = static_cast<double>(kv_heads);
   shape.head_dim = static_cast<double>(head_dim);
   shape.ffn_hidden = reader.value("ffn_hidden");
-  shape.mlp = reader.choice("mlp") == kMlpGelu ? MlpKind::kGelu : MlpKind::kSwiglu;
+  const std::size_t mlp = reader.choice("mlp");
+  shape.mlp = mlp == kMlpGelu ? MlpKind::kGelu : mlp == kMlpSquaredRelu ? MlpKind::kSquaredRelu : MlpKind::kSwiglu;
   shape.norm = norm;
   shape.pre_norm = true;
   shape.bias = bias;

@@ -168,6 +168,18 @@ inline CatalogModel catalog_model(const std::string& name) {
     gemma.values["tied_embeddings"] = choice(d, "tied_embeddings", "true");
     return gemma;
   }
+  if (name == "nemotron4-340b") {
+    CatalogModel nemotron = llama({{"layers", 96},
+                                   {"hidden", 18432},
+                                   {"heads", 96},
+                                   {"kv_heads", 8},
+                                   {"ffn_hidden", 73728},
+                                   {"vocab", 256000},
+                                   {"sequence_length", 4096}});
+    nemotron.values["mlp"] = choice(d, "mlp", "relu2");
+    nemotron.values["norm"] = choice(d, "norm", "layernorm");
+    return nemotron;
+  }
   // llm-foundry's MPT: GELU MLP, LPLayerNorm, no biases, tied embeddings, fused loss.
   const auto mpt = [&](ArchitectureValues values, const std::string& positional) {
     values["mlp"] = choice(d, "mlp", "gelu");

@@ -87,6 +87,29 @@ TEST_SUITE("models.workload.transformer_decoder_family") {
     CHECK(parameters_of(workload, "layers.0.attn.qkv") == 4096.0 * (4096.0 + 2.0 * 1024.0));
   }
 
+  TEST_CASE("Nemotron-4 340B: squared-ReLU MLP, its parameters and what relu2 saves") {
+    // h = 18,432, 96 heads of 192, 8 key/value heads (1,536 wide), FFN 73,728, vocab 256,000,
+    // no biases, untied embeddings, LayerNorm without bias (h per norm).
+    // per layer: qkv 18,432·(18,432 + 2·1,536) = 396,361,728; out 18,432² = 339,738,624;
+    //            up and down 2·18,432·73,728 = 2,717,908,992; norms 36,864 → 3,454,046,208
+    // · 96 = 331,588,435,968; embeddings 2·256,000·18,432 = 9,437,184,000; final norm 18,432
+    // → 341,025,638,400 (the report's "340B").
+    const Workload w = build_catalog_model("nemotron4-340b");
+    CHECK(w.parameters == 341'025'638'400.0);
+    CHECK(parameters_of(w, "layers.0.mlp.up") == 18432.0 * 73728.0);
+    CHECK(parameters_of(w, "layers.0.mlp.down") == 73728.0 * 18432.0);
+    // relu2 at s = 4,096: relu then pow, 2 kernels, 2 FLOP per element of s·f = 301,989,888;
+    // one f-wide tensor saved (the ReLU output both backwards read).
+    const Op* act = nullptr;
+    for (const Op& op : w.ops) {
+      if (op.name == "layers.0.mlp.relu2") act = &op;
+    }
+    REQUIRE(act != nullptr);
+    CHECK(act->forward_flop == 2.0 * 301'989'888.0);
+    CHECK(act->saved_elements == 301'989'888.0);
+    CHECK(act->forward_kernels == 2);
+  }
+
   TEST_CASE("Llama-3-8B at 131,072 tokens: what each loss saves, at the same FLOP") {
     // s = 131,072, h = 4,096, V = 128,256 (one sample, batch 1).
     // cross_entropy: lm_head its input s·h = 536,870,912; the loss the log-probabilities
