@@ -112,6 +112,7 @@ ParallelismSection read_parallelism_section(MapReader& root) {
   const std::optional<std::int64_t> stage = p.integer("zero_stage", 1, 3);
   const std::optional<bool> fp8_all_gather = p.boolean("fp8_all_gather");
   const std::optional<bool> distributed_optimizer = p.boolean("distributed_optimizer");
+  const std::optional<bool> grad_reduce_in_fp32 = p.boolean("grad_reduce_in_fp32");
   if (p.has("offload")) section.offload = p.map("offload");
   read_model_parallel(p, section.spec);  // tensor_parallel, sequence_parallel
   read_expert_parallel(p, section.spec);  // expert_parallel, expert_load_imbalance
@@ -167,6 +168,14 @@ ParallelismSection read_parallelism_section(MapReader& root) {
               "; set parallelism.strategy: ddp, or remove distributed_optimizer (zero_stage 1 and fsdp shard the "
               "optimizer state already)");
     }
+  }
+  if (grad_reduce_in_fp32 && section.spec.distributed_optimizer) {
+    section.spec.grad_reduce_in_fp32 = grad_reduce_in_fp32;
+  } else if (grad_reduce_in_fp32 && strategy_valid && !value_or(distributed_optimizer, false)) {
+    p.error("grad_reduce_in_fp32",
+            "grad_reduce_in_fp32 sets the width of Megatron's main grads, which gpuplan models with "
+            "distributed_optimizer only, which this scenario does not set",
+            "; add parallelism.distributed_optimizer: true (with strategy ddp), or remove grad_reduce_in_fp32");
   }
   if (section.spec.distributed_optimizer && section.spec.expert_parallel > 1) {
     p.error("distributed_optimizer",

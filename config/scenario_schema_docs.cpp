@@ -188,6 +188,11 @@ const std::vector<KeyDoc> kDocs = {
      "16-bit parameters (fp32 in fp32/tf32) and main gradients (fp32; fp16 under fp16_amp) kept whole, the fp32 "
      "main parameters and moments split over the data-parallel ranks (bf16 + Adam: 6 + 12/d B per parameter); "
      "gradients reduce-scattered, updated parameters all-gathered before the next forward"},
+    {"parallelism.grad_reduce_in_fp32", K::kBoolean, "", "true (false under fp16_amp)",
+     "needs distributed_optimizer; false needs 16-bit parameters (not fp32 or tf32)",
+     "Megatron Core's grad_reduce_in_fp32 (NeMo's optim.grad_sync_dtype): main gradients accumulated and "
+     "reduce-scattered in fp32 (4 B per parameter) or in the parameters' 16 bit (2 B, half the reduce-scatter "
+     "volume); 16-bit grads get an fp32 copy of their shard during the optimizer step only"},
     {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1",
      "1 to 1024; divides the heads, and divides gpus_per_node or is a multiple of it dividing the GPUs (then "
      "pipeline_parallel 1)",

@@ -370,6 +370,16 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                   "; use training.optimizer: adam, adamw, sgd or sgd_momentum, or remove "
                                   "distributed_optimizer");
       }
+      const models::Precision precision = training->precision;
+      if (parallelism.spec.grad_reduce_in_fp32 == false &&
+          (precision == models::Precision::kFp32 || precision == models::Precision::kTf32)) {
+        parallelism.reader->error("grad_reduce_in_fp32",
+                                  "grad_reduce_in_fp32: false keeps main grads in the parameters' 16 bit, but "
+                                  "training.precision " + std::string(models::name_of(precision)) +
+                                      " trains fp32 parameters",
+                                  "; set training.precision: bf16_amp (or bf16, fp16_amp, fp8), or remove "
+                                  "grad_reduce_in_fp32");
+      }
     }
     if (parallelism.reader && workload.workload) {
       check_model_parallel(*parallelism.reader, parallelism.spec, hw, *workload.workload,

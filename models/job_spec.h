@@ -159,6 +159,11 @@ struct ParallelismSpec {
   /// gradients reduce-scattered and updated parameters all-gathered
   /// (models/memory/distributed_optimizer.h).
   bool distributed_optimizer = false;
+  /// `parallelism.grad_reduce_in_fp32` (with distributed_optimizer and 16-bit parameters
+  /// only): main grads accumulated and reduce-scattered in fp32 (true) or in the parameters'
+  /// 16 bit (false); unset, the precision's default (fp32 but under fp16_amp;
+  /// models/memory/distributed_optimizer.h).
+  std::optional<bool> grad_reduce_in_fp32;
   /// `parallelism.offload.optimizer` (fsdp or zero): the optimizer state and fp32 master
   /// weights live off the GPU and the optimizer step runs on the host's cores
   /// (models/memory/offload.h).

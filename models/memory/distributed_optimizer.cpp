@@ -9,12 +9,14 @@ constexpr double kFp32Bytes = 4.0;
 constexpr double kHalfBytes = 2.0;
 }  // namespace
 
-DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const TrainingSpec& training) {
+DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const TrainingSpec& training,
+                                                                    std::optional<bool> grad_reduce_in_fp32) {
   DistributedOptimizerBytes b;
   const Precision p = training.precision;
   const bool fp32_params = p == Precision::kFp32 || p == Precision::kTf32;
   b.parameter_bytes = fp32_params ? kFp32Bytes : kHalfBytes;
-  b.gradient_bytes = p == Precision::kFp16Amp ? kHalfBytes : kFp32Bytes;
+  const bool fp32_grads = fp32_params || grad_reduce_in_fp32.value_or(p != Precision::kFp16Amp);
+  b.gradient_bytes = fp32_grads ? kFp32Bytes : kHalfBytes;
   const double moment = training.optimizer_state_precision == OptimizerStatePrecision::kBf16 ? kHalfBytes : kFp32Bytes;
   double moments = 0.0;
   switch (training.optimizer) {
@@ -33,8 +35,8 @@ DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const Traini
     case Optimizer::kAdafactor:
       throw std::invalid_argument("distributed_optimizer_bytes_per_parameter: Megatron's optimizer is Adam or SGD");
   }
-  b.sharded_bytes = (b.parameter_bytes < kFp32Bytes ? kFp32Bytes : 0.0) +
-                    (b.gradient_bytes < kFp32Bytes ? kFp32Bytes : 0.0) + moments * moment;
+  b.sharded_bytes = (b.parameter_bytes < kFp32Bytes ? kFp32Bytes : 0.0) + moments * moment;
+  b.gradient_copy_bytes = b.gradient_bytes < kFp32Bytes ? kFp32Bytes : 0.0;
   return b;
 }
 
@@ -46,11 +48,15 @@ int distributed_optimizer_shard_ranks(const JobSpec& job) {
 
 void apply_distributed_optimizer(const JobSpec& job, const Workload& rank, MemoryBreakdown& m) {
   if (!job.parallelism.distributed_optimizer || job.parallelism.strategy != ParallelStrategy::kDdp) return;
-  const DistributedOptimizerBytes b = distributed_optimizer_bytes_per_parameter(job.training);
+  const DistributedOptimizerBytes b =
+      distributed_optimizer_bytes_per_parameter(job.training, job.parallelism.grad_reduce_in_fp32);
   const double n = rank.parameters;
+  const int ranks = distributed_optimizer_shard_ranks(job);
   m.weights_bytes = n * b.parameter_bytes + rank.frozen_weight_bytes();
   m.gradients_bytes = n * b.gradient_bytes;
-  m.optimizer_state_bytes = n * b.sharded_bytes / distributed_optimizer_shard_ranks(job);
+  // The gradient copy lives after the activations are freed: the peak is the larger phase.
+  const double freed = m.activations_bytes + m.allocator_slack_bytes;
+  m.optimizer_state_bytes = n * b.sharded_bytes / ranks + std::max(0.0, n * b.gradient_copy_bytes / ranks - freed);
   m.data_parallel_bytes = 0.0;
 }
 

@@ -22,9 +22,21 @@
 /// gpuplan's precisions map onto those rows as Megatron's flags do: fp16_amp is `--fp16`
 /// (16-bit grads: accumulate_allreduce_grads_in_fp32 is off by default), bf16, bf16_amp and fp8
 /// are `--bf16` (Transformer Engine's fp8 GEMMs on bf16 parameters; Megatron turns on fp32 grad
-/// accumulation for bf16), fp32 and tf32 are fp32. The moments are fp32 unless
+/// accumulation for bf16), fp32 and tf32 are fp32. `parallelism.grad_reduce_in_fp32` overrides
+/// that default for 16-bit parameters, as Megatron Core's DistributedDataParallelConfig
+/// grad_reduce_in_fp32 and NeMo's `optim.grad_sync_dtype` do (NeMo-Framework-Launcher's
+/// nemotron_340b.yaml trains with bf16 main grads). The moments are fp32 unless
 /// training.optimizer_state_precision says bf16 (Megatron's precision-aware optimizer,
 /// `--exp-avg-dtype bf16`).
+///
+/// The table counts the fp32 copy of 16-bit gradients as resident. It is not at the peak of
+/// the step: the optimizer creates it (_copy_model_grads_to_main_grads: `shard_main_param.grad =
+/// shard_model_grad.float()`) after backward has freed the activations, and drops it at the
+/// next step's zero_grad(set_to_none=True) before the forward (megatron/core/optimizer/
+/// distrib_optimizer.py, megatron/training/training.py train_step). gpuplan adds only what it
+/// exceeds the freed activations by.
+
+#include <optional>
 
 #include "models/job_spec.h"
 #include "models/results.h"
@@ -36,18 +48,28 @@ namespace gpuplan::models {
 struct DistributedOptimizerBytes {
   double parameter_bytes = 0.0;  ///< the model's parameter: 2 (fp16 / bf16 / fp8 recipes) or 4 (fp32, tf32)
   double gradient_bytes = 0.0;   ///< the main grad, reduced at this width: 2 under fp16_amp, else 4
-  /// Split over the data-parallel ranks: fp32 main parameter (4, when the parameter is 16-bit),
-  /// fp32 gradient copy (4, when the gradient is 16-bit) and the moments (Adam 2, SGD with
-  /// momentum 1, SGD 0 of 4 B each; 2 B each with optimizer_state_precision bf16).
+  /// Split over the data-parallel ranks and resident: fp32 main parameter (4, when the
+  /// parameter is 16-bit) and the moments (Adam 2, SGD with momentum 1, SGD 0 of 4 B each; 2 B
+  /// each with optimizer_state_precision bf16).
   double sharded_bytes = 0.0;
-  /// Per GPU with `shard_ranks` data-parallel ranks: parameter + gradient + sharded / ranks.
-  double per_gpu_bytes(int shard_ranks) const { return parameter_bytes + gradient_bytes + sharded_bytes / shard_ranks; }
+  /// Split over the data-parallel ranks, during the optimizer step only: the fp32 copy of the
+  /// gradient shard (4 when the gradient is 16-bit, else 0: `.float()` of fp32 is the tensor).
+  double gradient_copy_bytes = 0.0;
+  /// Per GPU with `shard_ranks` data-parallel ranks, as Megatron's table counts it:
+  /// parameter + gradient + (sharded + gradient copy) / ranks.
+  double per_gpu_bytes(int shard_ranks) const {
+    return parameter_bytes + gradient_bytes + (sharded_bytes + gradient_copy_bytes) / shard_ranks;
+  }
 };
 
 /// The bytes of `training`'s precision and optimizer under the distributed optimizer, by the
-/// table above (bf16 + Adam: 2, 4, 12). Throws std::invalid_argument for an optimizer Megatron's
-/// optimizer does not run (8-bit AdamW, Adafactor; config/ refuses them first).
-DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const TrainingSpec& training);
+/// table above (bf16 + Adam: 2, 4, 12, copy 0; fp16 + Adam: 2, 2, 12, copy 4).
+/// `grad_reduce_in_fp32` (ParallelismSpec, unset: the precision's default) chooses 4- or
+/// 2-byte main grads for 16-bit parameters; fp32 parameters keep fp32 grads. Throws
+/// std::invalid_argument for an optimizer Megatron's optimizer does not run (8-bit AdamW,
+/// Adafactor; config/ refuses them first).
+DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const TrainingSpec& training,
+                                                                    std::optional<bool> grad_reduce_in_fp32 = {});
 
 /// The ranks `job`'s distributed optimizer splits its state over: gradient_ranks of its GPUs
 /// with parallelism.distributed_optimizer and strategy ddp, else 1 (no distributed optimizer).
@@ -57,9 +79,10 @@ int distributed_optimizer_shard_ranks(const JobSpec& job);
 /// one GPU holding `rank` (its tensor-parallel shard, or one pipeline stage of it), by the
 /// distributed optimizer's: weights = rank.parameters x parameter_bytes + the frozen base
 /// (LoRA), gradients = parameters x gradient_bytes, optimizer state = parameters x
-/// sharded_bytes / distributed_optimizer_shard_ranks(job), no bucket copy (Megatron's
-/// reduce-scatter reads the main-grad buffer itself). Unchanged without the distributed
-/// optimizer.
+/// sharded_bytes / distributed_optimizer_shard_ranks(job) plus what the step's gradient copy
+/// exceeds m's activations and their allocator slack by (freed before it exists), no bucket
+/// copy (Megatron's reduce-scatter reads the main-grad buffer itself). Call it after m's
+/// activations are final. Unchanged without the distributed optimizer.
 void apply_distributed_optimizer(const JobSpec& job, const Workload& rank, MemoryBreakdown& m);
 
 }  // namespace gpuplan::models

@@ -163,7 +163,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   const int optimizer_shards = distributed_optimizer_shard_ranks(job);
   const bool distributed_optimizer =
       job.parallelism.distributed_optimizer && job.parallelism.strategy == ParallelStrategy::kDdp;
-  const double gradient_bytes = distributed_optimizer ? distributed_optimizer_bytes_per_parameter(t).gradient_bytes
+  const double gradient_bytes = distributed_optimizer ? distributed_optimizer_bytes_per_parameter(t, job.parallelism.grad_reduce_in_fp32).gradient_bytes
                                                       : parameter_element_bytes(t.precision);
   // Backward runs in reverse; with activation checkpointing each op's forward is replayed
   // before its backward (one extra forward in all: Chen et al. 2016, "Training Deep Nets with

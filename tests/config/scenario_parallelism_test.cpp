@@ -204,6 +204,25 @@ TEST_SUITE("config.scenario_parallelism") {
                    "training.optimizer is adamw_8bit at s.yaml:22:26 (parallelism.distributed_optimizer); use "
                    "training.optimizer: adam, adamw, sgd or sgd_momentum, or remove distributed_optimizer"});
   }
+
+  TEST_CASE("grad_reduce_in_fp32: read with the distributed optimizer, refused without it and on fp32 parameters") {
+    const auto with_precision = [](const std::string& precision, const std::string& parallelism) {
+      return with_replaced(on_four_gpus(parallelism), "  batch_size: 32", "  batch_size: 32\n  precision: " + precision);
+    };
+    const std::string megatron = "parallelism:\n  strategy: ddp\n  distributed_optimizer: true\n";
+    CHECK(parallelism_of(with_precision("bf16_amp", megatron + "  grad_reduce_in_fp32: false\n")).grad_reduce_in_fp32 ==
+          false);
+    CHECK_FALSE(parallelism_of(with_precision("bf16_amp", megatron)).grad_reduce_in_fp32.has_value());
+    CHECK(scenario_errors(with_precision("bf16_amp", "parallelism:\n  strategy: ddp\n  grad_reduce_in_fp32: false\n")) ==
+          Messages{"grad_reduce_in_fp32 sets the width of Megatron's main grads, which gpuplan models with "
+                   "distributed_optimizer only, which this scenario does not set at s.yaml:22:24 "
+                   "(parallelism.grad_reduce_in_fp32); add parallelism.distributed_optimizer: true (with strategy "
+                   "ddp), or remove grad_reduce_in_fp32"});
+    CHECK(scenario_errors(with_precision("fp32", megatron + "  grad_reduce_in_fp32: false\n")) ==
+          Messages{"grad_reduce_in_fp32: false keeps main grads in the parameters' 16 bit, but training.precision "
+                   "fp32 trains fp32 parameters at s.yaml:23:24 (parallelism.grad_reduce_in_fp32); set "
+                   "training.precision: bf16_amp (or bf16, fp16_amp, fp8), or remove grad_reduce_in_fp32"});
+  }
 }
 
 }  // namespace gpuplan::config

@@ -46,14 +46,16 @@ JobSpec job_with(Precision precision) {
 
 TEST_SUITE("models.distributed_optimizer") {
   TEST_CASE("bytes per parameter: the three rows of Megatron Core's table") {
-    // fp16 params, fp16 grads: 2 + 2 + (4 master + 4 fp32 grad + 8 moments) = 4 + 16/d.
+    // fp16 params, fp16 grads: 2 + 2 + (4 master + 8 moments + the step's 4 B fp32 grad copy)
+    // = 4 + 16/d.
     TrainingSpec t;
     t.optimizer = Optimizer::kAdam;
     t.precision = Precision::kFp16Amp;
     DistributedOptimizerBytes b = distributed_optimizer_bytes_per_parameter(t);
     CHECK(b.parameter_bytes == 2.0);
     CHECK(b.gradient_bytes == 2.0);
-    CHECK(b.sharded_bytes == 16.0);
+    CHECK(b.sharded_bytes == 12.0);
+    CHECK(b.gradient_copy_bytes == 4.0);
     CHECK(b.per_gpu_bytes(1) == 20.0);  // the non-distributed column
     CHECK(b.per_gpu_bytes(8) == 6.0);   // 4 + 16/8
     // bf16 params, fp32 main grads: 2 + 4 + (4 master + 8 moments) = 6 + 12/d; the same for
@@ -64,6 +66,7 @@ TEST_SUITE("models.distributed_optimizer") {
       CHECK(b.parameter_bytes == 2.0);
       CHECK(b.gradient_bytes == 4.0);
       CHECK(b.sharded_bytes == 12.0);
+      CHECK(b.gradient_copy_bytes == 0.0);
       CHECK(b.per_gpu_bytes(1) == 18.0);
     }
     // fp32 params and grads: 4 + 4 + 8 moments = 8 + 8/d.
@@ -71,6 +74,44 @@ TEST_SUITE("models.distributed_optimizer") {
     b = distributed_optimizer_bytes_per_parameter(t);
     CHECK(b.per_gpu_bytes(1) == 16.0);
     CHECK(b.per_gpu_bytes(4) == 10.0);
+  }
+
+  TEST_CASE("grad_reduce_in_fp32 chooses the main grads' width of 16-bit parameters only") {
+    TrainingSpec t;
+    t.optimizer = Optimizer::kAdam;
+    t.precision = Precision::kBf16Amp;
+    // NeMo's grad_sync_dtype: bf16 -- bf16 params and grads: Megatron's first row, 4 + 16/d.
+    DistributedOptimizerBytes b = distributed_optimizer_bytes_per_parameter(t, false);
+    CHECK(b.gradient_bytes == 2.0);
+    CHECK(b.gradient_copy_bytes == 4.0);
+    CHECK(b.per_gpu_bytes(1) == 20.0);
+    CHECK(b.per_gpu_bytes(2) == 12.0);  // 4 + 16/2
+    // fp16 with fp32 main grads: the second row, 6 + 12/d.
+    t.precision = Precision::kFp16Amp;
+    b = distributed_optimizer_bytes_per_parameter(t, true);
+    CHECK(b.gradient_bytes == 4.0);
+    CHECK(b.gradient_copy_bytes == 0.0);
+    CHECK(b.per_gpu_bytes(1) == 18.0);
+    // fp32 parameters keep fp32 grads whatever is asked (config/ refuses false first).
+    t.precision = Precision::kFp32;
+    CHECK(distributed_optimizer_bytes_per_parameter(t, false).gradient_bytes == 4.0);
+  }
+
+  TEST_CASE("the step's fp32 gradient copy adds only what it exceeds the freed activations by") {
+    // bf16 AMP, bf16 main grads, 1e9 parameters over 8 ranks: resident 2e9 + 2e9 + 1.5e9; the
+    // copy of the shard is 1e9 x 4 / 8 = 5e8 B, made after backward frees the activations.
+    JobSpec job = job_with(Precision::kBf16Amp);
+    job.parallelism.grad_reduce_in_fp32 = false;
+    MemoryBreakdown m;
+    m.activations_bytes = 2e8;
+    m.allocator_slack_bytes = 1e8;
+    apply_distributed_optimizer(job, job.workload, m);
+    CHECK(m.weights_bytes == doctest::Approx(2e9));
+    CHECK(m.gradients_bytes == doctest::Approx(2e9));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(1.5e9 + 2e8));  // 5e8 - (2e8 + 1e8)
+    m.activations_bytes = 6e8;
+    apply_distributed_optimizer(job, job.workload, m);
+    CHECK(m.optimizer_state_bytes == doctest::Approx(1.5e9));  // the backward phase is the peak
   }
 
   TEST_CASE("bytes per parameter: SGD, momentum and bf16 moments; 8-bit AdamW refused") {
@@ -117,7 +158,7 @@ TEST_SUITE("models.distributed_optimizer") {
     const MemoryBreakdown m = rank_memory(job, MemoryModelParams{});
     CHECK(m.weights_bytes == doctest::Approx(1e9));
     CHECK(m.gradients_bytes == doctest::Approx(1e9));
-    CHECK(m.optimizer_state_bytes == doctest::Approx(2e9));  // 5e8 x 16 / 4
+    CHECK(m.optimizer_state_bytes == doctest::Approx(2e9));  // 5e8 x (12 + the 4 B grad copy: no activations) / 4
     CHECK(m.data_parallel_bytes == 0.0);
   }
 
