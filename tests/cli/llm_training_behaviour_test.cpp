@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "cli/app_context.h"
@@ -76,9 +78,39 @@ std::string o001_at_128k(const std::string& loss) {
          "parallelism: {strategy: zero, zero_stage: 3, offload: {optimizer: cpu}}\n";
 }
 
+/// The text of tests/validation/`name`.
+std::string validation_case(const std::string& name) {
+  std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation/" + name);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 }  // namespace
 
 TEST_SUITE("cli.llm_training_behaviour") {
+  TEST_CASE("Nemotron-4 340B on 128 H100 fits with NeMo's bf16 main grads, not with fp32 ones") {
+    const std::string bf16_grads = validation_case("N012-nemo-nemotron4-340b-128xh100-fp8-tp8-pp8.yaml");
+    REQUIRE(bf16_grads.find("grad_reduce_in_fp32: false, ") != std::string::npos);
+    std::string fp32_grads = bf16_grads;
+    fp32_grads.erase(fp32_grads.find("grad_reduce_in_fp32: false, "), std::string("grad_reduce_in_fp32: false, ").size());
+    const models::VariantResult bf16 = run(bf16_grads).at("baseline");
+    const models::VariantResult fp32 = run(fp32_grads).at("baseline");
+    // The worst stage holds n parameters: main grads 2n B against 4n. The step's fp32 copy of
+    // the bf16 grads' shard (4n / 2 ranks) is below the 22 GB of activations it comes after,
+    // so it adds nothing, and the optimizer state is the same 12n / 2 in both.
+    const double n = fp32.memory.weights_bytes / 2.0;
+    CHECK(n == doctest::Approx(5.77e9).epsilon(0.01));
+    CHECK(bf16.memory.gradients_bytes == doctest::Approx(2.0 * n));
+    CHECK(fp32.memory.gradients_bytes == doctest::Approx(4.0 * n));
+    CHECK(bf16.memory.optimizer_state_bytes == doctest::Approx(fp32.memory.optimizer_state_bytes));
+    CHECK(bf16.memory.optimizer_state_bytes == doctest::Approx(6.0 * n));
+    CHECK(2.0 * n < bf16.memory.activations_bytes);
+    CHECK(fp32.peak_memory_bytes - bf16.peak_memory_bytes == doctest::Approx(2.0 * n));
+    CHECK(bf16.fits);
+    CHECK_FALSE(fp32.fits);
+  }
+
   TEST_CASE("Liger's fused linear cross-entropy fits Llama 3.1 8B at 128K on an H200; F.cross_entropy does not") {
     const models::VariantResult plain = run(o001_at_128k("cross_entropy")).at("baseline");
     const models::VariantResult liger = run(o001_at_128k("fused_linear_cross_entropy")).at("baseline");
