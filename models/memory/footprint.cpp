@@ -29,9 +29,8 @@ double saved_bytes_per_element(const Op& op, Precision precision) {
   if (precision == Precision::kFp8) {
     // Transformer Engine keeps the fp8 cast of a linear layer's input for its weight-gradient
     // GEMM (transformer_engine/pytorch/module/linear.py and layernorm_linear.py save the
-    // quantized input, not the 16-bit one), and runs its norms on 16-bit tensors.
+    // quantized input, not the 16-bit one). Its norms: saved_bytes_per_sample.
     if (op.op_class == OpClass::kMatmul && (op.parameters > 0.0 || op.frozen_parameters > 0.0)) return kFp8Bytes;
-    if (op.op_class == OpClass::kNormalization) return activation_element_bytes(precision);
   }
   if (is_mixed(precision) && op.autocast_fp32) {
     return 4.0;
@@ -75,6 +74,7 @@ std::vector<double> saved_bytes_per_sample(const Workload& workload, const Train
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
     double elements = op.saved_elements;
+    double element_bytes = saved_bytes_per_element(op, training.precision);
     if ((compiled || fused_kernels) && rematerializable(op)) {
       // The partitioner keeps the activation's input (GELU: the up projection's output;
       // SwiGLU: gate and up) and recomputes the pointwise result in backward; so do
@@ -82,9 +82,10 @@ std::vector<double> saved_bytes_per_sample(const Workload& workload, const Train
       // fused_bias_gelu.py save only their input).
       elements = std::min(elements, op.input_elements);
     } else if (training.precision == Precision::kFp8 && op.op_class == OpClass::kNormalization) {
-      // Transformer Engine's RMSNorm / LayerNorm save their 16-bit input (and a per-row
-      // statistic), not HF's fp32 upcast and normalized copy.
+      // Transformer Engine's RMSNorm / LayerNorm run on 16-bit tensors and save their 16-bit
+      // input (and a per-row statistic), not HF's fp32 upcast and normalized copy.
       elements = std::min(elements, op.input_elements);
+      element_bytes = activation_element_bytes(training.precision);
     } else if (training.framework == Framework::kTensorflow && is_dropout(op)) {
       // TensorFlow 1.x: x / keep_prob and the float mask, both kept for the Mul gradient.
       elements = kTensorflowDropoutSavedTensors * op.output_elements;
@@ -92,7 +93,7 @@ std::vector<double> saved_bytes_per_sample(const Workload& workload, const Train
       // The linear after it needs that result for its weight gradient: recomputed, not saved.
       elements = 0.0;
     }
-    bytes[i] = elements * saved_bytes_per_element(op, training.precision);
+    bytes[i] = elements * element_bytes;
   }
   return bytes;
 }
