@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "models/memory/distributed_optimizer.h"
 #include "models/memory/optimizer_state.h"
 #include "models/memory/sharding.h"
 
@@ -36,7 +37,9 @@ std::string unchecked_hint(const std::string& resource, const JobSpec& job) {
   return "a faster GPU or more GPUs";
 }
 
-std::string oom_suggestion(const JobSpec& job) {
+namespace {
+/// The suggestion without the main-gradient width (oom_suggestion).
+std::string layout_suggestion(const JobSpec& job) {
   if (!job.training.activation_checkpointing) {
     return "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation";
   }
@@ -68,6 +71,21 @@ std::string oom_suggestion(const JobSpec& job) {
            ", or a GPU with more memory";
   }
   return "a GPU with more memory";
+}
+}  // namespace
+
+std::string oom_suggestion(const JobSpec& job) {
+  // Megatron's distributed optimizer with fp32 main grads on 16-bit parameters: bf16 ones
+  // save 2 B per parameter with no recomputation (models/memory/distributed_optimizer.h).
+  if (job.parallelism.distributed_optimizer && job.parallelism.strategy == ParallelStrategy::kDdp) {
+    const DistributedOptimizerBytes b =
+        distributed_optimizer_bytes_per_parameter(job.training, job.parallelism.grad_reduce_in_fp32);
+    if (b.parameter_bytes < 4.0 && b.gradient_bytes == 4.0) {
+      return "parallelism.grad_reduce_in_fp32: false (2 B main gradients per parameter instead of 4), " +
+             layout_suggestion(job);
+    }
+  }
+  return layout_suggestion(job);
 }
 
 }  // namespace gpuplan::models

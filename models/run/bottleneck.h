@@ -14,8 +14,9 @@ namespace gpuplan::models {
 /// A hint in words for `resource` (a CriticalPathPart resource) of `job`. Throws nothing.
 std::string unchecked_hint(const std::string& resource, const JobSpec& job);
 
-/// Suggestion for a variant that does not fit in GPU memory: activation checkpointing, then
-/// a smaller micro-batch, then (on several GPUs without sharded parameters) FSDP, then a
+/// Suggestion for a variant that does not fit in GPU memory: bf16 main gradients first where
+/// Megatron's distributed optimizer keeps fp32 ones (prefixed to the rest), activation
+/// checkpointing, then a smaller micro-batch, then (on several GPUs without sharded parameters) FSDP, then a
 /// lighter optimizer state or pure bf16, then a GPU with more memory.
 std::string oom_suggestion(const JobSpec& job);
 

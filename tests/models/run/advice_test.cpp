@@ -215,6 +215,23 @@ TEST_SUITE("models.run.advice") {
     CHECK(oom_suggestion(job) == "a GPU with more memory");
   }
 
+  TEST_CASE("out of memory with Megatron's distributed optimizer and fp32 main grads: bf16 ones first") {
+    JobSpec job = ddp_job("nvlink3_nvswitch", 1, 8);
+    job.training.precision = Precision::kBf16Amp;
+    job.training.optimizer = Optimizer::kAdamW;
+    job.parallelism.distributed_optimizer = true;
+    CHECK(oom_suggestion(job) ==
+          "parallelism.grad_reduce_in_fp32: false (2 B main gradients per parameter instead of 4), "
+          "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation");
+    job.parallelism.grad_reduce_in_fp32 = false;  // already bf16: the rest alone
+    CHECK(oom_suggestion(job) ==
+          "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation");
+    job.parallelism.grad_reduce_in_fp32.reset();
+    job.training.precision = Precision::kFp32;  // fp32 parameters keep fp32 grads
+    CHECK(oom_suggestion(job) ==
+          "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation");
+  }
+
   TEST_CASE("out of memory on 8 GPUs with DDP at batch 1 with checkpointing: shard the states with FSDP") {
     JobSpec job = ddp_job("nvlink3_nvswitch", 1, 1);
     job.training.batch_size = 1;
