@@ -99,6 +99,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"parallelism.fp8_all_gather", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.distributed_optimizer", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.grad_reduce_in_fp32", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.overlap_param_gather", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.tensor_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.sequence_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.async_tensor_parallel", SchemaKind::kLeaf},

@@ -247,6 +247,9 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   if (job.parallelism.distributed_optimizer) {
     out << YAML::Key << "distributed_optimizer" << YAML::Value << true;
   }
+  if (job.parallelism.overlap_param_gather) {
+    out << YAML::Key << "overlap_param_gather" << YAML::Value << true;
+  }
   if (job.parallelism.grad_reduce_in_fp32) {
     out << YAML::Key << "grad_reduce_in_fp32" << YAML::Value << *job.parallelism.grad_reduce_in_fp32;
   }

@@ -113,6 +113,7 @@ ParallelismSection read_parallelism_section(MapReader& root) {
   const std::optional<bool> fp8_all_gather = p.boolean("fp8_all_gather");
   const std::optional<bool> distributed_optimizer = p.boolean("distributed_optimizer");
   const std::optional<bool> grad_reduce_in_fp32 = p.boolean("grad_reduce_in_fp32");
+  const std::optional<bool> overlap_param_gather = p.boolean("overlap_param_gather");
   if (p.has("offload")) section.offload = p.map("offload");
   read_model_parallel(p, section.spec);  // tensor_parallel, sequence_parallel
   read_expert_parallel(p, section.spec);  // expert_parallel, expert_load_imbalance
@@ -176,6 +177,14 @@ ParallelismSection read_parallelism_section(MapReader& root) {
             "grad_reduce_in_fp32 sets the width of Megatron's main grads, which gpuplan models with "
             "distributed_optimizer only, which this scenario does not set",
             "; add parallelism.distributed_optimizer: true (with strategy ddp), or remove grad_reduce_in_fp32");
+  }
+  if (value_or(overlap_param_gather, false) && section.spec.distributed_optimizer) {
+    section.spec.overlap_param_gather = true;
+  } else if (value_or(overlap_param_gather, false) && strategy_valid && !value_or(distributed_optimizer, false)) {
+    p.error("overlap_param_gather",
+            "overlap_param_gather hides the distributed optimizer's parameter all-gather behind the next forward, "
+            "and distributed_optimizer is not set",
+            "; add parallelism.distributed_optimizer: true (with strategy ddp), or remove overlap_param_gather");
   }
   if (section.spec.distributed_optimizer && section.spec.expert_parallel > 1) {
     p.error("distributed_optimizer",

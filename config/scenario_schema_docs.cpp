@@ -193,6 +193,10 @@ const std::vector<KeyDoc> kDocs = {
      "Megatron Core's grad_reduce_in_fp32 (NeMo's optim.grad_sync_dtype): main gradients accumulated and "
      "reduce-scattered in fp32 (4 B per parameter) or in the parameters' 16 bit (2 B, half the reduce-scatter "
      "volume); 16-bit grads get an fp32 copy of their shard during the optimizer step only"},
+    {"parallelism.overlap_param_gather", K::kBoolean, "", "false", "needs distributed_optimizer",
+     "Megatron's --overlap-param-gather (NeMo and Megatron-Bridge recipes set it): the updated parameters are "
+     "all-gathered bucket by bucket behind the next forward; the forward waits for the first bucket (bucket_size) "
+     "and its first micro-step's last kernel for the rest, instead of the whole gather before the forward"},
     {"parallelism.tensor_parallel", K::kInteger, "GPUs", "1",
      "1 to 1024; divides the heads, and divides gpus_per_node or is a multiple of it dividing the GPUs (then "
      "pipeline_parallel 1)",

@@ -164,6 +164,10 @@ struct ParallelismSpec {
   /// 16 bit (false); unset, the precision's default (fp32 but under fp16_amp;
   /// models/memory/distributed_optimizer.h).
   std::optional<bool> grad_reduce_in_fp32;
+  /// `parallelism.overlap_param_gather` (with distributed_optimizer only): Megatron's
+  /// --overlap-param-gather, the updated parameters all-gathered bucket by bucket behind the
+  /// next forward instead of before it (models/step/comm_plan.h parameter_all_gather_first_s).
+  bool overlap_param_gather = false;
   /// `parallelism.offload.optimizer` (fsdp or zero): the optimizer state and fp32 master
   /// weights live off the GPU and the optimizer step runs on the host's cores
   /// (models/memory/offload.h).

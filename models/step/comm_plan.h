@@ -73,6 +73,16 @@ struct CommPlan {
   /// ZeRO-1/2: the all-gather of the updated parameter shards after the optimizer step,
   /// before the next forward; 0 otherwise.
   double parameter_all_gather_s = 0.0;
+  /// Megatron's --overlap-param-gather (ParallelismSpec::overlap_param_gather): the time of
+  /// the gather's first bucket (bucket_bytes of the parameters, or all of them if fewer),
+  /// which the next forward's first kernel waits for; the rest of parameter_all_gather_s runs
+  /// on the communication stream behind that forward, whose last kernel of the first
+  /// micro-step waits for it (each bucket's gather is issued as the forward reaches the bucket
+  /// before: megatron/core/distributed/param_and_grad_buffer.py, start_param_sync and the
+  /// forward pre-hooks of distributed_data_parallel.py). The two-part chain is exact while the
+  /// forward of a bucket's layers outlasts the next bucket's gather. 0: not overlapped, the
+  /// whole gather before the forward.
+  double parameter_all_gather_first_s = 0.0;
   std::string algorithm;                ///< NCCL algorithm/protocol of the largest bucket, e.g. "ring/simple"
   /// Compute kernels overlapping a running all-reduce take this much longer (share of the
   /// overlapped time; kCommOverlapComputeSlowdown for DDP, 0 otherwise).

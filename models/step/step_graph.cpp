@@ -324,6 +324,10 @@ void StepGraph::emit_micro_step(long index) {
         waits.push_back(parameter_gather_);  // ZeRO-1/2: the forward reads the gathered update
         has_parameter_gather_ = false;
       }
+      if (p == 0 && last && has_parameter_gather_rest_) {
+        waits.push_back(parameter_gather_rest_);  // --overlap-param-gather: the last bucket's layers
+        has_parameter_gather_rest_ = false;
+      }
       if (p < 2 && !plan_.comm.units.empty()) {
         emit_unit_gathers(index, p == 1, i, has_boundary ? &boundary : nullptr, waits);
       }
@@ -348,9 +352,20 @@ void StepGraph::emit_micro_step(long index) {
       }
       if (p == 1 && !plan_.comm.units.empty()) step_buckets = emit_unit_reduces(index, i, kernel) || step_buckets;
       if (p == 2 && last && plan_.comm.parameter_all_gather_s > 0.0) {
-        parameter_gather_ = add_comm(plan_.comm.parameter_all_gather_s, StepActivity::kAllGather, index,
-                                     "all_gather updated parameters", {kernel});
+        const double first_s = plan_.comm.parameter_all_gather_first_s;
+        const bool overlapped = first_s > 0.0 && first_s < plan_.comm.parameter_all_gather_s;
+        parameter_gather_ = add_comm(overlapped ? first_s : plan_.comm.parameter_all_gather_s,
+                                     StepActivity::kAllGather, index,
+                                     overlapped ? "all_gather updated parameters (first bucket)"
+                                                : "all_gather updated parameters",
+                                     {kernel});
         has_parameter_gather_ = true;
+        if (overlapped) {
+          parameter_gather_rest_ = add_comm(plan_.comm.parameter_all_gather_s - first_s, StepActivity::kAllGather,
+                                            index, "all_gather updated parameters (other buckets)",
+                                            {parameter_gather_});
+          has_parameter_gather_rest_ = true;
+        }
       }
     }
   }

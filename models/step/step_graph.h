@@ -169,6 +169,10 @@ class StepGraph {
   std::vector<std::uint8_t> unit_has_gather_;
   bool has_parameter_gather_ = false;
   sim::ActivityId parameter_gather_;  ///< ZeRO-1/2: the updated parameters' all-gather the next forward waits for
+  /// --overlap-param-gather: the gather's remaining buckets, which the first micro-step's
+  /// last forward kernel waits for (CommPlan::parameter_all_gather_first_s).
+  bool has_parameter_gather_rest_ = false;
+  sim::ActivityId parameter_gather_rest_;
   // Loader state.
   int workers_ = 0;
   int prefetch_ = 0;

@@ -260,6 +260,14 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     plan.comm.parameter_all_gather_s =
         fastest_collective(builtin_collective_registry(), Collective::kAllGather, parameter_bytes, data_parallel_group)
             .time_s;
+    if (job.parallelism.overlap_param_gather) {
+      const double first_bytes = std::min(parameter_bytes, job.parallelism.bucket_bytes);
+      plan.comm.parameter_all_gather_first_s =
+          std::min(plan.comm.parameter_all_gather_s,
+                   fastest_collective(builtin_collective_registry(), Collective::kAllGather, first_bytes,
+                                      data_parallel_group)
+                       .time_s);
+    }
   } else if (ddp(job)) {
     plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, data_parallel_group);
   } else if (data_parallel(job)) {

@@ -205,6 +205,18 @@ TEST_SUITE("config.scenario_parallelism") {
                    "training.optimizer: adam, adamw, sgd or sgd_momentum, or remove distributed_optimizer"});
   }
 
+  TEST_CASE("overlap_param_gather: read with the distributed optimizer, refused without it") {
+    CHECK(parallelism_of(on_four_gpus("parallelism: {strategy: ddp, distributed_optimizer: true, "
+                                      "overlap_param_gather: true}\n"))
+              .overlap_param_gather);
+    CHECK_FALSE(parallelism_of(on_four_gpus("parallelism: {strategy: ddp, distributed_optimizer: true}\n"))
+                    .overlap_param_gather);
+    CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: ddp\n  overlap_param_gather: true\n")) ==
+          Messages{"overlap_param_gather hides the distributed optimizer's parameter all-gather behind the next "
+                   "forward, and distributed_optimizer is not set at s.yaml:21:25 (parallelism.overlap_param_gather); "
+                   "add parallelism.distributed_optimizer: true (with strategy ddp), or remove overlap_param_gather"});
+  }
+
   TEST_CASE("grad_reduce_in_fp32: read with the distributed optimizer, refused without it and on fp32 parameters") {
     const auto with_precision = [](const std::string& precision, const std::string& parallelism) {
       return with_replaced(on_four_gpus(parallelism), "  batch_size: 32", "  batch_size: 32\n  precision: " + precision);

@@ -8,6 +8,7 @@
 #include "models/collective/fastest_collective.h"
 #include "models/interconnect/interconnect_table.h"
 #include "models/step/step_plan.h"
+#include "models/step/step_simulation.h"
 #include "nvswitch_node_job.h"
 
 using namespace gpuplan::models;
@@ -60,6 +61,28 @@ TEST_SUITE("models.step.distributed_optimizer") {
     for (const DispatchUnit& u : d.optimizer) d_s += u.gpu_s;
     for (const DispatchUnit& u : ddp.optimizer) ddp_s += u.gpu_s;
     CHECK(d_s == doctest::Approx(ddp_s / 4.0).epsilon(0.02));
+  }
+
+  TEST_CASE("overlap_param_gather: the first bucket's share of the parameter all-gather") {
+    JobSpec job = gpt2_ddp(true);
+    job.parallelism.overlap_param_gather = true;
+    const StepPlan d = plan_step(job, GpuEfficiency::defaults());
+    Topology node;
+    node.gpus_per_node = 4;
+    node.intra_node = intra_node_link("nvlink3_nvswitch");
+    // bucket_size (25 MiB) of the 124,439,808 x 2 B of bf16 parameters first; the whole as before.
+    const double first_s = fastest_collective(builtin_collective_registry(), Collective::kAllGather,
+                                              job.parallelism.bucket_bytes, node)
+                               .time_s;
+    CHECK(job.parallelism.bucket_bytes == doctest::Approx(25.0 * 1024 * 1024));
+    CHECK(d.comm.parameter_all_gather_first_s == doctest::Approx(first_s));
+    CHECK(d.comm.parameter_all_gather_first_s < d.comm.parameter_all_gather_s);
+    CHECK(plan_step(gpt2_ddp(true), GpuEfficiency::defaults()).comm.parameter_all_gather_first_s == 0.0);
+    // Simulated: overlapping gives the step at most what the gather less its first bucket took.
+    const double exposed = simulate_steps(plan_step(gpt2_ddp(true), GpuEfficiency::defaults())).breakdown.step_time_s;
+    const double overlapped = simulate_steps(d).breakdown.step_time_s;
+    CHECK(overlapped < exposed);
+    CHECK(exposed - overlapped <= d.comm.parameter_all_gather_s - first_s + 1e-9);
   }
 
   TEST_CASE("fp16: the main grads are 2 B, so are the buckets") {

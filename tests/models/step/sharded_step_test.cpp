@@ -94,6 +94,24 @@ StepPlan two_block_units() {
   return p;
 }
 
+/// f 2 + 2 ms, b 4 + 4 ms, optimizer 1 ms, one bucket of 1e8 B reduce-scattered in 3 ms after
+/// b1, and the updated parameters' all-gather of 2 ms (ZeRO-1/2, Megatron's distributed
+/// optimizer under `strategy`).
+StepPlan gathered_update_plan(ParallelStrategy strategy) {
+  StepPlan p;
+  p.forward = {unit("f0", 0.0, 2e-3), unit("f1", 0.0, 2e-3)};
+  p.backward = {unit("b1", 0.0, 4e-3), unit("b0", 0.0, 4e-3)};
+  p.optimizer = {unit("optimizer.step", 0.0, 1e-3)};
+  p.micro_batch = 8;
+  p.loader.synthetic = true;
+  p.comm.strategy = strategy;
+  p.comm.ranks = 8;
+  p.comm.bucket_collective = Collective::kReduceScatter;
+  p.comm.buckets = {{0, 1e8, 3e-3}};
+  p.comm.parameter_all_gather_s = 2e-3;
+  return p;
+}
+
 }  // namespace
 
 TEST_SUITE("models.step.sharded_step") {
@@ -148,22 +166,30 @@ TEST_SUITE("models.step.sharded_step") {
     CHECK(c.by_kind[StepActivity::kOptimizerKernel] == 2);
   }
 
+  TEST_CASE("--overlap-param-gather: the forward waits for the first bucket, its last kernel for the rest") {
+    // The ZeRO-1/2 case's plan below, as Megatron's distributed optimizer runs it with the
+    // gather's first bucket 0.5 ms of its 2 ms: first bucket 0-0.5, the rest 0.5-2 behind f0
+    // (0.5-2.5); f1 2.5-4.5, b1 4.5-8.5, bucket 8.5-11.5, b0 8.5-12.5, optimizer 12.5-13.5.
+    // Step 13.5 ms, 0.5 ms exposed (15 and 2 with the whole gather before the forward).
+    StepPlan p = gathered_update_plan(ParallelStrategy::kDdp);
+    p.comm.parameter_all_gather_first_s = 0.5e-3;
+    StepStats s = simulate_steps(p);
+    CHECK(s.breakdown.step_time_s == doctest::Approx(13.5e-3));
+    CHECK(s.breakdown.communication_exposed_s == doctest::Approx(0.5e-3));
+    // A gather longer than the forward: the rest (0.5-6) holds f1 back to 6-8; b1 8-12,
+    // bucket 12-15, b0 12-16, optimizer 16-17. Step 17 ms, exposed 0.5 + (6 - 2.5) = 4 ms.
+    p.comm.parameter_all_gather_s = 6e-3;
+    s = simulate_steps(p);
+    CHECK(s.breakdown.step_time_s == doctest::Approx(17e-3));
+    CHECK(s.breakdown.communication_exposed_s == doctest::Approx(4e-3));
+  }
+
   TEST_CASE("zero-1/2: buckets, then the updated parameters gathered before the next forward") {
     // f 2 + 2 ms, b 4 + 4 ms, optimizer 1 ms; one bucket filled by b1, reduce-scattered in
     // 3 ms under b0; after the optimizer, the all-gather of the updated parameters (2 ms)
     // that the next forward waits for. From the previous optimizer's end (0): gather 0-2, f
     // 2-6, b1 6-10, bucket 10-13, b0 10-14, optimizer 14-15. Step 15 ms, 2 ms exposed.
-    StepPlan p;
-    p.forward = {unit("f0", 0.0, 2e-3), unit("f1", 0.0, 2e-3)};
-    p.backward = {unit("b1", 0.0, 4e-3), unit("b0", 0.0, 4e-3)};
-    p.optimizer = {unit("optimizer.step", 0.0, 1e-3)};
-    p.micro_batch = 8;
-    p.loader.synthetic = true;
-    p.comm.strategy = ParallelStrategy::kZero;
-    p.comm.ranks = 8;
-    p.comm.bucket_collective = Collective::kReduceScatter;
-    p.comm.buckets = {{0, 1e8, 3e-3}};
-    p.comm.parameter_all_gather_s = 2e-3;
+    StepPlan p = gathered_update_plan(ParallelStrategy::kZero);
     const StepStats s = simulate_steps(p);
     CHECK(s.breakdown.step_time_s == doctest::Approx(15e-3));
     CHECK(s.breakdown.communication_exposed_s == doctest::Approx(2e-3));
