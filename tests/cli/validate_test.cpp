@@ -9,8 +9,8 @@ using gpuplan::testing::run_gpuplan;
 
 // Accuracy guard: the validation cases (tests/validation/README.md) with the one set of model parameters, fitted by
 // `gpuplan fit tests/validation` on the 93 throughput rows before the N group was added (2026-12-02; N is out of
-// sample). The bounds sit just above today's figures: throughput MAPE 12.1 % over 105 rows (8.2 % over 27 one-GPU
-// cases, 13.5 % over 78 multi-GPU cases). By group: every D, K and P case runs Megatron's fused kernels
+// sample). The bounds sit just above today's figures: throughput MAPE 12.3 % over 105 rows (8.2 % over 27 one-GPU
+// cases, 13.6 % over 78 multi-GPU cases). By group: every D, K and P case runs Megatron's fused kernels
 // (training.framework_overhead: eager_fused: fused scale-mask-softmax, bias+GeLU, apex layer norm and Adam), so
 // vTrain's Megatron-DeepSpeed GPT D001-D007 read 30.6 % (their measured steps carry 40-60 ms per micro-step the model
 // has no term for, which the unfused chain had hidden), Korthikanti's 22B at TP8 K001-K002 15.7 %, the Megatron-LM
@@ -21,7 +21,10 @@ using gpuplan::testing::run_gpuplan;
 // H100 and GB200 with Megatron's distributed optimizer, parallelism.distributed_optimizer), N006-N009 (GB300; Llama 3
 // 8B with FSDP on H100, on B200, with context parallelism 2: predicted out of memory before fp8 GEMM inputs were saved
 // in fp8), N010-N011 (Llama 3 70B TP4 PP8 VP5, GPT-3 20B TP2, 64 H100) and N012 (Nemotron-4 340B TP8 PP8 VP12 on
-// 128 H100 with bf16 main grads, out of memory before parallelism.grad_reduce_in_fp32) 8.5 % over 12. Peak memory 7.9 % over 9: the
+// 128 H100 with bf16 main grads, out of memory before parallelism.grad_reduce_in_fp32) 9.6 % over 12, every
+// distributed-optimizer case with its recipes' overlap_param_gather (8.5 % with the gather exposed: the TP/PP rows
+// N002, N004, N010, N012 moved from -9.6/-10.9/-4.5/-4.0 to +1.7/+1.5/-2.8/+6.3 %, the small data-parallel ones
+// further too fast, N001 +28.6, N009 +20.8, N011 +14.8 %: fp8's cast kernels and amax reductions are not modelled). Peak memory 7.9 % over 9: the
 // BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full rows L001-L005 10.3 % over 5 with litgpt's lora_dropout
 // 0.05, compared as torch.cuda.max_memory_allocated() counts them (the QLoRA rows L002 and L004 read 17-22 % low);
 // fits/OOM right 6 of 6 (V032 since training.framework: tensorflow keeps TF 1.x's dropout tensors). A model change that
@@ -33,12 +36,12 @@ TEST_SUITE("cli.validate") {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 105);
-    CHECK(j["throughput_mape"].get<double>() <= 0.122);
+    CHECK(j["throughput_mape"].get<double>() <= 0.123);
     CHECK(j["rows"].size() >= 122);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.083);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 78);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.136);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.137);
     CHECK(j["memory_mape"].get<double>() <= 0.079);
     CHECK(j["fits_right"].get<int>() >= 6);
   }
