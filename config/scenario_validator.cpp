@@ -281,7 +281,7 @@ models::AttentionKernel resolve_attention(MapReader& training, const models::Tra
                                           const models::Workload& workload, const models::GpuSpec& gpu) {
   const std::optional<models::AttentionShape> shape = models::attention_shape(workload);
   if (!shape) {
-    if (spec.attention == models::AttentionKernel::kFlash || spec.attention == models::AttentionKernel::kMemoryEfficient) {
+    if (spec.attention != models::AttentionKernel::kSdpa && spec.attention != models::AttentionKernel::kEager) {
       training.error("attention", workload.name + " (family " + workload.family + ") has no attention",
                      "; remove training.attention");
     }
@@ -341,11 +341,13 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
     if (training && training_reader) {
       check_precision(*training_reader, training->precision, hw.gpu);
       if (workload.workload) {
-        // FlashAttention-2 called as such (flash_attn_func, Megatron-Core / TE, HF's
+        // FlashAttention-2/3 called as such (flash_attn_func, Megatron-Core / TE, HF's
         // flash_attention_2) takes grouped K and V; F.scaled_dot_product_attention's callers
         // (litgpt, HF's sdpa path) expand them first (attention_kernel.h).
-        key_value_heads = training->attention == models::AttentionKernel::kFlash ? models::KeyValueHeads::kGrouped
-                                                                                  : models::KeyValueHeads::kRepeated;
+        key_value_heads = training->attention == models::AttentionKernel::kFlash ||
+                                  training->attention == models::AttentionKernel::kFlash3
+                              ? models::KeyValueHeads::kGrouped
+                              : models::KeyValueHeads::kRepeated;
         training->attention = resolve_attention(*training_reader, *training, *workload.workload, hw.gpu);
         check_activation_checkpointing(*training_reader,
                                        RecomputeChoice{training->activation_recompute, training->checkpoint_every},

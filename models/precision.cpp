@@ -88,6 +88,7 @@ std::string_view name_of(AttentionKernel k) {
     case AttentionKernel::kEager: return "eager";
     case AttentionKernel::kSdpa: return "sdpa";
     case AttentionKernel::kFlash: return "flash";
+    case AttentionKernel::kFlash3: return "flash3";
     case AttentionKernel::kMemoryEfficient: return "memory_efficient";
   }
   return "?";
@@ -180,7 +181,7 @@ std::vector<std::string_view> names_of<Market>() {
 
 template <>
 std::vector<std::string_view> names_of<AttentionKernel>() {
-  return {"eager", "sdpa", "flash", "memory_efficient"};
+  return {"eager", "sdpa", "flash", "flash3", "memory_efficient"};
 }
 template <>
 std::vector<std::string_view> names_of<FineTuningMethod>() {

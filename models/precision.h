@@ -62,9 +62,12 @@ enum class Market { kOnDemand, kSpot };
 /// softmax, dropout, PV as separate kernels, the s×s scores saved); kFlash: FlashAttention-2
 /// (Dao 2023), one fused kernel per direction that saves only the log-sum-exp per row;
 /// kMemoryEfficient: the xFormers/CUTLASS kernel (Rabe & Staats 2021), the same memory but
-/// also for fp32 and with an additive mask; kSdpa: what torch.nn.functional.
-/// scaled_dot_product_attention dispatches to (models/workload/attention_kernel.h).
-enum class AttentionKernel { kEager, kSdpa, kFlash, kMemoryEfficient };
+/// also for fp32 and with an additive mask; kFlash3: the Hopper-native fused kernels
+/// (FlashAttention-3, Shah et al. 2024; cuDNN's fused attention, Transformer Engine's
+/// FusedAttention backend), FlashAttention-2's memory at a higher rate, compute capability 9.0
+/// and newer; kSdpa: what torch.nn.functional.scaled_dot_product_attention dispatches to
+/// (models/workload/attention_kernel.h).
+enum class AttentionKernel { kEager, kSdpa, kFlash, kFlash3, kMemoryEfficient };
 /// What a training run updates (`training.fine_tuning.method`): every parameter (kFull);
 /// low-rank adapters beside frozen 16-bit base weights (kLora, Hu et al. 2021, "LoRA:
 /// Low-Rank Adaptation of Large Language Models"); adapters beside a quantized frozen base

@@ -49,6 +49,18 @@ GpuEfficiency GpuEfficiency::defaults() {
   // 0.35 / 0.80 = 0.44. Not fitted: the validation cases on Hopper and Blackwell that ran
   // FlashAttention-2 (llm-foundry MPT, F001-F013) are the ones it is checked on.
   e.flash_attention_relative_to_matmul_cc9 = 0.44;
+  // FlashAttention-3 in bf16 on an H100 SXM (clock fixed at 1830 MHz, 989 TFLOP/s dense),
+  // sequence 16k, no causal mask (Shah et al. 2024, "FlashAttention-3", arXiv:2407.08608,
+  // figures 5a/5c and 6a/6b; FLOP 4·s²·d·heads forward, 2.5x that backward, as the model
+  // counts them). Head dim 128: forward about 649, backward about 581 TFLOP/s; together
+  // 3.5 / (1/649 + 2.5/581) = 599 TFLOP/s, 0.606 of the peak, of the 0.80 a large GEMM reaches
+  // on Hopper: 0.76. Head dim 64: forward about 497, backward about 476 TFLOP/s; together 482
+  // TFLOP/s, 0.487 of the peak: 0.61. cuDNN's fused attention (Transformer Engine's default
+  // backend on Hopper, llm.c's) is within about 10 % of it at 1k+ tokens in the same figures.
+  // Blackwell's kernels (FlashAttention-4, cuDNN) are assumed to reach the same share of
+  // their GEMM rate: no published forward + backward figure was read here.
+  e.flash3_attention_relative_to_matmul_d64 = 0.61;
+  e.flash3_attention_relative_to_matmul_d128 = 0.76;
   // xFormers' CUTLASS kernel (PyTorch's memory-efficient backend) reaches about 60 % of
   // FlashAttention-2's forward + backward rate in the same figure.
   e.memory_efficient_attention_relative_to_flash = 0.6;

@@ -7,6 +7,8 @@
 /// Defaults and their sources: `GpuEfficiency::defaults()` (gpu_efficiency.cpp); six of
 /// them are fitted by `gpuplan fit` (cli/model_fit.h: `fitted_parameters()`).
 
+#include <algorithm>
+
 #include "models/precision.h"
 
 namespace gpuplan::models {
@@ -51,9 +53,23 @@ struct GpuEfficiency {
   /// kernels use the Ampere warp-level mma.sync instructions, not Hopper's asynchronous
   /// warpgroup wgmma and TMA, and reach about 35 % of an H100's dense peak where a GEMM
   /// reaches 80 % (Shah et al. 2024, "FlashAttention-3", arXiv:2407.08608, abstract and
-  /// section 1). `attention: flash` is FlashAttention-2 (precision.h); a Hopper-native kernel
-  /// (FlashAttention-3, cuDNN's fused attention) has no value of its own yet.
+  /// section 1). `attention: flash` is FlashAttention-2 (precision.h); the Hopper-native
+  /// kernels are `attention: flash3`, below.
   double flash_attention_relative_to_matmul_cc9 = 0.0;
+  /// Hopper-native fused attention (Op::attention_kernel kFlash3: FlashAttention-3, cuDNN's
+  /// fused attention; compute capability 9 and later) relative to a GEMM, FLOP counted as for
+  /// FlashAttention-2, at head dimension 64 and at 128 and more. From published kernel
+  /// benchmarks, not fitted on the validation cases.
+  double flash3_attention_relative_to_matmul_d64 = 0.0;
+  double flash3_attention_relative_to_matmul_d128 = 0.0;
+  /// The flash3 fraction at `head_dim`: linear in the head dimension between the two
+  /// published points, held at the nearer one outside [64, 128] (smaller heads do less math
+  /// per tile of K and V loaded; 256 was not published for the backward pass).
+  double flash3_attention_relative_to(double head_dim) const {
+    const double t = std::clamp((head_dim - 64.0) / 64.0, 0.0, 1.0);
+    return flash3_attention_relative_to_matmul_d64 +
+           t * (flash3_attention_relative_to_matmul_d128 - flash3_attention_relative_to_matmul_d64);
+  }
   /// The FlashAttention-2 fraction for a GPU of compute capability `major`.
   double flash_attention_relative_to(int major) const {
     return major >= 9 ? flash_attention_relative_to_matmul_cc9 : flash_attention_relative_to_matmul;

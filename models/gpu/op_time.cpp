@@ -184,7 +184,10 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   KernelWork transpose_forward;
   KernelWork transpose_backward;
   if (is_math(op.op_class)) {
-    const bool tc = uses_tensor_cores(op.op_class, p, gpu);
+    // Under fp8 only the blocks' linear layers run fp8 GEMMs; attention, the output head and
+    // convolutions run on the 16-bit path (runs_fp8_gemm, workload.h).
+    const Precision math_p = p == Precision::kFp8 && !runs_fp8_gemm(op) ? Precision::kBf16Amp : p;
+    const bool tc = uses_tensor_cores(op.op_class, math_p, gpu);
     double eff = tc ? e.matmul_tensor_core(gpu.efficiency_generation()) : e.matmul_cuda_core;
     double relative = 1.0;  // the op class relative to a GEMM of the same FLOP and path
     if (op.op_class == OpClass::kConv) {
@@ -205,7 +208,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     } else if (op.op_class == OpClass::kMatmul) {
       eff *= e.matmul_relative_to_gemm;
       relative *= e.matmul_relative_to_gemm;
-      if (!calibrated_gemm(op.op_class, p, gpu)) {
+      if (!calibrated_gemm(op.op_class, math_p, gpu)) {
         // Calibrated GEMM lines already measure the size effect (rate_at below).
         shape = linear_gemm_efficiency(op, batch, gpu, tc);
       }
@@ -213,6 +216,8 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       double attention = e.attention_relative_to_matmul;
       if (op.attention_kernel == AttentionKernel::kFlash) {
         attention = e.flash_attention_relative_to(gpu.efficiency_generation());
+      } else if (op.attention_kernel == AttentionKernel::kFlash3) {
+        attention = e.flash3_attention_relative_to(op.head_dim);
       } else if (op.attention_kernel == AttentionKernel::kMemoryEfficient) {
         attention = e.flash_attention_relative_to(gpu.efficiency_generation()) *
                     e.memory_efficient_attention_relative_to_flash;
@@ -220,13 +225,13 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       eff *= attention;
       relative *= attention;
     }
-    if (const HockneyLine* measured = calibrated_gemm(op.op_class, p, gpu)) {
+    if (const HockneyLine* measured = calibrated_gemm(op.op_class, math_p, gpu)) {
       // Calibrated: the measured GEMM rate at this op's FLOP per kernel (Hockney curve,
       // gpu_calibration.h) replaces peak x matmul efficiency; the class factors still apply.
       const double flop_per_kernel = w.forward.flop / std::max(1, op.forward_kernels);
       compute_rate = measured->rate_at(flop_per_kernel) * relative;
     } else {
-      compute_rate = math_peak_flop_per_s(op.op_class, p, gpu) * eff * sustained_clock_factor(gpu);
+      compute_rate = math_peak_flop_per_s(op.op_class, math_p, gpu) * eff * sustained_clock_factor(gpu);
     }
     if (is_mixed(p) && op.parameters > 0.0) {
       // autocast casts the fp32 weight to 16 bit once per forward (cached for backward).

@@ -29,8 +29,9 @@ double saved_bytes_per_element(const Op& op, Precision precision) {
   if (precision == Precision::kFp8) {
     // Transformer Engine keeps the fp8 cast of a linear layer's input for its weight-gradient
     // GEMM (transformer_engine/pytorch/module/linear.py and layernorm_linear.py save the
-    // quantized input, not the 16-bit one). Its norms: saved_bytes_per_sample.
-    if (op.op_class == OpClass::kMatmul && (op.parameters > 0.0 || op.frozen_parameters > 0.0)) return kFp8Bytes;
+    // quantized input, not the 16-bit one) where the GEMM runs in fp8 (runs_fp8_gemm). Its
+    // norms: saved_bytes_per_sample.
+    if (runs_fp8_gemm(op)) return kFp8Bytes;
   }
   if (is_mixed(precision) && op.autocast_fp32) {
     return 4.0;

@@ -13,6 +13,9 @@ constexpr double kFlopPerMac = 2.0;
 constexpr double kFlashRecomputeFlopRatio = 0.5;
 /// sdp_utils.cpp: check_head_dim_size_flash (<= 256), alignment of the last dimension.
 constexpr double kFlashMaxHeadDim = 256.0;
+/// FlashAttention-3 is written for sm90 (TMA, WGMMA; hopper/ in Dao-AILab/flash-attention);
+/// cuDNN's fused attention runs on sm90 and sm100 (Transformer Engine's FusedAttention).
+constexpr int kFlash3MinMajor = 9;
 constexpr double kHalfAlignment = 8.0;
 constexpr double kFloatAlignment = 4.0;
 
@@ -69,19 +72,23 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
   const std::string cc =
       std::to_string(gpu.compute_capability_major) + "." + std::to_string(gpu.compute_capability_minor);
   const std::string head_dim = format_architecture_value(shape.head_dim);
-  if (kernel == AttentionKernel::kFlash) {
+  if (kernel == AttentionKernel::kFlash || kernel == AttentionKernel::kFlash3) {
+    const std::string what = kernel == AttentionKernel::kFlash ? "flash attention" : "flash3 attention";
     if (!is_16_bit(precision)) {
-      return "flash attention runs in fp16 or bf16, not " + precision_name;
+      return what + " runs in fp16 or bf16, not " + precision_name;
     }
-    if (!gpu.has_tf32_bf16()) {
-      return "flash attention needs a GPU of compute capability 8.0 or newer, and " + gpu.name + " has " + cc;
+    if (kernel == AttentionKernel::kFlash && !gpu.has_tf32_bf16()) {
+      return what + " needs a GPU of compute capability 8.0 or newer, and " + gpu.name + " has " + cc;
+    }
+    if (kernel == AttentionKernel::kFlash3 && (gpu.is_amd() || gpu.compute_capability_major < kFlash3MinMajor)) {
+      return what + " (FlashAttention-3, cuDNN fused attention) needs an NVIDIA GPU of compute capability 9.0 or "
+             "newer (Hopper, Blackwell), and " + gpu.name + " has " + (gpu.is_amd() ? std::string("none") : cc);
     }
     if (shape.head_dim > kFlashMaxHeadDim || !divisible(shape.head_dim, kHalfAlignment)) {
-      return "flash attention needs a head dimension of at most 256 and a multiple of 8, and this model's is " +
-             head_dim;
+      return what + " needs a head dimension of at most 256 and a multiple of 8, and this model's is " + head_dim;
     }
     if (shape.attention_mask) {
-      return "flash attention takes no padding mask, and this model passes one";
+      return what + " takes no padding mask, and this model passes one";
     }
   } else if (kernel == AttentionKernel::kMemoryEfficient) {
     if ((precision == Precision::kBf16Amp || precision == Precision::kBf16) && !gpu.has_tf32_bf16()) {
@@ -131,7 +138,8 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyVal
     // K and V per query element: 1, or kv_heads / heads when the kernel takes them grouped
     // and the model's repeat_kv goes (KeyValueHeads, attention_kernel.h).
     double kv_share = 1.0;
-    if (kernel == AttentionKernel::kFlash && key_value_heads == KeyValueHeads::kGrouped && !ops.empty() &&
+    if ((kernel == AttentionKernel::kFlash || kernel == AttentionKernel::kFlash3) &&
+        key_value_heads == KeyValueHeads::kGrouped && !ops.empty() &&
         ends_with(ops.back().name, "attn.repeat_kv")) {
       kv_share = ops.back().input_elements / ops.back().output_elements;
       ops.pop_back();
@@ -154,6 +162,7 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyVal
     fused.backward_recompute_flop_ratio = kFlashRecomputeFlopRatio;
     fused.forward_kernels = 1;
     fused.attention_kernel = kernel;
+    fused.head_dim = sh / shape.tokens / shape.heads;
     ops.push_back(fused);
     i = end;
   }

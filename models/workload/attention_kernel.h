@@ -13,6 +13,10 @@
 ///   (check_mem_efficient_hardware_support, sm50+), head dim a multiple of 8 for 16-bit and
 ///   of 4 for fp32 (check_head_dim_size_mem_efficient), an additive mask allowed;
 /// - otherwise math, which is the eager chain.
+/// SDPA never picks kFlash3: a scenario names it (`attention: flash3`), as Transformer Engine
+/// (cuDNN fused attention on Hopper and Blackwell) and flash_attn_interface (FlashAttention-3)
+/// callers run it. It needs compute capability 9.0 or newer, 16-bit inputs and flash's head
+/// dimensions.
 
 #include <optional>
 #include <string>
@@ -62,12 +66,12 @@ enum class KeyValueHeads {
 
 /// `workload` with each layer's eager chain (attn.scores ... attn.context: QKᵀ, scale,
 /// ALiBi, mask, softmax, dropout, PV) replaced by one fused op "attn.fused" of `kernel`
-/// (kFlash or kMemoryEfficient; kEager returns `workload` unchanged). Per sample, with s
+/// (kFlash, kFlash3 or kMemoryEfficient; kEager returns `workload` unchanged). Per sample, with s
 /// tokens, width h and a heads (Dao 2023, "FlashAttention-2", sec. 3.1-3.2):
 /// - forward FLOP 4·s²·h (QKᵀ and PV; as eager, no causal halving), backward 2× that (dV,
 ///   dP, dQ, dK) plus the recomputed QKᵀ (backward_recompute_flop_ratio 0.5): 2.5× forward;
 /// - reads Q, K, V (3·s·h), writes O (s·h); one kernel per direction; with
-///   KeyValueHeads::kGrouped and kFlash, K and V are kv_heads / heads of s·h each and the
+///   KeyValueHeads::kGrouped and kFlash or kFlash3, K and V are kv_heads / heads of s·h each and the
 ///   model's "attn.repeat_kv" op before the chain goes;
 /// - saves Q, K, V, O (4·s·h; K and V as read) and the fp32 log-sum-exp per row and head (a·s, 4 B = two
 ///   16-bit elements): no s×s score matrix, no dropout mask (regenerated from the RNG seed).

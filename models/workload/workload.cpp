@@ -38,6 +38,11 @@ std::string block_of(const Op& op) {
   return "";
 }
 
+bool runs_fp8_gemm(const Op& op) {
+  return op.op_class == OpClass::kMatmul && (op.parameters > 0.0 || op.frozen_parameters > 0.0) &&
+         !block_of(op).empty();
+}
+
 double Workload::training_flop_per_sample() const {
   double flop = 0.0;
   for (const Op& op : ops) {

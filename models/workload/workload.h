@@ -93,8 +93,11 @@ struct Op {
   /// `self.attention_dropout(attention_probs)`).
   bool fused_by_compiler_only = false;
   /// For OpClass::kAttention: the kernel that runs it. kEager for the unfused batched
-  /// matmuls; kFlash or kMemoryEfficient for the fused op of with_attention_kernel().
+  /// matmuls; kFlash, kFlash3 or kMemoryEfficient for the fused op of with_attention_kernel().
   AttentionKernel attention_kernel = AttentionKernel::kEager;
+  /// For a fused attention op (with_attention_kernel()): the head dimension, whose tile shape
+  /// sets the kernel's rate (GpuEfficiency::flash3_attention_relative_to). 0 otherwise.
+  double head_dim = 0.0;
   /// Weights this op computes with but does not train: the frozen base of a LoRA/QLoRA run
   /// (models/workload/fine_tuning.h). No gradient, no optimizer state; the kernel reads them
   /// at the compute precision's weight width (a quantized base is dequantized first).
@@ -126,6 +129,14 @@ struct Op {
 /// followed by more ("layers.3.attn.qkv" -> "layers.3", "layer2.1.conv1" -> the bottleneck
 /// "layer2.1"), or "" for stem, embedding, head and loss ops. Checkpointing works per block.
 std::string block_of(const Op& op);
+
+/// True when `op` runs its GEMMs in fp8 under `training.precision: fp8`: a linear layer with
+/// weights (trained or frozen) inside a repeated block (block_of). The fp8 recipes replace the
+/// blocks' linears only: Megatron-Core's Transformer Engine layer specs (TE Linear and
+/// LayerNormLinear), while its output layer is a plain 16-bit ColumnParallelLinear
+/// (megatron/core/models/gpt/gpt_model.py) and torchtitan's float8 converter skips the
+/// "output" projection. Attention runs in 16 bit (TE's DotProductAttention without fp8_dpa).
+bool runs_fp8_gemm(const Op& op);
 
 /// A model as an op table plus the facts the job level needs.
 struct Workload {

@@ -103,6 +103,25 @@ TEST_SUITE("config.attention") {
     CHECK(f.activations_bytes == doctest::Approx(64.3e9).epsilon(0.02));
   }
 
+  TEST_CASE("flash3 on an H100: FlashAttention-2's memory, grouped K and V, no repeat_kv") {
+    const std::string llama = with_replaced(
+        with_replaced(with_replaced(with_replaced(gpt2_scenario("  attention: KERNEL\n"), "model: gpt2", "model: llama3-8b"),
+                                    "sequence_length: 1024", "sequence_length: 8192"),
+                      "batch_size: 64", "batch_size: 1"),
+        "a100-80gb", "h100-sxm");
+    const models::JobSpec flash = job_of(with_replaced(llama, "KERNEL", "flash"));
+    const models::JobSpec flash3 = job_of(with_replaced(llama, "KERNEL", "flash3"));
+    const models::JobSpec sdpa = job_of(with_replaced(llama, "KERNEL", "sdpa"));
+    CHECK(flash3.training.attention == models::AttentionKernel::kFlash3);
+    CHECK(sdpa.training.attention == models::AttentionKernel::kFlash);  // SDPA never picks flash3
+    CHECK(memory_of(flash3).activations_bytes == doctest::Approx(memory_of(flash).activations_bytes));
+    // K and V grouped (8 of 32 heads): no repeat_kv, and per layer 2 x 3/4 x s·h x 2 B =
+    // 100,663,296 B fewer saved than SDPA's expanded K and V; x 32 layers = 3,221,225,472 B.
+    CHECK(flash3.workload.ops.size() + 32 == sdpa.workload.ops.size());
+    CHECK(memory_of(sdpa).activations_bytes - memory_of(flash3).activations_bytes ==
+          doctest::Approx(3'221'225'472.0));
+  }
+
   TEST_CASE("a kernel that cannot run is refused at the key with a fix") {
     CHECK(scenario_errors(with_replaced(gpt2_scenario("  attention: flash\n"), "bf16_amp", "fp32")) ==
           Messages{"flash attention runs in fp16 or bf16, not fp32 at s.yaml:12:14 (training.attention); use "
@@ -116,9 +135,14 @@ TEST_SUITE("config.attention") {
               with_replaced(kMinimalScenario, "  batch_size: 32\n", "  batch_size: 32\n  attention: flash\n")) ==
           Messages{"resnet50 (family resnet) has no attention at s.yaml:13:14 (training.attention); remove "
                    "training.attention"});
+    // flash3 (FlashAttention-3, cuDNN fused attention) runs on Hopper and later only.
+    CHECK(scenario_errors(gpt2_scenario("  attention: flash3\n")) ==
+          Messages{"flash3 attention (FlashAttention-3, cuDNN fused attention) needs an NVIDIA GPU of compute "
+                   "capability 9.0 or newer (Hopper, Blackwell), and a100-80gb has 8.0 at s.yaml:12:14 "
+                   "(training.attention); use attention: sdpa (PyTorch picks a kernel that runs) or eager"});
     CHECK(scenario_errors(gpt2_scenario("  attention: flsh\n")) ==
-          Messages{"unknown value 'flsh', expected one of eager, sdpa, flash or memory_efficient at s.yaml:12:14 "
-                   "(training.attention); did you mean flash?"});
+          Messages{"unknown value 'flsh', expected one of eager, sdpa, flash, flash3 or memory_efficient at "
+                   "s.yaml:12:14 (training.attention); did you mean flash or flash3?"});
   }
 }
 

@@ -30,6 +30,21 @@ Op elementwise(double elements) {
   op.backward_flop_ratio = 1.0;
   return op;
 }
+/// A fused attention op of 1e12 forward FLOP over 1e6 elements in and out (compute-bound on
+/// every test GPU), backward 2x plus the recomputed QKᵀ, at head dimension 128.
+Op fused_attention(AttentionKernel kernel) {
+  Op op;
+  op.name = "layers.0.attn.fused";
+  op.op_class = OpClass::kAttention;
+  op.forward_flop = 1e12;
+  op.input_elements = 1e6;
+  op.output_elements = 1e6;
+  op.backward_flop_ratio = 2.0;
+  op.backward_recompute_flop_ratio = 0.5;
+  op.attention_kernel = kernel;
+  op.head_dim = 128.0;
+  return op;
+}
 TrainingSpec training(Precision p) {
   TrainingSpec t;
   t.batch_size = 1;
@@ -278,18 +293,63 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(e.flash_attention_relative_to(8) == doctest::Approx(0.65));
     CHECK(e.flash_attention_relative_to(9) == doctest::Approx(0.44));  // 0.35 / 0.80, FlashAttention-3 paper
     CHECK(e.flash_attention_relative_to(10) == doctest::Approx(0.44));
-    Op flash;
-    flash.name = "layers.0.attn.fused";
-    flash.op_class = OpClass::kAttention;
-    flash.forward_flop = 1e12;
-    flash.input_elements = 1e6;
-    flash.output_elements = 1e6;
-    flash.attention_kernel = AttentionKernel::kFlash;
+    const Op flash = fused_attention(AttentionKernel::kFlash);
     GpuSpec hopper = testing::ampere_like();
     hopper.compute_capability_major = 9;
     const OpWork w = op_work(flash, 1, hopper, training(Precision::kBf16Amp), e);
     // 1e12 FLOP / (320 TFLOP/s x 0.80 (Hopper GEMM) x 0.44) + 3 us.
     CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * 0.80 * 0.44) + 3e-6));
+  }
+
+  TEST_CASE("flash3 (FlashAttention-3, cuDNN fused attention) at its published share of a Hopper's peak, by head dim") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    // FlashAttention-3 paper, forward + backward (2.5x the FLOP): head dim 128,
+    // 3.5 / (1/649 + 2.5/581) = 599 of 989 TFLOP/s; head dim 64, 3.5 / (1/497 + 2.5/476) = 482.
+    CHECK(3.5 / (1.0 / 649.0 + 2.5 / 581.0) / 989.0 == doctest::Approx(0.606).epsilon(0.002));
+    CHECK(3.5 / (1.0 / 497.0 + 2.5 / 476.0) / 989.0 == doctest::Approx(0.487).epsilon(0.002));
+    // Relative to the 0.80 a large GEMM reaches on Hopper.
+    CHECK(e.flash3_attention_relative_to(128) == doctest::Approx(0.606 / 0.80).epsilon(0.005));
+    CHECK(e.flash3_attention_relative_to(64) == doctest::Approx(0.487 / 0.80).epsilon(0.005));
+    CHECK(e.flash3_attention_relative_to(96) == doctest::Approx((0.61 + 0.76) / 2.0));
+    CHECK(e.flash3_attention_relative_to(192) == doctest::Approx(0.76));  // held past 128
+    CHECK(e.flash3_attention_relative_to(32) == doctest::Approx(0.61));   // held below 64
+    Op flash = fused_attention(AttentionKernel::kFlash3);
+    GpuSpec hopper = testing::ampere_like();
+    hopper.compute_capability_major = 9;
+    const OpWork w = op_work(flash, 1, hopper, training(Precision::kBf16Amp), e);
+    // 1e12 FLOP / (320 TFLOP/s x 0.80 x 0.76) + 3 us; backward 2.5x the FLOP.
+    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * 0.80 * 0.76) + 3e-6));
+    CHECK(w.backward.gpu_time_s == doctest::Approx(2.5e12 / (320e12 * 0.80 * 0.76) + 3e-6));
+    // 1.73x FlashAttention-2 on the same GPU (0.76 / 0.44).
+    flash.attention_kernel = AttentionKernel::kFlash;
+    const OpWork fa2 = op_work(flash, 1, hopper, training(Precision::kBf16Amp), e);
+    CHECK((fa2.forward.gpu_time_s - 3e-6) / (w.forward.gpu_time_s - 3e-6) == doctest::Approx(0.76 / 0.44));
+  }
+
+  TEST_CASE("under fp8 only the blocks' linear layers run fp8 GEMMs: attention and the output head run bf16") {
+    const GpuEfficiency e = testing::hand_efficiency();
+    GpuSpec hopper = testing::ampere_like();
+    hopper.compute_capability_major = 9;
+    hopper.peak_fp8_flop_per_s = core::teraflop_per_s(640);
+    REQUIRE(hopper.has_fp8());
+    // 1e12 FLOP on every op; no GEMM shape (weight_rows 0), compute-bound.
+    Op block_linear = matmul(1e12, 1e6, 1e6);
+    block_linear.name = "layers.3.mlp.up";
+    Op head = matmul(1e12, 1e6, 1e6);
+    head.name = "lm_head";
+    const Op attention = fused_attention(AttentionKernel::kFlash3);
+    CHECK(runs_fp8_gemm(block_linear));
+    CHECK_FALSE(runs_fp8_gemm(head));
+    CHECK_FALSE(runs_fp8_gemm(attention));
+    const TrainingSpec fp8 = training(Precision::kFp8);
+    const double gemm = e.matmul_tensor_core(9) * e.matmul_relative_to_gemm;
+    // The block's linear at 640 TFLOP/s, the head at the 320 TFLOP/s bf16 peak; the autocast
+    // weight cast (1 kernel, 6 B per weight) rides along: 6e6 B at 1.6 TB/s is under the GEMM.
+    CHECK(op_work(block_linear, 1, hopper, fp8, e).forward.gpu_time_s ==
+          doctest::Approx(1e12 / (640e12 * gemm) + 2 * 3e-6));
+    CHECK(op_work(head, 1, hopper, fp8, e).forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * gemm) + 2 * 3e-6));
+    CHECK(op_work(attention, 1, hopper, fp8, e).forward.gpu_time_s ==
+          doctest::Approx(1e12 / (320e12 * e.matmul_tensor_core(9) * e.flash3_attention_relative_to(128)) + 3e-6));
   }
 
   TEST_CASE("memory-bound kernels stream at the datasheet bandwidth x the achieved share, on every memory type") {

@@ -309,5 +309,14 @@ TEST_CASE("models.memory.footprint: fp8 saves linear inputs in fp8 and TE's norm
   // Fused attention keeps Q and grouped K, V in 16 bit (1.5·S x 2 B) and the fp32 lse
   // (2·a·s = 524,288 elements x 2 B = 1,048,576 B = S / 32).
   CHECK(layer0(fp8, "attn.fused") == doctest::Approx(3.0 + 1.0 / 32.0));
+  // The output head is a 16-bit GEMM under fp8 (runs_fp8_gemm): it keeps its input, the
+  // final norm's output, in 16 bit (S x 2 B), as under bf16 autocast.
+  const std::vector<double> amp_bytes = saved_bytes_per_sample(w, amp);
+  const std::vector<double> fp8_bytes = saved_bytes_per_sample(w, fp8);
+  for (std::size_t i = 0; i < w.ops.size(); ++i) {
+    if (w.ops[i].name != "lm_head") continue;
+    CHECK(fp8_bytes[i] / 33'554'432.0 == doctest::Approx(2.0));
+    CHECK(fp8_bytes[i] == doctest::Approx(amp_bytes[i]));
+  }
 }
 

@@ -106,6 +106,11 @@ TEST_SUITE("models.workload.attention_kernel") {
     CHECK(op_named(repeated, "layers.0.attn.fused").saved_elements == doctest::Approx(100'663'296.0 + 524'288.0));
     CHECK(op_named(grouped, "layers.0.attn.fused").saved_elements == doctest::Approx(50'331'648.0 + 524'288.0));
     CHECK(op_named(grouped, "layers.0.attn.fused").input_elements == doctest::Approx(50'331'648.0));
+    // The fused op carries the head dimension its kernel's rate depends on: 4,096 / 32 = 128;
+    // GPT-2's 768 / 12 = 64.
+    CHECK(op_named(grouped, "layers.0.attn.fused").head_dim == doctest::Approx(128.0));
+    CHECK(op_named(with_attention_kernel(gpt2(), AttentionKernel::kFlash3), "layers.0.attn.fused").head_dim ==
+          doctest::Approx(64.0));
     // The attention FLOP stay: every query head attends over all keys.
     CHECK(op_named(grouped, "layers.0.attn.fused").forward_flop ==
           op_named(repeated, "layers.0.attn.fused").forward_flop);
