@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -9,41 +10,58 @@ using gpuplan::testing::run_gpuplan;
 
 // Accuracy guard: the validation cases (tests/validation/README.md) with the one set of model parameters, fitted by
 // `gpuplan fit tests/validation` on the 93 throughput rows before the N group was added (2026-12-02; N is out of
-// sample). The bounds sit just above today's figures: throughput MAPE 12.3 % over 105 rows (8.2 % over 27 one-GPU
-// cases, 13.6 % over 78 multi-GPU cases). By group: every D, K and P case runs Megatron's fused kernels
+// sample). The bounds sit just above today's figures: throughput MAPE 12.5 % over 105 rows (8.2 % over 27 one-GPU
+// cases, 14.0 % over 78 multi-GPU cases). By group: every D, K and P case runs Megatron's fused kernels
 // (training.framework_overhead: eager_fused: fused scale-mask-softmax, bias+GeLU, apex layer norm and Adam), so
 // vTrain's Megatron-DeepSpeed GPT D001-D007 read 30.6 % (their measured steps carry 40-60 ms per micro-step the model
 // has no term for, which the unfused chain had hidden), Korthikanti's 22B at TP8 K001-K002 15.7 %, the Megatron-LM
 // pipeline rows P001-P016 (SC21 weak scaling, Korthikanti's 175B/530B/1T, 32 to 3,072 A100s) 11.7 %; llm-foundry FSDP
-// and ZeRO-2 F001-F022 9.0 %; the DeepSpeed ZeRO-3 + CPU AdamW offload rows O001 (H200) and O002 (B200) 80 %, predicted
+// and ZeRO-2 F001-F022 9.9 %; the DeepSpeed ZeRO-3 + CPU AdamW offload rows O001 (H200) and O002 (B200) 95 %, predicted
 // far too fast (the measured steps carry ~2 s of offload where the model's copies and host AdamW bound by the DGX
-// host's DRAM bandwidth per core, 48 B per parameter, give 0.71 s); the NeMo / Megatron-Bridge rows N001-N005 (fp8 on
-// H100 and GB200 with Megatron's distributed optimizer, parallelism.distributed_optimizer), N006-N009 (GB300; Llama 3
-// 8B with FSDP on H100, on B200, with context parallelism 2: predicted out of memory before fp8 GEMM inputs were saved
-// in fp8), N010-N011 (Llama 3 70B TP4 PP8 VP5, GPT-3 20B TP2, 64 H100) and N012 (Nemotron-4 340B TP8 PP8 VP12 on
-// 128 H100 with bf16 main grads, out of memory before parallelism.grad_reduce_in_fp32) 9.6 % over 12, every
-// distributed-optimizer case with its recipes' overlap_param_gather (8.5 % with the gather exposed: the TP/PP rows
-// N002, N004, N010, N012 moved from -9.6/-10.9/-4.5/-4.0 to +1.7/+1.5/-2.8/+6.3 %, the small data-parallel ones
-// further too fast, N001 +28.6, N009 +20.8, N011 +14.8 %: fp8's cast kernels and amax reductions are not modelled). Peak memory 7.9 % over 9: the
-// BERT-large rows 4.9 % over 4, the litgpt LoRA/QLoRA/full rows L001-L005 10.3 % over 5 with litgpt's lora_dropout
-// 0.05, compared as torch.cuda.max_memory_allocated() counts them (the QLoRA rows L002 and L004 read 17-22 % low);
-// fits/OOM right 6 of 6 (V032 since training.framework: tensorflow keeps TF 1.x's dropout tensors). A model change that
-// loses accuracy fails here and must say so; one that gains accuracy should tighten them.
-
+// host's DRAM bandwidth per core, 48 B per parameter, give 0.71 s); the NeMo / Megatron-Bridge rows N001-N012 (fp8 on
+// H100, B200, GB200 and GB300 with Megatron's distributed optimizer and overlap_param_gather, TP/PP/CP/FSDP layouts up
+// to Nemotron-4 340B on 128 H100) 7.6 % over 12.
+// 2026-12-03: `attention: flash3` (FlashAttention-3 / cuDNN fused attention at its published rate per head dim) for
+// the recipes that run it (Transformer Engine's cuDNN backend: N001-N012; llm.c's cuDNN on H100: L011, X113; the
+// stas00 rows' FlashAttention-3/4: F021, F022, O001, O002), and under fp8 attention and the output head on the bf16
+// path (only the blocks' linears run fp8 GEMMs). The N group went from 9.6 to 7.6 % (13.1 % with the fp8 rule alone,
+// attention then at FlashAttention-2's Hopper rate); overall throughput 12.3 -> 12.5 % and multi-GPU 13.6 -> 14.0 %,
+// because the HF + DeepSpeed rows become faster still where they were already too fast: F022 (B200) +17.4 -> +35.5 %,
+// O001 +56.6 -> +73.0 %, O002 +103.8 -> +117.7 % (F021 -7.6 -> +7.7 %, L011 +3.2 -> +8.7 %): the model over-predicts
+// HF eager training on Blackwell (measured MFU 35 % against 47 % on H200), which faster attention uncovers.
+// Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 105);
-    CHECK(j["throughput_mape"].get<double>() <= 0.123);
+    CHECK(j["throughput_mape"].get<double>() <= 0.126);
     CHECK(j["rows"].size() >= 122);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.083);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 78);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.137);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.141);
     CHECK(j["memory_mape"].get<double>() <= 0.079);
     CHECK(j["fits_right"].get<int>() >= 6);
+  }
+
+  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 7.7 % MAPE, each within 25 %") {
+    const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    double sum = 0.0;
+    int n = 0;
+    for (const auto& row : j["rows"]) {
+      if (row["metric"] != "tokens_per_s" || row["case"].get<std::string>().rfind("N0", 0) != 0) continue;
+      CAPTURE(row["case"].get<std::string>());
+      CHECK(std::abs(row["relative_error"].get<double>()) <= 0.25);
+      sum += std::abs(row["relative_error"].get<double>());
+      ++n;
+    }
+    CHECK(n == 12);
+    // 7.6 % with attention: flash3 and fp8 confined to the blocks' linears (9.6 % before).
+    CHECK(sum / n <= 0.077);
   }
 
   TEST_CASE("each BERT-large memory row of the published measurements within 10 %") {
