@@ -155,7 +155,9 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   }
   const Precision p = training.precision;
   const double act_bytes =
-      is_mixed(p) && (op.autocast_fp32 || (input_fp32 && !is_math(op.op_class))) ? 4.0 : element_bytes(p);
+      is_mixed(p) && (runs_fp32_under_autocast(op, training.framework_overhead) || (input_fp32 && !is_math(op.op_class)))
+          ? 4.0
+          : element_bytes(p);
   const double activation_traffic = (op.input_elements + op.output_elements) * batch * act_bytes;
   // Frozen weights (LoRA/QLoRA base) are read like trained ones; pass_bytes is a
   // dequantization's traffic, once per pass (models/workload/fine_tuning.h).

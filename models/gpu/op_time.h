@@ -86,7 +86,8 @@ double achieved_memory_bytes_per_s(const GpuSpec& gpu, const GpuEfficiency& effi
 /// AMP adds one weight-cast kernel per weighted op in forward and, when `input_fp32` (the
 /// input is an fp32 tensor: it comes from an op autocast runs in fp32, or from elementwise ops
 /// on one), one cast of the input to 16 bit for matmuls and convolutions; other ops on an fp32
-/// input, and ops autocast runs in fp32 (Op::autocast_fp32), move 4-byte elements.
+/// input, and ops autocast runs in fp32 (runs_fp32_under_autocast, workload.h), move 4-byte
+/// elements.
 OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpec& training,
                const GpuEfficiency& efficiency, bool input_fp32 = false);
 

@@ -25,7 +25,8 @@ namespace {
 /// Bytes of one fp8 (E4M3 / E5M2) element.
 constexpr double kFp8Bytes = 1.0;
 
-double saved_bytes_per_element(const Op& op, Precision precision) {
+double saved_bytes_per_element(const Op& op, const TrainingSpec& training) {
+  const Precision precision = training.precision;
   if (precision == Precision::kFp8) {
     // Transformer Engine keeps the fp8 cast of a linear layer's input for its weight-gradient
     // GEMM (transformer_engine/pytorch/module/linear.py and layernorm_linear.py save the
@@ -33,7 +34,7 @@ double saved_bytes_per_element(const Op& op, Precision precision) {
     // norms: saved_bytes_per_sample.
     if (runs_fp8_gemm(op)) return kFp8Bytes;
   }
-  if (is_mixed(precision) && op.autocast_fp32) {
+  if (is_mixed(precision) && runs_fp32_under_autocast(op, training.framework_overhead)) {
     return 4.0;
   }
   return activation_element_bytes(precision);
@@ -75,16 +76,17 @@ std::vector<double> saved_bytes_per_sample(const Workload& workload, const Train
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
     double elements = op.saved_elements;
-    double element_bytes = saved_bytes_per_element(op, training.precision);
+    double element_bytes = saved_bytes_per_element(op, training);
     if ((compiled || fused_kernels) && rematerializable(op)) {
       // The partitioner keeps the activation's input (GELU: the up projection's output;
       // SwiGLU: gate and up) and recomputes the pointwise result in backward; so do
       // Megatron-Core's fused activations (megatron/core/fusions/fused_bias_swiglu.py and
       // fused_bias_gelu.py save only their input).
       elements = std::min(elements, op.input_elements);
-    } else if (training.precision == Precision::kFp8 && op.op_class == OpClass::kNormalization) {
-      // Transformer Engine's RMSNorm / LayerNorm run on 16-bit tensors and save their 16-bit
-      // input (and a per-row statistic), not HF's fp32 upcast and normalized copy.
+    } else if ((training.precision == Precision::kFp8 || fused_kernels) && op.op_class == OpClass::kNormalization) {
+      // Transformer Engine's RMSNorm / LayerNorm and apex's FusedLayerNorm (Megatron's fused
+      // kernels) run on 16-bit tensors and save their 16-bit input (and a per-row statistic),
+      // not HF's fp32 upcast and normalized copy.
       elements = std::min(elements, op.input_elements);
       element_bytes = activation_element_bytes(training.precision);
     } else if (training.framework == Framework::kTensorflow && is_dropout(op)) {

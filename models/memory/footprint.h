@@ -17,8 +17,10 @@
 ///   says otherwise: 4 or 8 B/param beside fp32 weights, 2 or 4 under pure bf16; 8-bit AdamW
 ///   about 2 B/param, Adafactor factored);
 /// - saved activations: Op::saved_elements x batch x element size: 4 B in fp32/tf32, 2 B under
-///   AMP except ops that autocast runs in fp32 (Op::autocast_fp32: softmax, log-softmax /
-///   cross-entropy, layer norm), which keep 4 B;
+///   AMP except ops that autocast runs in fp32 (runs_fp32_under_autocast, workload.h:
+///   softmax, log-softmax / cross-entropy, layer norm; not Megatron's fused softmax and layer
+///   norm under framework_overhead: eager_fused), which keep 4 B; layer norms under fp8 or
+///   eager_fused keep only their 16-bit input;
 /// - under a fusing compiler (FrameworkOverhead::kCompiled: torch.compile, TorchScript with
 ///   NVFuser, llm.c's hand-fused kernels) a pointwise activation is not saved twice: the
 ///   backward keeps its input (GELU: the up projection's output; SwiGLU: gate and up) and

@@ -134,7 +134,8 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     input_fp32[i] = stream_fp32;
     const OpClass c = ops[i].op_class;
     const bool math = c == OpClass::kConv || c == OpClass::kMatmul || c == OpClass::kAttention;
-    stream_fp32 = ops[i].autocast_fp32 || (stream_fp32 && !math && c != OpClass::kEmbedding);
+    stream_fp32 = runs_fp32_under_autocast(ops[i], job.training.framework_overhead) ||
+                  (stream_fp32 && !math && c != OpClass::kEmbedding);
   }
   auto input_cast = [&](std::size_t i) { return static_cast<bool>(input_fp32[i]); };
   // The units of the whole rank, each with the chunk of its op.

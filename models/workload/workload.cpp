@@ -43,6 +43,14 @@ bool runs_fp8_gemm(const Op& op) {
          !block_of(op).empty();
 }
 
+bool runs_fp32_under_autocast(const Op& op, FrameworkOverhead mode) {
+  if (!op.autocast_fp32) return false;
+  if (mode != FrameworkOverhead::kEagerFused) return true;
+  const bool fused_norm = op.op_class == OpClass::kNormalization;
+  const bool fused_softmax = op.op_class == OpClass::kSoftmax && !block_of(op).empty();
+  return !fused_norm && !fused_softmax;
+}
+
 double Workload::training_flop_per_sample() const {
   double flop = 0.0;
   for (const Op& op : ops) {

@@ -138,6 +138,15 @@ std::string block_of(const Op& op);
 /// "output" projection. Attention runs in 16 bit (TE's DotProductAttention without fp8_dpa).
 bool runs_fp8_gemm(const Op& op);
 
+/// True when `op` computes on fp32 tensors under AMP with dispatch `mode`: the ops autocast
+/// runs in fp32 (Op::autocast_fp32), except under FrameworkOverhead::kEagerFused the layer
+/// norms and the blocks' attention softmax, which Megatron runs as hand-written fused kernels
+/// that take and return 16-bit tensors and keep fp32 in registers only (apex
+/// FusedLayerNorm / MixedFusedLayerNorm; FusedScaleMaskSoftmax's scaled_masked_softmax and
+/// scaled_upper_triang_masked_softmax CUDA kernels, which autocast does not touch). The loss
+/// keeps fp32: Megatron upcasts the logits (fp16_lm_cross_entropy defaults to false).
+bool runs_fp32_under_autocast(const Op& op, FrameworkOverhead mode);
+
 /// A model as an op table plus the facts the job level needs.
 struct Workload {
   std::string name;                 ///< catalog name or "inline"

@@ -10,17 +10,17 @@ using gpuplan::testing::run_gpuplan;
 
 // Accuracy guard: the validation cases (tests/validation/README.md) with the one set of model parameters, fitted by
 // `gpuplan fit tests/validation` on the 93 throughput rows before the N group was added (2026-12-02; N is out of
-// sample). The bounds sit just above today's figures: throughput MAPE 12.5 % over 105 rows (8.2 % over 27 one-GPU
-// cases, 14.0 % over 78 multi-GPU cases). By group: every D, K and P case runs Megatron's fused kernels
+// sample). The bounds sit just above today's figures: throughput MAPE 11.6 % over 105 rows (8.2 % over 27 one-GPU
+// cases, 12.7 % over 78 multi-GPU cases). By group: every D, K and P case runs Megatron's fused kernels
 // (training.framework_overhead: eager_fused: fused scale-mask-softmax, bias+GeLU, apex layer norm and Adam), so
-// vTrain's Megatron-DeepSpeed GPT D001-D007 read 30.6 % (their measured steps carry 40-60 ms per micro-step the model
-// has no term for, which the unfused chain had hidden), Korthikanti's 22B at TP8 K001-K002 15.7 %, the Megatron-LM
-// pipeline rows P001-P016 (SC21 weak scaling, Korthikanti's 175B/530B/1T, 32 to 3,072 A100s) 11.7 %; llm-foundry FSDP
+// vTrain's Megatron-DeepSpeed GPT D001-D007 read 30.1 % (their measured steps carry 40-60 ms per micro-step the model
+// has no term for, which the unfused chain had hidden), Korthikanti's 22B at TP8 K001-K002 6.0 %, the Megatron-LM
+// pipeline rows P001-P016 (SC21 weak scaling, Korthikanti's 175B/530B/1T, 32 to 3,072 A100s) 6.4 %; llm-foundry FSDP
 // and ZeRO-2 F001-F022 9.9 %; the DeepSpeed ZeRO-3 + CPU AdamW offload rows O001 (H200) and O002 (B200) 95 %, predicted
 // far too fast (the measured steps carry ~2 s of offload where the model's copies and host AdamW bound by the DGX
 // host's DRAM bandwidth per core, 48 B per parameter, give 0.71 s); the NeMo / Megatron-Bridge rows N001-N012 (fp8 on
 // H100, B200, GB200 and GB300 with Megatron's distributed optimizer and overlap_param_gather, TP/PP/CP/FSDP layouts up
-// to Nemotron-4 340B on 128 H100) 7.6 % over 12.
+// to Nemotron-4 340B on 128 H100) 8.3 % over 12.
 // 2026-12-03: `attention: flash3` (FlashAttention-3 / cuDNN fused attention at its published rate per head dim) for
 // the recipes that run it (Transformer Engine's cuDNN backend: N001-N012; llm.c's cuDNN on H100: L011, X113; the
 // stas00 rows' FlashAttention-3/4: F021, F022, O001, O002), and under fp8 attention and the output head on the bf16
@@ -29,6 +29,10 @@ using gpuplan::testing::run_gpuplan;
 // because the HF + DeepSpeed rows become faster still where they were already too fast: F022 (B200) +17.4 -> +35.5 %,
 // O001 +56.6 -> +73.0 %, O002 +103.8 -> +117.7 % (F021 -7.6 -> +7.7 %, L011 +3.2 -> +8.7 %): the model over-predicts
 // HF eager training on Blackwell (measured MFU 35 % against 47 % on H200), which faster attention uncovers.
+// 2026-12-03, later: Megatron's fused softmax and layer norms (framework_overhead: eager_fused) take and return 16-bit
+// tensors under AMP instead of autocast's fp32 (runs_fp32_under_autocast): throughput 12.5 -> 11.6 % (9.9 % without
+// the two offload rows), multi-GPU 14.0 -> 12.7 %; P001-P016 11.7 -> 6.4 % (P001-P004 from -21..-25 % to -8..-17 %),
+// K001-K002 15.7 -> 6.0 %, D001-D007 30.6 -> 30.1 %, N001-N012 7.6 -> 8.3 %.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -36,17 +40,17 @@ TEST_SUITE("cli.validate") {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 105);
-    CHECK(j["throughput_mape"].get<double>() <= 0.126);
+    CHECK(j["throughput_mape"].get<double>() <= 0.116);
     CHECK(j["rows"].size() >= 122);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.083);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 78);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.141);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.128);
     CHECK(j["memory_mape"].get<double>() <= 0.079);
     CHECK(j["fits_right"].get<int>() >= 6);
   }
 
-  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 7.7 % MAPE, each within 25 %") {
+  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 8.3 % MAPE, each within 27 %") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -55,13 +59,14 @@ TEST_SUITE("cli.validate") {
     for (const auto& row : j["rows"]) {
       if (row["metric"] != "tokens_per_s" || row["case"].get<std::string>().rfind("N0", 0) != 0) continue;
       CAPTURE(row["case"].get<std::string>());
-      CHECK(std::abs(row["relative_error"].get<double>()) <= 0.25);
+      CHECK(std::abs(row["relative_error"].get<double>()) <= 0.27);
       sum += std::abs(row["relative_error"].get<double>());
       ++n;
     }
     CHECK(n == 12);
-    // 7.6 % with attention: flash3 and fp8 confined to the blocks' linears (9.6 % before).
-    CHECK(sum / n <= 0.077);
+    // 7.6 % with attention: flash3 and fp8 confined to the blocks' linears (9.6 % before); 8.3 %
+    // with Megatron's 16-bit fused layer norms (their traffic halves: N001 +23.0 -> +26.1 %).
+    CHECK(sum / n <= 0.083);
   }
 
   TEST_CASE("each BERT-large memory row of the published measurements within 10 %") {

@@ -352,6 +352,27 @@ TEST_SUITE("models.gpu.op_time") {
           doctest::Approx(1e12 / (320e12 * e.matmul_tensor_core(9) * e.flash3_attention_relative_to(128)) + 3e-6));
   }
 
+  TEST_CASE("under AMP Megatron's fused softmax (eager_fused) moves 16-bit elements, autocast's softmax 32-bit") {
+    const GpuEfficiency e = testing::hand_efficiency();
+    Op softmax = elementwise(1e9);
+    softmax.name = "layers.0.attn.softmax";
+    softmax.op_class = OpClass::kSoftmax;
+    softmax.autocast_fp32 = true;
+    softmax.compiled_traffic_share = 1.0;  // one kernel already: nothing for a fuser to remove
+    TrainingSpec eager = training(Precision::kFp16Amp);
+    TrainingSpec fused = eager;
+    fused.framework_overhead = FrameworkOverhead::kEagerFused;
+    // 1e9 elements read and written at 1.6 TB/s: 8e9 B in fp32, 4e9 B in fp16, + 3 us.
+    CHECK(op_work(softmax, 1, testing::ampere_like(), eager, e).forward.gpu_time_s ==
+          doctest::Approx(8e9 / 1.6e12 + 3e-6));
+    CHECK(op_work(softmax, 1, testing::ampere_like(), fused, e).forward.gpu_time_s ==
+          doctest::Approx(4e9 / 1.6e12 + 3e-6));
+    // The loss's softmax (outside a block) stays fp32 under eager_fused.
+    softmax.name = "loss";
+    CHECK(op_work(softmax, 1, testing::ampere_like(), fused, e).forward.gpu_time_s ==
+          doctest::Approx(8e9 / 1.6e12 + 3e-6));
+  }
+
   TEST_CASE("memory-bound kernels stream at the datasheet bandwidth x the achieved share, on every memory type") {
     GpuEfficiency e = testing::hand_efficiency();
     e.memory_bandwidth = 0.60;

@@ -91,6 +91,37 @@ TEST_SUITE("models.memory.footprint") {
     CHECK(m.activations_bytes == doctest::Approx(8600));
   }
 
+  TEST_CASE("Megatron's fused softmax and layer norm (eager_fused) save 16-bit tensors under AMP; the loss stays fp32") {
+    // GPT-2 124M at s = 1,024: per layer the softmax saves a·s² = 12 x 1,024² = 12,582,912
+    // elements, a layer norm s·h = 786,432; the loss its 1,024 x 50,257 log-probabilities.
+    const Workload w = testing::build_catalog_model("gpt2", {{"sequence_length", 1024.0}});
+    TrainingSpec eager;
+    eager.precision = Precision::kFp16Amp;
+    TrainingSpec fused = eager;
+    fused.framework_overhead = FrameworkOverhead::kEagerFused;
+    const std::vector<double> e = saved_bytes_per_sample(w, eager);
+    const std::vector<double> f = saved_bytes_per_sample(w, fused);
+    int checked = 0;
+    for (std::size_t i = 0; i < w.ops.size(); ++i) {
+      const std::string& name = w.ops[i].name;
+      if (name == "layers.0.attn.softmax") {
+        CHECK(e[i] == doctest::Approx(12'582'912.0 * 4.0));  // autocast's fp32 softmax
+        CHECK(f[i] == doctest::Approx(12'582'912.0 * 2.0));  // FusedScaleMaskSoftmax's 16-bit output
+        ++checked;
+      } else if (name == "layers.0.norm1") {
+        CHECK(e[i] == doctest::Approx(786'432.0 * 4.0));
+        CHECK(f[i] == doctest::Approx(786'432.0 * 2.0));  // apex FusedLayerNorm's 16-bit input
+        ++checked;
+      } else if (name == "loss") {
+        CHECK(f[i] == doctest::Approx(e[i]));  // Megatron upcasts the logits to fp32
+        CHECK(f[i] == doctest::Approx(1024.0 * 50'257.0 * 4.0));
+        ++checked;
+      }
+    }
+    CHECK(checked == 3);
+    CHECK(runs_fp32_under_autocast(w.ops.back(), FrameworkOverhead::kEagerFused));
+  }
+
   TEST_CASE("pure bf16: a 1 B decoder keeps bf16 weights, gradients and torch AdamW moments, no master copy") {
     Workload w = two_block_workload();
     w.parameters = 1e9;
