@@ -10,8 +10,8 @@ using gpuplan::testing::run_gpuplan;
 
 // Accuracy guard: the validation cases (tests/validation/README.md) with the one set of model parameters, fitted by
 // `gpuplan fit tests/validation` on the 93 throughput rows before the N group was added (2026-12-02; N is out of
-// sample). The bounds sit just above today's figures: throughput MAPE 11.6 % over 105 rows (8.2 % over 27 one-GPU
-// cases, 12.7 % over 78 multi-GPU cases). By group: every D, K and P case runs Megatron's fused kernels
+// sample). The bounds sit just above today's figures: throughput MAPE 12.7 % over 111 rows (8.2 % over 27 one-GPU
+// cases, 14.1 % over 84 multi-GPU cases; 11.6 % over the 105 rows before the long-context X148-X153 were added). By group: every D, K and P case runs Megatron's fused kernels
 // (training.framework_overhead: eager_fused: fused scale-mask-softmax, bias+GeLU, apex layer norm and Adam), so
 // vTrain's Megatron-DeepSpeed GPT D001-D007 read 30.1 % (their measured steps carry 40-60 ms per micro-step the model
 // has no term for, which the unfused chain had hidden), Korthikanti's 22B at TP8 K001-K002 6.0 %, the Megatron-LM
@@ -33,21 +33,29 @@ using gpuplan::testing::run_gpuplan;
 // tensors under AMP instead of autocast's fp32 (runs_fp32_under_autocast): throughput 12.5 -> 11.6 % (9.9 % without
 // the two offload rows), multi-GPU 14.0 -> 12.7 %; P001-P016 11.7 -> 6.4 % (P001-P004 from -21..-25 % to -8..-17 %),
 // K001-K002 15.7 -> 6.0 %, D001-D007 30.6 -> 30.1 %, N001-N012 7.6 -> 8.3 %.
+// 2026-12-03, later still: the stas00 rows run Liger-Kernel as its recipe says (loss: fused_linear_cross_entropy,
+// framework_overhead: eager_fused for its fused RMSNorm, SwiGLU and RoPE): F021 +7.7 -> +9.6, F022 +35.5 -> +39.6,
+// O001 +73.0 -> +74.1, O002 +117.7 -> +119.1 %; and its long-context rows are cases: X148/X149 (32K, H200/B200)
+// -8.6/+14.0 %, X150/X151 (128K) -41.7/-34.5 %, X152/X153 (256K) -46.2/-40.3 % (the model computes attention over
+// the full s x s where FlashAttention-3/4 skip the tiles above the diagonal: with that skip X150 reads -0.1 % and
+// X152 -1.2 %, but the short-context rows go too fast, throughput 13.3 %; tests/validation/README.md), X157 and X156
+// peak memory at 32K and 256K -5.4/-5.1 %, and 256K fits the H200 (fits 7 of 7). Throughput 11.6 -> 12.7 % over
+// 111, multi-GPU 14.1 % over 84, memory 7.4 % over 11.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
-    CHECK(j["throughput_cases"].get<int>() >= 105);
-    CHECK(j["throughput_mape"].get<double>() <= 0.116);
-    CHECK(j["rows"].size() >= 122);
+    CHECK(j["throughput_cases"].get<int>() >= 111);
+    CHECK(j["throughput_mape"].get<double>() <= 0.127);
+    CHECK(j["rows"].size() >= 131);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.083);
-    CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 78);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.128);
-    CHECK(j["memory_mape"].get<double>() <= 0.079);
-    CHECK(j["fits_right"].get<int>() >= 6);
+    CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.142);
+    CHECK(j["memory_mape"].get<double>() <= 0.074);
+    CHECK(j["fits_right"].get<int>() >= 7);
   }
 
   TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 8.3 % MAPE, each within 27 %") {
