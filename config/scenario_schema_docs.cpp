@@ -93,7 +93,7 @@ const std::vector<KeyDoc> kDocs = {
     {"training.framework_overhead", K::kChoice, "", "eager", "",
      "host dispatch per kernel and which memory-bound ops fuse: eager_fused is eager dispatch of a framework's "
      "own fused kernels (Megatron-LM: fused scale-mask-softmax, bias+GeLU, bias+dropout+add, apex layer norm and "
-     "Adam)",
+     "Adam, on 16-bit tensors; HF with Liger-Kernel: fused RMSNorm, SwiGLU, RoPE)",
      std::nullopt, std::nullopt, enum_names<models::FrameworkOverhead>},
     {"training.framework", K::kChoice, "", "pytorch", "",
      "the training framework, for its memory: tensorflow (1.x graph mode) saves dropout's scaled input and float "

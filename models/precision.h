@@ -28,8 +28,10 @@ enum class MemoryFormat { kChannelsLast, kChannelsFirst };
 /// and Megatron-DeepSpeed (FusedScaleMaskSoftmax with the score scale in the QK^T baddbmm,
 /// `--masked-softmax-fusion`; bias+GeLU and bias+dropout+add as torch.jit fusions,
 /// `--bias-gelu-fusion`, `--bias-dropout-fusion`, all default on in megatron/arguments.py;
-/// apex FusedLayerNorm; apex FusedAdam's multi-tensor step): memory-bound ops fuse as under
-/// kCompiled (models/gpu/op_time.h), kernels launch at the eager cost.
+/// apex FusedLayerNorm; apex FusedAdam's multi-tensor step), or HF transformers with
+/// Liger-Kernel's Triton RMSNorm, SwiGLU and RoPE: memory-bound ops fuse as under kCompiled
+/// (models/gpu/op_time.h), the fused softmax and norms take and return 16-bit tensors
+/// (runs_fp32_under_autocast, models/workload/workload.h), kernels launch at the eager cost.
 enum class FrameworkOverhead { kEager, kCompiled, kCudaGraphs, kEagerFused };
 /// The training framework (`training.framework`), for what it keeps in memory that the op
 /// table does not say: kTensorflow is TensorFlow 1.x graph mode, whose tf.nn.dropout saves
