@@ -181,8 +181,8 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   // The op's shape relative to the best-shape GEMM, per phase (linear layers only: the
   // other classes carry no GEMM shape).
   LinearGemmEfficiency shape;
-  // Layout transposes of NCHW tensor-core convolutions: their own memory-bound kernels,
-  // added to the convolution's time rather than hidden under it.
+  // Layout transposes of NCHW tensor-core convolutions and fp8 casts of a linear's operands:
+  // their own memory-bound kernels, added to the op's time rather than hidden under it.
   KernelWork transpose_forward;
   KernelWork transpose_backward;
   if (is_math(op.op_class)) {
@@ -208,6 +208,17 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
         transpose_backward.kernels = 3;
       }
     } else if (op.op_class == OpClass::kMatmul) {
+      if (p == Precision::kFp8 && runs_fp8_gemm(op)) {
+        // Transformer Engine's fp8 Linear quantizes its 16-bit input with one fused kernel that
+        // writes the fp8 tensor and its transpose for the weight-gradient GEMM
+        // (fp8_cast_transpose_fused: read 2 B, write 1 + 1 B per element), and in backward its
+        // output gradient the same way (fp8_cast_transpose_bgrad_fused); both are memory-bound
+        // kernels of their own (transformer_engine/pytorch/module/linear.py).
+        transpose_forward.bytes = 4.0 * op.input_elements * batch;
+        transpose_forward.kernels = 1;
+        transpose_backward.bytes = 4.0 * op.output_elements * batch;
+        transpose_backward.kernels = 1;
+      }
       eff *= e.matmul_relative_to_gemm;
       relative *= e.matmul_relative_to_gemm;
       if (!calibrated_gemm(op.op_class, math_p, gpu)) {

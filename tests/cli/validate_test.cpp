@@ -10,8 +10,8 @@ using gpuplan::testing::run_gpuplan;
 
 // Accuracy guard: the validation cases (tests/validation/README.md) with the one set of model parameters, fitted by
 // `gpuplan fit tests/validation` on the 93 throughput rows before the N group was added (2026-12-02; N is out of
-// sample). The bounds sit just above today's figures: throughput MAPE 12.7 % over 111 rows (8.2 % over 27 one-GPU
-// cases, 14.1 % over 84 multi-GPU cases; 11.6 % over the 105 rows before the long-context X148-X153 were added). By group: every D, K and P case runs Megatron's fused kernels
+// sample). The bounds sit just above today's figures: throughput MAPE 12.6 % over 111 rows (8.2 % over 27 one-GPU
+// cases, 14.0 % over 84 multi-GPU cases; 11.5 % over the 105 rows before the long-context X148-X153 were added). By group: every D, K and P case runs Megatron's fused kernels
 // (training.framework_overhead: eager_fused: fused scale-mask-softmax, bias+GeLU, apex layer norm and Adam), so
 // vTrain's Megatron-DeepSpeed GPT D001-D007 read 30.1 % (their measured steps carry 40-60 ms per micro-step the model
 // has no term for, which the unfused chain had hidden), Korthikanti's 22B at TP8 K001-K002 6.0 %, the Megatron-LM
@@ -20,7 +20,7 @@ using gpuplan::testing::run_gpuplan;
 // far too fast (the measured steps carry ~2 s of offload where the model's copies and host AdamW bound by the DGX
 // host's DRAM bandwidth per core, 48 B per parameter, give 0.71 s); the NeMo / Megatron-Bridge rows N001-N012 (fp8 on
 // H100, B200, GB200 and GB300 with Megatron's distributed optimizer and overlap_param_gather, TP/PP/CP/FSDP layouts up
-// to Nemotron-4 340B on 128 H100) 8.3 % over 12.
+// to Nemotron-4 340B on 128 H100) 7.3 % over 12.
 // 2026-12-03: `attention: flash3` (FlashAttention-3 / cuDNN fused attention at its published rate per head dim) for
 // the recipes that run it (Transformer Engine's cuDNN backend: N001-N012; llm.c's cuDNN on H100: L011, X113; the
 // stas00 rows' FlashAttention-3/4: F021, F022, O001, O002), and under fp8 attention and the output head on the bf16
@@ -41,6 +41,9 @@ using gpuplan::testing::run_gpuplan;
 // X152 -1.2 %, but the short-context rows go too fast, throughput 13.3 %; tests/validation/README.md), X157 and X156
 // peak memory at 32K and 256K -5.4/-5.1 %, and 256K fits the H200 (fits 7 of 7). Throughput 11.6 -> 12.7 % over
 // 111, multi-GPU 14.1 % over 84, memory 7.4 % over 11.
+// Then Transformer Engine's fp8 cast-transpose kernels of each fp8 linear's input (forward) and output gradient
+// (backward): N001-N012 8.3 -> 7.3 % (N001 +26.1 -> +17.9, N003 +7.3 -> +0.0, N010 -9.7 -> -13.5 %), throughput
+// 12.7 -> 12.6 %, multi-GPU 14.1 -> 14.0 %.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -48,17 +51,17 @@ TEST_SUITE("cli.validate") {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 111);
-    CHECK(j["throughput_mape"].get<double>() <= 0.127);
+    CHECK(j["throughput_mape"].get<double>() <= 0.126);
     CHECK(j["rows"].size() >= 131);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.083);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.142);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.140);
     CHECK(j["memory_mape"].get<double>() <= 0.074);
     CHECK(j["fits_right"].get<int>() >= 7);
   }
 
-  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 8.3 % MAPE, each within 27 %") {
+  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 7.3 % MAPE, each within 20 %") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -67,14 +70,15 @@ TEST_SUITE("cli.validate") {
     for (const auto& row : j["rows"]) {
       if (row["metric"] != "tokens_per_s" || row["case"].get<std::string>().rfind("N0", 0) != 0) continue;
       CAPTURE(row["case"].get<std::string>());
-      CHECK(std::abs(row["relative_error"].get<double>()) <= 0.27);
+      CHECK(std::abs(row["relative_error"].get<double>()) <= 0.20);
       sum += std::abs(row["relative_error"].get<double>());
       ++n;
     }
     CHECK(n == 12);
     // 7.6 % with attention: flash3 and fp8 confined to the blocks' linears (9.6 % before); 8.3 %
-    // with Megatron's 16-bit fused layer norms (their traffic halves: N001 +23.0 -> +26.1 %).
-    CHECK(sum / n <= 0.083);
+    // with Megatron's 16-bit fused layer norms (their traffic halves: N001 +23.0 -> +26.1 %); 7.3 %
+    // with Transformer Engine's fp8 cast-transpose kernels (N001 +17.9 %).
+    CHECK(sum / n <= 0.073);
   }
 
   TEST_CASE("each BERT-large memory row of the published measurements within 10 %") {

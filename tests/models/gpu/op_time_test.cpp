@@ -345,8 +345,15 @@ TEST_SUITE("models.gpu.op_time") {
     const double gemm = e.matmul_tensor_core(9) * e.matmul_relative_to_gemm;
     // The block's linear at 640 TFLOP/s, the head at the 320 TFLOP/s bf16 peak; the autocast
     // weight cast (1 kernel, 6 B per weight) rides along: 6e6 B at 1.6 TB/s is under the GEMM.
-    CHECK(op_work(block_linear, 1, hopper, fp8, e).forward.gpu_time_s ==
-          doctest::Approx(1e12 / (640e12 * gemm) + 2 * 3e-6));
+    // The block's linear also casts its 1e6 input elements to fp8 and their transpose (read 2 B,
+    // write 1 + 1 B: 4e6 B at 1.6 TB/s) in a kernel of its own, and in backward its 1e6 output
+    // gradient elements the same way.
+    const OpWork linear_work = op_work(block_linear, 1, hopper, fp8, e);
+    CHECK(linear_work.forward.gpu_time_s == doctest::Approx(1e12 / (640e12 * gemm) + 2 * 3e-6 + 4e6 / 1.6e12 + 3e-6));
+    CHECK(linear_work.forward.kernels == 3);
+    CHECK(linear_work.backward.kernels == 2 + 1);
+    CHECK(linear_work.backward.bytes - op_work(block_linear, 1, hopper, training(Precision::kBf16Amp), e).backward.bytes ==
+          doctest::Approx(4e6));
     CHECK(op_work(head, 1, hopper, fp8, e).forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * gemm) + 2 * 3e-6));
     CHECK(op_work(attention, 1, hopper, fp8, e).forward.gpu_time_s ==
           doctest::Approx(1e12 / (320e12 * e.matmul_tensor_core(9) * e.flash3_attention_relative_to(128)) + 3e-6));
