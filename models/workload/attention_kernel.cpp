@@ -82,7 +82,7 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
     }
     if (kernel == AttentionKernel::kFlash3 && (gpu.is_amd() || gpu.compute_capability_major < kFlash3MinMajor)) {
       return what + " (FlashAttention-3, cuDNN fused attention) needs an NVIDIA GPU of compute capability 9.0 or "
-             "newer (Hopper, Blackwell), and " + gpu.name + " has " + (gpu.is_amd() ? std::string("none") : cc);
+             "newer (Hopper, Blackwell), and " + gpu.name + (gpu.is_amd() ? std::string(" is an AMD GPU") : " has " + cc);
     }
     if (shape.head_dim > kFlashMaxHeadDim || !divisible(shape.head_dim, kHalfAlignment)) {
       return what + " needs a head dimension of at most 256 and a multiple of 8, and this model's is " + head_dim;
