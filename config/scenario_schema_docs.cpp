@@ -226,7 +226,8 @@ const std::vector<KeyDoc> kDocs = {
     {"parallelism.virtual_stages", K::kInteger, "", "1", "1 to 1024; > 1 needs interleaved_1f1b, which needs >= 2",
      "model chunks per pipeline stage (Megatron-LM's virtual pipeline stages)", 1, 1024},
     {"parallelism.context_parallel", K::kInteger, "GPUs", "1",
-     "1 to 1024; needs flash, flash3 or memory_efficient attention, pipeline_parallel 1, sequence_length a multiple of 2x it; "
+     "1 to 1024; needs flash, flash3 or memory_efficient attention, pipeline_parallel 1, sequence_length a multiple "
+     "of 2x it; "
      "tensor_parallel x it divides the GPUs and divides or fills whole nodes",
      "context parallelism (ring attention, Megatron-Core CP / torchtitan context_parallel): each sequence split over "
      "this many GPUs, the key/value blocks passed round the ring in every attention layer; data-parallel replicas = "

@@ -344,10 +344,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
         // FlashAttention-2/3 called as such (flash_attn_func, Megatron-Core / TE, HF's
         // flash_attention_2) takes grouped K and V; F.scaled_dot_product_attention's callers
         // (litgpt, HF's sdpa path) expand them first (attention_kernel.h).
-        key_value_heads = training->attention == models::AttentionKernel::kFlash ||
-                                  training->attention == models::AttentionKernel::kFlash3
-                              ? models::KeyValueHeads::kGrouped
-                              : models::KeyValueHeads::kRepeated;
+        key_value_heads = models::is_flash_kernel(training->attention) ? models::KeyValueHeads::kGrouped
+                                                                        : models::KeyValueHeads::kRepeated;
         training->attention = resolve_attention(*training_reader, *training, *workload.workload, hw.gpu);
         check_activation_checkpointing(*training_reader,
                                        RecomputeChoice{training->activation_recompute, training->checkpoint_every},

@@ -154,10 +154,9 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     throw std::invalid_argument("op_work: batch must be positive");
   }
   const Precision p = training.precision;
-  const double act_bytes =
-      is_mixed(p) && (runs_fp32_under_autocast(op, training.framework_overhead) || (input_fp32 && !is_math(op.op_class)))
-          ? 4.0
-          : element_bytes(p);
+  const bool fp32_tensors =
+      runs_fp32_under_autocast(op, training.framework_overhead) || (input_fp32 && !is_math(op.op_class));
+  const double act_bytes = is_mixed(p) && fp32_tensors ? 4.0 : element_bytes(p);
   const double activation_traffic = (op.input_elements + op.output_elements) * batch * act_bytes;
   // Frozen weights (LoRA/QLoRA base) are read like trained ones; pass_bytes is a
   // dequantization's traffic, once per pass (models/workload/fine_tuning.h).
@@ -188,7 +187,8 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   if (is_math(op.op_class)) {
     // Under fp8 only the blocks' linear layers run fp8 GEMMs; attention, the output head and
     // convolutions run on the 16-bit path (runs_fp8_gemm, workload.h).
-    const Precision math_p = p == Precision::kFp8 && !runs_fp8_gemm(op) ? Precision::kBf16Amp : p;
+    const bool fp8_gemm = p == Precision::kFp8 && runs_fp8_gemm(op);
+    const Precision math_p = p == Precision::kFp8 && !fp8_gemm ? Precision::kBf16Amp : p;
     const bool tc = uses_tensor_cores(op.op_class, math_p, gpu);
     double eff = tc ? e.matmul_tensor_core(gpu.efficiency_generation()) : e.matmul_cuda_core;
     double relative = 1.0;  // the op class relative to a GEMM of the same FLOP and path
@@ -208,7 +208,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
         transpose_backward.kernels = 3;
       }
     } else if (op.op_class == OpClass::kMatmul) {
-      if (p == Precision::kFp8 && runs_fp8_gemm(op)) {
+      if (fp8_gemm) {
         // Transformer Engine's fp8 Linear quantizes its 16-bit input with one fused kernel that
         // writes the fp8 tensor and its transpose for the weight-gradient GEMM
         // (fp8_cast_transpose_fused: read 2 B, write 1 + 1 B per element), and in backward its

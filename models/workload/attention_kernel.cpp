@@ -72,7 +72,7 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
   const std::string cc =
       std::to_string(gpu.compute_capability_major) + "." + std::to_string(gpu.compute_capability_minor);
   const std::string head_dim = format_architecture_value(shape.head_dim);
-  if (kernel == AttentionKernel::kFlash || kernel == AttentionKernel::kFlash3) {
+  if (is_flash_kernel(kernel)) {
     const std::string what = kernel == AttentionKernel::kFlash ? "flash attention" : "flash3 attention";
     if (!is_16_bit(precision)) {
       return what + " runs in fp16 or bf16, not " + precision_name;
@@ -81,8 +81,9 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
       return what + " needs a GPU of compute capability 8.0 or newer, and " + gpu.name + " has " + cc;
     }
     if (kernel == AttentionKernel::kFlash3 && (gpu.is_amd() || gpu.compute_capability_major < kFlash3MinMajor)) {
+      const std::string has = gpu.is_amd() ? std::string(" is an AMD GPU") : " has " + cc;
       return what + " (FlashAttention-3, cuDNN fused attention) needs an NVIDIA GPU of compute capability 9.0 or "
-             "newer (Hopper, Blackwell), and " + gpu.name + (gpu.is_amd() ? std::string(" is an AMD GPU") : " has " + cc);
+             "newer (Hopper, Blackwell), and " + gpu.name + has;
     }
     if (shape.head_dim > kFlashMaxHeadDim || !divisible(shape.head_dim, kHalfAlignment)) {
       return what + " needs a head dimension of at most 256 and a multiple of 8, and this model's is " + head_dim;
@@ -138,8 +139,7 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyVal
     // K and V per query element: 1, or kv_heads / heads when the kernel takes them grouped
     // and the model's repeat_kv goes (KeyValueHeads, attention_kernel.h).
     double kv_share = 1.0;
-    if ((kernel == AttentionKernel::kFlash || kernel == AttentionKernel::kFlash3) &&
-        key_value_heads == KeyValueHeads::kGrouped && !ops.empty() &&
+    if (is_flash_kernel(kernel) && key_value_heads == KeyValueHeads::kGrouped && !ops.empty() &&
         ends_with(ops.back().name, "attn.repeat_kv")) {
       kv_share = ops.back().input_elements / ops.back().output_elements;
       ops.pop_back();

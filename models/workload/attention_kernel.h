@@ -52,6 +52,13 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
 /// kFlash, kMemoryEfficient or kEager (math).
 AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const AttentionShape& shape);
 
+/// True for the FlashAttention kernels (kFlash: FlashAttention-2; kFlash3: FlashAttention-3 /
+/// cuDNN): flash's head dimensions, no padding mask, and K and V taken grouped as they are
+/// (KeyValueHeads::kGrouped) when their caller passes them so.
+inline bool is_flash_kernel(AttentionKernel kernel) {
+  return kernel == AttentionKernel::kFlash || kernel == AttentionKernel::kFlash3;
+}
+
 /// How a fused kernel's caller passes K and V of a grouped-query model (kv_heads < heads).
 enum class KeyValueHeads {
   /// Expanded to every query head first (HF's repeat_kv; litgpt's expand before
