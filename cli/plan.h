@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -141,6 +142,9 @@ struct PlanResult {
 struct PlanSearch {
   std::vector<PlanPoint> points;
   PlanCounts counts;
+  /// Each distinct first message of the validations that refused candidates, with the
+  /// number of candidates it refused (the counts add up to PlanCounts::invalid).
+  std::map<std::string, std::size_t> refusals;
 };
 
 /// Lower bound on the time to train `job` (checkpoints and preemptions only add to it),
@@ -179,7 +183,9 @@ class Planner {
   /// for any thread count and any split across ranks.
   PlanSearch evaluate() const;
 
-  /// Sorts the points, flags deadline, budget and Pareto front, and adds the notes.
+  /// Sorts the points, flags deadline, budget and Pareto front, and adds the notes. Throws
+  /// config::ConfigError (all_refused_error) when validation refused every candidate: there
+  /// is nothing to plan, and "no plan meets the deadline" would hide why.
   PlanResult finish(PlanSearch search) const;
 
  private:

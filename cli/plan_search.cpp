@@ -19,6 +19,7 @@
 #include "cli/parallel_for.h"
 #include "cli/plan.h"
 #include "cli/scenario_runner.h"
+#include "config/config_error.h"
 #include "config/instance_hardware.h"
 #include "config/variant_validator.h"
 #include "core/text_distance.h"
@@ -67,6 +68,7 @@ std::vector<models::ScenarioOverride> instance_overrides(const models::InstanceS
 struct ValidatedLayout {
   std::shared_ptr<const models::JobSpec> job;
   std::string key;
+  std::vector<std::string> errors;  ///< the validation's messages when it refused the layout
 };
 
 /// A validation to run: `layout` (accumulation 1) on variant `variant` at `nodes` nodes of `row`.
@@ -180,6 +182,32 @@ models::CloudSpec plan_cloud(const config::Variant& variant, const models::Insta
     }
   }
   return cloud;
+}
+
+/// Most distinct refusal messages all_refused_error shows; the rest are counted.
+constexpr std::size_t kMaxRefusalReasons = 10;
+
+/// The message of a search whose every candidate validation refused: "all 312 plan
+/// candidates ... were refused by validation, for these reasons, the most common first:", one
+/// indented line per distinct message with its count ("... [312 candidates]"), at most
+/// kMaxRefusalReasons, and the fix.
+std::string all_refused_error(const PlanSearch& search) {
+  std::vector<std::pair<std::string, std::size_t>> reasons(search.refusals.begin(), search.refusals.end());
+  std::stable_sort(reasons.begin(), reasons.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });  // ties: by text
+  std::string out = fmt::format(
+      "all {} plan candidates (variant x layout x instance x nodes) were refused by validation, for {}:",
+      config::grouped_thousands(search.counts.considered),
+      reasons.size() == 1 ? "this reason" : "these reasons, the most common first");
+  for (std::size_t i = 0; i < reasons.size() && i < kMaxRefusalReasons; ++i) {
+    out += fmt::format("\n    {} [{} candidate{}]", reasons[i].first, config::grouped_thousands(reasons[i].second),
+                       reasons[i].second == 1 ? "" : "s");
+  }
+  if (reasons.size() > kMaxRefusalReasons) {
+    out += fmt::format("\n    and {} more reasons", reasons.size() - kMaxRefusalReasons);
+  }
+  return out + "\n  fix the scenario at the keys named (a strategy may set them), or plan other GPUs (--gpus, "
+               "--providers)";
 }
 
 }  // namespace
@@ -337,7 +365,10 @@ PlanSearch Planner::evaluate() const {
         std::vector<models::ScenarioOverride> all = instance_overrides(*w.row, w.nodes);
         all.insert(all.end(), w.layout.begin(), w.layout.end());
         config::OverriddenJob j = validator->validate(all);
-        if (!j.job) continue;
+        if (!j.job) {
+          fresh[i].errors = std::move(j.errors);
+          continue;
+        }
         // The layout's own overrides: the same text for every variant that reaches the same job.
         fresh[i].key = validator->key(w.layout);
         fresh[i].job = std::make_shared<const models::JobSpec>(std::move(*j.job));
@@ -378,6 +409,10 @@ PlanSearch Planner::evaluate() const {
       Candidate& c = round[i];
       if (!c.base) {
         ++counts.invalid;
+        // Under its first message: the layout's own errors (at the file's start, where the
+        // planner's overrides are) mostly follow from an earlier one of the scenario.
+        const std::vector<std::string>& errors = validated.at(c.validation).errors;
+        if (!errors.empty()) ++out.refusals[errors.front()];
         continue;
       }
       const InstanceType& type = types_[c.type];
@@ -579,6 +614,9 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
 }
 
 PlanResult Planner::finish(PlanSearch search) const {
+  if (search.counts.considered > 0 && search.counts.invalid == search.counts.considered) {
+    throw config::ConfigError(all_refused_error(search));
+  }
   PlanResult r;
   r.scenario_name = scenario_.name;
   r.deadline_s = options_.deadline_s;
