@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 
 namespace gpuplan::config {
 namespace {
@@ -38,7 +39,100 @@ std::string cut(std::string_view value) {
   return std::string(value.substr(0, end)) + "... (" + grouped_thousands(value.size()) + " bytes)";
 }
 
+/// Whether code point `c` is invisible or changes the layout of the line around it
+/// (escape_invisible). Categories from the Unicode Character Database (UnicodeData.txt,
+/// Unicode 15.1): Cc, Cf, Zs other than U+0020, Zl, Zp, plus the Hangul fillers (Lo, but
+/// Default_Ignorable_Code_Point and drawn blank) and U+034F COMBINING GRAPHEME JOINER.
+bool invisible(char32_t c) {
+  if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) return true;  // Cc: C0, DEL, C1
+  if (c < 0xA0) return false;
+  constexpr std::pair<char32_t, char32_t> kRanges[] = {
+      {0x00A0, 0x00A0}, {0x00AD, 0x00AD}, {0x034F, 0x034F},   {0x061C, 0x061C},   {0x115F, 0x1160},
+      {0x1680, 0x1680}, {0x180E, 0x180E}, {0x2000, 0x200F},   {0x2028, 0x202F},   {0x205F, 0x206F},
+      {0x3000, 0x3000}, {0x3164, 0x3164}, {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF9, 0xFFFB},
+      {0x1D173, 0x1D17A}, {0xE0001, 0xE0001}, {0xE0020, 0xE007F}};
+  for (const auto& [first, last] : kRanges) {
+    if (c >= first && c <= last) return true;
+  }
+  return false;
+}
+
+/// The code point of the UTF-8 sequence at `text[i]` and its length in bytes; length 0 when
+/// the bytes there are not a well-formed sequence.
+std::pair<char32_t, std::size_t> decode_utf8(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  std::size_t length = 0;
+  char32_t c = 0;
+  if (lead < 0x80) return {lead, 1};
+  if ((lead & 0xE0U) == 0xC0U) {
+    length = 2;
+    c = lead & 0x1FU;
+  } else if ((lead & 0xF0U) == 0xE0U) {
+    length = 3;
+    c = lead & 0x0FU;
+  } else if ((lead & 0xF8U) == 0xF0U) {
+    length = 4;
+    c = lead & 0x07U;
+  } else {
+    return {0, 0};
+  }
+  if (i + length > text.size()) return {0, 0};
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0U) != 0x80U) return {0, 0};
+    c = (c << 6U) | (byte(i + k) & 0x3FU);
+  }
+  return {c, length};
+}
+
+/// "U+200B": four hex digits at least, upper case.
+std::string code_point_name(char32_t c) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string digits;
+  for (char32_t v = c; v != 0 || digits.size() < 4; v >>= 4U) digits.insert(digits.begin(), kHex[v & 0xFU]);
+  return "U+" + digits;
+}
+
+/// `problem` with a note after the first quoted value that escape_invisible changed, or at
+/// its end when none is quoted: " (it contains the invisible character U+200B, shown as
+/// <U+200B>)".
+std::string with_invisible_note(std::string problem, const std::vector<char32_t>& escaped) {
+  std::string names;
+  for (std::size_t i = 0; i < escaped.size(); ++i) {
+    names += (i == 0 ? "" : (i + 1 == escaped.size() ? " and " : ", ")) + code_point_name(escaped[i]);
+  }
+  const std::string what = std::string(escaped.size() == 1 ? "the invisible character " : "the invisible characters ") +
+                           names + ", shown as <" + code_point_name(escaped.front()) + ">)";
+  const std::size_t first = problem.find("<U+");
+  const std::size_t close = first == std::string::npos ? std::string::npos : problem.find('\'', first);
+  if (close != std::string::npos) return problem.insert(close + 1, " (it contains " + what);
+  return problem + " (the value contains " + what;
+}
+
 }  // namespace
+
+std::string escape_invisible(std::string_view text, std::vector<char32_t>* escaped) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto [c, length] = decode_utf8(text, i);
+    if (length == 0) {
+      out += text[i++];  // not UTF-8: kept (input files are checked for UTF-8 before parsing)
+      continue;
+    }
+    if (invisible(c)) {
+      out += "<" + code_point_name(c) + ">";
+      if (escaped != nullptr && std::find(escaped->begin(), escaped->end(), c) == escaped->end()) {
+        escaped->push_back(c);
+      }
+    } else {
+      out.append(text, i, length);
+    }
+    i += length;
+  }
+  return out;
+}
 
 std::string bounded_echoes(const std::string& text, bool whole) {
   if (whole) {
@@ -73,14 +167,21 @@ std::string bounded_echoes(const std::string& text, bool whole) {
 
 std::string format_diagnostic(const std::string& problem, const SourceMark& mark,
                               const std::string& key_path, const std::string& fix) {
-  std::string out = bounded_echoes(problem) + " at " + mark.file;
+  // Cut first, so that "(N bytes)" counts the bytes written, then escaped.
+  std::vector<char32_t> escaped;
+  std::string out = escape_invisible(bounded_echoes(problem), &escaped);
+  const std::string path = escape_invisible(bounded_echoes(key_path, true), &escaped);
+  if (!escaped.empty()) {
+    out = with_invisible_note(std::move(out), escaped);
+  }
+  out += " at " + mark.file;
   if (mark.line > 0) {
     out += ":" + std::to_string(mark.line) + ":" + std::to_string(mark.column);
   }
-  if (!key_path.empty()) {
-    out += " (" + bounded_echoes(key_path, true) + ")";
+  if (!path.empty()) {
+    out += " (" + path + ")";
   }
-  return out + bounded_echoes(fix);
+  return out + escape_invisible(bounded_echoes(fix));
 }
 
 std::string grouped_thousands(std::size_t n) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuplan::config {
@@ -32,9 +33,21 @@ inline constexpr std::size_t kMaxEchoedBytes = 80;
 /// itself longer (a key path) cut the same way when `whole` is true.
 std::string bounded_echoes(const std::string& text, bool whole = false);
 
+/// `text` with every invisible or layout-changing character written as `<U+XXXX>`: C0 and
+/// C1 controls and DEL, format characters (Unicode category Cf: U+200B zero-width space,
+/// U+202E right-to-left override, U+FEFF, ...), spaces other than U+0020 (Zs: U+00A0
+/// no-break space, U+2007, U+3000, ...), U+2028/U+2029 and the blank Hangul fillers. A
+/// terminal shows such a character as nothing, a plain space or a reordered line, so a
+/// value that holds one would look valid in the message that refuses it. `escaped`, when
+/// given, receives the code points written so (each once, in order of first appearance).
+/// Bytes that are not UTF-8 are kept as they are.
+std::string escape_invisible(std::string_view text, std::vector<char32_t>* escaped = nullptr);
+
 /// Formats `<problem> at <file>:<line>:<column> (<key_path>)<fix>`; `fix` starts with "; ".
 /// The one place messages about input are built: the values they echo are cut by
-/// bounded_echoes (the file name is not).
+/// bounded_echoes and their invisible characters written as `<U+XXXX>` (escape_invisible),
+/// the problem then saying so: "unknown value 'flash<U+200B>' (it contains the invisible
+/// character U+200B, shown as <U+200B>), expected ..." (the file name is kept as given).
 std::string format_diagnostic(const std::string& problem, const SourceMark& mark,
                               const std::string& key_path, const std::string& fix = "");
 

@@ -156,4 +156,22 @@ TEST_SUITE("cli.new_user_input") {
           "candidates]\n  fix the scenario at the keys named (a strategy may set them), or plan other GPUs (--gpus, "
           "--providers)\n");
   }
+
+  TEST_CASE("an invisible or bidi character in a value is shown escaped, and the message says it is there") {
+    const auto with = [](const std::string& value) {
+      return refused(replaced(kS, "optimizer: adamw}", "optimizer: adamw, attention: \"" + value + "\"}"));
+    };
+    CHECK(with("flash\\u200b") ==
+          "gpuplan: 1 error:\n  unknown value 'flash<U+200B>' (it contains the invisible character U+200B, shown as "
+          "<U+200B>), expected one of eager, sdpa, flash, flash3 or memory_efficient at @:4:77 (training.attention); "
+          "did you mean flash?\n");
+    CHECK(with("flash\\u00a0") ==
+          "gpuplan: 1 error:\n  unknown value 'flash<U+00A0>' (it contains the invisible character U+00A0, shown as "
+          "<U+00A0>), expected one of eager, sdpa, flash, flash3 or memory_efficient at @:4:77 (training.attention); "
+          "did you mean flash or flash3?\n");
+    CHECK(with("fl\\u202eash") ==
+          "gpuplan: 1 error:\n  unknown value 'fl<U+202E>ash' (it contains the invisible character U+202E, shown as "
+          "<U+202E>), expected one of eager, sdpa, flash, flash3 or memory_efficient at @:4:77 "
+          "(training.attention)\n");
+  }
 }
