@@ -39,6 +39,21 @@ constexpr models::Framework kDefaultFramework = models::Framework::kPytorch;
 /// PyTorch's nn.MultiheadAttention, HF transformers (attn_implementation="sdpa" since 4.36) and
 /// nanoGPT call scaled_dot_product_attention; config resolves it per GPU and precision.
 constexpr models::AttentionKernel kDefaultAttention = models::AttentionKernel::kSdpa;
+/// Names other tools give the attention kernels (folded: lower case, no '-', '_', '.' or
+/// spaces), for "did you mean": HF transformers' attn_implementation ("flash_attention_2",
+/// "flash_attention_3"), the flash-attn package (flash_attn, FlashAttention-2/-3, "FA2"),
+/// PyTorch's SDPA backends (SDPBackend.MATH, EFFICIENT_ATTENTION; torch.nn.attention) and
+/// xformers' memory_efficient_attention.
+const std::vector<ChoiceAlias> kAttentionAliases = {
+    {"fa", "flash"},           {"fa2", "flash"},         {"flash2", "flash"},
+    {"flashattn", "flash"},    {"flashattn2", "flash"},  {"flashattention", "flash"},
+    {"flashattention2", "flash"}, {"fa3", "flash3"},     {"flashattn3", "flash3"},
+    {"flashattention3", "flash3"}, {"cudnn", "flash3"},  {"cudnnattention", "flash3"},
+    {"sdp", "sdpa"},           {"torchsdpa", "sdpa"},    {"scaleddotproductattention", "sdpa"},
+    {"math", "eager"},         {"naive", "eager"},       {"vanilla", "eager"},
+    {"memefficient", "memory_efficient"}, {"efficient", "memory_efficient"},
+    {"efficientattention", "memory_efficient"}, {"memoryefficientattention", "memory_efficient"},
+    {"xformers", "memory_efficient"}, {"memeff", "memory_efficient"}};
 /// torch.utils.data.DataLoader defaults (PyTorch 2.x docs): num_workers=0, prefetch_factor=2
 /// (per worker), pin_memory=False, persistent_workers=False.
 constexpr int kDefaultNumWorkers = 0;
@@ -79,7 +94,9 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
                                     kDefaultFrameworkOverhead);
   spec.framework = enum_or(t->choice("framework", models::names_of<models::Framework>()), kDefaultFramework);
-  spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>()), kDefaultAttention);
+  spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>(), Requirement::kOptional,
+                                     kAttentionAliases),
+                           kDefaultAttention);
   const std::optional<models::FineTuningSpec> fine_tuning = read_fine_tuning(*t, workload, spec.precision);
   t->finish();
   if (t->sink().messages().size() != errors_before) {

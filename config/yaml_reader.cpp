@@ -1,6 +1,7 @@
 #include "config/yaml_reader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -302,7 +303,7 @@ std::optional<bool> MapReader::boolean(const std::string& key, Requirement req) 
 
 std::optional<std::string> MapReader::choice(const std::string& key,
                                              const std::vector<std::string_view>& allowed,
-                                             Requirement req) {
+                                             Requirement req, const std::vector<ChoiceAlias>& aliases) {
   std::string list;
   for (std::size_t i = 0; i < allowed.size(); ++i) {
     list += (i == 0 ? "" : (i + 1 == allowed.size() ? " or " : ", ")) + std::string(allowed[i]);
@@ -314,6 +315,20 @@ std::optional<std::string> MapReader::choice(const std::string& key,
   for (std::string_view a : allowed) {
     if (a == *text) {
       return text;
+    }
+  }
+  // Aliases first: "fa3" is 3 edits from "flash3", too far for closest().
+  std::string folded;
+  for (const char c : *text) {
+    if (c != '-' && c != '_' && c != '.' && c != ' ') {
+      folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  for (const ChoiceAlias& alias : aliases) {
+    if (alias.written == folded) {
+      error(key, "unknown value '" + *text + "', expected one of " + list,
+            core::did_you_mean({std::string(alias.meant)}));
+      return std::nullopt;
     }
   }
   std::vector<std::string> candidates(allowed.begin(), allowed.end());

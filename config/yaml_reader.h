@@ -67,6 +67,13 @@ enum class Requirement { kOptional, kRequired };
 /// Accepted range of a number or quantity.
 enum class Range { kAny, kNonNegative, kPositive };
 
+/// A common spelling of an enumerated value that gpuplan does not accept, and the accepted
+/// value it means (`fa3` for `flash3`): MapReader::choice suggests the latter.
+struct ChoiceAlias {
+  std::string_view written;  ///< lower case, without '-', '_', '.' or spaces
+  std::string_view meant;    ///< one of the accepted values
+};
+
 /// Strict accessor for one YAML mapping. Each getter records an error and returns nullopt
 /// when the value is missing (if required), of the wrong type, malformed or out of range.
 /// finish() reports every key that no getter asked for, with a did-you-mean.
@@ -98,9 +105,13 @@ class MapReader {
   std::optional<double> number(const std::string& key, double min_value, double max_value,
                                Requirement req = Requirement::kOptional);
   std::optional<bool> boolean(const std::string& key, Requirement req = Requirement::kOptional);
-  /// One of `allowed`; the error lists them and suggests the closest (STYLE.md C5).
+  /// One of `allowed`; the error lists them and suggests the closest (STYLE.md C5). A value
+  /// that `aliases` names (compared in lower case without '-', '_', '.' and spaces: "FA-3"
+  /// is "fa3") suggests its accepted value instead ("did you mean flash3?"); it is still an
+  /// error, so that a file means one thing.
   std::optional<std::string> choice(const std::string& key, const std::vector<std::string_view>& allowed,
-                                    Requirement req = Requirement::kOptional);
+                                    Requirement req = Requirement::kOptional,
+                                    const std::vector<ChoiceAlias>& aliases = {});
   std::optional<MapReader> map(const std::string& key, Requirement req = Requirement::kOptional);
   /// The raw node of `key` (undefined when absent); marks the key as known.
   YAML::Node raw(const std::string& key);

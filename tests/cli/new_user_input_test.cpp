@@ -174,4 +174,23 @@ TEST_SUITE("cli.new_user_input") {
           "<U+202E>), expected one of eager, sdpa, flash, flash3 or memory_efficient at @:4:77 "
           "(training.attention)\n");
   }
+
+  TEST_CASE("other tools' names of the attention kernels suggest gpuplan's, and are still refused") {
+    const auto with = [](const std::string& value) {
+      return refused(replaced(kS, "optimizer: adamw}", "optimizer: adamw, attention: " + value + "}"));
+    };
+    const std::string expected = "gpuplan: 1 error:\n  unknown value '{}', expected one of eager, sdpa, flash, "
+                                 "flash3 or memory_efficient at @:4:77 (training.attention); did you mean {}?\n";
+    const auto message = [&expected](const std::string& value, const std::string& meant) {
+      std::string m = replaced(expected, "{}", value);
+      return replaced(m, "{}", meant);
+    };
+    CHECK(with("fa3") == message("fa3", "flash3"));
+    CHECK(with("flash-attention-3") == message("flash-attention-3", "flash3"));  // was "did you mean flash?"
+    CHECK(with("fa2") == message("fa2", "flash"));
+    CHECK(with("flash_attn") == message("flash_attn", "flash"));
+    CHECK(with("flash_attention_2") == message("flash_attention_2", "flash"));
+    CHECK(with("xformers") == message("xformers", "memory_efficient"));
+    CHECK(with("math") == message("math", "eager"));
+  }
 }
