@@ -73,8 +73,10 @@ const std::vector<KeyDoc> kDocs = {
     {"training.batch_size", K::kInteger, "samples", "required", "1 to 1000000", "micro-batch per GPU", 1, 1'000'000},
     {"training.gradient_accumulation", K::kInteger, "", "1", "1 to 1000000",
      "micro-batches per optimizer step", 1, 1'000'000},
-    {"training.precision", K::kChoice, "", "fp32", "", "arithmetic of the step", std::nullopt, std::nullopt,
-     enum_names<models::Precision>},
+    {"training.precision", K::kChoice, "", "fp32", "",
+     "arithmetic of the step; fp8 (compute capability 8.9+) runs the linear layers of a model's repeated blocks "
+     "in fp8, the rest in bf16, and is refused on a model without any (resnet)",
+     std::nullopt, std::nullopt, enum_names<models::Precision>},
     {"training.optimizer", K::kChoice, "", "sgd_momentum", "", "optimizer (its state is in memory and checkpoints)",
      std::nullopt, std::nullopt, enum_names<models::Optimizer>},
     {"training.optimizer_state_precision", K::kChoice, "", "param", "",

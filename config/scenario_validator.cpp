@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "config/applied_overrides.h"
@@ -17,6 +18,7 @@
 #include "models/job/job_time.h"
 #include "models/workload/architecture_reader.h"
 #include "models/workload/attention_kernel.h"
+#include "models/workload/workload.h"
 
 namespace gpuplan::config {
 namespace {
@@ -275,12 +277,24 @@ std::string cc_text(const models::GpuSpec& gpu) {
 
 /// Tensor-core precisions need their compute capability (DESIGN.md: tf32/bf16 from 8.0,
 /// fp8 from 8.9). fp16_amp runs everywhere (slowly without tensor cores), so it is allowed.
-void check_precision(MapReader& training, models::Precision precision, const models::GpuSpec& gpu) {
+/// fp8 also needs an op that runs in fp8: only the linear layers of repeated blocks do
+/// (models::runs_fp8_gemm, as Transformer Engine and torchao's float8 convert them), so on a
+/// model with none (ResNet's convolutions run bf16) fp8 would silently be bf16_amp. A GPU
+/// without fp8 is reported first: its fix holds for either.
+void check_precision(MapReader& training, models::Precision precision, const models::GpuSpec& gpu,
+                     const models::Workload* workload) {
   const std::string name(models::name_of(precision));
   if (precision == models::Precision::kFp8 && !gpu.has_fp8()) {
     training.error("precision",
                    "fp8 needs a GPU of compute capability 8.9 or newer, and " + gpu.name + " has " + cc_text(gpu),
                    gpu.has_tf32_bf16() ? "; use bf16_amp or fp16_amp" : "; use fp16_amp or fp32");
+  } else if (precision == models::Precision::kFp8 && workload != nullptr &&
+             std::none_of(workload->ops.begin(), workload->ops.end(), models::runs_fp8_gemm)) {
+    training.error("precision",
+                   "fp8 runs only the linear layers of a model's repeated blocks in fp8 (Transformer Engine's "
+                   "fp8 Linear), and " + workload->name + " (family " + workload->family +
+                       ") has none: no op would run in fp8, and the rest runs in bf16",
+                   "; use bf16_amp");  // the GPU runs fp8, so it runs bf16
   } else if ((precision == models::Precision::kTf32 || precision == models::Precision::kBf16Amp ||
               precision == models::Precision::kBf16) &&
              !gpu.has_tf32_bf16()) {
@@ -356,7 +370,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
     const models::HardwareSpec& hw = *hardware.spec;
     const int total_gpus = hw.gpus_per_node * hw.nodes;
     if (training && training_reader) {
-      check_precision(*training_reader, training->precision, hw.gpu);
+      check_precision(*training_reader, training->precision, hw.gpu,
+                      workload.workload ? &*workload.workload : nullptr);
       if (workload.workload) {
         // FlashAttention-2/3 called as such (flash_attn_func, Megatron-Core / TE, HF's
         // flash_attention_2) takes grouped K and V; F.scaled_dot_product_attention's callers

@@ -193,4 +193,14 @@ TEST_SUITE("cli.new_user_input") {
     CHECK(with("xformers") == message("xformers", "memory_efficient"));
     CHECK(with("math") == message("math", "eager"));
   }
+
+  TEST_CASE("precision fp8 on a model with no linear layer in a repeated block is refused at the key") {
+    const std::string yaml =
+        "format: gpuplan/v1\nname: r\nworkload: {model: resnet50, dataset: {synthetic: true, samples: 12800}, "
+        "epochs: 1}\ntraining: {batch_size: 128, precision: fp8, optimizer: sgd_momentum}\nhardware: {gpu: h100-sxm}\n";
+    CHECK(refused(yaml) ==
+          "gpuplan: 1 error:\n  fp8 runs only the linear layers of a model's repeated blocks in fp8 (Transformer "
+          "Engine's fp8 Linear), and resnet50 (family resnet) has none: no op would run in fp8, and the rest runs in "
+          "bf16 at @:4:40 (training.precision); use bf16_amp\n");
+  }
 }

@@ -67,9 +67,11 @@ TEST_SUITE("config.scenario_parallelism") {
   TEST_CASE("fp8_all_gather: read with fp8 and per-layer gathers, refused elsewhere with the fix") {
     const std::string fp8 = "  gpu: rtx4090\n  gpus_per_node: 4";  // cc 8.9: fp8 runs
     const auto on_fp8 = [&fp8](const std::string& parallelism) {
-      // precision at line 13: parallelism from line 20 on.
-      return with_replaced(with_replaced(kMinimalScenario, "  gpu: rtx3090", fp8), "  batch_size: 32",
-                           "  batch_size: 32\n  precision: fp8") +
+      // precision at line 13: parallelism from line 20 on. ViT-B/16: its blocks' linears run
+      // fp8 (ResNet-50 has none, and fp8 is refused on it).
+      return with_replaced(with_replaced(with_replaced(kMinimalScenario, "  gpu: rtx3090", fp8), "  batch_size: 32",
+                                         "  batch_size: 32\n  precision: fp8"),
+                           "  model: resnet50", "  model: vit-b16") +
              parallelism;
     };
     CHECK(parallelism_of(on_fp8("parallelism: {strategy: fsdp, fp8_all_gather: true}\n")).fp8_all_gather);
