@@ -89,6 +89,40 @@ void relocate(std::vector<ScenarioDiagnostic>& diagnostics, const std::vector<co
   }
 }
 
+/// Points an error that only a variant's `overrides` produce, but that is reported at a key
+/// of the base they do not set, at the override that produces it: a cross-field check is
+/// reported at the referencing key (STYLE.md C6), so a strategy raising
+/// gradient_accumulation gets "global batch ... exceeds the dataset's ... samples" at
+/// training.batch_size, whose line in the base is valid. The error moves to the override
+/// that shares most leading key components with its key path (training.gradient_accumulation
+/// for training.batch_size), else to the only override, else to `fallback` (the strategy's
+/// name), at its value (its key when it removes one); its key path becomes that override's
+/// (`strategies.<name>.<path>`). Errors already
+/// at an override, or without a position, are left as they are.
+void locate_at_cause(ScenarioDiagnostic& d, const std::vector<const Override*>& overrides,
+                     const std::pair<YAML::Mark, std::string>& fallback, const ErrorSink& sink) {
+  if (d.mark.line == 0 || overrides.empty() || d.key_path.starts_with("strategies.") ||
+      d.key_path.starts_with("sweep.")) {
+    return;
+  }
+  const Override* cause = overrides.size() == 1 ? overrides.front() : nullptr;
+  std::size_t best = 0;
+  for (const Override* o : overrides) {
+    const std::size_t shared = shared_components(d.key_path, o->path);
+    if (shared > best) {
+      best = shared;
+      cause = o;
+    }
+  }
+  if (cause != nullptr) {
+    d.mark = sink.to_source_mark(cause->removes() ? cause->key_mark : cause->value.Mark());
+    d.key_path = cause->source_path;
+  } else {
+    d.mark = sink.to_source_mark(fallback.first);
+    d.key_path = fallback.second;
+  }
+}
+
 /// Which overrides a validated tree has: a strategy (-1: none) and one value per sweep
 /// axis (-1: the base's value).
 struct Selection {
@@ -311,17 +345,31 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
           if (!cache.get(candidate).has(text)) {
             continue;
           }
+          ScenarioDiagnostic located = d;
+          std::vector<const Override*> cause;  // the overrides of the smallest selection with the error
+          if (candidate.strategy >= 0 && has_strategies) {
+            for (const Override& o : strategy.overrides) cause.push_back(&o);
+          }
+          for (std::size_t a = 0; a < axes.size(); ++a) {
+            if (candidate.values[a] >= 0) cause.push_back(&axes[a].values[static_cast<std::size_t>(candidate.values[a])]);
+          }
+          if (!cause.empty()) {
+            // Sweep values alone: the first of them stands for the point.
+            const auto fallback = candidate.strategy >= 0 && has_strategies
+                                      ? std::make_pair(strategy.mark, "strategies." + strategy.name)
+                                      : std::make_pair(cause.front()->key_mark, cause.front()->source_path);
+            locate_at_cause(located, cause, fallback, top);
+          }
           std::vector<std::string> context_parts;
-          if (candidate.strategy >= 0 && has_strategies && !under(d.key_path, "strategies." + strategy.name)) {
+          if (candidate.strategy >= 0 && has_strategies && !under(located.key_path, "strategies." + strategy.name)) {
             context_parts.push_back("strategy " + strategy.name);
           }
           for (std::size_t a = 0; a < axes.size(); ++a) {
             const int v = candidate.values[a];
-            if (v >= 0 && !under(d.key_path, axes[a].values[static_cast<std::size_t>(v)].source_path)) {
+            if (v >= 0 && !under(located.key_path, axes[a].values[static_cast<std::size_t>(v)].source_path)) {
               context_parts.push_back(axes[a].labels[static_cast<std::size_t>(v)]);
             }
           }
-          ScenarioDiagnostic located = d;
           if (!context_parts.empty()) {
             located.problem = "[" + join(context_parts, ", ") + "] " + located.problem;
           }

@@ -203,4 +203,28 @@ TEST_SUITE("cli.new_user_input") {
           "Engine's fp8 Linear), and resnet50 (family resnet) has none: no op would run in fp8, and the rest runs in "
           "bf16 at @:4:40 (training.precision); use bf16_amp\n");
   }
+
+  TEST_CASE("an error that only a strategy or sweep value causes points at that override, not at the base's line") {
+    const std::string yaml = kS +
+                             "strategies:\n"
+                             "  a: {}\n"
+                             "  ga:\n"
+                             "    training.gradient_accumulation: 1000\n"
+                             "  v100:\n"
+                             "    hardware.gpu: v100-32gb\n"
+                             "sweep:\n"
+                             "  hardware.gpus_per_node: [1, 2]\n";
+    CHECK(refused(yaml) ==
+          "gpuplan: 4 errors:\n"
+          "  global batch 8000 (batch_size 8 x gradient_accumulation 1000 x 1 GPU) exceeds the dataset's 1024 "
+          "samples at @:9:37 (strategies.ga.training.gradient_accumulation); lower batch_size or "
+          "gradient_accumulation, or check workload.dataset.samples\n"
+          "  [hardware.gpus_per_node=2] global batch 16000 (batch_size 8 x gradient_accumulation 1000 x 2 GPUs) "
+          "exceeds the dataset's 1024 samples at @:9:37 (strategies.ga.training.gradient_accumulation); lower "
+          "batch_size or gradient_accumulation, or check workload.dataset.samples\n"
+          "  bf16_amp needs a GPU of compute capability 8.0 or newer, and v100-32gb has 7.0 at @:11:19 "
+          "(strategies.v100.hardware.gpu); use fp16_amp or fp32\n"
+          "  2 GPUs (2 per node x 1 node) need a parallel strategy at @:13:31 (sweep.hardware.gpus_per_node[1]); add "
+          "parallelism.strategy: ddp (or data_parallel on one node)\n");
+  }
 }

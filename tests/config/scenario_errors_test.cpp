@@ -235,11 +235,11 @@ TEST_SUITE("config.scenario_errors") {
                    "(per node)"});
   }
 
-  TEST_CASE("an error that only some sweep points have names them") {
+  TEST_CASE("an error that only some sweep points have is at the sweep value that causes it") {
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  precision: bf16_amp") +
                     "sweep:\n  hardware.gpu: [rtx3090, v100-16gb]\n  data_loader.num_workers: [0, 4]\n") ==
-          Messages{"[hardware.gpu=v100-16gb] bf16_amp needs a GPU of compute capability 8.0 or newer, and "
-                   "v100-16gb has 7.0 at s.yaml:13:14 (training.precision); use fp16_amp or fp32"});
+          Messages{"bf16_amp needs a GPU of compute capability 8.0 or newer, and v100-16gb has 7.0 at s.yaml:20:27 "
+                   "(sweep.hardware.gpu[1]); use fp16_amp or fp32"});
   }
 
   TEST_CASE("cloud: the spot market needs a replacement wait and a spot price; traces must exist") {

@@ -488,9 +488,8 @@ sweep:
 
   TEST_CASE("gpus_per_pcie_switch checked against every swept gpus_per_node") {
     CHECK(errors_of(node("  gpus_per_pcie_switch: 2\nsweep:\n  hardware.gpus_per_node: [1, 8]\n")) ==
-          Messages{"[hardware.gpus_per_node=1] gpus_per_pcie_switch 2 exceeds gpus_per_node 1 at s.yaml:14:25 "
-                   "(hardware.gpus_per_pcie_switch); use at most 1 (GPUs of one node that share a PCIe switch), "
-                   "or remove gpus_per_pcie_switch"});
+          Messages{"gpus_per_pcie_switch 2 exceeds gpus_per_node 1 at s.yaml:16:28 (sweep.hardware.gpus_per_node[0]); "
+                   "use at most 1 (GPUs of one node that share a PCIe switch), or remove gpus_per_pcie_switch"});
   }
 
   TEST_CASE("a bad gpus_per_node is reported once, not again by gpus_per_pcie_switch") {
