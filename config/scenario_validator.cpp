@@ -43,7 +43,7 @@ constexpr models::Framework kDefaultFramework = models::Framework::kPytorch;
 constexpr models::AttentionKernel kDefaultAttention = models::AttentionKernel::kSdpa;
 /// Names other tools give the attention kernels (folded: lower case, no '-', '_', '.' or
 /// spaces), for "did you mean": HF transformers' attn_implementation ("flash_attention_2",
-/// "flash_attention_3"), the flash-attn package (flash_attn, FlashAttention-2/-3, "FA2"),
+/// "flash_attention_3"), the flash-attn package (flash_attn, FlashAttention-2/-3, "FA2"; llm-foundry attn_impl "triton"),
 /// PyTorch's SDPA backends (SDPBackend.MATH, EFFICIENT_ATTENTION; torch.nn.attention) and
 /// xformers' memory_efficient_attention.
 const std::vector<ChoiceAlias> kAttentionAliases = {
@@ -55,7 +55,8 @@ const std::vector<ChoiceAlias> kAttentionAliases = {
     {"math", "eager"},         {"naive", "eager"},       {"vanilla", "eager"},
     {"memefficient", "memory_efficient"}, {"efficient", "memory_efficient"},
     {"efficientattention", "memory_efficient"}, {"memoryefficientattention", "memory_efficient"},
-    {"xformers", "memory_efficient"}, {"memeff", "memory_efficient"}};
+    {"xformers", "memory_efficient"}, {"memeff", "memory_efficient"},
+    {"triton", "flash_triton"}, {"flashattntriton", "flash_triton"}, {"tritonflash", "flash_triton"}};
 /// torch.utils.data.DataLoader defaults (PyTorch 2.x docs): num_workers=0, prefetch_factor=2
 /// (per worker), pin_memory=False, persistent_workers=False.
 constexpr int kDefaultNumWorkers = 0;

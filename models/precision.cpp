@@ -90,6 +90,7 @@ std::string_view name_of(AttentionKernel k) {
     case AttentionKernel::kFlash: return "flash";
     case AttentionKernel::kFlash3: return "flash3";
     case AttentionKernel::kMemoryEfficient: return "memory_efficient";
+    case AttentionKernel::kFlashTriton: return "flash_triton";
   }
   return "?";
 }
@@ -181,7 +182,7 @@ std::vector<std::string_view> names_of<Market>() {
 
 template <>
 std::vector<std::string_view> names_of<AttentionKernel>() {
-  return {"eager", "sdpa", "flash", "flash3", "memory_efficient"};
+  return {"eager", "sdpa", "flash", "flash3", "memory_efficient", "flash_triton"};
 }
 template <>
 std::vector<std::string_view> names_of<FineTuningMethod>() {

@@ -67,9 +67,11 @@ enum class Market { kOnDemand, kSpot };
 /// also for fp32 and with an additive mask; kFlash3: the Hopper-native fused kernels
 /// (FlashAttention-3, Shah et al. 2024; cuDNN's fused attention, Transformer Engine's
 /// FusedAttention backend), FlashAttention-2's memory at a higher rate, compute capability 9.0
-/// and newer; kSdpa: what torch.nn.functional.scaled_dot_product_attention dispatches to
-/// (models/workload/attention_kernel.h).
-enum class AttentionKernel { kEager, kSdpa, kFlash, kFlash3, kMemoryEfficient };
+/// and newer; kFlashTriton: FlashAttention written in Triton (flash_attn_triton.py of the
+/// flash-attn package, the kernel llm-foundry's MPT runs with attn_impl: triton), FlashAttention-2's
+/// memory at a lower rate; kSdpa: what torch.nn.functional.scaled_dot_product_attention
+/// dispatches to (models/workload/attention_kernel.h).
+enum class AttentionKernel { kEager, kSdpa, kFlash, kFlash3, kMemoryEfficient, kFlashTriton };
 /// What a training run updates (`training.fine_tuning.method`): every parameter (kFull);
 /// low-rank adapters beside frozen 16-bit base weights (kLora, Hu et al. 2021, "LoRA:
 /// Low-Rank Adaptation of Large Language Models"); adapters beside a quantized frozen base

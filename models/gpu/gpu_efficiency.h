@@ -76,6 +76,19 @@ struct GpuEfficiency {
   }
   /// The memory-efficient (xFormers/CUTLASS) kernel relative to FlashAttention-2.
   double memory_efficient_attention_relative_to_flash = 0.0;
+  /// FlashAttention in Triton (flash_attn_triton.py; Op::attention_kernel kFlashTriton)
+  /// relative to FlashAttention-2.
+  double flash_triton_attention_relative_to_flash = 0.0;
+  /// Fixed cost of one query block of a fused attention kernel (load Q, final rescale, write
+  /// O and the log-sum-exp; the diagonal tile's masking), in units of one key tile's time.
+  /// The fused rates above are per tile: at t tiles per query block a kernel reaches
+  /// fused_attention_block_share(t) of them.
+  double fused_attention_block_overhead_tiles = 0.0;
+  /// Share of the per-tile rate that a fused attention kernel reaches when each 128-row
+  /// query block computes `tiles_per_block` key tiles on average: t / (t + overhead).
+  double fused_attention_block_share(double tiles_per_block) const {
+    return tiles_per_block / (tiles_per_block + fused_attention_block_overhead_tiles);
+  }
   /// Achieved fraction of datasheet memory bandwidth for streaming kernels (STREAM-like copy
   /// reaches 0.8-0.9 on HBM GPUs). One share for every memory type: a share per family (HBM,
   /// GDDR) was fitted and dropped, 2026-12-01: with two GDDR GPUs in the validation cases,

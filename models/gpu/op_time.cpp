@@ -8,6 +8,7 @@
 #include "core/units.h"
 #include "models/gpu/gemm_tiles.h"
 #include "models/gpu/pcie_link.h"
+#include "models/workload/attention_kernel.h"
 #include "models/memory/optimizer_state.h"
 
 namespace gpuplan::models {
@@ -164,8 +165,9 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   const double mem_rate = memory_rate(gpu, e);
 
   OpWork w;
-  w.forward.flop = op.forward_flop * batch;
-  // Executed FLOP: a fused attention backward also recomputes part of the forward.
+  // Executed FLOP: a causal fused attention kernel skips the tiles above the diagonal, and
+  // its backward also recomputes part of the forward.
+  w.forward.flop = op.forward_flop * fused_attention_tile_share(op) * batch;
   w.backward.flop = w.forward.flop * (op.backward_flop_ratio + op.backward_recompute_flop_ratio);
   w.forward.kernels = op.forward_kernels;
   // Ops with weights launch grad-input and grad-weight kernels.
@@ -231,9 +233,17 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
         attention = e.flash_attention_relative_to(gpu.efficiency_generation());
       } else if (op.attention_kernel == AttentionKernel::kFlash3) {
         attention = e.flash3_attention_relative_to(op.head_dim);
+      } else if (op.attention_kernel == AttentionKernel::kFlashTriton) {
+        attention = e.flash_attention_relative_to(gpu.efficiency_generation()) * e.flash_triton_attention_relative_to_flash;
       } else if (op.attention_kernel == AttentionKernel::kMemoryEfficient) {
         attention = e.flash_attention_relative_to(gpu.efficiency_generation()) *
                     e.memory_efficient_attention_relative_to_flash;
+      }
+      if (op.attention_kernel != AttentionKernel::kEager) {
+        // Per-tile rate, less each query block's fixed cost (fused_attention_block_share).
+        // An op that states no sequence (attention_tokens 0) runs at the per-tile rate.
+        const double n = fused_attention_query_blocks(op);
+        if (n > 0.0) attention *= e.fused_attention_block_share(n * fused_attention_tile_share(op));
       }
       eff *= attention;
       relative *= attention;

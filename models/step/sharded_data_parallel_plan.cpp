@@ -169,7 +169,7 @@ OffloadCosts offload_costs(const JobSpec& job, const ShardingLayout& layout, dou
   const double unscale = zero3 ? 2.0 * gradient_bytes : 0.0;
   c.host_optimizer_bytes = shard * (host_optimizer_bytes_per_parameter(w, t) + copies + unscale);
   const double cores = std::max(1.0, static_cast<double>(job.hardware.cpu_cores) / std::max(1, job.hardware.gpus_per_node));
-  c.host_optimizer_s = c.host_optimizer_bytes / (cores * kHostMemoryBytesPerCorePerS);
+  c.host_optimizer_s = c.host_optimizer_bytes / (cores * kHostMemoryBytesPerCorePerS * kCpuAdamHostMemoryShare);
   if (layout.optimizer_offload == OffloadTarget::kNvme) {
     const double state_per_parameter =
         w.parameters > 0.0 ? optimizer_state_bytes(w, t) / w.parameters + weight_bytes : 0.0;

@@ -68,9 +68,17 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
 /// DGX H100 / H200 host's: 2 Xeon Platinum 8480C, 8 channels of DDR5-4800 each (Intel ARK:
 /// 16 x 38.4 GB/s = 614.4 GB/s) over 112 cores (NVIDIA DGX H100 user guide, "System
 /// specifications"): 5.49 GB/s per core. Other DGX hosts: B200 (2 x Xeon 8570, DDR5-5600)
-/// 6.4 GB/s, A100 (2 x EPYC 7742, DDR4-3200) 3.2 GB/s per core. A datasheet peak, so the host
-/// step is a lower bound (STREAM reaches less); fitted on nothing.
+/// 6.4 GB/s, A100 (2 x EPYC 7742, DDR4-3200) 3.2 GB/s per core. A datasheet
+/// peak, reached in part (kCpuAdamHostMemoryShare).
 inline constexpr double kHostMemoryBytesPerCorePerS = 614.4e9 / 112.0;
+
+/// The share of kHostMemoryBytesPerCorePerS that DeepSpeed's CPU-Adam reaches: 11.6 B
+/// parameters stepped in 8.2 s (DeepSpeed PR #735, 2021-02-08, its author's GPT-2 11.6B run;
+/// the ZeRO-Offload paper's host, a DGX-2: 2 Xeon Platinum 8168, 12 channels of DDR4-2666,
+/// 256 GB/s over 48 cores), at this model's 36 B of host traffic per parameter for an fp16
+/// ZeRO-2 step (28 B of Adam, 8 B of copies): 51 GB/s, 0.20 of the datasheet peak. One
+/// measurement on one host, not fitted on the validation cases.
+inline constexpr double kCpuAdamHostMemoryShare = 11.6e9 * 36.0 / 8.2 / 256.0e9;
 
 /// What one rank's offload costs per optimizer step (Units: bytes, seconds).
 struct OffloadCosts {
@@ -98,7 +106,7 @@ struct OffloadCosts {
 /// DMA read and the conversion's read of the updated fp32 weight (PyTorch converts on the CPU
 /// for a blocking copy: aten/src/ATen/native/cuda/Copy.cu, copy_kernel_cuda), plus, for ZeRO-3,
 /// DeepSpeed's unscale pass over the fp32 gradient (stage3.py unscale_and_clip_grads: a `mul_`
-/// every step, read and written), all at kHostMemoryBytesPerCorePerS on cpu_cores /
+/// every step, read and written), all at kHostMemoryBytesPerCorePerS x kCpuAdamHostMemoryShare on cpu_cores /
 /// gpus_per_node cores. ZeRO-3 and FSDP copy each unit's gradient as soon as it is reduced
 /// (DeepSpeed's stage-3 default overlap_comm; FSDP's post-backward hook), so the D2H overlaps
 /// backward; ZeRO-1/2 copy after it. The step waits for every gradient (the global gradient

@@ -16,6 +16,8 @@ constexpr double kFlashMaxHeadDim = 256.0;
 /// FlashAttention-3 is written for sm90 (TMA, WGMMA; hopper/ in Dao-AILab/flash-attention);
 /// cuDNN's fused attention runs on sm90 and sm100 (Transformer Engine's FusedAttention).
 constexpr int kFlash3MinMajor = 9;
+/// flash_attn_triton.py asserts head dimensions up to 128.
+constexpr double kFlashTritonMaxHeadDim = 128.0;
 constexpr double kHalfAlignment = 8.0;
 constexpr double kFloatAlignment = 4.0;
 
@@ -91,6 +93,21 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
     if (shape.attention_mask) {
       return what + " takes no padding mask, and this model passes one";
     }
+  } else if (kernel == AttentionKernel::kFlashTriton) {
+    const std::string what = "flash_triton attention";
+    if (!is_16_bit(precision)) {
+      return what + " runs in fp16 or bf16, not " + precision_name;
+    }
+    if (!gpu.has_tf32_bf16() || gpu.is_amd()) {
+      return what + " (flash_attn_triton) needs an NVIDIA GPU of compute capability 8.0 or newer, and " + gpu.name +
+             (gpu.is_amd() ? std::string(" is an AMD GPU") : " has " + cc);
+    }
+    if (shape.head_dim > kFlashTritonMaxHeadDim || !divisible(shape.head_dim, kHalfAlignment)) {
+      return what + " needs a head dimension of at most 128 and a multiple of 8, and this model's is " + head_dim;
+    }
+    if (shape.attention_mask) {
+      return what + " takes no padding mask here, and this model passes one";
+    }
   } else if (kernel == AttentionKernel::kMemoryEfficient) {
     if ((precision == Precision::kBf16Amp || precision == Precision::kBf16) && !gpu.has_tf32_bf16()) {
       return "memory-efficient attention in bf16 needs compute capability 8.0 or newer, and " + gpu.name + " has " + cc;
@@ -110,6 +127,21 @@ AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const Atte
     }
   }
   return AttentionKernel::kEager;
+}
+
+double fused_attention_query_blocks(const Op& op) {
+  if (op.attention_kernel == AttentionKernel::kEager || op.attention_tokens <= 0.0) {
+    return 0.0;
+  }
+  return std::ceil(op.attention_tokens / kFusedAttentionBlockTokens);
+}
+
+double fused_attention_tile_share(const Op& op) {
+  const double n = fused_attention_query_blocks(op);
+  if (!op.causal || n <= 0.0) {
+    return 1.0;
+  }
+  return (n + 1.0) / (2.0 * n);
 }
 
 Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyValueHeads key_value_heads) {
@@ -135,6 +167,10 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyVal
       throw std::logic_error("with_attention_kernel: " + scores.name + " without its attn.context");
     }
     const ScoresShape shape = scores_shape(scores);
+    bool causal = false;
+    for (std::size_t j = i; j < end; ++j) {
+      causal = causal || workload.ops[j].causal;
+    }
     const double sh = shape.tokens_by_hidden;
     // K and V per query element: 1, or kv_heads / heads when the kernel takes them grouped
     // and the model's repeat_kv goes (KeyValueHeads, attention_kernel.h).
@@ -163,6 +199,8 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyVal
     fused.forward_kernels = 1;
     fused.attention_kernel = kernel;
     fused.head_dim = sh / shape.tokens / shape.heads;
+    fused.causal = causal;
+    fused.attention_tokens = shape.tokens;
     ops.push_back(fused);
     i = end;
   }

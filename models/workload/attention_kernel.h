@@ -59,6 +59,23 @@ inline bool is_flash_kernel(AttentionKernel kernel) {
   return kernel == AttentionKernel::kFlash || kernel == AttentionKernel::kFlash3;
 }
 
+/// Query rows of one block of a fused attention kernel's grid, and keys of one tile it
+/// iterates over: 128 (FlashAttention-2/3's kBlockM for head dims up to 128; cuDNN's fused
+/// attention tiles alike). One number for every fused kernel and head dimension.
+inline constexpr double kFusedAttentionBlockTokens = 128.0;
+
+/// The query blocks n = ceil(s / 128) of a fused attention op (Op::attention_tokens); 0 for
+/// any other op.
+double fused_attention_query_blocks(const Op& op);
+
+/// Share of the s x s score tiles that a fused attention op computes: 1 without a causal mask;
+/// with one, the kernels skip the key tiles above the diagonal (FlashAttention-2/3's
+/// n_block_max per query block; cuDNN and xFormers alike), so n query blocks compute
+/// n(n+1)/2 of the n² tiles: (n + 1) / (2n). 1 for any op but a causal fused one. Op's FLOP
+/// (forward_flop) stays the whole square, as eager computes it and as MFU counts it; what the
+/// kernel executes is this share of it (op_time.cpp, Workload::hardware_flop_per_sample).
+double fused_attention_tile_share(const Op& op);
+
 /// How a fused kernel's caller passes K and V of a grouped-query model (kv_heads < heads).
 enum class KeyValueHeads {
   /// Expanded to every query head first (HF's repeat_kv; litgpt's expand before

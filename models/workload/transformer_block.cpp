@@ -76,6 +76,7 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
     // embedding's dtype): fp32 under autocast, so adding it promotes the 16-bit scores to
     // fp32 (PyTorch type promotion), and the chain stays fp32 into the softmax.
     mask.autocast_fp32 = shape.padding_mask;
+    mask.causal = shape.causal_mask && !shape.padding_mask;
     ops.push_back(mask);
   }
   Op softmax = softmax_op(prefix + "attn.softmax", scores);

@@ -98,6 +98,13 @@ struct Op {
   /// For a fused attention op (with_attention_kernel()): the head dimension, whose tile shape
   /// sets the kernel's rate (GpuEfficiency::flash3_attention_relative_to). 0 otherwise.
   double head_dim = 0.0;
+  /// The op applies a causal mask: a decoder's eager "attn.mask", or a fused attention op
+  /// called with is_causal, whose kernel skips the key tiles above the diagonal
+  /// (fused_attention_tile_share(), attention_kernel.h).
+  bool causal = false;
+  /// For a fused attention op: the sequence length s in tokens, whose 128-row query blocks the
+  /// kernel's grid is made of (fused_attention_tile_share()). 0 otherwise.
+  double attention_tokens = 0.0;
   /// Weights this op computes with but does not train: the frozen base of a LoRA/QLoRA run
   /// (models/workload/fine_tuning.h). No gradient, no optimizer state; the kernel reads them
   /// at the compute precision's weight width (a quantized base is dequantized first).
@@ -165,7 +172,8 @@ struct Workload {
   /// Executed FLOP per sample of one training step, HFU's numerator: model FLOP plus the
   /// fused kernels' backward recomputation (backward_recompute_flop_ratio) plus each
   /// recomputed forward (Op::recompute_in_backward; every op when `replay_all`, full
-  /// activation checkpointing). Korthikanti et al. 2022, sec. 6: HFU counts recomputation.
+  /// activation checkpointing), less the score tiles a causal fused attention kernel skips
+  /// (fused_attention_tile_share). Korthikanti et al. 2022, sec. 6: HFU counts recomputation.
   double hardware_flop_per_sample(bool replay_all) const;
   /// Parameters one token computes with (trainable and frozen): every op's except the input
   /// embedding tables (a lookup, as Kaplan et al. 2020's N leaves them out), an expert op's

@@ -163,15 +163,15 @@ TEST_SUITE("cli.new_user_input") {
     };
     CHECK(with("flash\\u200b") ==
           "gpuplan: 1 error:\n  unknown value 'flash<U+200B>' (it contains the invisible character U+200B, shown as "
-          "<U+200B>), expected one of eager, sdpa, flash, flash3 or memory_efficient at @:4:77 (training.attention); "
+          "<U+200B>), expected one of eager, sdpa, flash, flash3, memory_efficient or flash_triton at @:4:77 (training.attention); "
           "did you mean flash?\n");
     CHECK(with("flash\\u00a0") ==
           "gpuplan: 1 error:\n  unknown value 'flash<U+00A0>' (it contains the invisible character U+00A0, shown as "
-          "<U+00A0>), expected one of eager, sdpa, flash, flash3 or memory_efficient at @:4:77 (training.attention); "
+          "<U+00A0>), expected one of eager, sdpa, flash, flash3, memory_efficient or flash_triton at @:4:77 (training.attention); "
           "did you mean flash or flash3?\n");
     CHECK(with("fl\\u202eash") ==
           "gpuplan: 1 error:\n  unknown value 'fl<U+202E>ash' (it contains the invisible character U+202E, shown as "
-          "<U+202E>), expected one of eager, sdpa, flash, flash3 or memory_efficient at @:4:77 "
+          "<U+202E>), expected one of eager, sdpa, flash, flash3, memory_efficient or flash_triton at @:4:77 "
           "(training.attention)\n");
   }
 
@@ -180,7 +180,7 @@ TEST_SUITE("cli.new_user_input") {
       return refused(replaced(kS, "optimizer: adamw}", "optimizer: adamw, attention: " + value + "}"));
     };
     const std::string expected = "gpuplan: 1 error:\n  unknown value '{}', expected one of eager, sdpa, flash, "
-                                 "flash3 or memory_efficient at @:4:77 (training.attention); did you mean {}?\n";
+                                 "flash3, memory_efficient or flash_triton at @:4:77 (training.attention); did you mean {}?\n";
     const auto message = [&expected](const std::string& value, const std::string& meant) {
       std::string m = replaced(expected, "{}", value);
       return replaced(m, "{}", meant);

@@ -140,8 +140,23 @@ TEST_SUITE("config.attention") {
           Messages{"flash3 attention (FlashAttention-3, cuDNN fused attention) needs an NVIDIA GPU of compute "
                    "capability 9.0 or newer (Hopper, Blackwell), and a100-80gb has 8.0 at s.yaml:12:14 "
                    "(training.attention); use attention: sdpa (PyTorch picks a kernel that runs) or eager"});
+    // flash_triton (flash_attn_triton): 16 bit on an NVIDIA GPU of compute capability 8.0+.
+    CHECK(job_of(gpt2_scenario("  attention: flash_triton\n")).training.attention ==
+          models::AttentionKernel::kFlashTriton);
+    CHECK(scenario_errors(with_replaced(gpt2_scenario("  attention: flash_triton\n"), "bf16_amp", "fp32")) ==
+          Messages{"flash_triton attention runs in fp16 or bf16, not fp32 at s.yaml:12:14 (training.attention); use "
+                   "attention: sdpa (PyTorch picks a kernel that runs) or eager"});
+    CHECK(scenario_errors(with_replaced(with_replaced(gpt2_scenario("  attention: flash_triton\n"), "bf16_amp",
+                                                      "fp16_amp"),
+                                        "a100-80gb", "v100-16gb")) ==
+          Messages{"flash_triton attention (flash_attn_triton) needs an NVIDIA GPU of compute capability 8.0 or newer, "
+                   "and v100-16gb has 7.0 at s.yaml:12:14 (training.attention); use attention: sdpa (PyTorch picks a "
+                   "kernel that runs) or eager"});
+    CHECK(scenario_errors(gpt2_scenario("  attention: triton\n")) ==
+          Messages{"unknown value 'triton', expected one of eager, sdpa, flash, flash3, memory_efficient or flash_triton "
+                   "at s.yaml:12:14 (training.attention); did you mean flash_triton?"});
     CHECK(scenario_errors(gpt2_scenario("  attention: flsh\n")) ==
-          Messages{"unknown value 'flsh', expected one of eager, sdpa, flash, flash3 or memory_efficient at "
+          Messages{"unknown value 'flsh', expected one of eager, sdpa, flash, flash3, memory_efficient or flash_triton at "
                    "s.yaml:12:14 (training.attention); did you mean flash or flash3?"});
   }
 }

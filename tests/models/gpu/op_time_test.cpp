@@ -2,8 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "../test_gpus.h"
 #include "core/units.h"
+#include "models/workload/attention_kernel.h"
 
 using namespace gpuplan;
 using namespace gpuplan::models;
@@ -290,15 +293,59 @@ TEST_SUITE("models.gpu.op_time") {
 
   TEST_CASE("FlashAttention-2 on Hopper runs at its own fraction: 0.35 of peak against a GEMM's 0.80") {
     const GpuEfficiency e = GpuEfficiency::defaults();
-    CHECK(e.flash_attention_relative_to(8) == doctest::Approx(0.65));
-    CHECK(e.flash_attention_relative_to(9) == doctest::Approx(0.44));  // 0.35 / 0.80, FlashAttention-3 paper
-    CHECK(e.flash_attention_relative_to(10) == doctest::Approx(0.44));
-    const Op flash = fused_attention(AttentionKernel::kFlash);
+    // The published rates, read at 2k tokens (A100: 16 query blocks of 128) and 16k (Hopper:
+    // 128 blocks), are what the per-tile rates give at those sequences.
+    CHECK(e.flash_attention_relative_to(8) * e.fused_attention_block_share(16) == doctest::Approx(0.65));
+    CHECK(e.flash_attention_relative_to(9) * e.fused_attention_block_share(128) == doctest::Approx(0.44));
+    CHECK(e.flash_attention_relative_to(10) == e.flash_attention_relative_to(9));
+    const Op flash = fused_attention(AttentionKernel::kFlash);  // no sequence stated: per-tile rate
     GpuSpec hopper = testing::ampere_like();
     hopper.compute_capability_major = 9;
     const OpWork w = op_work(flash, 1, hopper, training(Precision::kBf16Amp), e);
-    // 1e12 FLOP / (320 TFLOP/s x 0.80 (Hopper GEMM) x 0.44) + 3 us.
-    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * 0.80 * 0.44) + 3e-6));
+    // 1e12 FLOP / (320 TFLOP/s x 0.80 (Hopper GEMM) x 0.44 / (128 / 129.85)) + 3 us.
+    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * 0.80 * 0.44 * 129.85 / 128.0) + 3e-6));
+  }
+
+  TEST_CASE("fused attention: a causal kernel computes (n+1)/(2n) of the tiles, each query block costs 1.85 tiles more") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    CHECK(e.fused_attention_block_overhead_tiles == doctest::Approx(1.85));
+    // The constant's source: rate = P·t / (t + 1.85) at t tiles per query block, P = 666
+    // TFLOP/s, reproduces FlashAttention-3's twelve forward bars (head dim 128, H100, figure 5)
+    // within 5 %: without a mask t = n, with one t = (n + 1) / 2 and FLOP counted as half.
+    const double blocks[] = {4, 8, 16, 32, 64, 128};
+    const double full[] = {467, 565, 625, 638, 646, 648};
+    const double causal[] = {292, 423, 521, 579, 602, 616};
+    for (int i = 0; i < 6; ++i) {
+      CHECK(666.0 * e.fused_attention_block_share(blocks[i]) == doctest::Approx(full[i]).epsilon(0.05));
+      CHECK(666.0 * blocks[i] / (blocks[i] + 1.0 + 2.0 * 1.85) == doctest::Approx(causal[i]).epsilon(0.05));
+    }
+    Op op = fused_attention(AttentionKernel::kFlash3);
+    op.attention_tokens = 2048.0;  // 16 query blocks
+    CHECK(fused_attention_query_blocks(op) == 16.0);
+    CHECK(fused_attention_tile_share(op) == 1.0);
+    op.causal = true;
+    CHECK(fused_attention_tile_share(op) == doctest::Approx(17.0 / 32.0));
+    GpuSpec hopper = testing::ampere_like();
+    hopper.compute_capability_major = 9;
+    const OpWork w = op_work(op, 1, hopper, training(Precision::kBf16Amp), e);
+    // 17/32 of 1e12 FLOP at the per-tile rate x 8.5 / (8.5 + 1.85) (8.5 tiles per block).
+    const double rate = 320e12 * 0.80 * e.flash3_attention_relative_to(128) * 8.5 / 10.35;
+    CHECK(w.forward.flop == doctest::Approx(1e12 * 17.0 / 32.0));
+    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 * 17.0 / 32.0 / rate + 3e-6));
+    CHECK(w.backward.flop == doctest::Approx(2.5e12 * 17.0 / 32.0));
+    // One sequence: 2,049 tokens are 17 blocks, 18/34 of the square.
+    op.attention_tokens = 2049.0;
+    CHECK(fused_attention_tile_share(op) == doctest::Approx(18.0 / 34.0));
+  }
+
+  TEST_CASE("flash_triton (FlashAttention in Triton) runs at 1 / sqrt(1.3 x 2.5) of FlashAttention-2") {
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    CHECK(e.flash_triton_attention_relative_to_flash == doctest::Approx(0.5547).epsilon(0.001));
+    const OpWork fa2 = op_work(fused_attention(AttentionKernel::kFlash), 1, testing::ampere_like(),
+                               training(Precision::kBf16Amp), e);
+    const OpWork triton = op_work(fused_attention(AttentionKernel::kFlashTriton), 1, testing::ampere_like(),
+                                  training(Precision::kBf16Amp), e);
+    CHECK((triton.forward.gpu_time_s - 3e-6) / (fa2.forward.gpu_time_s - 3e-6) == doctest::Approx(std::sqrt(1.3 * 2.5)));
   }
 
   TEST_CASE("flash3 (FlashAttention-3, cuDNN fused attention) at its published share of a Hopper's peak, by head dim") {
@@ -308,18 +355,22 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(3.5 / (1.0 / 649.0 + 2.5 / 581.0) / 989.0 == doctest::Approx(0.606).epsilon(0.002));
     CHECK(3.5 / (1.0 / 497.0 + 2.5 / 476.0) / 989.0 == doctest::Approx(0.487).epsilon(0.002));
     // Relative to the 0.80 a large GEMM reaches on Hopper.
-    CHECK(e.flash3_attention_relative_to(128) == doctest::Approx(0.606 / 0.80).epsilon(0.005));
-    CHECK(e.flash3_attention_relative_to(64) == doctest::Approx(0.487 / 0.80).epsilon(0.005));
-    CHECK(e.flash3_attention_relative_to(96) == doctest::Approx((0.61 + 0.76) / 2.0));
-    CHECK(e.flash3_attention_relative_to(192) == doctest::Approx(0.76));  // held past 128
-    CHECK(e.flash3_attention_relative_to(32) == doctest::Approx(0.61));   // held below 64
+    // Read at 16k tokens (128 query blocks): the per-tile rate times that block share.
+    const double at_16k = e.fused_attention_block_share(128);
+    CHECK(e.flash3_attention_relative_to(128) * at_16k == doctest::Approx(0.606 / 0.80).epsilon(0.005));
+    CHECK(e.flash3_attention_relative_to(64) * at_16k == doctest::Approx(0.487 / 0.80).epsilon(0.005));
+    CHECK(e.flash3_attention_relative_to(96) * at_16k == doctest::Approx((0.61 + 0.76) / 2.0));
+    CHECK(e.flash3_attention_relative_to(192) * at_16k == doctest::Approx(0.76));  // held past 128
+    CHECK(e.flash3_attention_relative_to(32) * at_16k == doctest::Approx(0.61));   // held below 64
     Op flash = fused_attention(AttentionKernel::kFlash3);
     GpuSpec hopper = testing::ampere_like();
     hopper.compute_capability_major = 9;
     const OpWork w = op_work(flash, 1, hopper, training(Precision::kBf16Amp), e);
-    // 1e12 FLOP / (320 TFLOP/s x 0.80 x 0.76) + 3 us; backward 2.5x the FLOP.
-    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / (320e12 * 0.80 * 0.76) + 3e-6));
-    CHECK(w.backward.gpu_time_s == doctest::Approx(2.5e12 / (320e12 * 0.80 * 0.76) + 3e-6));
+    // 1e12 FLOP / (320 TFLOP/s x 0.80 x the per-tile 0.76 / (128 / 129.85)) + 3 us; backward 2.5x
+    // the FLOP.
+    const double tile_rate = 320e12 * 0.80 * 0.76 * 129.85 / 128.0;
+    CHECK(w.forward.gpu_time_s == doctest::Approx(1e12 / tile_rate + 3e-6));
+    CHECK(w.backward.gpu_time_s == doctest::Approx(2.5e12 / tile_rate + 3e-6));
     // 1.73x FlashAttention-2 on the same GPU (0.76 / 0.44).
     flash.attention_kernel = AttentionKernel::kFlash;
     const OpWork fa2 = op_work(flash, 1, hopper, training(Precision::kBf16Amp), e);

@@ -83,6 +83,16 @@ TEST_SUITE("models.workload.attention_kernel") {
     CHECK(fused.input_elements == doctest::Approx(3.0 * 786'432.0));
     CHECK(fused.output_elements == doctest::Approx(786'432.0));
     CHECK(fused.attention_kernel == AttentionKernel::kFlash);
+    // GPT-2 masks causally: the kernel computes 9/16 of the tiles of its 8 query blocks of 128.
+    CHECK(fused.causal);
+    CHECK(fused.attention_tokens == 1024.0);
+    CHECK(fused_attention_tile_share(fused) == doctest::Approx(9.0 / 16.0));
+    // HFU's executed FLOP: the fused op's 3.5 x 4·s²·h become 9/16 of that, every other op as it was.
+    const double fused_flop = 12 * 3.5 * 3'221'225'472.0;
+    Workload square = flash;
+    for (Op& op : square.ops) op.causal = false;
+    CHECK(square.hardware_flop_per_sample(false) - flash.hardware_flop_per_sample(false) ==
+          doctest::Approx(fused_flop * 7.0 / 16.0));
     // Model FLOP are unchanged: the fused op does the same QKᵀ and PV; the recomputation is
     // hardware FLOP only. The memory-bound scale/mask/softmax/dropout FLOP go away.
     CHECK(flash.training_flop_per_sample() < eager.training_flop_per_sample());
