@@ -176,8 +176,8 @@ void check_context_parallel(MapReader& parallelism, const models::ParallelismSpe
   }
   if (training != nullptr && training->attention == models::AttentionKernel::kEager) {
     parallelism.error("context_parallel",
-                      c_text + " runs ring attention, which needs a fused attention kernel (flash, flash3 or "
-                               "memory_efficient), and training.attention is eager",
+                      c_text + " runs ring attention, which needs a fused attention kernel (flash, flash3, "
+                               "memory_efficient or flash_triton), and training.attention is eager",
                       "; set training.attention: flash (or sdpa where it resolves to flash), or context_parallel: 1");
     return;
   }

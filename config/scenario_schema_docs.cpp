@@ -228,7 +228,7 @@ const std::vector<KeyDoc> kDocs = {
     {"parallelism.virtual_stages", K::kInteger, "", "1", "1 to 1024; > 1 needs interleaved_1f1b, which needs >= 2",
      "model chunks per pipeline stage (Megatron-LM's virtual pipeline stages)", 1, 1024},
     {"parallelism.context_parallel", K::kInteger, "GPUs", "1",
-     "1 to 1024; needs flash, flash3 or memory_efficient attention, pipeline_parallel 1, sequence_length a multiple "
+     "1 to 1024; needs fused attention (flash, flash3, memory_efficient or flash_triton), pipeline_parallel 1, sequence_length a multiple "
      "of 2x it; "
      "tensor_parallel x it divides the GPUs and divides or fills whole nodes",
      "context parallelism (ring attention, Megatron-Core CP / torchtitan context_parallel): each sequence split over "

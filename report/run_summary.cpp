@@ -51,6 +51,10 @@ std::string limiter_in_words(const VariantResult& v) {
     return "the GPU waits for the other pipeline stages " + human_percent(share(s.pipeline_bubble_s, s.step_time_s)) +
            " of the time";
   }
+  if (v.bottleneck == "host_optimizer") {
+    return "the GPU waits for the offloaded optimizer step on the host " +
+           human_percent(share(s.host_optimizer_s, s.step_time_s)) + " of the time";
+  }
   if (v.bottleneck == "gpu_compute") return "the GPU computes " + human_percent(v.gpu_utilization) + " of the time";
   return "limited by " + v.bottleneck;
 }

@@ -5,6 +5,8 @@
 #include <limits>
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace gpuplan::models {
 
 bool does_not_finish(const VariantResult& row) {
@@ -81,7 +83,18 @@ std::string unfinished_hint(const VariantResult& row) {
 }
 
 std::vector<std::size_t> pair_starts(const VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
-  if (!row.fits) return {};
+  if (!row.fits) {
+    // Out of memory: when no single change fits, the ones that leave the least memory.
+    std::vector<std::pair<double, std::size_t>> nearest;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      if (outcomes[i].result.fits) return {};
+      nearest.emplace_back(outcomes[i].result.peak_memory_bytes, i);
+    }
+    std::stable_sort(nearest.begin(), nearest.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::size_t> starts;
+    for (std::size_t i = 0; i < nearest.size() && i < kPairStarts; ++i) starts.push_back(nearest[i].second);
+    return starts;
+  }
   std::vector<std::pair<double, std::size_t>> ranked;
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const double gain = gain_of(row, outcomes[i]);
@@ -107,8 +120,35 @@ std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second)
   return pair;
 }
 
+namespace {
+/// "12.3 GB of 80.0 GB" (decimal gigabytes, as the memory columns).
+std::string memory_of(const VariantResult& r) {
+  return fmt::format("{:.1f} GB of {:.1f} GB", r.peak_memory_bytes / 1e9, r.memory_capacity_bytes / 1e9);
+}
+
+/// A row out of memory: the fastest checked change that fits, else the one that leaves the
+/// least memory, named as such; the unchecked hint when nothing was checked.
+void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
+  const RemedyOutcome* fastest = nullptr;
+  const RemedyOutcome* nearest = nullptr;
+  for (const RemedyOutcome& o : outcomes) {
+    if (o.result.fits && (fastest == nullptr || run_time_s(o.result) < run_time_s(fastest->result))) fastest = &o;
+    if (nearest == nullptr || o.result.peak_memory_bytes < nearest->result.peak_memory_bytes) nearest = &o;
+  }
+  if (fastest != nullptr) {
+    row.suggestion = overrides_text(fastest->remedy.overrides) + " (checked: fits, " + memory_of(fastest->result) + ")";
+  } else if (nearest != nullptr) {
+    row.suggestion = "none of the checked changes fits; nearest: " + overrides_text(nearest->remedy.overrides) +
+                     " (" + memory_of(nearest->result) + "); a GPU with more memory, or more GPUs";
+  }
+}
+}  // namespace
+
 void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
-  if (!row.fits) return;
+  if (!row.fits) {
+    apply_memory_advice(row, outcomes);
+    return;
+  }
   const RemedyOutcome* best = nullptr;
   double best_gain = kMinimumRemedyGain;
   for (const RemedyOutcome& o : outcomes) {

@@ -59,8 +59,9 @@ inline constexpr std::size_t kPairStarts = 2;
 /// gains, best first, equal gains in the candidates' order. Relieving one limiter often
 /// moves the limit to another (compiled mode on a row that the loader holds too gains
 /// nothing until decoding moves to the GPU), so the caller tries each start's own remedies
-/// on top of it. Empty when the row does not fit or a single remedy already gains enough.
-/// Throws nothing.
+/// on top of it. Empty when a single remedy already gains enough. For a row out of memory:
+/// empty when some outcome fits, else the (at most kPairStarts) outcomes with the least peak
+/// memory, least first. Throws nothing.
 std::vector<std::size_t> pair_starts(const VariantResult& row, const std::vector<RemedyOutcome>& outcomes);
 
 /// `first` then `second` as one remedy: first's overrides followed by second's, relieving
@@ -72,7 +73,10 @@ std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second)
 /// (strictly largest gain; the first of equal ones); leaves the row as it is when none
 /// fits and gains kMinimumRemedyGain (a row that does not finish keeps preemptions and
 /// unfinished_hint, models/run/run_variant.h). A remedy that makes such a row finish has an
-/// infinite gain (machine outputs carry no gain) and time_change -1. Throws nothing.
+/// infinite gain (machine outputs carry no gain) and time_change -1. A row out of memory
+/// keeps bottleneck "memory" and gets as suggestion the fastest outcome that fits, with its
+/// checked peak ("... (checked: fits, 82.9 GB of 151.4 GB)"), else the outcome with the least
+/// peak memory, said to be the nearest; row.suggested stays empty. Throws nothing.
 void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes);
 
 }  // namespace gpuplan::models

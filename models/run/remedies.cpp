@@ -34,9 +34,46 @@ double random_read_bytes_per_s(const StorageSpec& s) {
 
 const char* name_of(RemedyGoal goal) { return goal == RemedyGoal::kCost ? "cost" : "time_to_train"; }
 
+std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row) {
+  std::vector<Remedy> out;
+  if (row.fits) return out;
+  const auto add = [&](std::vector<ScenarioOverride> overrides) { out.push_back({"memory", std::move(overrides)}); };
+  const TrainingSpec& t = job.training;
+  const ParallelismSpec& par = job.parallelism;
+  const MemoryBreakdown& m = row.memory;
+  const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
+  const bool sharded = par.strategy == ParallelStrategy::kFsdp || par.strategy == ParallelStrategy::kZero;
+  // Activations: recompute them, hold fewer samples at once (same global batch), or split
+  // each sequence over GPUs (ring attention needs a fused kernel).
+  if (!t.activation_checkpointing && m.activations_bytes > 0.0) {
+    add({{"training.activation_checkpointing", "true"}});
+  }
+  if (t.batch_size >= 2 && t.batch_size % 2 == 0) {
+    add({{"training.batch_size", std::to_string(t.batch_size / 2)},
+         {"training.gradient_accumulation", std::to_string(2 * t.gradient_accumulation)}});
+  }
+  if (job.workload.is_language_model && t.attention != AttentionKernel::kEager && gpus >= 2 &&
+      par.context_parallel == 1) {
+    add({{"parallelism.context_parallel", "2"}});
+  }
+  // Weights, gradients and optimizer state: shard them, shrink the state, drop AMP's fp32
+  // copies, or move the state to the host.
+  if (gpus >= 2 && par.strategy == ParallelStrategy::kDdp && par.tensor_parallel == 1 && par.pipeline_parallel == 1) {
+    add({{"parallelism.strategy", "fsdp"}});
+  }
+  if ((t.optimizer == Optimizer::kAdam || t.optimizer == Optimizer::kAdamW) && m.optimizer_state_bytes > 0.0) {
+    add({{"training.optimizer", "adamw_8bit"}});
+  }
+  if (is_mixed(t.precision) && job.hardware.gpu.has_tf32_bf16()) add({{"training.precision", "bf16"}});
+  if (sharded && par.optimizer_offload == OffloadTarget::kNone && m.optimizer_state_bytes > 0.0) {
+    add({{"parallelism.offload.optimizer", "cpu"}});
+  }
+  return out;
+}
+
 std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& row, const RemedyOptions& options) {
   std::vector<Remedy> out;
-  if (!row.fits) return out;
+  if (!row.fits) return memory_remedies(job, row);
   const auto add = [&](const char* relieves, std::vector<ScenarioOverride> overrides,
                        RemedyGoal goal = RemedyGoal::kTimeToTrain) {
     out.push_back({relieves, std::move(overrides), goal});

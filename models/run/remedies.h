@@ -45,8 +45,18 @@ struct RemedyOptions {
   std::vector<StorageSpec> storage_classes;  ///< catalogs/storage.yaml, any order
 };
 
-/// The remedies worth simulating for the fitting row `row` of `job`, in a fixed order
-/// (deterministic ties). Empty for a row that does not fit. Throws nothing.
+/// The changes that may make the row `row` of `job` that does not fit in memory fit, each
+/// relieving "memory", in a fixed order: activation checkpointing, half the per-GPU batch
+/// with twice the accumulation (the same global batch), context parallelism 2 (a language
+/// model with fused attention on 2+ GPUs), FSDP in place of DDP, 8-bit AdamW state, pure
+/// bf16 in place of AMP, the optimizer state offloaded to the host (ZeRO/FSDP). Each is only
+/// a candidate: the caller validates it and computes its memory (cli/advisor.cpp). Empty for
+/// a row that fits. Throws nothing.
+std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row);
+
+/// The remedies worth simulating for the row `row` of `job`, in a fixed order
+/// (deterministic ties): for a row that fits, those of its critical path; for one that does
+/// not, memory_remedies(). Throws nothing.
 ///
 /// | relieves | remedy | offered when |
 /// |---|---|---|

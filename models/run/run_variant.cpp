@@ -207,9 +207,11 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   // The job level sees the job's mean step: start-up, pipeline fill and page-cache epochs in.
   const JobOutcome job_level = run_job_level(job, job_steps.job_mean_step_s, eval_batch_s(plan, job), first_batch_s);
   if (job_steps.page_cache) {
-    r.notes.push_back(fmt::format("page cache: the dataset fits in host memory; first epoch {:.4g} s of training, "
-                                  "later epochs {:.4g} s",
-                                  job_steps.first_epoch_train_s, job_steps.later_epoch_train_s));
+    // Hours from an hour up, seconds below (a note is read by people: no exponent).
+    const auto duration = [](double s) { return s >= 3600.0 ? fmt::format("{:.2f} h", s / 3600.0) : fmt::format("{:.1f} s", s); };
+    r.notes.push_back(fmt::format("page cache: the dataset fits in host memory; first epoch {} of training, "
+                                  "later epochs {}",
+                                  duration(job_steps.first_epoch_train_s), duration(job_steps.later_epoch_train_s)));
   }
   const double total_steps = shape.steps_per_epoch * shape.epochs;
   if (job.dataset.eval_samples > 0.0 && job.dataset.eval_every_steps > total_steps) {

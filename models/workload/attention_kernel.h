@@ -72,8 +72,8 @@ double fused_attention_query_blocks(const Op& op);
 /// with one, the kernels skip the key tiles above the diagonal (FlashAttention-2/3's
 /// n_block_max per query block; cuDNN and xFormers alike), so n query blocks compute
 /// n(n+1)/2 of the n² tiles: (n + 1) / (2n). 1 for any op but a causal fused one. Op's FLOP
-/// (forward_flop) stays the whole square, as eager computes it and as MFU counts it; what the
-/// kernel executes is this share of it (op_time.cpp, Workload::hardware_flop_per_sample).
+/// (forward_flop) stays the whole square, as eager computes it and as MFU and HFU count it
+/// (Workload::hardware_flop_per_sample); the kernel's time is for this share of it (op_time.cpp).
 double fused_attention_tile_share(const Op& op);
 
 /// How a fused kernel's caller passes K and V of a grouped-query model (kv_heads < heads).

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "models/workload/attention_kernel.h"
-
 namespace gpuplan::models {
 
 std::string_view name_of(OpClass c) {
@@ -65,9 +63,7 @@ double Workload::hardware_flop_per_sample(bool replay_all) const {
   double flop = 0.0;
   for (const Op& op : ops) {
     const double replay = replay_all || op.recompute_in_backward ? 1.0 : 0.0;
-    // A causal fused attention kernel executes only the tiles on and below the diagonal.
-    flop += op.forward_flop * fused_attention_tile_share(op) *
-            (1.0 + op.backward_flop_ratio + op.backward_recompute_flop_ratio + replay);
+    flop += op.forward_flop * (1.0 + op.backward_flop_ratio + op.backward_recompute_flop_ratio + replay);
   }
   return flop;
 }

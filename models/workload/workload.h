@@ -172,8 +172,10 @@ struct Workload {
   /// Executed FLOP per sample of one training step, HFU's numerator: model FLOP plus the
   /// fused kernels' backward recomputation (backward_recompute_flop_ratio) plus each
   /// recomputed forward (Op::recompute_in_backward; every op when `replay_all`, full
-  /// activation checkpointing), less the score tiles a causal fused attention kernel skips
-  /// (fused_attention_tile_share). Korthikanti et al. 2022, sec. 6: HFU counts recomputation.
+  /// activation checkpointing). Korthikanti et al. 2022, sec. 6: HFU counts recomputation. As
+  /// MFU's model FLOP, attention counts the whole s x s square even where a causal fused kernel
+  /// computes about half of it (fused_attention_tile_share): the published MFU and HFU
+  /// formulas count it so, and HFU stays at or above MFU.
   double hardware_flop_per_sample(bool replay_all) const;
   /// Parameters one token computes with (trainable and frozen): every op's except the input
   /// embedding tables (a lookup, as Kaplan et al. 2020's N leaves them out), an expert op's

@@ -5,6 +5,7 @@
 // the limiter and a remedy that really gains.
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
@@ -257,6 +258,42 @@ TEST_SUITE("cli.advice") {
     // The gain is the on-GPU row's: the same job without the offload.
     CHECK(off.suggested->gain == doctest::Approx(off.time_to_train_s / on.time_to_train_s - 1.0).epsilon(0.01));
     CHECK(off.suggested->gain > 0.5);
+  }
+
+  TEST_CASE("out of memory: the fastest change that fits, checked, else the nearest; never one that cannot help") {
+    // L8 at 32K tokens with DDP: each H100 holds the whole AdamW state (the 8 B model's fp32
+    // weights, gradients and moments, about 128 GB) and does not fit. FSDP shards them over the
+    // 8 GPUs and fits; the advice must be a change whose own run fits, with its checked peak.
+    const std::string ddp = l8_yaml(32768, "1e9", "{strategy: ddp}");
+    const models::VariantResult row = advised_text(ddp).at("baseline");
+    REQUIRE_FALSE(row.fits);
+    CHECK(row.bottleneck == "memory");
+    CHECK(row.suggestion.find("(checked: fits, ") != std::string::npos);
+    CHECK_FALSE(row.suggested);
+    // The change it names, run by hand, fits at the stated peak.
+    const std::string named = row.suggestion.substr(0, row.suggestion.find(" (checked"));
+    const std::string path = named.substr(0, named.find(": "));
+    const std::string value = named.substr(named.find(": ") + 2);
+    REQUIRE(named.find(", ") == std::string::npos);  // one override
+    const models::VariantResult fixed =
+        advised_text(l8_yaml(32768, "1e9", "{strategy: ddp}", "strategies:\n  fixed: {" + path + ": " + value + "}\n"))
+            .at("fixed");
+    CHECK(fixed.fits);
+    CHECK(row.suggestion.find(fmt::format("{:.1f} GB of {:.1f} GB", fixed.peak_memory_bytes / 1e9,
+                                          fixed.memory_capacity_bytes / 1e9)) != std::string::npos);
+    // With the optimizer state already on the host and activations the overflow (ZeRO-3 +
+    // CPU offload at 256K on 2 GPUs), an 8-bit optimizer cannot help and is not named.
+    const std::string long_context = "format: gpuplan/v1\nname: l8\n"
+                                     "workload: {model: llama3-8b, sequence_length: 262144, tokens: 1e9, "
+                                     "dataset: {synthetic: true}}\n"
+                                     "training: {batch_size: 1, precision: bf16_amp, optimizer: adamw, attention: flash3,\n"
+                                     "           activation_checkpointing: full}\n"
+                                     "hardware: {gpu: h100-sxm, gpus_per_node: 2}\n"
+                                     "parallelism: {strategy: zero, zero_stage: 3, offload: {optimizer: cpu}}\n";
+    const models::VariantResult offloaded = advised_text(long_context).at("baseline");
+    REQUIRE_FALSE(offloaded.fits);
+    CHECK(offloaded.suggestion.find("adamw_8bit") == std::string::npos);
+    CHECK(offloaded.suggestion.find("offload.optimizer") == std::string::npos);
   }
 
   TEST_CASE("a spot job that never finishes has no per-run time or dollars, and is limited by its preemptions") {

@@ -124,8 +124,8 @@ TEST_SUITE("config.model_parallel") {
     std::string eager = gpt2_on_node("  strategy: ddp\n  context_parallel: 2\n");
     eager.replace(eager.find("optimizer: adamw}"), 17, "optimizer: adamw, attention: eager}");
     CHECK(scenario_errors(eager) ==
-          Messages{"context_parallel 2 runs ring attention, which needs a fused attention kernel (flash, flash3 or "
-                   "memory_efficient), and training.attention is eager at s.yaml:16:21 "
+          Messages{"context_parallel 2 runs ring attention, which needs a fused attention kernel (flash, flash3, "
+                   "memory_efficient or flash_triton), and training.attention is eager at s.yaml:16:21 "
                    "(parallelism.context_parallel); set training.attention: flash (or sdpa where it resolves to "
                    "flash), or context_parallel: 1"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  context_parallel: 3\n")) ==
