@@ -2,7 +2,8 @@
 /// \file plan_summary.h
 /// The answer of `gpuplan plan` in words, printed before its tables: the cheapest plan that
 /// meets the deadline (and budget) at p90, and the fastest plan simulated, each with its
-/// time and dollars at p90; or, when none meets them, how far the fastest misses.
+/// time and dollars at p90; or, when none meets them, that none does, and when nothing fits
+/// in memory (nothing simulated), that, with what to change.
 
 #include <string>
 

@@ -229,6 +229,23 @@ TEST_SUITE("cli.plan") {
     CHECK(cli::plan_summary(plan).find("DP 1 x TP 8 x PP 16 (interleaved_1f1b),") != std::string::npos);
   }
 
+  TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {
+    cli::PlanResult plan;
+    plan.deadline_s = 14 * 86400.0;
+    plan.counts.considered = 1200;
+    plan.counts.invalid = 168;
+    plan.counts.pruned_memory = 1032;
+    plan.counts.max_nodes = 1;
+    CHECK(cli::plan_summary(plan) ==
+          "No plan: none of the 1032 candidates that validation accepted fits in GPU memory (the largest layouts tried "
+          "span 1 node). Try an optimizer that keeps less state (training.optimizer: adamw_8bit), "
+          "parallelism.offload.optimizer: cpu, GPUs with more memory (--gpus), or providers whose catalog gives a "
+          "network between nodes (--providers; the notes list the instance types planned on one node only).\n");
+    // Something simulated but too slow: the deadline sentence.
+    plan.counts.simulated = 3;
+    CHECK(cli::plan_summary(plan) == "No plan meets the deadline of 14.00 d at p90.\n");
+  }
+
   TEST_CASE("command line: bad deadline and unknown provider are usage errors (exit 2)") {
     const std::string s = std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/capacity-plan-llm-finetune.yaml";
     const auto bad = testing::run_gpuplan("plan " + s + " --deadline soon");
