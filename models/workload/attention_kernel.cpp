@@ -62,6 +62,7 @@ std::optional<AttentionShape> attention_shape(const Workload& workload) {
       if (ends_with(workload.ops[j].name, "attn.mask") && workload.ops[j].autocast_fp32) {
         shape.attention_mask = true;
       }
+      if (ends_with(workload.ops[j].name, "attn.alibi")) shape.alibi_bias = true;
     }
     return shape;
   }
@@ -122,6 +123,7 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
 
 AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const AttentionShape& shape) {
   for (AttentionKernel k : {AttentionKernel::kFlash, AttentionKernel::kMemoryEfficient}) {
+    if (k == AttentionKernel::kFlash && shape.alibi_bias) continue;  // the bias is an attn_mask to SDPA
     if (attention_kernel_unsupported(k, precision, gpu, shape).empty()) {
       return k;
     }

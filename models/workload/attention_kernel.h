@@ -35,6 +35,10 @@ inline constexpr double kLogSumExpElements = 2.0;
 struct AttentionShape {
   double head_dim = 0.0;        ///< hidden / heads
   bool attention_mask = false;  ///< an explicit (padding) mask is passed to SDPA
+  /// ALiBi's per-head linear bias (MPT, BLOOM). SDPA has no ALiBi argument: callers pass the
+  /// bias as attn_mask, so SDPA cannot pick flash (check_for_attn_mask); FlashAttention-2
+  /// called directly takes alibi_slopes, and flash_attn_triton a bias, so those run it.
+  bool alibi_bias = false;
 };
 
 /// The attention of `workload`, read from its first eager attention chain (the
@@ -49,7 +53,7 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
                                          const AttentionShape& shape);
 
 /// The kernel that scaled_dot_product_attention dispatches to (rules in the file comment):
-/// kFlash, kMemoryEfficient or kEager (math).
+/// kFlash, kMemoryEfficient or kEager (math); never kFlash for ALiBi (AttentionShape::alibi_bias).
 AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const AttentionShape& shape);
 
 /// True for the FlashAttention kernels (kFlash: FlashAttention-2; kFlash3: FlashAttention-3 /

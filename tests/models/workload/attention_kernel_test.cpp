@@ -61,6 +61,22 @@ TEST_SUITE("models.workload.attention_kernel") {
           "flash attention needs a head dimension of at most 256 and a multiple of 8, and this model's is 320");
   }
 
+  TEST_CASE("SDPA with ALiBi: the bias is an attn_mask, so memory-efficient, not flash") {
+    const testing::CatalogModel m = testing::catalog_model("mpt-7b");
+    const std::optional<AttentionShape> shape = attention_shape(testing::build(m.family, m.values));
+    REQUIRE(shape);
+    CHECK(shape->alibi_bias);
+    CHECK_FALSE(shape->attention_mask);
+    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), *shape) == AttentionKernel::kMemoryEfficient);
+    // Called directly, FlashAttention-2 takes ALiBi slopes: flash runs it.
+    CHECK(attention_kernel_unsupported(AttentionKernel::kFlash, Precision::kBf16Amp, testing::ampere_like(), *shape)
+              .empty());
+    const std::optional<AttentionShape> gpt2_shape = attention_shape(gpt2());
+    REQUIRE(gpt2_shape);
+    CHECK_FALSE(gpt2_shape->alibi_bias);
+    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), *gpt2_shape) == AttentionKernel::kFlash);
+  }
+
   TEST_CASE("flash replaces each layer's eager chain with one fused op") {
     const Workload eager = gpt2();
     const Workload flash = with_attention_kernel(eager, AttentionKernel::kFlash);
