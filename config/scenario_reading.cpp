@@ -69,6 +69,42 @@ std::string suggest_names(const std::string& word, const std::vector<std::string
   return out;
 }
 
+namespace {
+/// A model name as people write it, folded for comparison: lower case, the Hugging Face
+/// organisation ("meta-llama/") and a leading "meta-" dropped, no '-', '_', '.' or spaces
+/// ("meta-llama/Meta-Llama-3.1-8B" -> "llama318b", as "llama3.1-8b" folds).
+std::string folded_model_name(const std::string& name) {
+  std::string s = name.substr(name.find_last_of('/') == std::string::npos ? 0 : name.find_last_of('/') + 1);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (s.rfind("meta-", 0) == 0) s = s.substr(5);
+  std::string out;
+  for (const char c : s) {
+    if (c != '-' && c != '_' && c != '.' && c != ' ') out += c;
+  }
+  return out;
+}
+}  // namespace
+
+std::string suggest_model_names(const std::string& name, const std::vector<std::string>& catalog_names) {
+  // Equal once folded, else within one edit once folded ("llama-3.1-8b" -> llama3-8b), or
+  // the folded catalog name begins the folded word ("Mistral-7B-v0.1" -> mistral-7b).
+  std::vector<std::string> same;
+  std::vector<std::string> close;
+  const std::string folded = folded_model_name(name);
+  for (const std::string& c : catalog_names) {
+    const std::string f = folded_model_name(c);
+    if (f == folded) {
+      same.push_back(c);
+    } else if (core::edit_distance(f, folded) <= 1 || (f.size() >= 6 && folded.rfind(f, 0) == 0)) {
+      close.push_back(c);
+    }
+  }
+  if (!same.empty()) return core::did_you_mean(same);
+  if (!close.empty() && close.size() <= 3) return core::did_you_mean(close);
+  const std::string near = suggest_names(name, catalog_names, "models");
+  return near.empty() ? "; `gpuplan list models` lists the catalog's models" : near;
+}
+
 std::pair<std::string, std::string> split_problem_fix(const std::string& text) {
   const std::size_t semi = text.find("; ");
   if (semi == std::string::npos) {

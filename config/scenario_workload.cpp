@@ -136,8 +136,7 @@ std::optional<ModelInput> read_model(MapReader& workload, const Catalogs& catalo
     const std::string name = node.Scalar();
     const ModelEntry* entry = catalogs.models.find(name);
     if (entry == nullptr) {
-      workload.error("model", "unknown model '" + name + "'",
-                     suggest_names(name, catalogs.models.names(), "models"));
+      workload.error("model", "unknown model '" + name + "'", suggest_model_names(name, catalogs.models.names()));
       return std::nullopt;
     }
     input.family = families.find(entry->family);
@@ -176,7 +175,7 @@ std::optional<ModelInput> read_model(MapReader& workload, const Catalogs& catalo
     base = catalogs.models.find(*base_name);
     if (base == nullptr) {
       model.error("base", "unknown model '" + *base_name + "'",
-                  suggest_names(*base_name, catalogs.models.names(), "models"));
+                  suggest_model_names(*base_name, catalogs.models.names()));
       return std::nullopt;
     }
   }

@@ -78,7 +78,9 @@ std::string run_summary(const models::ScenarioResult& result) {
   if (fastest != nullptr && result.variants.size() > 1) {
     out += fmt::format("Fastest: {} at {} samples/s", quoted(*fastest), human_rate(fastest->throughput_samples_per_s));
     if (fastest != &first && first.fits && first.throughput_samples_per_s > 0.0) {
-      out += fmt::format(", {:.1f}x {}", fastest->throughput_samples_per_s / first.throughput_samples_per_s, quoted(first));
+      // Two decimals below 10x, so that 5 % faster does not read "1.0x".
+      const double ratio = fastest->throughput_samples_per_s / first.throughput_samples_per_s;
+      out += ratio < 10.0 ? fmt::format(", {:.2f}x {}", ratio, quoted(first)) : fmt::format(", {:.1f}x {}", ratio, quoted(first));
     }
     out += ".";
     if (cheapest != nullptr) {

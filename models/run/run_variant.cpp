@@ -21,6 +21,11 @@
 #include "sim/sim_time.h"
 
 namespace gpuplan::models {
+
+/// Above this share of the GPU's memory a fitting row gets a note that it is tight: the
+/// modelled allocator slack is a mean, and the peak-memory validation rows scatter by about
+/// 5 % (tests/validation/README.md).
+constexpr double kTightMemoryShare = 0.95;
 namespace {
 
 /// Throws JobTimeRangeError when the job's time to train does not fit in SimTime: a job
@@ -173,6 +178,13 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
     r.notes.push_back(job.hardware.gpu.name + " (" + job.hardware.gpu.architecture_text() +
                       ") has no TF32 path that gpuplan models: tf32 runs as fp32 matmuls at the FP32 matrix rate "
                       "(CDNA 3's xf32 is not modelled)");
+  }
+  if (r.fits && r.peak_memory_bytes > kTightMemoryShare * r.memory_capacity_bytes) {
+    r.notes.push_back(fmt::format("memory: the peak is {:.0f} % of the GPU's {:.1f} GB; within {:.0f} % of capacity, "
+                                  "fragmentation beyond the modelled allocator slack, communication buffers or a "
+                                  "longer sample can still run out of memory",
+                                  100.0 * r.peak_memory_bytes / r.memory_capacity_bytes, r.memory_capacity_bytes / 1e9,
+                                  100.0 * (1.0 - kTightMemoryShare)));
   }
   if (!r.fits) {
     r.bottleneck = "memory";

@@ -90,7 +90,8 @@ TEST_SUITE("cli.new_user_input") {
   TEST_CASE("a 1 MB unknown model name is echoed as its first 80 bytes and its size") {
     const std::string err = refused(replaced(kS, "model: gpt2", "model: " + std::string(1000000, 'x')));
     CHECK(err == "gpuplan: 1 error:\n  unknown model '" + std::string(80, 'x') +
-                     "... (1,000,000 bytes)' at @:3:19 (workload.model)\n");
+                     "... (1,000,000 bytes)' at @:3:19 (workload.model); `gpuplan list models` lists the catalog's "
+                     "models\n");
   }
 
   TEST_CASE("syntax errors name the tab, the unclosed brace, the merge key; an empty file says so") {

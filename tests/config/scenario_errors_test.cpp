@@ -96,6 +96,18 @@ TEST_SUITE("config.scenario_errors") {
                    "a100-80gb-pcie?"});
     CHECK(errors_of(with("model: resnet50", "model: resnet-50")) ==
           Messages{"unknown model 'resnet-50' at s.yaml:5:10 (workload.model); did you mean resnet50?"});
+    // Hugging Face ids and spellings of the model cards find the catalog's name.
+    CHECK(errors_of(with("model: resnet50", "model: meta-llama/Meta-Llama-3-8B")) ==
+          Messages{"unknown model 'meta-llama/Meta-Llama-3-8B' at s.yaml:5:10 (workload.model); did you mean "
+                   "llama3-8b?"});
+    CHECK(errors_of(with("model: resnet50", "model: Llama-3.1-8B")) ==
+          Messages{"unknown model 'Llama-3.1-8B' at s.yaml:5:10 (workload.model); did you mean llama3-8b?"});
+    CHECK(errors_of(with("model: resnet50", "model: mistralai/Mistral-7B-v0.1")) ==
+          Messages{"unknown model 'mistralai/Mistral-7B-v0.1' at s.yaml:5:10 (workload.model); did you mean "
+                   "mistral-7b?"});
+    CHECK(errors_of(with("model: resnet50", "model: foo-bar-9b")) ==
+          Messages{"unknown model 'foo-bar-9b' at s.yaml:5:10 (workload.model); `gpuplan list models` lists the "
+                   "catalog's models"});
     CHECK(errors_of(with("storage: nvme_ssd", "storage: nvme")) ==
           Messages{"unknown storage 'nvme' at s.yaml:17:12 (hardware.storage); did you mean nvme_ssd?"});
     CHECK(errors_of(std::string(kValid) + "cloud: {instance: aws/p4d.24xlarg}\n") ==

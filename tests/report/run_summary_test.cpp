@@ -33,7 +33,7 @@ TEST_SUITE("report.run_summary") {
     r.variants = {base, fast, oom};
     // 578.1 / 123 = 4.7
     CHECK(run_summary(r) ==
-          "Fastest: amp_bs64_workers_4 at 578 samples/s, 4.7x baseline. Cheapest: amp_bs64_workers_4, $10.40 per run.\n"
+          "Fastest: amp_bs64_workers_4 at 578 samples/s, 4.70x baseline. Cheapest: amp_bs64_workers_4, $10.40 per run.\n"
           "In baseline, the GPU waits for the CPU decode workers 76 % of the time; next: data_loader.num_workers: 4.\n"
           "In amp_bs64_workers_4, the GPU computes 96 % of the time.\n"
           "Out of GPU memory: bs512.\n");
