@@ -48,6 +48,22 @@ std::size_t shared_components(const std::string& a, const std::string& b) {
   return shared;
 }
 
+/// The override of `overrides` whose path shares the most leading components with
+/// `key_path` (the first of equal ones), or `otherwise` when none shares any.
+const Override* most_shared(const std::string& key_path, const std::vector<const Override*>& overrides,
+                            const Override* otherwise) {
+  const Override* found = otherwise;
+  std::size_t best = 0;
+  for (const Override* o : overrides) {
+    const std::size_t shared = shared_components(key_path, o->path);
+    if (shared > best) {
+      best = shared;
+      found = o;
+    }
+  }
+  return found;
+}
+
 /// Points the errors of overridden values at the override (STYLE.md C9): their key path
 /// becomes the override's (`strategies.<name>.<path>`), and an error at a mapping that an
 /// override created (which has no position) moves to that override's key.
@@ -68,15 +84,7 @@ void relocate(std::vector<ScenarioDiagnostic>& diagnostics, const std::vector<co
     if (moved || d.mark.line != 0 || d.mark.file.empty()) {
       continue;
     }
-    const Override* nearest = nullptr;
-    std::size_t best = 0;
-    for (const Override* o : overrides) {
-      const std::size_t shared = shared_components(d.key_path, o->path);
-      if (shared > best) {
-        best = shared;
-        nearest = o;
-      }
-    }
+    const Override* nearest = most_shared(d.key_path, overrides, nullptr);
     if (nearest != nullptr) {
       d.mark = sink.to_source_mark(nearest->key_mark);
       if (nearest->source_path.starts_with("strategies.")) {
@@ -105,15 +113,7 @@ void locate_at_cause(ScenarioDiagnostic& d, const std::vector<const Override*>& 
       d.key_path.starts_with("sweep.")) {
     return;
   }
-  const Override* cause = overrides.size() == 1 ? overrides.front() : nullptr;
-  std::size_t best = 0;
-  for (const Override* o : overrides) {
-    const std::size_t shared = shared_components(d.key_path, o->path);
-    if (shared > best) {
-      best = shared;
-      cause = o;
-    }
-  }
+  const Override* cause = most_shared(d.key_path, overrides, overrides.size() == 1 ? overrides.front() : nullptr);
   if (cause != nullptr) {
     d.mark = sink.to_source_mark(cause->removes() ? cause->key_mark : cause->value.Mark());
     d.key_path = cause->source_path;
