@@ -94,10 +94,12 @@ enum class KeyValueHeads {
 
 /// `workload` with each layer's eager chain (attn.scores ... attn.context: QKᵀ, scale,
 /// ALiBi, mask, softmax, dropout, PV) replaced by one fused op "attn.fused" of `kernel`
-/// (kFlash, kFlash3 or kMemoryEfficient; kEager returns `workload` unchanged). Per sample, with s
+/// (kFlash, kFlash3, kMemoryEfficient or kFlashTriton; kEager returns `workload` unchanged). Per sample, with s
 /// tokens, width h and a heads (Dao 2023, "FlashAttention-2", sec. 3.1-3.2):
 /// - forward FLOP 4·s²·h (QKᵀ and PV; as eager, no causal halving), backward 2× that (dV,
 ///   dP, dQ, dK) plus the recomputed QKᵀ (backward_recompute_flop_ratio 0.5): 2.5× forward;
+///   under a causal mask (Op::causal, from the chain's mask) the kernel's time is for
+///   fused_attention_tile_share() of that FLOP (Op::attention_tokens = s);
 /// - reads Q, K, V (3·s·h), writes O (s·h); one kernel per direction; with
 ///   KeyValueHeads::kGrouped and kFlash or kFlash3, K and V are kv_heads / heads of s·h each and the
 ///   model's "attn.repeat_kv" op before the chain goes;

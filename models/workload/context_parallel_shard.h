@@ -12,7 +12,9 @@
 /// and saved are / c. Attention: the rank's s / c queries attend to all s keys, block by
 /// block as the key/value shards come round the ring: (s / c) x s scores, 1/c of the
 /// whole, which gpuplan counts without causal halving (attention_kernel.h); with the balanced
-/// split a rank's causal work is also 1/c of the sequence's. So the rank's op table is the
+/// split a rank's causal work is also 1/c of the sequence's, and its kernels' time skips the
+/// masked tiles at the whole sequence's share (fused_attention_tile_share; Op::attention_tokens
+/// stays s). So the rank's op table is the
 /// model's with every per-sample quantity / c; parameters stay whole (every rank holds the
 /// weights; the gradients are reduced over data x context parallel ranks). The fused
 /// attention kernel runs once per ring step: forward_kernels x c.
