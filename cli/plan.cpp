@@ -26,6 +26,7 @@
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
 #include "models/run/run_variant.h"
+#include "models/workload/attention_kernel.h"
 #include "report/human_units.h"
 #include "report/field_grid.h"
 #include "report/text_table.h"
@@ -133,8 +134,13 @@ PlanBound plan_lower_bound(const models::JobSpec& job) {
   const double steps = shape.steps_per_epoch * shape.epochs;
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   const double peak = models::math_peak_flop_per_s(models::OpClass::kMatmul, job.training.precision, job.hardware.gpu);
-  const double compute_s =
-      job.workload.training_flop_per_sample() * models::global_batch_samples(job) / (gpus * peak);
+  // Model FLOP as the kernels execute them: a causal fused attention kernel skips the masked
+  // tiles (models::fused_attention_tile_share), so its whole-square FLOP would overstate the work.
+  double flop_per_sample = 0.0;
+  for (const models::Op& op : job.workload.ops) {
+    flop_per_sample += op.forward_flop * models::fused_attention_tile_share(op) * (1.0 + op.backward_flop_ratio);
+  }
+  const double compute_s = flop_per_sample * models::global_batch_samples(job) / (gpus * peak);
   double exchange_s = 0.0;
   const models::Topology& topology = job.hardware.topology;
   if (job.hardware.nodes > 1 && topology.inter_node && job.parallelism.strategy != models::ParallelStrategy::kNone) {

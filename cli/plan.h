@@ -143,13 +143,15 @@ struct PlanSearch {
   std::vector<PlanPoint> points;
   PlanCounts counts;
   /// Each distinct first message of the validations that refused candidates, with the
-  /// number of candidates it refused (the counts add up to PlanCounts::invalid).
+  /// number of candidates it refused (the counts add up to PlanCounts::invalid, less the
+  /// refusals that came without a message).
   std::map<std::string, std::size_t> refusals;
 };
 
 /// Lower bound on the time to train `job` (checkpoints and preemptions only add to it),
 /// seconds: its optimizer steps x max(compute, exchange), where compute is the model's
-/// training FLOP of a step over all GPUs at the dense matmul peak of the precision
+/// training FLOP of a step as its kernels execute them (a causal fused attention op's
+/// fused_attention_tile_share of its square) over all GPUs at the dense matmul peak of the precision
 /// (models::math_peak_flop_per_s; every kernel runs at most at that peak) and exchange, with
 /// several nodes, is what any all-reduce (or reduce-scatter + all-gather) of the trainable
 /// parameters' 16-bit gradients moves through each node's network, 2 (N-1)/N x 2 bytes x

@@ -35,9 +35,10 @@ std::string plan_summary(const PlanResult& plan) {
   if (cheapest != nullptr) {
     out += "Cheapest plan that meets the deadline" + std::string(plan.budget_usd ? " and budget" : "") + ": " +
            describe(*cheapest) + ".\n";
-  } else if (fastest == nullptr && plan.counts.pruned_memory > 0 && plan.counts.simulated == 0) {
+  } else if (fastest == nullptr && plan.counts.pruned_memory > 0 && plan.counts.simulated == 0 &&
+             plan.counts.pruned_bound == 0) {
     // Nothing was simulated because nothing fits: say so, not "too slow".
-    out += fmt::format("No plan: none of the {} candidates that validation accepted fits in GPU memory (the largest "
+    out += fmt::format("No plan: none of the {} distinct candidates that validation accepted fits in GPU memory (the largest "
                        "layouts tried span {} node{}). Try an optimizer that keeps less state (training.optimizer: "
                        "adamw_8bit), parallelism.offload.optimizer: cpu, GPUs with more memory (--gpus), or providers "
                        "whose catalog gives a network between nodes (--providers; the notes list the instance types "

@@ -91,7 +91,7 @@
 ///   multiple of hardware.nodes; pipeline_schedule and virtual_stages need it; virtual_stages
 ///   > 1 needs interleaved_1f1b, which needs gradient_accumulation a multiple of it.
 /// - context_parallel > 1 needs strategy ddp, fsdp or zero, a transformer decoder with a
-///   fused attention kernel (flash or memory_efficient), pipeline_parallel 1, a
+///   fused attention kernel (flash, flash3, memory_efficient or flash_triton), pipeline_parallel 1, a
 ///   sequence_length that is a multiple of 2 x context_parallel, and tensor_parallel x
 ///   context_parallel dividing the GPUs and dividing or filling whole nodes.
 /// - expert_parallel > 1 needs strategy ddp and a model with experts, divides the experts

@@ -83,6 +83,35 @@ std::string folded_model_name(const std::string& name) {
   }
   return out;
 }
+
+/// The runs of digits of `s` in order ("Llama-3.1-8B" -> 3, 1, 8).
+std::vector<std::string> digit_runs(const std::string& s) {
+  std::vector<std::string> runs;
+  std::string run;
+  for (const char c : s) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      run += c;
+    } else if (!run.empty()) {
+      runs.push_back(run);
+      run.clear();
+    }
+  }
+  if (!run.empty()) runs.push_back(run);
+  return runs;
+}
+
+/// True when every digit run of `catalog_name` appears, in order, among those of `word`: a
+/// minor version the catalog leaves out is fine ("Llama-3.1-8B" for llama3-8b), another size
+/// is not ("llama2-70b" is not llama2-7b, "pythia-12b" not pythia-1b).
+bool same_numbers(const std::string& catalog_name, const std::string& word) {
+  const std::vector<std::string> want = digit_runs(catalog_name);
+  const std::vector<std::string> have = digit_runs(word);
+  std::size_t i = 0;
+  for (const std::string& h : have) {
+    if (i < want.size() && h == want[i]) ++i;
+  }
+  return i == want.size();
+}
 }  // namespace
 
 std::string suggest_model_names(const std::string& name, const std::vector<std::string>& catalog_names) {
@@ -95,14 +124,17 @@ std::string suggest_model_names(const std::string& name, const std::vector<std::
     const std::string f = folded_model_name(c);
     if (f == folded) {
       same.push_back(c);
-    } else if (core::edit_distance(f, folded) <= 1 || (f.size() >= 6 && folded.rfind(f, 0) == 0)) {
+    } else if (same_numbers(c, name) && (core::edit_distance(f, folded) <= 1 || (f.size() >= 6 && folded.rfind(f, 0) == 0))) {
       close.push_back(c);
     }
   }
   if (!same.empty()) return core::did_you_mean(same);
   if (!close.empty() && close.size() <= 3) return core::did_you_mean(close);
-  const std::string near = suggest_names(name, catalog_names, "models");
-  return near.empty() ? "; `gpuplan list models` lists the catalog's models" : near;
+  std::vector<std::string> near;
+  for (const std::string& c : closest_names(name, catalog_names)) {
+    if (same_numbers(c, name)) near.push_back(c);
+  }
+  return near.empty() ? "; `gpuplan list models` lists the catalog's models" : core::did_you_mean(near);
 }
 
 std::pair<std::string, std::string> split_problem_fix(const std::string& text) {

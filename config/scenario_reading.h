@@ -24,8 +24,9 @@ std::string suggest_names(const std::string& word, const std::vector<std::string
 /// suggest_names for a model name, knowing how people write them: a catalog name equal up to
 /// case, separators, a Hugging Face organisation and a leading "meta-" is named first
 /// ("meta-llama/Meta-Llama-3-8B": did you mean llama3-8b?), then (at most three) within one
-/// edit of it or beginning it ("llama-3.1-8b", "mistralai/Mistral-7B-v0.1"); else
-/// suggest_names; else a pointer to `gpuplan list models`. Never empty.
+/// edit of it or beginning it, with the same sizes and versions ("llama-3.1-8b",
+/// "mistralai/Mistral-7B-v0.1"; not "Llama-2-70b" for llama2-7b); else the closest names with
+/// the same sizes and versions; else a pointer to `gpuplan list models`. Never empty.
 std::string suggest_model_names(const std::string& name, const std::vector<std::string>& catalog_names);
 
 /// Splits an exception text "<problem>; <fix>" at its first "; " into {problem, "; fix"}.

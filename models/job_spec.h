@@ -53,8 +53,8 @@ struct TrainingSpec {
   /// The framework, for its memory facts (models/memory/footprint.h).
   Framework framework = Framework::kPytorch;
   /// The attention kernel; config/ resolves kSdpa to the backend PyTorch picks
-  /// (sdpa_backend(), models/workload/attention_kernel.h), so models see eager, flash or
-  /// memory_efficient.
+  /// (sdpa_backend(), models/workload/attention_kernel.h), so models see eager, flash, flash3,
+  /// memory_efficient or flash_triton, never sdpa.
   AttentionKernel attention = AttentionKernel::kSdpa;
   /// Full training or LoRA/QLoRA adapters on a frozen base; config/ applies it to the
   /// workload's op table (with_fine_tuning(), models/workload/fine_tuning.h).

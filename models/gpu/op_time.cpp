@@ -243,7 +243,10 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
         // Per-tile rate, less each query block's fixed cost (fused_attention_block_share).
         // An op that states no sequence (attention_tokens 0) runs at the per-tile rate.
         const double n = fused_attention_query_blocks(op);
-        if (n > 0.0) attention *= e.fused_attention_block_share(n * fused_attention_tile_share(op));
+        if (n > 0.0) {
+          attention *= e.fused_attention_block_share(n * fused_attention_tile_share(op) /
+                                                     std::max(1, op.attention_key_splits));
+        }
       }
       eff *= attention;
       relative *= attention;

@@ -133,7 +133,8 @@ void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& o
   const RemedyOutcome* nearest = nullptr;
   for (const RemedyOutcome& o : outcomes) {
     if (o.result.fits && (fastest == nullptr || run_time_s(o.result) < run_time_s(fastest->result))) fastest = &o;
-    if (nearest == nullptr || o.result.peak_memory_bytes < nearest->result.peak_memory_bytes) nearest = &o;
+    const bool lower = o.result.peak_memory_bytes < row.peak_memory_bytes;
+    if (lower && (nearest == nullptr || o.result.peak_memory_bytes < nearest->result.peak_memory_bytes)) nearest = &o;
   }
   if (fastest != nullptr) {
     row.suggestion = overrides_text(fastest->remedy.overrides) + " (checked: fits, " + memory_of(fastest->result) + ")";

@@ -76,7 +76,8 @@ std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second)
 /// infinite gain (machine outputs carry no gain) and time_change -1. A row out of memory
 /// keeps bottleneck "memory" and gets as suggestion the fastest outcome that fits, with its
 /// checked peak ("... (checked: fits, 82.9 GB of 151.4 GB)"), else the outcome with the least
-/// peak memory, said to be the nearest; row.suggested stays empty. Throws nothing.
+/// peak memory below the row's own, said to be the nearest (none: the unchecked hint stays);
+/// row.suggested stays empty. Throws nothing.
 void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes);
 
 }  // namespace gpuplan::models

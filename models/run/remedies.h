@@ -48,7 +48,8 @@ struct RemedyOptions {
 /// The changes that may make the row `row` of `job` that does not fit in memory fit, each
 /// relieving "memory", in a fixed order: activation checkpointing, half the per-GPU batch
 /// with twice the accumulation (the same global batch), context parallelism 2 (a language
-/// model with fused attention on 2+ GPUs), FSDP in place of DDP, 8-bit AdamW state, pure
+/// model with fused attention on 2+ GPUs), 16-bit main gradients of Megatron's distributed
+/// optimizer (grad_reduce_in_fp32: false), FSDP in place of DDP, 8-bit AdamW state, pure
 /// bf16 in place of AMP, the optimizer state offloaded to the host (ZeRO/FSDP). Each is only
 /// a candidate: the caller validates it and computes its memory (cli/advisor.cpp). Empty for
 /// a row that fits. Throws nothing.

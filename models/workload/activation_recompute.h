@@ -10,7 +10,8 @@
 ///   16-bit, no tensor parallelism): the softmax output (2·a·s²·b), the dropout mask
 ///   (a·s²·b) and the dropout output (2·a·s²·b) are not kept; Q and K (saved by QKᵀ) and V
 ///   are. The recomputed forward of those ops is hardware FLOP, not model FLOP. A fused
-///   attention kernel (flash, memory_efficient) already keeps no score matrix: nothing to do;
+///   attention kernel (flash, flash3, memory_efficient, flash_triton) already keeps no score
+///   matrix: nothing to do;
 /// - every N (torchtitan's layer-wise policy, `ac_freq`: a layer is checkpointed when its
 ///   index modulo N is 0): the k-th repeated block (forward order, 0-based) with k mod N = 0
 ///   keeps only its input, and its forward is replayed before its backward; the other

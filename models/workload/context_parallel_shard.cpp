@@ -16,6 +16,7 @@ Workload context_parallel_rank_workload(const Workload& workload, int context_pa
     op.saved_elements *= share;
     if (op.op_class == OpClass::kAttention && op.attention_kernel != AttentionKernel::kEager) {
       op.forward_kernels *= context_parallel;  // one kernel per key/value block of the ring
+      op.attention_key_splits *= context_parallel;
     }
   }
   return rank;

@@ -93,7 +93,8 @@ struct Op {
   /// `self.attention_dropout(attention_probs)`).
   bool fused_by_compiler_only = false;
   /// For OpClass::kAttention: the kernel that runs it. kEager for the unfused batched
-  /// matmuls; kFlash, kFlash3 or kMemoryEfficient for the fused op of with_attention_kernel().
+  /// matmuls; kFlash, kFlash3, kMemoryEfficient or kFlashTriton for the fused op of
+  /// with_attention_kernel().
   AttentionKernel attention_kernel = AttentionKernel::kEager;
   /// For a fused attention op (with_attention_kernel()): the head dimension, whose tile shape
   /// sets the kernel's rate (GpuEfficiency::flash3_attention_relative_to). 0 otherwise.
@@ -105,6 +106,11 @@ struct Op {
   /// For a fused attention op: the sequence length s in tokens, whose 128-row query blocks the
   /// kernel's grid is made of (fused_attention_tile_share()). 0 otherwise.
   double attention_tokens = 0.0;
+  /// For a fused attention op: the kernel calls each query block's keys are split over, 1
+  /// unless context parallelism's ring runs one call per key/value block (c calls:
+  /// context_parallel_rank_workload), so that each call's query blocks iterate 1/c of the
+  /// tiles and pay their fixed cost c times (GpuEfficiency::fused_attention_block_share).
+  int attention_key_splits = 1;
   /// Weights this op computes with but does not train: the frozen base of a LoRA/QLoRA run
   /// (models/workload/fine_tuning.h). No gradient, no optimizer state; the kernel reads them
   /// at the compute precision's weight width (a quantized base is dequantized first).

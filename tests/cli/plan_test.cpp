@@ -14,6 +14,8 @@
 #include "cli/app_context.h"
 #include "cli/plan_summary.h"
 #include "config/scenario_loader.h"
+#include "models/gpu/op_time.h"
+#include "models/job/job_time.h"
 #include "models/run/run_variant.h"
 #include "run_command.h"
 #include <fmt/format.h>
@@ -166,6 +168,32 @@ TEST_SUITE("cli.plan") {
     }
   }
 
+  TEST_CASE("the lower bound counts a causal fused kernel's executed tiles: Llama 3 8B at 32K with flash3") {
+    // At 32K tokens attention is over half of the whole-square model FLOP; flash3 computes about
+    // half of its square, so a bound on the whole square would exceed the simulated time.
+    const config::Scenario s = config::parse_scenario(
+        "format: gpuplan/v1\nname: long\n"
+        "workload: {model: llama3-8b, sequence_length: 32768, tokens: 1e8, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 1, precision: bf16_amp, optimizer: adamw, attention: flash3,\n"
+        "           activation_checkpointing: full}\n"
+        "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
+        "parallelism: {strategy: fsdp}\n",
+        "long.yaml", context().catalogs, context().families);
+    models::JobSpec job = s.variants.front().job;
+    models::ModelParams params;
+    params.scaling_reference = false;
+    const models::VariantResult run = models::run_variant(job, "x", params).result;
+    REQUIRE(run.fits);
+    const cli::PlanBound bound = cli::plan_lower_bound(job);
+    CHECK(bound.compute_s <= run.time_to_train_s);
+    // The whole square at the peak would not be a bound: more than the bound by the skipped tiles.
+    const double whole_s = job.workload.training_flop_per_sample() * models::global_batch_samples(job) /
+                           (8 * models::math_peak_flop_per_s(models::OpClass::kMatmul, job.training.precision,
+                                                               job.hardware.gpu)) *
+                           models::job_times(job, 1.0, 0.0).steps_per_epoch * models::job_times(job, 1.0, 0.0).epochs;
+    CHECK(bound.compute_s < 0.8 * whole_s);
+  }
+
   TEST_CASE("the Pareto front of a hand-made point set") {
     const auto point = [](double t, double c, bool fits) {
       cli::PlanPoint p;
@@ -237,11 +265,15 @@ TEST_SUITE("cli.plan") {
     plan.counts.pruned_memory = 1032;
     plan.counts.max_nodes = 1;
     CHECK(cli::plan_summary(plan) ==
-          "No plan: none of the 1032 candidates that validation accepted fits in GPU memory (the largest layouts tried "
+          "No plan: none of the 1032 distinct candidates that validation accepted fits in GPU memory (the largest layouts tried "
           "span 1 node). Try an optimizer that keeps less state (training.optimizer: adamw_8bit), "
           "parallelism.offload.optimizer: cpu, GPUs with more memory (--gpus), or providers whose catalog gives a "
           "network between nodes (--providers; the notes list the instance types planned on one node only).\n");
+    // Some fit but their bound misses the deadline: the deadline sentence.
+    plan.counts.pruned_bound = 5;
+    CHECK(cli::plan_summary(plan) == "No plan meets the deadline of 14.00 d at p90.\n");
     // Something simulated but too slow: the deadline sentence.
+    plan.counts.pruned_bound = 0;
     plan.counts.simulated = 3;
     CHECK(cli::plan_summary(plan) == "No plan meets the deadline of 14.00 d at p90.\n");
   }

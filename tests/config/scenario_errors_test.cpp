@@ -105,6 +105,9 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(with("model: resnet50", "model: mistralai/Mistral-7B-v0.1")) ==
           Messages{"unknown model 'mistralai/Mistral-7B-v0.1' at s.yaml:5:10 (workload.model); did you mean "
                    "mistral-7b?"});
+    // Another size is not the same model: pythia-12b is not pythia-1b.
+    CHECK(errors_of(with("model: resnet50", "model: pythia-12b"))[0].find("did you mean pythia-1b") ==
+          std::string::npos);
     CHECK(errors_of(with("model: resnet50", "model: foo-bar-9b")) ==
           Messages{"unknown model 'foo-bar-9b' at s.yaml:5:10 (workload.model); `gpuplan list models` lists the "
                    "catalog's models"});
