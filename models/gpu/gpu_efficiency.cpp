@@ -8,20 +8,24 @@ namespace gpuplan::models {
 
 GpuEfficiency GpuEfficiency::defaults() {
   GpuEfficiency e;
-  // MAMF measurements (V095, V097) and Jia et al. 2018 for Volta.
+  // MAMF measurements (gpu_efficiency.h; V095, V097) and Jia et al. 2018 for Volta.
   e.matmul_tensor_core_cc7 = 0.66;
   e.matmul_tensor_core_cc8 = 0.87;
   e.matmul_tensor_core_cc9 = 0.80;
+  e.matmul_tensor_core_cc10 = 1745.0 / 2250.0;
+  e.matmul_tensor_core_fp8_cc9 = 1402.6 / 1979.0;
+  e.matmul_tensor_core_fp8_cc10 = 3432.5 / 4500.0;
   // cuBLAS SGEMM on V100 reaches ~14 of 15.7 TFLOP/s for large squares (NVIDIA cuBLAS
   // performance notes); 0.88.
   e.matmul_cuda_core = 0.88;
   // The four fractions below are FITTED by one command, `gpuplan fit tests/validation`
-  // (cli/model_fit.h: Levenberg-Marquardt on ln(predicted/measured) of the 93 throughput rows
-  // of tests/validation at commit dc24abe: A100 40/80 GB, V100 16 GB, RTX 3090, TITAN RTX,
-  // H100 SXM, H200 and B200, the Megatron-LM pipeline rows P001-P016 and the ZeRO-3 offload
-  // rows O001-O002 included; every fraction started at 0.5; 98 evaluations), rounded to three
-  // digits, 2026-12-02. After a model change, rerun the command and copy its "fitted" column
-  // here.
+  // (cli/model_fit.h: Levenberg-Marquardt on ln(predicted/measured) of the 111 throughput rows
+  // of tests/validation after the Blackwell and fp8 GEMM fractions above (2026-12-03): A100
+  // 40/80 GB, V100 16 GB, RTX 3090, TITAN RTX, A10G, H100 SXM, H200, B200, GB200 and GB300,
+  // every group D to X included; every fraction started at 0.5; 84 evaluations), rounded to
+  // three digits. After a model change, rerun the command and copy its "fitted" column here.
+  // Previous fit (93 rows at dc24abe, 2026-12-02): conv 0.970, linear 0.848, attention 0.672,
+  // memory 0.787.
   // Previous fit (75 rows, before the P and O groups, 2026-12-01): conv 0.989, linear 0.828,
   // attention 0.483, memory 0.795. Before that (75 rows, without tile/wave quantization of
   // linear layers and FlashAttention-2's Hopper fraction):
@@ -35,12 +39,12 @@ GpuEfficiency GpuEfficiency::defaults() {
   // GEMM of the path. One fraction, not one per path: only the V100's fp32 ResNet-50 rows
   // (V005, V007) ran convolutions on CUDA cores, so a CUDA-core fraction was left at its 0.5
   // start by a refit without the V100, which predicted those rows at half speed.
-  e.conv_relative_to_gemm = 0.970;
+  e.conv_relative_to_gemm = 1.000;
   // A model's linear layers (forward, grad-input, grad-weight GEMMs with the bias pass)
   // relative to the best-shape GEMM, on top of their shape's tile and wave efficiency.
-  e.matmul_relative_to_gemm = 0.848;
+  e.matmul_relative_to_gemm = 0.839;
   // Per-head batched attention GEMMs (k = head_dim = 64) relative to a GEMM.
-  e.attention_relative_to_matmul = 0.672;
+  e.attention_relative_to_matmul = 0.636;
   // A fused attention kernel's fixed cost per 128-row query block, in key tiles: least
   // squares over FlashAttention-3's bf16 forward at head dim 128 on an H100 SXM, with and
   // without a causal mask, sequence 512 to 16k (Shah et al. 2024, arXiv:2407.08608, figure 5:
@@ -83,7 +87,7 @@ GpuEfficiency GpuEfficiency::defaults() {
   e.flash_triton_attention_relative_to_flash = 1.0 / std::sqrt(1.3 * 2.5);
   // Achieved share of datasheet bandwidth by memory-bound kernels (STREAM-like copy reaches
   // ~85 % on A100/H100 HBM), one for every memory type (gpu_efficiency.h says why).
-  e.memory_bandwidth = 0.787;
+  e.memory_bandwidth = 0.744;
   // Minimum kernel duration on recent NVIDIA GPUs is 2-5 us (NVIDIA Nsight guidance).
   e.kernel_fixed_s = core::microseconds(3.0);
   // Eager PyTorch: a bare aten op costs ~10 us of Python, dispatcher and launch ("Making Deep

@@ -15,18 +15,30 @@ namespace gpuplan::models {
 
 struct GpuEfficiency {
   /// Large-GEMM fraction of the dense tensor-core peak, by architecture (compute capability
-  /// major 7 = Volta/Turing, 8 = Ampere/Ada, 9 = Hopper and later). Measured "maximum
-  /// achievable matmul FLOPS": A100 SXM bf16 271.2 of 312 (0.87), H100 SXM 794.5 of 989
-  /// (0.80) (stas00/ml-engineering compute/accelerator/README.md; rows V095, V097 of
-  /// shared/data/published-measurements.csv); Volta's tensor cores reach about two thirds of
-  /// their peak in cuBLAS HGEMM (Jia et al., "Dissecting the NVIDIA Volta GPU Architecture
-  /// via Microbenchmarking", arXiv:1804.06826, 2018).
+  /// major 7 = Volta/Turing, 8 = Ampere/Ada, 9 = Hopper, 10 and later = Blackwell) and, from
+  /// Hopper on, for fp8 GEMMs apart. Measured "maximum achievable matmul FLOPS" (MAMF, the
+  /// best shape of a torch.matmul sweep; stas00/ml-engineering compute/accelerator/README.md
+  /// @744d01e1, "Maximum Achievable Matmul FLOPS comparison table"): bf16 A100 SXM 271.2 of
+  /// 312 (0.87), H100 SXM 794.5 of 989 (0.80), B200 SXM 1745 of 2250 (0.776); fp8 H100 SXM
+  /// 1402.6 of 1979 (0.709), B200 SXM 3432.5 of 4500 (0.763). Rows V095, V097 of
+  /// shared/data/published-measurements.csv hold the A100 and H100 bf16 figures. Volta's
+  /// tensor cores reach about two thirds of their peak in cuBLAS HGEMM (Jia et al.,
+  /// "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking", arXiv:1804.06826,
+  /// 2018). Ada's fp8 (compute capability 8.9) has no published MAMF: it takes the 16-bit
+  /// fraction of its generation. One figure per architecture, not per GPU: a part that runs
+  /// its GEMMs at a lower clock than its datasheet peak says so in the catalog
+  /// (observed_load_clock, GpuSpec).
   double matmul_tensor_core_cc7 = 0.0;
   double matmul_tensor_core_cc8 = 0.0;
   double matmul_tensor_core_cc9 = 0.0;
-  /// The tensor-core fraction for a GPU of compute capability `major`.
-  double matmul_tensor_core(int major) const {
-    return major >= 9 ? matmul_tensor_core_cc9 : (major == 8 ? matmul_tensor_core_cc8 : matmul_tensor_core_cc7);
+  double matmul_tensor_core_cc10 = 0.0;
+  double matmul_tensor_core_fp8_cc9 = 0.0;
+  double matmul_tensor_core_fp8_cc10 = 0.0;
+  /// The tensor-core fraction for a GPU of compute capability `major`; `fp8` for an fp8 GEMM.
+  double matmul_tensor_core(int major, bool fp8 = false) const {
+    if (major >= 10) return fp8 ? matmul_tensor_core_fp8_cc10 : matmul_tensor_core_cc10;
+    if (major == 9) return fp8 ? matmul_tensor_core_fp8_cc9 : matmul_tensor_core_cc9;
+    return major == 8 ? matmul_tensor_core_cc8 : matmul_tensor_core_cc7;
   }
   /// Large SGEMM fraction of the FP32 CUDA-core peak (cuBLAS SGEMM is typically 85-95 %).
   double matmul_cuda_core = 0.0;

@@ -192,7 +192,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     const bool fp8_gemm = p == Precision::kFp8 && runs_fp8_gemm(op);
     const Precision math_p = p == Precision::kFp8 && !fp8_gemm ? Precision::kBf16Amp : p;
     const bool tc = uses_tensor_cores(op.op_class, math_p, gpu);
-    double eff = tc ? e.matmul_tensor_core(gpu.efficiency_generation()) : e.matmul_cuda_core;
+    double eff = tc ? e.matmul_tensor_core(gpu.efficiency_generation(), fp8_gemm) : e.matmul_cuda_core;
     double relative = 1.0;  // the op class relative to a GEMM of the same FLOP and path
     if (op.op_class == OpClass::kConv) {
       eff *= e.conv_relative_to_gemm;
