@@ -48,7 +48,13 @@ std::string plan_summary(const PlanResult& plan) {
     out += "No plan meets the deadline of " + report::human_duration(plan.deadline_s) +
            (plan.budget_usd ? " within the budget" : std::string()) + " at p90.\n";
   }
-  if (fastest != nullptr && fastest != cheapest) out += "Fastest plan: " + describe(*fastest) + ".\n";
+  // The fastest plan is always named when a plan fits: a search with a single market or
+  // provider often finds the cheapest plan that meets the deadline is also the fastest.
+  if (fastest != nullptr && fastest == cheapest) {
+    out += "Fastest plan: the same (no plan simulated is faster).\n";
+  } else if (fastest != nullptr) {
+    out += "Fastest plan: " + describe(*fastest) + ".\n";
+  }
   return out;
 }
 

@@ -11,7 +11,8 @@
 
 namespace gpuplan::cli {
 
-/// One or two sentences, each ending with a newline.
+/// One or two sentences, each ending with a newline. The second names the fastest plan
+/// simulated whenever one fits, "Fastest plan: the same ..." when it is the cheapest one.
 std::string plan_summary(const PlanResult& plan);
 
 }  // namespace gpuplan::cli

@@ -435,7 +435,7 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
     if (h.reader) {
       missing_key(*h.reader, key, fix + why);
     } else {
-      sink.add("missing key '" + key + "'", cloud.reader->mark_of("instance"), "hardware." + key, fix + why);
+      sink.add_missing_key(cloud.reader->mark_of("instance"), "hardware." + key, fix + why);
     }
   };
   const auto contradiction = [&](const std::string& key, const std::string& written, const std::string& instance_has,

@@ -182,8 +182,6 @@ std::string divisors_text(int n, int smallest) {
   return text;
 }
 
-void missing_key(const MapReader& reader, const std::string& key, const std::string& fix) {
-  reader.sink().add("missing key '" + key + "'", reader.mark(), reader.path_of(key), fix);
-}
+void missing_key(MapReader& reader, const std::string& key, const std::string& fix) { reader.missing(key, fix); }
 
 }  // namespace gpuplan::config

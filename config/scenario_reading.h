@@ -53,7 +53,8 @@ std::string plural(int n, const std::string& word);
 /// that name the parallel sizes that would fit.
 std::string divisors_text(int n, int smallest = 1);
 
-/// Records "missing key '<key>'" at `reader`'s mapping with `fix` (starting with "; ").
-void missing_key(const MapReader& reader, const std::string& key, const std::string& fix);
+/// Records "missing key '<key>'" at `reader`'s mapping with `fix` (starting with "; "), or
+/// once as the unknown key that misspells it (MapReader::missing).
+void missing_key(MapReader& reader, const std::string& key, const std::string& fix);
 
 }  // namespace gpuplan::config

@@ -28,6 +28,29 @@ void ErrorSink::add_formatted(std::string message) {
   }
 }
 
+void ErrorSink::add_missing_key(const YAML::Mark& mark, const std::string& key_path, const std::string& fix) {
+  if (std::find(suggested_paths_.begin(), suggested_paths_.end(), key_path) != suggested_paths_.end()) {
+    return;
+  }
+  const std::string key = key_path.substr(key_path.rfind('.') + 1);  // npos + 1 = 0: the whole path
+  if (messages_.size() < kMaxKeptErrors) missing_keys_.emplace_back(key_path, messages_.size());
+  add("missing key '" + key + "'", mark, key_path, fix);
+}
+
+void ErrorSink::add_unknown_key(const std::string& key, const YAML::Mark& mark, const std::string& key_path,
+                                const std::string& fix, const std::vector<std::string>& suggested_paths) {
+  const std::string message = format_diagnostic("unknown key '" + key + "'", to_source_mark(mark), key_path, fix);
+  suggested_paths_.insert(suggested_paths_.end(), suggested_paths.begin(), suggested_paths.end());
+  for (auto it = missing_keys_.begin(); it != missing_keys_.end(); ++it) {
+    if (std::find(suggested_paths.begin(), suggested_paths.end(), it->first) != suggested_paths.end()) {
+      messages_[it->second] = message;
+      missing_keys_.erase(it);
+      return;
+    }
+  }
+  add_formatted(message);
+}
+
 void ErrorSink::throw_if_any() const {
   if (count_ != 0) {
     throw ConfigError(messages_, count_);
@@ -152,8 +175,7 @@ const YAML::Node* MapReader::lookup(const std::string& key, Requirement req, std
   YAML::Node value = node_[key];
   if (!value.IsDefined()) {
     if (req == Requirement::kRequired) {
-      sink_->add("missing key '" + key + "'", mark_, path_of(key),
-                 "; add " + key + ": " + std::string(expected));
+      missing(key, "; add " + key + ": " + std::string(expected));
     }
     return nullptr;
   }
@@ -363,53 +385,95 @@ void MapReader::declare(const std::vector<std::string>& keys) {
 
 namespace {
 
-/// The fix of an unknown `key` of the mapping at `key_path` that reads `known`: the closest
+/// The known keys of its own mapping that an unknown `key` is taken to mean: the closest
 /// known key (core::closest); else a known key that `key` ends with after an underscore
-/// (peft's lora_alpha is alpha); else, in a section of the scenario schema, the schema paths
-/// that end with `key` elsewhere ("did you mean training.fine_tuning?" under hardware).
-std::string unknown_key_fix(const std::string& key, const std::string& key_path, const std::vector<std::string>& known) {
+/// (peft's lora_alpha is alpha). Empty when none is near.
+std::vector<std::string> near_known_keys(const std::string& key, const std::vector<std::string>& known) {
   std::vector<std::string> suggestions = core::closest(key, known, 2, 1);
   for (const std::string& k : known) {
     if (suggestions.empty() && k.size() >= 3 && key.size() > k.size() + 1 && key.ends_with("_" + k)) {
       suggestions.push_back(k);
     }
   }
-  if (!suggestions.empty() || key_path.empty()) return core::did_you_mean(suggestions);
+  return suggestions;
+}
+
+/// The shortest unknown key that unknown_key_suggestions matches to near keys of other sections.
+constexpr std::size_t kMinNearSchemaKeyLength = 5;
+
+/// The suggestions for an unknown `key` of the mapping at `key_path` that reads `known`, as
+/// full key paths: its near_known_keys; else, in a section of the scenario schema, the
+/// schema paths elsewhere whose last key is `key` ("did you mean training.fine_tuning?"
+/// under hardware), else whose last key is within edit distance 2 of it (training.zero_stge:
+/// "did you mean parallelism.zero_stage?"), for keys of kMinNearSchemaKeyLength characters
+/// or more; at most 3. `shown` gets them as the message names them: a key of the same
+/// mapping by its name, another section's by its path.
+std::vector<std::string> unknown_key_suggestions(const std::string& key, const std::string& key_path,
+                                                 const std::vector<std::string>& known,
+                                                 std::vector<std::string>& shown) {
+  shown = near_known_keys(key, known);
+  std::vector<std::string> paths;
+  for (const std::string& k : shown) paths.push_back(key_path.empty() ? k : key_path + "." + k);
+  if (!shown.empty() || key_path.empty()) return paths;
   const std::vector<SchemaPath> schema = schema_paths();
   const bool scenario_section = std::any_of(schema.begin(), schema.end(), [&key_path](const SchemaPath& p) {
     return p.path == key_path && p.section;
   });
-  if (!scenario_section) return "";
+  if (!scenario_section) return paths;
+  const auto last_key = [](const std::string& path) { return path.substr(path.rfind('.') + 1); };
   for (const SchemaPath& p : schema) {
-    if (!p.file_level && suggestions.size() < 3 && (p.path == key || p.path.ends_with("." + key))) {
-      suggestions.push_back(p.path);
+    if (!p.file_level && paths.size() < 3 && last_key(p.path) == key) {
+      paths.push_back(p.path);
     }
   }
-  return core::did_you_mean(suggestions);
+  // Near keys only when no key matches exactly, and for keys long enough that two edits
+  // leave most of them (a two-letter key is two edits from any other).
+  const bool exact = !paths.empty();
+  for (const SchemaPath& p : schema) {
+    if (!exact && key.size() >= kMinNearSchemaKeyLength && !p.file_level && paths.size() < 3 &&
+        core::edit_distance(last_key(p.path), key) <= 2) {
+      paths.push_back(p.path);
+    }
+  }
+  shown = paths;
+  return paths;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// `names` without repeats, in first-seen order.
+std::vector<std::string> unique_names(const std::vector<std::string>& names) {
+  std::vector<std::string> unique;
+  for (const auto& k : names) {
+    if (!contains(unique, k)) unique.push_back(k);
+  }
+  return unique;
 }
 
 }  // namespace
+
+void MapReader::missing(const std::string& key, const std::string& fix) {
+  if (!valid_) {
+    return;  // the mapping itself was reported
+  }
+  sink_->add_missing_key(mark_, path_of(key), fix);
+}
 
 void MapReader::finish() {
   if (!valid_) {
     return;
   }
+  const std::vector<std::string> unique = unique_names(known_);
   for (auto it = node_.begin(); it != node_.end(); ++it) {
     const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
-    bool known = false;
-    for (const auto& k : known_) {
-      if (k == key) {
-        known = true;
-        break;
-      }
+    if (contains(known_, key)) {
+      continue;
     }
-    if (!known) {
-      std::vector<std::string> unique;
-      for (const auto& k : known_) {
-        if (std::find(unique.begin(), unique.end(), k) == unique.end()) unique.push_back(k);
-      }
-      sink_->add("unknown key '" + key + "'", it->first.Mark(), path_of(key), unknown_key_fix(key, key_path_, unique));
-    }
+    std::vector<std::string> shown;
+    const std::vector<std::string> paths = unknown_key_suggestions(key, key_path_, unique, shown);
+    sink_->add_unknown_key(key, it->first.Mark(), path_of(key), core::did_you_mean(shown), paths);
   }
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "config/config_error.h"
@@ -29,6 +30,16 @@ class ErrorSink {
            const std::string& fix = "");
   /// Records a message that is already formatted.
   void add_formatted(std::string message);
+  /// Records "missing key '<key>' at <mark> (<key_path>)<fix>" for the required key at
+  /// `key_path`, unless an unknown-key error of this sink suggested `key_path` already
+  /// (add_unknown_key): a misspelt or misplaced key is one mistake, reported once.
+  void add_missing_key(const YAML::Mark& mark, const std::string& key_path, const std::string& fix);
+  /// Records "unknown key '<key>' at <mark> (<key_path>)<fix>", where `fix` suggests the key
+  /// paths `suggested_paths` ("; did you mean batch_size?" suggests training.batch_size). A
+  /// missing-key error recorded for one of them takes this message instead: the count and the
+  /// messages' number stay as they were, and the mistake is named once, at the key written.
+  void add_unknown_key(const std::string& key, const YAML::Mark& mark, const std::string& key_path,
+                       const std::string& fix, const std::vector<std::string>& suggested_paths);
   bool empty() const { return count_ == 0; }
   /// The first kMaxKeptErrors messages recorded.
   const std::vector<std::string>& messages() const { return messages_; }
@@ -43,6 +54,8 @@ class ErrorSink {
   std::string file_;
   std::vector<std::string> messages_;
   std::size_t count_ = 0;
+  std::vector<std::pair<std::string, std::size_t>> missing_keys_;  // (key path, index in messages_)
+  std::vector<std::string> suggested_paths_;  // key paths that unknown-key errors suggested
 };
 
 /// Most messages an ErrorSink keeps: more than are shown (kMaxShownErrors), so that sorting
@@ -119,7 +132,12 @@ class MapReader {
   void declare(const std::vector<std::string>& keys);
   /// Records an error about `key` at its position.
   void error(const std::string& key, const std::string& problem, const std::string& fix = "") const;
-  /// Reports unknown keys: "unknown key 'x' at f:l:c (path.x); did you mean y?".
+  /// Records that the required `key` is absent, with `fix` (starting with "; "): "missing key
+  /// 'key' at <this mapping> (path.key); <fix>". An unknown key that suggests it, here or in
+  /// another section, is reported instead (ErrorSink::add_missing_key), before or after.
+  void missing(const std::string& key, const std::string& fix);
+  /// Reports unknown keys: "unknown key 'x' at f:l:c (path.x); did you mean y?"
+  /// (ErrorSink::add_unknown_key).
   void finish();
 
  private:

@@ -131,6 +131,10 @@ AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const Atte
   return AttentionKernel::kEager;
 }
 
+bool fused_kernel_takes_explicit_bias(AttentionKernel kernel, bool alibi_bias) {
+  return alibi_bias && kernel == AttentionKernel::kMemoryEfficient;
+}
+
 double fused_attention_query_blocks(const Op& op) {
   if (op.attention_kernel == AttentionKernel::kEager || op.attention_tokens <= 0.0) {
     return 0.0;
@@ -170,8 +174,10 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyVal
     }
     const ScoresShape shape = scores_shape(scores);
     bool causal = false;
+    bool alibi = false;
     for (std::size_t j = i; j < end; ++j) {
       causal = causal || workload.ops[j].causal;
+      alibi = alibi || ends_with(workload.ops[j].name, "attn.alibi");
     }
     const double sh = shape.tokens_by_hidden;
     // K and V per query element: 1, or kv_heads / heads when the kernel takes them grouped
@@ -201,7 +207,7 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyVal
     fused.forward_kernels = 1;
     fused.attention_kernel = kernel;
     fused.head_dim = sh / shape.tokens / shape.heads;
-    fused.causal = causal;
+    fused.causal = causal && !fused_kernel_takes_explicit_bias(kernel, alibi);
     fused.attention_tokens = shape.tokens;
     ops.push_back(fused);
     i = end;

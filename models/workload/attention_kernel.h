@@ -63,6 +63,15 @@ inline bool is_flash_kernel(AttentionKernel kernel) {
   return kernel == AttentionKernel::kFlash || kernel == AttentionKernel::kFlash3;
 }
 
+/// True when `kernel` receives a model's ALiBi bias (`alibi_bias`, AttentionShape::alibi_bias)
+/// as an explicit additive mask, the causal mask folded into it: SDPA has no ALiBi argument,
+/// so its memory-efficient kernel (kMemoryEfficient, from `attention: sdpa` or named) is called
+/// with the bias as attn_mask and is_causal=False (scaled_dot_product_attention raises when
+/// both are set, PyTorch 2.x docs) and adds the mask to every key tile, skipping none.
+/// FlashAttention-2/3 (alibi_slopes) and flash_attn_triton (a bias with causal=True) apply
+/// ALiBi inside the causal kernel: false for them, and for any model without ALiBi.
+bool fused_kernel_takes_explicit_bias(AttentionKernel kernel, bool alibi_bias);
+
 /// Query rows of one block of a fused attention kernel's grid, and keys of one tile it
 /// iterates over: 128 (FlashAttention-2/3's kBlockM for head dims up to 128; cuDNN's fused
 /// attention tiles alike). One number for every fused kernel and head dimension.
@@ -98,7 +107,8 @@ enum class KeyValueHeads {
 /// tokens, width h and a heads (Dao 2023, "FlashAttention-2", sec. 3.1-3.2):
 /// - forward FLOP 4·s²·h (QKᵀ and PV; as eager, no causal halving), backward 2× that (dV,
 ///   dP, dQ, dK) plus the recomputed QKᵀ (backward_recompute_flop_ratio 0.5): 2.5× forward;
-///   under a causal mask (Op::causal, from the chain's mask) the kernel's time is for
+///   under a causal mask (Op::causal, from the chain's mask, unless the kernel takes an
+///   explicit bias: fused_kernel_takes_explicit_bias) the kernel's time is for
 ///   fused_attention_tile_share() of that FLOP (Op::attention_tokens = s);
 /// - reads Q, K, V (3·s·h), writes O (s·h); one kernel per direction; with
 ///   KeyValueHeads::kGrouped and kFlash or kFlash3, K and V are kv_heads / heads of s·h each and the

@@ -250,11 +250,48 @@ TEST_SUITE("cli.plan") {
     CHECK(cli::plan_summary(plan) ==
           "Cheapest plan that meets the deadline: aws/p5.48xlarge (16 nodes x 8 GPUs, on-demand in us-east-1, variant "
           "baseline; ddp, DP 1 x TP 8 x PP 16, micro-batch 1 x 1024 accumulated, recompute full): 20.00 d and $1,000 "
-          "at p90.\n");
+          "at p90.\nFastest plan: the same (no plan simulated is faster).\n");
     // An interleaved schedule is shown, in the table and the summary.
     plan.points[0].pipeline_schedule = "interleaved_1f1b";
     CHECK(cli::render_plan(plan, "table").find("interleaved_1f1b") != std::string::npos);
     CHECK(cli::plan_summary(plan).find("DP 1 x TP 8 x PP 16 (interleaved_1f1b),") != std::string::npos);
+  }
+
+  TEST_CASE("the fastest plan is named when it is also the cheapest, as on one provider without spot") {
+    // Lambda's catalog has no spot: on --providers lambda the cheapest plan that meets the
+    // deadline was also the fastest, and the summary named no fastest plan.
+    cli::PlanResult plan;
+    plan.deadline_s = 48 * 3600.0;
+    cli::PlanPoint fast;
+    fast.strategy = "sgd";
+    fast.instance = "lambda/gpu_8x_h100_sxm5";
+    fast.gpu = "h100-sxm";
+    fast.region = "us-east-1";
+    fast.market = "on_demand";
+    fast.gpus = 8;
+    fast.data_parallel = "ddp";
+    fast.recompute = "false";
+    fast.time_p50_s = fast.time_p90_s = 3600.0;
+    fast.cost_p50_usd = fast.cost_p90_usd = 24.0;
+    fast.meets_deadline = true;
+    cli::PlanPoint slow = fast;  // half the GPUs: twice the time, the same dollars plus a little
+    slow.instance = "lambda/gpu_4x_h100_sxm5";
+    slow.gpus = 4;
+    slow.time_p50_s = slow.time_p90_s = 7200.0;
+    slow.cost_p50_usd = slow.cost_p90_usd = 25.0;
+    plan.points = {fast, slow};  // sorted by p90 dollars
+    const std::string cheapest =
+        "Cheapest plan that meets the deadline: lambda/gpu_8x_h100_sxm5 (1 node x 8 GPUs, on-demand in us-east-1, "
+        "variant sgd; ddp, DP 8 x TP 1 x PP 1, micro-batch 1 x 1 accumulated, recompute false): 60.0 min and $24.00 at "
+        "p90.\n";
+    CHECK(cli::plan_summary(plan) == cheapest + "Fastest plan: the same (no plan simulated is faster).\n");
+    // Neither meets the deadline: the fastest is named in full after the deadline sentence.
+    plan.deadline_s = 1800.0;
+    plan.points[0].meets_deadline = plan.points[1].meets_deadline = false;
+    CHECK(cli::plan_summary(plan) ==
+          "No plan meets the deadline of 30.0 min at p90.\nFastest plan: lambda/gpu_8x_h100_sxm5 (1 node x 8 GPUs, "
+          "on-demand in us-east-1, variant sgd; ddp, DP 8 x TP 1 x PP 1, micro-batch 1 x 1 accumulated, recompute "
+          "false): 60.0 min and $24.00 at p90.\n");
   }
 
   TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {

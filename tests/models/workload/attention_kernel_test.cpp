@@ -77,6 +77,38 @@ TEST_SUITE("models.workload.attention_kernel") {
     CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), *gpt2_shape) == AttentionKernel::kFlash);
   }
 
+  TEST_CASE("ALiBi: memory-efficient gets it as an explicit mask and computes every tile; flash kernels stay causal") {
+    const testing::CatalogModel m = testing::catalog_model("mpt-7b");
+    const Workload eager = testing::build(m.family, m.values);
+    // MPT-7B: s = 2048 tokens, h = 4096. Forward 4·s²·h = 4 x 4,194,304 x 4,096 =
+    // 68,719,476,736 FLOP per sample, the whole square, whichever kernel.
+    constexpr double kSquareFlop = 68'719'476'736.0;
+    // SDPA resolves ALiBi to the memory-efficient kernel with the bias (causal mask folded in)
+    // as attn_mask and is_causal=False: every one of the 16 x 16 tiles, share 1.
+    const Op efficient =
+        op_named(with_attention_kernel(eager, AttentionKernel::kMemoryEfficient), "layers.0.attn.fused");
+    CHECK(efficient.forward_flop == doctest::Approx(kSquareFlop));
+    CHECK(efficient.attention_tokens == 2048.0);
+    CHECK_FALSE(efficient.causal);
+    CHECK(fused_attention_tile_share(efficient) == 1.0);
+    // FlashAttention-2/3 (alibi_slopes) and flash_attn_triton (bias, causal=True) run the
+    // causal kernel: 16 query blocks of 128 compute 16·17/2 = 136 of the 256 tiles, 17/32:
+    // 68,719,476,736 x 17/32 = 36,507,222,016 FLOP.
+    for (AttentionKernel k : {AttentionKernel::kFlash, AttentionKernel::kFlash3, AttentionKernel::kFlashTriton}) {
+      const Op fused = op_named(with_attention_kernel(eager, k), "layers.0.attn.fused");
+      CHECK(fused.causal);
+      CHECK(fused.forward_flop * fused_attention_tile_share(fused) == doctest::Approx(36'507'222'016.0));
+    }
+    // Without ALiBi the memory-efficient kernel is called with is_causal and skips tiles too.
+    const Op gpt2_efficient =
+        op_named(with_attention_kernel(gpt2(), AttentionKernel::kMemoryEfficient), "layers.0.attn.fused");
+    CHECK(gpt2_efficient.causal);
+    CHECK(fused_attention_tile_share(gpt2_efficient) == doctest::Approx(9.0 / 16.0));
+    CHECK(fused_kernel_takes_explicit_bias(AttentionKernel::kMemoryEfficient, true));
+    CHECK_FALSE(fused_kernel_takes_explicit_bias(AttentionKernel::kMemoryEfficient, false));
+    CHECK_FALSE(fused_kernel_takes_explicit_bias(AttentionKernel::kFlashTriton, true));
+  }
+
   TEST_CASE("flash replaces each layer's eager chain with one fused op") {
     const Workload eager = gpt2();
     const Workload flash = with_attention_kernel(eager, AttentionKernel::kFlash);
