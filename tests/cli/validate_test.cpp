@@ -54,7 +54,11 @@ using gpuplan::testing::run_gpuplan;
 // X148-X153 -8.6/+14.0/-41.7/-34.5/-46.2/-40.3 -> -13.2/-18.3/-4.5/-0.3/-1.7/+6.4 %, F 10.2 -> 10.4 % (F003-F005 at 32K
 // and 64K -3/-4/-12 -> +4.0/+5.0/+2.7 %; F021/F022 +9.6/+39.6 -> +23.0/+55.7 %); N001-N012 7.3 -> 10.5 %, where the
 // full square had hidden short-context costs the model lacks (N001 +17.9 -> +23.5, N005 GB200 +5.1 -> +24.3, N009 CP2
-// +8.0 -> +24.8 %; N010 -13.5 -> -5.6 %).
+// +8.0 -> +24.8 %; N010 -13.5 -> -5.6 %). GEMM fractions per architecture and precision from
+// published MAMF (Blackwell bf16 0.776, fp8 0.709 Hopper / 0.763 Blackwell), GB200's load clock
+// implied by its MAMF, and the four fitted fractions refit (2026-12-03): throughput 10.4 -> 9.8 %,
+// one GPU 8.2 -> 8.0 %, several 11.1 -> 10.4 %; N001-N012 10.5 -> 7.8 % (N001 +12.2, N005
+// +12.7, N009 +16.7, N010 -12.4 %).
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -62,17 +66,17 @@ TEST_SUITE("cli.validate") {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 111);
-    CHECK(j["throughput_mape"].get<double>() <= 0.104);
+    CHECK(j["throughput_mape"].get<double>() <= 0.099);
     CHECK(j["rows"].size() >= 131);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
-    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.083);
+    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.080);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.111);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.105);
     CHECK(j["memory_mape"].get<double>() <= 0.074);
     CHECK(j["fits_right"].get<int>() >= 7);
   }
 
-  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 10.6 % MAPE, each within 25 %") {
+  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 7.9 % MAPE, each within 20 %") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -81,15 +85,16 @@ TEST_SUITE("cli.validate") {
     for (const auto& row : j["rows"]) {
       if (row["metric"] != "tokens_per_s" || row["case"].get<std::string>().rfind("N0", 0) != 0) continue;
       CAPTURE(row["case"].get<std::string>());
-      CHECK(std::abs(row["relative_error"].get<double>()) <= 0.25);
+      CHECK(std::abs(row["relative_error"].get<double>()) <= 0.20);
       sum += std::abs(row["relative_error"].get<double>());
       ++n;
     }
     CHECK(n == 12);
     // 7.6 % with attention: flash3 and fp8 confined to the blocks' linears (9.6 % before); 8.3 %
     // with Megatron's 16-bit fused layer norms (their traffic halves: N001 +23.0 -> +26.1 %); 7.3 %
-    // with Transformer Engine's fp8 cast-transpose kernels (N001 +17.9 %).
-    CHECK(sum / n <= 0.106);
+    // with Transformer Engine's fp8 cast-transpose kernels (N001 +17.9 %); 10.5 % with causal tile
+    // skipping; 7.8 % with the fp8 and Blackwell MAMF fractions.
+    CHECK(sum / n <= 0.079);
   }
 
   TEST_CASE("each BERT-large memory row of the published measurements within 10 %") {
