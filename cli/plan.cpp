@@ -134,11 +134,11 @@ PlanBound plan_lower_bound(const models::JobSpec& job) {
   const double steps = shape.steps_per_epoch * shape.epochs;
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   const double peak = models::math_peak_flop_per_s(models::OpClass::kMatmul, job.training.precision, job.hardware.gpu);
-  // Model FLOP as the kernels execute them: a causal fused attention kernel skips the masked
-  // tiles (models::fused_attention_tile_share), so its whole-square FLOP would overstate the work.
+  // Model FLOP as the kernels execute them (models::executed_forward_flop): a causal fused
+  // attention kernel skips the masked tiles, so its whole-square FLOP would overstate the work.
   double flop_per_sample = 0.0;
   for (const models::Op& op : job.workload.ops) {
-    flop_per_sample += op.forward_flop * models::fused_attention_tile_share(op) * (1.0 + op.backward_flop_ratio);
+    flop_per_sample += models::executed_forward_flop(op) * (1.0 + op.backward_flop_ratio);
   }
   const double compute_s = flop_per_sample * models::global_batch_samples(job) / (gpus * peak);
   double exchange_s = 0.0;

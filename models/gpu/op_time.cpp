@@ -167,7 +167,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   OpWork w;
   // Executed FLOP: a causal fused attention kernel skips the tiles above the diagonal, and
   // its backward also recomputes part of the forward.
-  w.forward.flop = op.forward_flop * fused_attention_tile_share(op) * batch;
+  w.forward.flop = executed_forward_flop(op) * batch;
   w.backward.flop = w.forward.flop * (op.backward_flop_ratio + op.backward_recompute_flop_ratio);
   w.forward.kernels = op.forward_kernels;
   // Ops with weights launch grad-input and grad-weight kernels.

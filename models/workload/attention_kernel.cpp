@@ -150,6 +150,8 @@ double fused_attention_tile_share(const Op& op) {
   return (n + 1.0) / (2.0 * n);
 }
 
+double executed_forward_flop(const Op& op) { return op.forward_flop * fused_attention_tile_share(op); }
+
 Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyValueHeads key_value_heads) {
   if (kernel == AttentionKernel::kSdpa) {
     throw std::invalid_argument("with_attention_kernel: resolve sdpa with sdpa_backend() first");

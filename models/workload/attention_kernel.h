@@ -89,6 +89,12 @@ double fused_attention_query_blocks(const Op& op);
 /// (Workload::hardware_flop_per_sample); the kernel's time is for this share of it (op_time.cpp).
 double fused_attention_tile_share(const Op& op);
 
+/// FLOP the kernels execute for one sample's forward pass of `op`: Op::forward_flop times
+/// fused_attention_tile_share() (a causal fused kernel skips the masked tiles; every other op
+/// executes its forward_flop). The one rule for executed FLOP that op time (op_time.cpp) and the
+/// plan's lower bound (cli/plan.cpp) share.
+double executed_forward_flop(const Op& op);
+
 /// How a fused kernel's caller passes K and V of a grouped-query model (kv_heads < heads).
 enum class KeyValueHeads {
   /// Expanded to every query head first (HF's repeat_kv; litgpt's expand before

@@ -97,8 +97,9 @@ TEST_SUITE("models.workload.attention_kernel") {
     for (AttentionKernel k : {AttentionKernel::kFlash, AttentionKernel::kFlash3, AttentionKernel::kFlashTriton}) {
       const Op fused = op_named(with_attention_kernel(eager, k), "layers.0.attn.fused");
       CHECK(fused.causal);
-      CHECK(fused.forward_flop * fused_attention_tile_share(fused) == doctest::Approx(36'507'222'016.0));
+      CHECK(executed_forward_flop(fused) == doctest::Approx(36'507'222'016.0));
     }
+    CHECK(executed_forward_flop(efficient) == doctest::Approx(kSquareFlop));
     // Without ALiBi the memory-efficient kernel is called with is_causal and skips tiles too.
     const Op gpt2_efficient =
         op_named(with_attention_kernel(gpt2(), AttentionKernel::kMemoryEfficient), "layers.0.attn.fused");
