@@ -37,8 +37,9 @@ double run_time_s(const VariantResult& row);
 /// The resource that outcome `o` relieved on `row`: for a time remedy, the part of the
 /// critical path whose seconds per sample (share / samples/s) fell most between the row and
 /// the remedy's simulated result (compiled mode on a row held by its host dispatch relieves
-/// host_dispatch, whatever the remedy's list says); the remedy's own `relieves` for a cost
-/// remedy or when no part fell. Throws nothing.
+/// host_dispatch, whatever the remedy's list says); on a row its loader limits
+/// (critical_path.h, binding_part), the loader's part whenever the remedy shortens the wait for
+/// data; the remedy's own `relieves` for a cost remedy or when no part fell. Throws nothing.
 std::string relieved_resource(const VariantResult& row, const RemedyOutcome& o);
 
 /// The unchecked advice for a row that does not finish: resume from checkpoints when it has

@@ -26,11 +26,22 @@ std::vector<CriticalPathPart> critical_path(const StepPlan& plan, const StepBrea
   return parts;
 }
 
-std::string largest_part(const std::vector<CriticalPathPart>& path) {
+bool is_loader_part(const std::string& resource) {
+  return resource == "data_loading_cpu" || resource == "storage_io";
+}
+
+std::string binding_part(const std::vector<CriticalPathPart>& path) {
   const CriticalPathPart* top = nullptr;
+  const CriticalPathPart* top_loader = nullptr;
+  double loader_share = 0.0;
   for (const CriticalPathPart& p : path) {
     if (top == nullptr || p.seconds > top->seconds) top = &p;
+    if (is_loader_part(p.resource)) {
+      loader_share += p.share;
+      if (top_loader == nullptr || p.seconds > top_loader->seconds) top_loader = &p;
+    }
   }
+  if (top_loader != nullptr && loader_share >= kLoaderBindingShare) return top_loader->resource;
   return top == nullptr ? std::string("gpu_compute") : top->resource;
 }
 

@@ -25,8 +25,20 @@ namespace gpuplan::models {
 std::vector<CriticalPathPart> critical_path(const StepPlan& plan, const StepBreakdown& step,
                                             const LoaderStats& loader);
 
-/// The resource with the largest part of `path` (the first of equal ones); "gpu_compute" for
-/// an empty path.
-std::string largest_part(const std::vector<CriticalPathPart>& path);
+/// Share of the step the GPU must wait for its input before the loader, not the largest part,
+/// is named the limiter (binding_part): 2 %. Below it a wait is warm-up or the jitter of seeded
+/// storage latencies, and removing it would gain less than the smallest remedy the advice
+/// checks (models::kMinimumRemedyGain, remedies.h).
+inline constexpr double kLoaderBindingShare = 0.02;
+
+/// True for the loader's parts of a critical path: data_loading_cpu and storage_io.
+bool is_loader_part(const std::string& resource);
+
+/// The resource that limits the step. The input pipeline runs ahead of the GPU through its
+/// prefetch queue, so a GPU that still waits for data (data_loading_cpu + storage_io at least
+/// kLoaderBindingShare of the step) waits because the loader's rate sets the step: a faster GPU
+/// would only wait longer. Then the larger of the loader's two parts; otherwise the largest
+/// part of `path` (the first of equal ones); "gpu_compute" for an empty path.
+std::string binding_part(const std::vector<CriticalPathPart>& path);
 
 }  // namespace gpuplan::models

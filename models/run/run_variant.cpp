@@ -264,9 +264,9 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   }
   if (r.gpus > 1) r.collective = plan.comm.algorithm;
   // The limiter before any remedy is checked (cli/advisor.h replaces it with the remedy that
-  // gains most): the largest part of the critical path and a hint.
+  // gains most): the critical path's binding part and a hint.
   r.critical_path = critical_path(plan, r.step, stats.loader);
-  r.bottleneck = largest_part(r.critical_path);
+  r.bottleneck = binding_part(r.critical_path);
   r.suggestion = unchecked_hint(r.bottleneck, job);
   // A spot job that does not finish is limited by its preemptions whatever its step does.
   if (does_not_finish(r)) {

@@ -195,11 +195,10 @@ TEST_SUITE("cli.advice") {
     const double both_gain = rows.at("both").throughput_samples_per_s / amp_rate - 1.0;
     CHECK(both_gain > 0.10);
     const models::VariantResult& row = rows.at("amp");
-    // The row names a resource the pair relieves (models::relieved_resource: the one it saves
-    // most seconds per sample on). Here that is a near tie: the GPU's time and the wait for
-    // the CPU decode workers each fall by about 6 ms per step of 256 samples, so either name is
-    // the pair's; what this case pins is the pair itself and its gain.
-    CHECK((row.bottleneck == "data_loading_cpu" || row.bottleneck == "gpu_compute"));
+    // The GPU waits for its decode workers 4 % of the step, so the loader limits (compiled
+    // alone gains nothing, above); the pair shortens that wait, so it relieves the loader
+    // (models::relieved_resource), though it saves about as many GPU seconds.
+    CHECK(row.bottleneck == "data_loading_cpu");
     CHECK(row.suggestion == "training.framework_overhead: compiled, data_loader.preprocess_on: gpu");
     REQUIRE(row.suggested);
     CHECK(row.suggested->throughput_change == doctest::Approx(both_gain).epsilon(0.01));

@@ -72,7 +72,18 @@ TEST_SUITE("models.run.advice") {
     CHECK(path[2].resource == "storage_io");
     CHECK(path[2].seconds == doctest::Approx(0.020));  // 80 ms x 30 / 120
     CHECK(path[3].share == doctest::Approx(0.1));      // h2d 20 / 200
-    CHECK(largest_part(path) == "gpu_compute");
+    // The GPU waits 40 % of the step for its input: the loader sets the step, not the 50 % of
+    // kernels (a faster GPU would wait longer), and decode is its larger part.
+    CHECK(binding_part(path) == "data_loading_cpu");
+    // A 1 % wait (under kLoaderBindingShare) is warm-up or jitter: the largest part limits.
+    s.data_wait_s = 0.002;
+    s.step_time_s = 0.122;
+    CHECK(binding_part(critical_path(StepPlan{}, s, loader)) == "gpu_compute");
+    // 2 % of the step: the loader's.
+    s.data_wait_s = 0.0025;
+    s.step_time_s = 0.125;
+    CHECK(binding_part(critical_path(StepPlan{}, s, loader)) == "data_loading_cpu");
+    CHECK(binding_part({}) == "gpu_compute");
   }
 
   TEST_CASE("remedies are offered for the resources on the critical path only") {
