@@ -162,6 +162,28 @@ bool overlaps(const std::string& a, const std::string& b) {
 
 std::string line_of(const YAML::Mark& mark) { return std::to_string(mark.line + 1); }
 
+/// The fix for an override path that is no schema path: the nearest whole paths; else the
+/// paths whose last key is near `path`'s (`training.zero_stge` -> parallelism.zero_stage: the
+/// key misspelt and put under another section); else where the paths are listed.
+std::string unknown_path_fix(const std::string& path) {
+  const std::vector<std::string> paths = overridable_paths();
+  std::vector<std::string> near = core::closest(path, paths);
+  if (near.empty()) {
+    const auto leaf_of = [](const std::string& p) { return p.substr(p.rfind('.') + 1); };
+    std::vector<std::string> leaves;
+    for (const std::string& p : paths) leaves.push_back(leaf_of(p));
+    for (const std::string& leaf : core::closest(leaf_of(path), leaves)) {
+      for (const std::string& p : paths) {
+        if (leaf_of(p) == leaf && std::find(near.begin(), near.end(), p) == near.end()) near.push_back(p);
+      }
+    }
+    if (near.size() > 3) near.resize(3);
+  }
+  if (!near.empty()) return core::did_you_mean(near);
+  return "; a strategy or sweep sets schema key paths such as training.batch_size (every one: "
+         "`gpuplan schema`, or docs/scenario-format.md)";
+}
+
 /// Flattens one override body (a strategy's, or the sweep block) into schema paths.
 /// `leaf` is called for every leaf path with its key mark and value.
 class Flattener {
@@ -184,8 +206,7 @@ class Flattener {
       const YAML::Node value = it->second;
       const std::optional<SchemaKind> kind = classify(path);
       if (!kind) {
-        sink_.add("unknown key '" + path + "'", it->first.Mark(), source,
-                  core::did_you_mean(core::closest(path, overridable_paths())));
+        sink_.add("unknown key '" + path + "'", it->first.Mark(), source, unknown_path_fix(path));
         continue;
       }
       switch (*kind) {

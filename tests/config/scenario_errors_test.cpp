@@ -165,6 +165,15 @@ TEST_SUITE("config.scenario_errors") {
                    "(strategies.workers_4.data_loader.num_wrokers); did you mean data_loader.num_workers?"});
   }
 
+  TEST_CASE("an override key misspelt under another section, and one near nothing: a fix for each") {
+    CHECK(errors_of(std::string(kValid) + "strategies:\n  z3: { training.zero_stge: 3 }\n  zz: { training.qqqqqqqq: 3 }\n") ==
+          Messages{"unknown key 'training.zero_stge' at s.yaml:19:9 (strategies.z3.training.zero_stge); "
+                   "did you mean parallelism.zero_stage?",
+                   "unknown key 'training.qqqqqqqq' at s.yaml:20:9 (strategies.zz.training.qqqqqqqq); a strategy or "
+                   "sweep sets schema key paths such as training.batch_size (every one: `gpuplan schema`, or "
+                   "docs/scenario-format.md)"});
+  }
+
   TEST_CASE("an error inside an override points at the override; base errors appear once") {
     const std::string text = with("  batch_size: 32", "  batch_size: 32\n  optimizer: adamm") +
                              "strategies:\n"
