@@ -384,6 +384,10 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   }
   c.spec = spec;
   c.preemption_source = spot ? source : PreemptionSource::kNone;
+  if (!spot && (source == PreemptionSource::kRate || source == PreemptionSource::kTrace)) {
+    c.notes.push_back("cloud.preemption_rate applies on the spot market only: this on-demand run has no preemptions "
+                      "(set cloud.market: spot, here or in a strategy, to use it)");
+  }
   if (!spot) {
     c.preemption_trace.clear();
   }

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/catalogs.h"
 #include "config/scenario.h"
@@ -30,6 +31,8 @@ struct CloudSection {
   std::optional<models::CloudSpec> spec;
   PreemptionSource preemption_source = PreemptionSource::kNone;
   std::string preemption_trace;
+  /// What the reader left unused, in words (a preemption rate on the on-demand market).
+  std::vector<std::string> notes;
 };
 
 /// What `hardware:` resolved to.

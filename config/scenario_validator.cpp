@@ -486,6 +486,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   result.duration_mark = sink.to_source_mark(workload.reader->mark_of(duration_key));
   result.notes = workload.notes;
   result.notes.insert(result.notes.end(), hardware.notes.begin(), hardware.notes.end());
+  result.notes.insert(result.notes.end(), cloud.notes.begin(), cloud.notes.end());
   return result;
 }
 

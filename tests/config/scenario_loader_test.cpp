@@ -2,6 +2,7 @@
 // strategies, sweeps, the seed override, the expected block and --print-resolved.
 // Inline YAML (STYLE.md T7); catalogs are the shipped ones.
 
+#include <algorithm>
 #include "config/scenario_loader.h"
 #include "config_fixture.h"
 
@@ -319,6 +320,27 @@ cloud:
     CHECK(error_of([&] { parse(scenario("tensorfow")); }) ==
           "unknown value 'tensorfow', expected one of pytorch or tensorflow at s.yaml:7:38 (training.framework); did "
           "you mean tensorflow?");
+  }
+
+  TEST_CASE("a preemption rate on the on-demand market is named unused in that variant's notes, used on spot") {
+    const Scenario s = parse(R"(format: gpuplan/v1
+workload: {model: gpt2, sequence_length: 1024, tokens: 1e9, dataset: {synthetic: true}}
+training: {batch_size: 8}
+cloud: {instance: aws/p5.48xlarge, market: on_demand, preemption_rate: 0.5 /h, replacement_wait: "10 min"}
+parallelism: {strategy: ddp}
+strategies:
+  od: {}
+  spot: {cloud.market: spot}
+)");
+    REQUIRE(s.variants.size() == 2);
+    const std::string unused =
+        "cloud.preemption_rate applies on the spot market only: this on-demand run has no preemptions (set "
+        "cloud.market: spot, here or in a strategy, to use it)";
+    const auto has = [&](const Variant& v) { return std::find(v.notes.begin(), v.notes.end(), unused) != v.notes.end(); };
+    CHECK(has(s.variants[0]));
+    CHECK_FALSE(has(s.variants[1]));
+    REQUIRE(s.variants[1].job.cloud);
+    CHECK(s.variants[1].job.cloud->preemption_rate_per_s == doctest::Approx(0.5 / 3600.0));
   }
 
   TEST_CASE("synthetic data needs no cpu_cores, host_memory or storage: documented defaults, named in notes") {
