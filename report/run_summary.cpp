@@ -59,6 +59,14 @@ std::string limiter_in_words(const VariantResult& v) {
   return "limited by " + v.bottleneck;
 }
 
+/// After a run's dollars: on the spot market they are the p50 of the trials, and the p90
+/// beside them shows the tail a median hides (or why there is none); "" on demand.
+std::string spot_spread(const VariantResult& v) {
+  if (v.market != "spot") return "";
+  return v.cost_p90_usd ? " (spot: p50; p90 " + human_usd(*v.cost_p90_usd) + ")"
+                        : " (spot: p50; no p90, under 90 % of the trials finish)";
+}
+
 std::string run_summary(const models::ScenarioResult& result) {
   if (result.variants.empty()) return "";
   const VariantResult& first = result.variants.front();
@@ -85,12 +93,12 @@ std::string run_summary(const models::ScenarioResult& result) {
     out += ".";
     if (cheapest != nullptr) {
       out += fmt::format(" Cheapest: {}, {} per run{}.", quoted(*cheapest), human_usd(*run_cost_usd(*cheapest)),
-                         cheapest->market == "spot" ? " (spot, p50)" : "");
+                         spot_spread(*cheapest));
     }
     out += "\n";
   } else if (fastest != nullptr) {
     out += fmt::format("{}: {} samples/s", quoted(*fastest), human_rate(fastest->throughput_samples_per_s));
-    if (cheapest != nullptr) out += ", " + human_usd(*run_cost_usd(*cheapest)) + " per run";
+    if (cheapest != nullptr) out += ", " + human_usd(*run_cost_usd(*cheapest)) + " per run" + spot_spread(*cheapest);
     out += ".\n";
   }
   out += fmt::format("In {}, {}", quoted(first), limiter_in_words(first));

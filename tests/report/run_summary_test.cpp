@@ -47,7 +47,22 @@ TEST_SUITE("report.run_summary") {
     v.cost_on_demand_usd = 4927.0;
     v.cost_p50_usd = 1051.0;
     r.variants = {v};
-    CHECK(run_summary(r) == "spot: 36.1 samples/s, $1,051 per run.\nIn spot, the GPU waits for gradient communication 20 % of the time.\n");
+    CHECK(run_summary(r) == "spot: 36.1 samples/s, $1,051 per run (spot: p50; no p90, under 90 % of the trials "
+                            "finish).\nIn spot, the GPU waits for gradient communication 20 % of the time.\n");
+  }
+
+  TEST_CASE("the cheapest spot run shows its p90 beside its p50") {
+    models::ScenarioResult r;
+    models::VariantResult od = variant("on_demand", 36.1, "gpu_compute");
+    od.gpu_utilization = 0.9;
+    od.cost_on_demand_usd = 2184.0;
+    models::VariantResult spot = variant("spot", 36.1, "gpu_compute");
+    spot.market = "spot";
+    spot.cost_p50_usd = 1130.0;
+    spot.cost_p90_usd = 2481.0;
+    r.variants = {od, spot};
+    CHECK(run_summary(r).rfind("Fastest: on_demand at 36.1 samples/s. Cheapest: spot, $1,130 per run (spot: p50; p90 "
+                               "$2,481).\n", 0) == 0);
   }
 
   TEST_CASE("a strategy name with a newline or tab prints on one line") {
@@ -57,7 +72,8 @@ TEST_SUITE("report.run_summary") {
     v.market = "spot";
     v.cost_p50_usd = 1051.0;
     r.variants = {v};
-    CHECK(run_summary(r) == "s\\tp\\not: 36.1 samples/s, $1,051 per run.\n"
+    CHECK(run_summary(r) == "s\\tp\\not: 36.1 samples/s, $1,051 per run (spot: p50; no p90, under 90 % of the "
+                            "trials finish).\n"
                             "In s\\tp\\not, the GPU waits for gradient communication 20 % of the time.\n");
   }
 }
