@@ -126,6 +126,9 @@ std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second)
   }
   Remedy pair = first;
   pair.overrides.insert(pair.overrides.end(), second.overrides.begin(), second.overrides.end());
+  if (!second.numerics_change.empty()) {
+    pair.numerics_change += (pair.numerics_change.empty() ? "" : ", ") + second.numerics_change;
+  }
   return pair;
 }
 
@@ -135,21 +138,37 @@ std::string memory_of(const VariantResult& r) {
   return fmt::format("{:.1f} GB of {:.1f} GB", r.peak_memory_bytes / 1e9, r.memory_capacity_bytes / 1e9);
 }
 
-/// A row out of memory: the fastest checked change that fits, else the one that leaves the
-/// least memory, named as such; the unchecked hint when nothing was checked.
+/// "; changes the numerics: ..." for a remedy that alters what training computes, else "".
+std::string numerics_caveat(const Remedy& r) {
+  return r.numerics_change.empty() ? "" : "; changes the numerics: " + r.numerics_change;
+}
+
+/// A row out of memory: the fastest checked change that fits and keeps the training numerics,
+/// else the fastest that fits with its caveat (8-bit moments, pure bf16: the user's call, as
+/// the batch is), else the one that leaves the least memory, named as such; the unchecked hint
+/// when nothing was checked.
 void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
   const RemedyOutcome* fastest = nullptr;
   const RemedyOutcome* nearest = nullptr;
+  const auto better_fit = [](const RemedyOutcome& o, const RemedyOutcome* than) {
+    if (than == nullptr) return true;
+    const bool keeps = o.remedy.numerics_change.empty();
+    const bool than_keeps = than->remedy.numerics_change.empty();
+    if (keeps != than_keeps) return keeps;
+    return run_time_s(o.result) < run_time_s(than->result);
+  };
   for (const RemedyOutcome& o : outcomes) {
-    if (o.result.fits && (fastest == nullptr || run_time_s(o.result) < run_time_s(fastest->result))) fastest = &o;
+    if (o.result.fits && better_fit(o, fastest)) fastest = &o;
     const bool lower = o.result.peak_memory_bytes < row.peak_memory_bytes;
     if (lower && (nearest == nullptr || o.result.peak_memory_bytes < nearest->result.peak_memory_bytes)) nearest = &o;
   }
   if (fastest != nullptr) {
-    row.suggestion = overrides_text(fastest->remedy.overrides) + " (checked: fits, " + memory_of(fastest->result) + ")";
+    row.suggestion = overrides_text(fastest->remedy.overrides) + " (checked: fits, " + memory_of(fastest->result) +
+                     numerics_caveat(fastest->remedy) + ")";
   } else if (nearest != nullptr) {
     row.suggestion = "none of the checked changes fits; nearest: " + overrides_text(nearest->remedy.overrides) +
-                     " (" + memory_of(nearest->result) + "); a GPU with more memory, or more GPUs";
+                     " (" + memory_of(nearest->result) + numerics_caveat(nearest->remedy) +
+                     "); a GPU with more memory, or more GPUs";
   }
 }
 }  // namespace

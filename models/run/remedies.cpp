@@ -37,7 +37,9 @@ const char* name_of(RemedyGoal goal) { return goal == RemedyGoal::kCost ? "cost"
 std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row) {
   std::vector<Remedy> out;
   if (row.fits) return out;
-  const auto add = [&](std::vector<ScenarioOverride> overrides) { out.push_back({"memory", std::move(overrides)}); };
+  const auto add = [&](std::vector<ScenarioOverride> overrides, std::string numerics_change = "") {
+    out.push_back({"memory", std::move(overrides), RemedyGoal::kTimeToTrain, std::move(numerics_change)});
+  };
   const TrainingSpec& t = job.training;
   const ParallelismSpec& par = job.parallelism;
   const MemoryBreakdown& m = row.memory;
@@ -59,15 +61,17 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
   // Weights, gradients and optimizer state: shard them, shrink the state, drop AMP's fp32
   // copies, or move the state to the host.
   if (par.distributed_optimizer && par.grad_reduce_in_fp32) {
-    add({{"parallelism.grad_reduce_in_fp32", "false"}});  // 2 B main gradients instead of 4
+    add({{"parallelism.grad_reduce_in_fp32", "false"}}, "gradients reduced in 16 bit");  // 2 B main gradients instead of 4
   }
   if (gpus >= 2 && par.strategy == ParallelStrategy::kDdp && par.tensor_parallel == 1 && par.pipeline_parallel == 1) {
     add({{"parallelism.strategy", "fsdp"}});
   }
   if ((t.optimizer == Optimizer::kAdam || t.optimizer == Optimizer::kAdamW) && m.optimizer_state_bytes > 0.0) {
-    add({{"training.optimizer", "adamw_8bit"}});
+    add({{"training.optimizer", "adamw_8bit"}}, "8-bit optimizer moments");
   }
-  if (is_mixed(t.precision) && job.hardware.gpu.has_tf32_bf16()) add({{"training.precision", "bf16"}});
+  if (is_mixed(t.precision) && job.hardware.gpu.has_tf32_bf16()) {
+    add({{"training.precision", "bf16"}}, "bf16 weights without fp32 master copies");
+  }
   if (sharded && par.optimizer_offload == OffloadTarget::kNone && m.optimizer_state_bytes > 0.0) {
     add({{"parallelism.offload.optimizer", "cpu"}});
   }
@@ -79,7 +83,7 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
   if (!row.fits) return memory_remedies(job, row);
   const auto add = [&](const char* relieves, std::vector<ScenarioOverride> overrides,
                        RemedyGoal goal = RemedyGoal::kTimeToTrain) {
-    out.push_back({relieves, std::move(overrides), goal});
+    out.push_back({relieves, std::move(overrides), goal, ""});
   };
   const DataLoaderSpec& dl = job.data_loader;
   const HardwareSpec& hw = job.hardware;

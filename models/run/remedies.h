@@ -38,6 +38,10 @@ struct Remedy {
   std::string relieves;                   ///< a CriticalPathPart resource, or "preemptions"
   std::vector<ScenarioOverride> overrides;
   RemedyGoal goal = RemedyGoal::kTimeToTrain;
+  /// How the change alters what training computes, in words ("" when it does not): 8-bit
+  /// optimizer moments, no fp32 master weights, 16-bit gradient reduction. Advice prefers a
+  /// change that keeps the numerics and names this caveat when it cannot (advice.h).
+  std::string numerics_change;
 };
 
 /// Alternatives the catalogs offer, handed in by the caller (models/ reads no catalog).
@@ -50,8 +54,8 @@ struct RemedyOptions {
 /// with twice the accumulation (the same global batch), context parallelism 2 (a language
 /// model with fused attention on 2+ GPUs), 16-bit main gradients of Megatron's distributed
 /// optimizer (grad_reduce_in_fp32: false), FSDP in place of DDP, 8-bit AdamW state, pure
-/// bf16 in place of AMP, the optimizer state offloaded to the host (ZeRO/FSDP). Each is only
-/// a candidate: the caller validates it and computes its memory (cli/advisor.cpp). Empty for
+/// bf16 in place of AMP, the optimizer state offloaded to the host (ZeRO/FSDP); the 16-bit
+/// gradients, 8-bit state and pure bf16 carry their numerics_change. Each is only a candidate: the caller validates it and computes its memory (cli/advisor.cpp). Empty for
 /// a row that fits. Throws nothing.
 std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row);
 

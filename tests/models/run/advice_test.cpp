@@ -123,9 +123,9 @@ TEST_SUITE("models.run.advice") {
 
   TEST_CASE("the remedy with the largest gain on its goal is the suggestion and names the bottleneck") {
     VariantResult row = row_with({{"gpu_compute", 0.1, 0.0}}, 3600.0, 100.0);
-    const Remedy workers{"data_loading_cpu", {{"data_loader.num_workers", "7"}}, RemedyGoal::kTimeToTrain};
-    const Remedy amp{"gpu_compute", {{"training.precision", "bf16_amp"}}, RemedyGoal::kTimeToTrain};
-    const Remedy batch{"gpu_compute", {{"training.batch_size", "64"}}, RemedyGoal::kTimeToTrain};
+    const Remedy workers{"data_loading_cpu", {{"data_loader.num_workers", "7"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy amp{"gpu_compute", {{"training.precision", "bf16_amp"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy batch{"gpu_compute", {{"training.batch_size", "64"}}, RemedyGoal::kTimeToTrain, ""};
     VariantResult oom = row_with({}, 1000.0, 20.0);  // faster, but does not fit: never suggested
     oom.fits = false;
     apply_advice(row, {{amp, row_with({}, 3500.0, 97.0)},       // 3600 / 3500 - 1 = +2.9 %
@@ -140,11 +140,43 @@ TEST_SUITE("models.run.advice") {
     CHECK(*row.suggested->cost_change_usd == doctest::Approx(-45.0));
   }
 
+  TEST_CASE("out of memory: a fitting change that keeps the numerics is preferred; otherwise the caveat is named") {
+    VariantResult row = row_with({}, 3600.0, std::nullopt);
+    row.fits = false;
+    row.peak_memory_bytes = 100e9;
+    const auto fitting = [](double time_s, double peak_bytes) {
+      VariantResult r = row_with({}, time_s, std::nullopt);
+      r.peak_memory_bytes = peak_bytes;
+      r.memory_capacity_bytes = 80e9;
+      return r;
+    };
+    const Remedy checkpointing{"memory", {{"training.activation_checkpointing", "true"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy bf16{"memory", {{"training.precision", "bf16"}}, RemedyGoal::kTimeToTrain,
+                      "bf16 weights without fp32 master copies"};
+    // Pure bf16 is faster, but checkpointing fits too and trains the same model.
+    VariantResult both = row;
+    apply_advice(both, {{bf16, fitting(3000.0, 60e9)}, {checkpointing, fitting(4000.0, 50e9)}});
+    CHECK(both.suggestion == "training.activation_checkpointing: true (checked: fits, 50.0 GB of 80.0 GB)");
+    // Only bf16 fits: named, with what it changes.
+    VariantResult only = row;
+    VariantResult still_oom = fitting(4000.0, 90e9);
+    still_oom.fits = false;
+    apply_advice(only, {{bf16, fitting(3000.0, 60e9)}, {checkpointing, still_oom}});
+    CHECK(only.suggestion == "training.precision: bf16 (checked: fits, 60.0 GB of 80.0 GB; changes the numerics: bf16 "
+                             "weights without fp32 master copies)");
+    // A pair carries both members' caveats.
+    const Remedy eight_bit{"memory", {{"training.optimizer", "adamw_8bit"}}, RemedyGoal::kTimeToTrain,
+                           "8-bit optimizer moments"};
+    const std::optional<Remedy> pair = combined_remedy(bf16, eight_bit);
+    REQUIRE(pair);
+    CHECK(pair->numerics_change == "bf16 weights without fp32 master copies, 8-bit optimizer moments");
+  }
+
   TEST_CASE("below the minimum gain the row keeps its critical-path bottleneck and hint") {
     VariantResult row = row_with({{"gpu_compute", 0.1, 0.0}}, 3600.0, std::nullopt);
     row.bottleneck = "gpu_compute";
     row.suggestion = "a faster GPU or more GPUs";
-    const Remedy amp{"gpu_compute", {{"training.precision", "bf16_amp"}}, RemedyGoal::kTimeToTrain};
+    const Remedy amp{"gpu_compute", {{"training.precision", "bf16_amp"}}, RemedyGoal::kTimeToTrain, ""};
     apply_advice(row, {{amp, row_with({}, 3600.0 / 1.019, std::nullopt)}});  // +1.9 % < 2 %
     CHECK(row.bottleneck == "gpu_compute");
     CHECK(row.suggestion == "a faster GPU or more GPUs");
@@ -153,9 +185,9 @@ TEST_SUITE("models.run.advice") {
 
   TEST_CASE("a pair is looked for from the best two fitting remedies only when none gains enough") {
     VariantResult row = row_with({{"gpu_compute", 0.1, 0.0}}, 3600.0, 100.0);
-    const Remedy compiled{"gpu_compute", {{"training.framework_overhead", "compiled"}}, RemedyGoal::kTimeToTrain};
-    const Remedy dali{"data_loading_cpu", {{"data_loader.preprocess_on", "gpu"}}, RemedyGoal::kTimeToTrain};
-    const Remedy batch{"gpu_compute", {{"training.batch_size", "512"}}, RemedyGoal::kTimeToTrain};
+    const Remedy compiled{"gpu_compute", {{"training.framework_overhead", "compiled"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy dali{"data_loading_cpu", {{"data_loader.preprocess_on", "gpu"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy batch{"gpu_compute", {{"training.batch_size", "512"}}, RemedyGoal::kTimeToTrain, ""};
     VariantResult oom = row_with({}, 1000.0, 20.0);
     oom.fits = false;
     // compiled +0.5 %, GPU decoding -15 %, the bigger batch does not fit: starts compiled, then dali.
@@ -172,10 +204,10 @@ TEST_SUITE("models.run.advice") {
   }
 
   TEST_CASE("a combined remedy keeps the first one's resource and goal, and refuses a shared key") {
-    const Remedy compiled{"gpu_compute", {{"training.framework_overhead", "compiled"}}, RemedyGoal::kTimeToTrain};
-    const Remedy dali{"data_loading_cpu", {{"data_loader.preprocess_on", "gpu"}}, RemedyGoal::kTimeToTrain};
-    const Remedy graphs{"host_dispatch", {{"training.framework_overhead", "cuda_graphs"}}, RemedyGoal::kTimeToTrain};
-    const Remedy interval{"preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost};
+    const Remedy compiled{"gpu_compute", {{"training.framework_overhead", "compiled"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy dali{"data_loading_cpu", {{"data_loader.preprocess_on", "gpu"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy graphs{"host_dispatch", {{"training.framework_overhead", "cuda_graphs"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy interval{"preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost, ""};
     const std::optional<Remedy> pair = combined_remedy(compiled, dali);
     REQUIRE(pair);
     CHECK(pair->relieves == "gpu_compute");
@@ -192,7 +224,7 @@ TEST_SUITE("models.run.advice") {
     VariantResult after = row_with({}, 3600.0, 100.0);
     after.cost_p50_usd = 40.0;  // 100 / 40 - 1 = +150 %
     after.time_p50_s = 9000.0;
-    const Remedy checkpoints{"preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost};
+    const Remedy checkpoints{"preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost, ""};
     apply_advice(row, {{checkpoints, after}});
     CHECK(row.bottleneck == "preemptions");
     REQUIRE(row.suggested);
