@@ -231,8 +231,9 @@ bool check_tensor_parallel_nodes(MapReader& parallelism, const models::Paralleli
     parallelism.error("tensor_parallel",
                       t_text + " spans " + std::to_string(span) + " whole nodes of " + plural(node_gpus, "GPU") +
                           ", and " + plural(hardware.nodes, "node") + " is not a multiple of " + std::to_string(span),
-                      "; use tensor_parallel " + inside + " (inside a node), or hardware.nodes a multiple of " +
-                          std::to_string(span));
+                      "; use tensor_parallel " + inside + " (inside a node), hardware.nodes a multiple of " +
+                          std::to_string(span) + ", or hardware.gpus_per_node " + std::to_string(t) +
+                          " (one group per node)");
     return false;
   }
   if (spec.pipeline_parallel > 1) {

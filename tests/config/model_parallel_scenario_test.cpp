@@ -70,8 +70,8 @@ TEST_SUITE("config.model_parallel") {
                    "heads) at s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 16\n")) ==
           Messages{"tensor_parallel 16 spans 2 whole nodes of 8 GPUs, and 1 node is not a multiple of 2 at "
-                   "s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4 (inside a node), or "
-                   "hardware.nodes a multiple of 2"});
+                   "s.yaml:16:20 (parallelism.tensor_parallel); use tensor_parallel 1, 2 or 4 (inside a node), "
+                   "hardware.nodes a multiple of 2, or hardware.gpus_per_node 16 (one group per node)"});
   }
 
   TEST_CASE("refused: tensor_parallel on a model that is not a transformer decoder, or without ddp") {
