@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -127,6 +128,9 @@ struct PlanCounts {
   std::size_t spot_pruned = 0;      ///< spot evaluations skipped: not the fastest layout of its instance and nodes, or dominated
   std::size_t spot_unstable = 0;    ///< spot plans preempted more often than once per restart (not evaluated)
   int max_nodes = 0;                ///< the most nodes tried of any type
+  /// The smallest lower bound (plan_lower_bound) of a candidate that fits in memory, seconds;
+  /// infinity when none does. A deadline under it cannot be met by any layout tried.
+  double best_bound_s = std::numeric_limits<double>::infinity();
 };
 
 struct PlanResult {

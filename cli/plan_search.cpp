@@ -427,6 +427,7 @@ PlanSearch Planner::evaluate() const {
       }
       type_fits[c.type] = true;
       c.bound_s = info.bound.time_s();
+      counts.best_bound_s = std::min(counts.best_bound_s, c.bound_s);
       c.bound_cost_usd = c.bound_s * nodes * lowest_price_usd_per_s(type.groups[c.group]);
       type_lowest_cost[c.type] = std::min(type_lowest_cost[c.type], c.bound_cost_usd);
       if (info.bound.exchange_s <= options_.deadline_s) type_exchange_ok[c.type] = true;

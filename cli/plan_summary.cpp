@@ -1,5 +1,7 @@
 #include "cli/plan_summary.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "report/human_units.h"
@@ -47,6 +49,12 @@ std::string plan_summary(const PlanResult& plan) {
   } else {
     out += "No plan meets the deadline of " + report::human_duration(plan.deadline_s) +
            (plan.budget_usd ? " within the budget" : std::string()) + " at p90.\n";
+    if (fastest == nullptr && plan.counts.simulated == 0 && std::isfinite(plan.counts.best_bound_s)) {
+      // Every layout that fits was pruned by its lower bound: say how far off the deadline is.
+      out += "No layout tried can finish in under " + report::human_duration(plan.counts.best_bound_s) +
+             " (its lower bound: every kernel at the dense peak, the gradient exchange at the network's rate); "
+             "give a deadline of at least that, or GPUs that are faster or more numerous (--gpus, --providers).\n";
+    }
   }
   // The fastest plan is always named when a plan fits: a search with a single market or
   // provider often finds the cheapest plan that meets the deadline is also the fastest.

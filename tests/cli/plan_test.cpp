@@ -306,9 +306,13 @@ TEST_SUITE("cli.plan") {
           "span 1 node). Try an optimizer that keeps less state (training.optimizer: adamw_8bit), "
           "parallelism.offload.optimizer: cpu, GPUs with more memory (--gpus), or providers whose catalog gives a "
           "network between nodes (--providers; the notes list the instance types planned on one node only).\n");
-    // Some fit but their bound misses the deadline: the deadline sentence.
+    // Some fit but their bound misses the deadline: the deadline sentence, and how far off it is.
     plan.counts.pruned_bound = 5;
-    CHECK(cli::plan_summary(plan) == "No plan meets the deadline of 14.00 d at p90.\n");
+    plan.counts.best_bound_s = 20 * 86400.0;
+    CHECK(cli::plan_summary(plan) ==
+          "No plan meets the deadline of 14.00 d at p90.\nNo layout tried can finish in under 20.00 d (its lower bound: "
+          "every kernel at the dense peak, the gradient exchange at the network's rate); give a deadline of at least "
+          "that, or GPUs that are faster or more numerous (--gpus, --providers).\n");
     // Something simulated but too slow: the deadline sentence.
     plan.counts.pruned_bound = 0;
     plan.counts.simulated = 3;
