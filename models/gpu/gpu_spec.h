@@ -84,10 +84,12 @@ struct GpuSpec {
   double idle_w = 0.0;
   /// The clock the datasheet peaks are quoted at (NVIDIA's "boost clock"); 0 = not in the catalog.
   double boost_clock_hz = 0.0;
-  /// The highest graphics clock a public log shows the card holding under a sustained compute
-  /// load. GeForce and workstation cards run GPU Boost above their rated boost clock while
-  /// power and temperature allow; datacenter parts cap at it. 0 = not known (taken as the
-  /// boost clock). op_time.h computes at this clock (peaks x observed / boost).
+  /// The graphics clock the card holds under a sustained compute load: from a public clock
+  /// log (GeForce and workstation cards run GPU Boost above their rated boost clock while
+  /// power and temperature allow), or implied by a measured best-shape GEMM rate where a
+  /// power limit holds a part below the clock its peaks are quoted at (GB200, A100 PCIe;
+  /// catalogs/gpus.yaml says which). 0 = not known (taken as the boost clock). op_time.h
+  /// computes at this clock (peaks x observed / boost).
   double observed_load_clock_hz = 0.0;
   std::string source;                  ///< where the figures come from (datasheet URL)
   std::string retrieved;               ///< ISO date the source was read

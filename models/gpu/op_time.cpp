@@ -55,8 +55,8 @@ double kernel_fixed(const GpuSpec& gpu, const GpuEfficiency& e) {
 }
 
 // Datasheet peaks are quoted at the boost clock; GPU Boost cards hold a higher clock under
-// sustained load while the power limit allows (GpuSpec::observed_load_clock_hz, a logged
-// fact): math runs at the peaks scaled by that clock.
+// sustained load while the power limit allows, and some datacenter parts a lower one under
+// theirs (GpuSpec::observed_load_clock_hz): math runs at the peaks scaled by that clock.
 double sustained_clock_factor(const GpuSpec& gpu) {
   if (gpu.boost_clock_hz <= 0.0 || gpu.observed_load_clock_hz <= 0.0) {
     return 1.0;
