@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -43,10 +44,16 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
   }
   JobSteps out;
   std::optional<StepStats> cold_stats;  // the slowest stage's, simulated without trace
-  const StepPlan cold = slowest_stage_plan(job, efficiency, options, &cold_stats);
-  StepPlan warm = cold;
+  StepPlan cold = slowest_stage_plan(job, efficiency, options, &cold_stats);
   out.page_cache = later_epochs_from_page_cache(job, cold, epochs);
-  warm.loader.page_cache_hit = out.page_cache;
+  // The later epochs' plan: the cold one reading the page cache when the dataset fits there
+  // (the cold one itself otherwise, so no copy of its unit tables is needed).
+  std::optional<StepPlan> page_cache_plan;
+  if (out.page_cache) {
+    page_cache_plan.emplace(cold);
+    page_cache_plan->loader.page_cache_hit = true;
+  }
+  const StepPlan& warm = page_cache_plan ? *page_cache_plan : cold;
   out.startup_s = cold.loader.synthetic ? 0.0 : job.data_loader.num_workers * kWorkerStartupS;
   const double later_startup_s = job.data_loader.persistent_workers ? 0.0 : out.startup_s;
   const double later_epochs = std::max(0.0, epochs - 1.0);
@@ -106,7 +113,7 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
     out.plan = warm;
   } else {
     out.steady = std::move(first);
-    out.plan = cold;
+    out.plan = std::move(cold);
   }
   out.later_epoch_train_s = later_startup_s + out.steady.fill_s + steps_per_epoch * out.steady.breakdown.step_time_s;
   out.throughput_step_s = out.steady.breakdown.step_time_s;
