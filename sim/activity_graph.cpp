@@ -4,10 +4,64 @@
 #include <cmath>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 namespace gpuplan::sim {
 
-ActivityGraph::ActivityGraph(Engine& engine) : engine_(engine), network_(engine) {}
+struct ActivityGraph::Spare {
+  std::vector<Slot> slots;
+  std::vector<Body> bodies;
+  std::vector<Extra> extras;
+  std::vector<std::uint32_t> free_slots;
+  std::vector<std::vector<ActivityId>> more_successors;
+  std::vector<std::vector<StartEdge>> start_successors;
+};
+
+ActivityGraph::Spare& ActivityGraph::spare() {
+  thread_local Spare storage;
+  return storage;
+}
+
+namespace {
+
+/// `v` takes `from`'s storage, empty (`from` is left empty).
+template <typename T>
+void take_storage(std::vector<T>& v, std::vector<T>& from) {
+  v = std::move(from);
+  v.clear();
+  from = std::vector<T>();
+}
+
+/// `to` takes `from`'s storage, emptied, when it is the larger.
+template <typename T>
+void keep_storage(std::vector<T>& from, std::vector<T>& to) {
+  if (from.capacity() > to.capacity()) {
+    from.clear();
+    to = std::move(from);
+  }
+}
+
+}  // namespace
+
+ActivityGraph::ActivityGraph(Engine& engine) : engine_(engine), network_(engine) {
+  Spare& s = spare();
+  take_storage(slots_, s.slots);
+  take_storage(bodies_, s.bodies);
+  take_storage(extras_, s.extras);
+  take_storage(free_slots_, s.free_slots);
+  take_storage(more_successors_, s.more_successors);
+  take_storage(start_successors_, s.start_successors);
+}
+
+ActivityGraph::~ActivityGraph() {
+  Spare& s = spare();
+  keep_storage(slots_, s.slots);
+  keep_storage(bodies_, s.bodies);
+  keep_storage(extras_, s.extras);
+  keep_storage(free_slots_, s.free_slots);
+  keep_storage(more_successors_, s.more_successors);
+  keep_storage(start_successors_, s.start_successors);
+}
 
 ActivityId ActivityGraph::add(ActivitySpec spec) {
   // The message's prefix is built only for an error: no allocation per valid activity.

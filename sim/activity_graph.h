@@ -90,7 +90,8 @@ class ActivityGraph {
   ActivityGraph& operator=(const ActivityGraph&) = delete;
   ActivityGraph(ActivityGraph&&) = delete;
   ActivityGraph& operator=(ActivityGraph&&) = delete;
-  ~ActivityGraph() = default;
+  /// Leaves its tables' storage (emptied) for the next graph built on this thread.
+  ~ActivityGraph();
 
   /// Adds a resource of `capacity_per_s` units/s shared by the activities on it.
   /// Throws std::invalid_argument if the capacity is not a finite number > 0.
@@ -180,6 +181,12 @@ class ActivityGraph {
   std::string_view label(std::uint32_t index) const {
     return bodies_[index].has_extra ? std::string_view(extras_[index].label) : std::string_view();
   }
+  /// Storage of the activity tables below, kept per thread between graphs (empty): a run of
+  /// graphs (the planner's step simulations) then neither reallocates its tables nor faults in
+  /// fresh pages for each. Only capacity moves between graphs, never an activity.
+  struct Spare;
+  static Spare& spare();
+
   Slot& live(ActivityId id, const char* what);
   void begin(std::uint32_t index);
   /// Its predecessors are done: begin now, or in an event at its earliest start.

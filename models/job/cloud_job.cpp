@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <fmt/format.h>
 
 #include "models/spot/preemption.h"
@@ -50,14 +51,16 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
   const double mtbf = spot ? mean_time_between_preemptions_s(job.hardware.nodes, rate, trace)
                            : std::numeric_limits<double>::infinity();
   const CheckpointTimes ck = checkpoint_times(job);
-  JobSpec chosen = job;
-  if (job.checkpointing.enabled && job.checkpointing.automatic) {
+  // A copy of the job only where the interval is chosen here (the op table is large).
+  std::optional<JobSpec> automatic;
+  if (job.checkpointing.enabled && job.checkpointing.automatic) automatic.emplace(job);
+  if (automatic) {
     const double delta = ck.blocking_s;
     double interval = young_daly_interval_s(delta, mtbf);
     if (interval > 0.0 && interval < ck.background_s) {
       interval = ck.background_s;  // an async write must end before the next one starts
     }
-    chosen.checkpointing.interval_s = interval;
+    automatic->checkpointing.interval_s = interval;
     if (interval > 0.0) {
       out.checkpoint_interval_reason = fmt::format(
           "interval auto: {} = sqrt(2 x {} x {}) (Young/Daly; delta = blocking checkpoint write of {:.3g} GB, "
@@ -75,6 +78,7 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
           " (Young/Daly would pick " + minutes_or_seconds(young_daly_interval_s(ck.blocking_s, mtbf)) + ")";
     }
   }
+  const JobSpec& chosen = automatic ? *automatic : job;
   out.checkpoint_interval_s = chosen.checkpointing.interval_s;
   out.times = job_times(chosen, step_time_s, eval_batch_s);
   out.time_p50_s = out.times.time_to_train_s;

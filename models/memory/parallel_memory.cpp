@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -23,10 +24,16 @@ double model_output_elements_per_sample(const Workload& workload) {
 }
 
 Workload rank_workload(const JobSpec& job) {
-  Workload rank = context_parallel_rank_workload(
-      tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel, job.parallelism.sequence_parallel),
-      job.parallelism.context_parallel);
-  rank = expert_parallel_rank_workload(rank, job.parallelism.expert_parallel, job.parallelism.expert_load_imbalance);
+  // One copy of the op table: each shard below returns its input unchanged at one rank (and
+  // throws for fewer), so it runs only where it changes something (or must throw).
+  Workload rank =
+      tensor_parallel_rank_workload(job.workload, job.parallelism.tensor_parallel, job.parallelism.sequence_parallel);
+  if (job.parallelism.context_parallel != 1) {
+    rank = context_parallel_rank_workload(rank, job.parallelism.context_parallel);
+  }
+  if (job.parallelism.expert_parallel != 1 || !(job.parallelism.expert_load_imbalance >= 1.0)) {
+    rank = expert_parallel_rank_workload(rank, job.parallelism.expert_parallel, job.parallelism.expert_load_imbalance);
+  }
   if (job.parallelism.pipeline_parallel > 1) {
     // A tied LM head is on another stage than the embedding: it keeps its own copy of the
     // word embedding (Megatron-LM's word_embeddings on the last stage), with its gradient and
@@ -45,13 +52,32 @@ Workload rank_workload(const JobSpec& job) {
   return rank;
 }
 
-double data_parallel_memory_bytes(const JobSpec& job) {
+namespace {
+
+/// The rank's op table of `job`: `known` when the caller has built it (rank_workload(job)),
+/// else built once into `storage` on first use.
+class RankOps {
+ public:
+  RankOps(const JobSpec& job, const Workload* known) : job_(job), known_(known) {}
+  const Workload& get() {
+    if (known_ == nullptr) known_ = &storage_.emplace(rank_workload(job_));
+    return *known_;
+  }
+
+ private:
+  const JobSpec& job_;
+  const Workload* known_;
+  std::optional<Workload> storage_;
+};
+
+/// data_parallel_memory_bytes, with the rank's op table from `rank_ops`.
+double data_parallel_memory_bytes(const JobSpec& job, RankOps& rank_ops) {
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   if (gpus < 2) return 0.0;
   switch (job.parallelism.strategy) {
     case ParallelStrategy::kNone: return 0.0;
     case ParallelStrategy::kDdp:
-      return job.parallelism.gradient_ranks(gpus) > 1 ? rank_workload(job).parameters * 4.0 : 0.0;
+      return job.parallelism.gradient_ranks(gpus) > 1 ? rank_ops.get().parameters * 4.0 : 0.0;
     case ParallelStrategy::kDataParallel: {
       const double others = job.hardware.gpus_per_node - 1;
       const double outputs = model_output_elements_per_sample(job.workload) * 4.0 * job.training.batch_size;
@@ -64,7 +90,7 @@ double data_parallel_memory_bytes(const JobSpec& job) {
         return l.optimizer_state ? kZeroBucketsInFlight * job.parallelism.bucket_bytes : 0.0;
       }
       // With tensor parallelism the units are the rank's shards of them.
-      const Workload rank = rank_workload(job);
+      const Workload& rank = rank_ops.get();
       double largest = 0.0;
       double largest_gathered = 0.0;
       double all_gathered = 0.0;
@@ -81,12 +107,14 @@ double data_parallel_memory_bytes(const JobSpec& job) {
   return 0.0;
 }
 
-MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gpu) {
+/// per_gpu_memory, with the rank's op table from `rank_ops`.
+MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gpu, RankOps& rank_ops) {
   MemoryBreakdown m = one_gpu;
-  m.data_parallel_bytes = data_parallel_memory_bytes(job);
+  m.data_parallel_bytes = data_parallel_memory_bytes(job, rank_ops);
   const ShardingLayout l = sharding_layout(job);
   const double shards = l.shard_ranks;
-  const Workload rank = l.sharded_strategy ? rank_workload(job) : Workload{};
+  const Workload no_ops;
+  const Workload& rank = l.sharded_strategy ? rank_ops.get() : no_ops;
   const Precision precision = job.training.precision;
   if (l.parameters) {
     // FSDP / ZeRO-3: the parameter shards at rest, the gathered units reported on their own
@@ -121,6 +149,18 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
   // The parameter shard lives on the host; the gathered units in flight stay (gathered_bytes).
   if (l.parameter_offload != OffloadTarget::kNone) m.weights_bytes = 0.0;
   return m;
+}
+
+}  // namespace
+
+double data_parallel_memory_bytes(const JobSpec& job) {
+  RankOps rank_ops(job, nullptr);
+  return data_parallel_memory_bytes(job, rank_ops);
+}
+
+MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gpu) {
+  RankOps rank_ops(job, nullptr);
+  return per_gpu_memory(job, one_gpu, rank_ops);
 }
 
 bool zero_keeps_master_in_optimizer(const JobSpec& job) {
@@ -190,8 +230,14 @@ Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec
   const int p = parallelism.pipeline_parallel;
   if (p <= 1) return workload;
   const std::vector<int> chunk = pipeline_chunk_of_ops(workload, p * parallelism.virtual_stages);
-  Workload part = workload;
-  part.ops.clear();
+  // Every field but the op table, which gets the stage's ops only (not a copy of all of them
+  // cleared again).
+  Workload part;
+  part.name = workload.name;
+  part.family = workload.family;
+  part.tokens_per_sample = workload.tokens_per_sample;
+  part.is_language_model = workload.is_language_model;
+  part.input_bytes_per_sample = workload.input_bytes_per_sample;
   part.parameters = 0.0;
   part.frozen_parameters = 0.0;
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
@@ -223,7 +269,8 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
   if (worst_stage != nullptr) *worst_stage = 0;
   const int p = job.parallelism.pipeline_parallel;
   if (p <= 1) {
-    MemoryBreakdown m = per_gpu_memory(job, training_memory(rank, job.training, params));
+    RankOps rank_ops(job, &rank);
+    MemoryBreakdown m = per_gpu_memory(job, training_memory(rank, job.training, params), rank_ops);
     apply_distributed_optimizer(job, rank, m);
     return m;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -43,16 +44,22 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
   }
   JobSteps out;
   std::optional<StepStats> cold_stats;  // the slowest stage's, simulated without trace
-  const StepPlan cold = slowest_stage_plan(job, efficiency, options, &cold_stats);
-  StepPlan warm = cold;
+  StepPlan cold = slowest_stage_plan(job, efficiency, options, &cold_stats);
   out.page_cache = later_epochs_from_page_cache(job, cold, epochs);
-  warm.loader.page_cache_hit = out.page_cache;
   out.startup_s = cold.loader.synthetic ? 0.0 : job.data_loader.num_workers * kWorkerStartupS;
   const double later_startup_s = job.data_loader.persistent_workers ? 0.0 : out.startup_s;
   const double later_epochs = std::max(0.0, epochs - 1.0);
   const double first_share = std::min(1.0, epochs);  // a fractional single epoch
 
   if (options.exact) {
+    // The later epochs' plan: the cold one reading the page cache when the dataset fits there
+    // (the cold one itself otherwise, so no copy of its unit tables is needed).
+    std::optional<StepPlan> page_cache_plan;
+    if (out.page_cache) {
+      page_cache_plan.emplace(cold);
+      page_cache_plan->loader.page_cache_hit = true;
+    }
+    const StepPlan& warm = page_cache_plan ? *page_cache_plan : cold;
     const long steps = static_cast<long>(steps_per_epoch);
     StepSimOptions quiet = options;
     quiet.trace_steps = 0;
@@ -100,13 +107,15 @@ JobSteps simulate_job_steps(const JobSpec& job, const GpuEfficiency& efficiency,
   if (out.page_cache) {
     StepSimOptions quiet = options;
     quiet.trace_steps = 0;
-    out.steady = simulate_steps(warm, quiet);
+    // The later epochs read the page cache: the cold plan is done with, so it becomes theirs.
+    cold.loader.page_cache_hit = true;
+    out.steady = simulate_steps(cold, quiet);
     out.events += out.steady.events;
     out.steady.trace = std::move(first.trace);  // the trace shows the first steps of the job
-    out.plan = warm;
+    out.plan = std::move(cold);
   } else {
     out.steady = std::move(first);
-    out.plan = cold;
+    out.plan = std::move(cold);
   }
   out.later_epoch_train_s = later_startup_s + out.steady.fill_s + steps_per_epoch * out.steady.breakdown.step_time_s;
   out.throughput_step_s = out.steady.breakdown.step_time_s;

@@ -34,6 +34,33 @@ void Attribution::add(const Attribution& x, double weight) {
   pipeline_bubble_s += weight * x.pipeline_bubble_s;
 }
 
+struct StepMeasurement::Spare {
+  std::vector<MicroStep> micro_steps;
+  std::vector<Busy> gpu_busy;
+  std::vector<Span> comm_busy;
+  std::vector<Span> pipeline_waits;
+  std::vector<Span> copies;
+  std::vector<std::pair<sim::SimTime, HostState>> host_states;
+  std::vector<BatchRecord> batches;
+};
+
+StepMeasurement::Spare& StepMeasurement::spare() {
+  thread_local Spare storage;
+  return storage;
+}
+
+namespace {
+
+/// `v` takes `from`'s storage, empty (`from` is left empty).
+template <typename T>
+void take_storage(std::vector<T>& v, std::vector<T>& from) {
+  v = std::move(from);
+  v.clear();
+  from = std::vector<T>();
+}
+
+}  // namespace
+
 StepMeasurement::StepMeasurement(StepGraph& graph, const StepPlan& plan, bool breakdown, bool trace)
     : graph_(graph),
       breakdown_(breakdown),
@@ -41,6 +68,14 @@ StepMeasurement::StepMeasurement(StepGraph& graph, const StepPlan& plan, bool br
       loads_(!plan.loader.synthetic),
       main_loads_(!plan.loader.synthetic && plan.loader.workers == 0),
       pins_(plan.loader.pin_copy_s > 0.0) {
+  Spare& s = spare();
+  take_storage(micro_steps_, s.micro_steps);
+  take_storage(gpu_busy_, s.gpu_busy);
+  take_storage(comm_busy_, s.comm_busy);
+  take_storage(pipeline_waits_, s.pipeline_waits);
+  take_storage(copies_, s.copies);
+  take_storage(host_states_, s.host_states);
+  take_storage(batches_, s.batches);
   micro_step_subscription_ =
       graph_.micro_step_started().subscribe([this](const MicroStepStarted& e) { on_micro_step(e); });
   if (breakdown_ || trace_) {
@@ -57,6 +92,21 @@ StepMeasurement::~StepMeasurement() {
     graph_.graph().activity_started().unsubscribe(started_subscription_);
     graph_.graph().activity_finished().unsubscribe(finished_subscription_);
   }
+  // Leave the larger storage for the next measurement on this thread.
+  Spare& s = spare();
+  const auto keep = [](auto& from, auto& to) {
+    if (from.capacity() > to.capacity()) {
+      from.clear();
+      to = std::move(from);
+    }
+  };
+  keep(micro_steps_, s.micro_steps);
+  keep(gpu_busy_, s.gpu_busy);
+  keep(comm_busy_, s.comm_busy);
+  keep(pipeline_waits_, s.pipeline_waits);
+  keep(copies_, s.copies);
+  keep(host_states_, s.host_states);
+  keep(batches_, s.batches);
 }
 
 void StepMeasurement::set_host(HostState s, SimTime t) {

@@ -104,6 +104,14 @@ class StepMeasurement {
   };
   using Span = std::pair<sim::SimTime, sim::SimTime>;
 
+  /// Storage of the recording vectors below, kept per thread between measurements (empty).
+  struct Spare;
+  /// This thread's spare storage: the last measurement destroyed on it left its vectors there,
+  /// cleared, and the next one built takes them, so that a run of simulations (the planner's)
+  /// neither reallocates nor faults in fresh pages for each. Only capacity moves between
+  /// measurements, never a recorded value.
+  static Spare& spare();
+
   void on_started(const sim::ActivityStarted& e);
   void on_finished(const sim::ActivityFinished& e);
   void on_micro_step(const MicroStepStarted& e);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "models/collective/builtin.h"
@@ -154,7 +155,10 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     spans.forward_begin.push_back(plan.forward.size());
     model_parallel(plan.forward, op, TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
     plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
-    context_parallel.add(plan.forward, op, DispatchUnit(plan.forward.back()), false, plan.micro_batch);
+    // (a copy of the unit: the ring's push_back may move it; no call when there is no ring)
+    if (context_parallel.active()) {
+      context_parallel.add(plan.forward, op, DispatchUnit(plan.forward.back()), false, plan.micro_batch);
+    }
     model_parallel(plan.forward, op, TensorParallelPoint::kAfterForward, w.forward.gpu_time_s);
     spans.forward_end.push_back(plan.forward.size());
     tag(plan.forward, forward_chunk, op_chunk[i]);
@@ -176,7 +180,9 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
       model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
       plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
-      context_parallel.add(plan.backward, ops[r], DispatchUnit(plan.backward.back()), false, plan.micro_batch);
+      if (context_parallel.active()) {
+        context_parallel.add(plan.backward, ops[r], DispatchUnit(plan.backward.back()), false, plan.micro_batch);
+      }
       model_parallel(plan.backward, ops[r], TensorParallelPoint::kAfterForward, w.forward.gpu_time_s);
     }
     model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, w.backward.gpu_time_s);
@@ -214,7 +220,10 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     keep(plan.forward, forward_chunk);
     keep(plan.backward, backward_chunk);
   }
-  const Workload rank = pipeline_stage_workload(whole_rank, job.parallelism, stage);
+  // The stage's ops (all of the rank's without a pipeline: no copy of them then).
+  std::optional<Workload> stage_ops;
+  if (p > 1) stage_ops.emplace(pipeline_stage_workload(whole_rank, job.parallelism, stage));
+  const Workload& rank = stage_ops ? *stage_ops : whole_rank;
   int parameter_tensors = 0;
   for (const Op& op : rank.ops) {
     if (op.parameters > 0.0) parameter_tensors += 2;  // weight and (usually) bias
