@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/reused_storage.h"
+
 namespace gpuplan::sim {
 
 struct ActivityGraph::Spare {
@@ -21,27 +23,6 @@ ActivityGraph::Spare& ActivityGraph::spare() {
   thread_local Spare storage;
   return storage;
 }
-
-namespace {
-
-/// `v` takes `from`'s storage, empty (`from` is left empty).
-template <typename T>
-void take_storage(std::vector<T>& v, std::vector<T>& from) {
-  v = std::move(from);
-  v.clear();
-  from = std::vector<T>();
-}
-
-/// `to` takes `from`'s storage, emptied, when it is the larger.
-template <typename T>
-void keep_storage(std::vector<T>& from, std::vector<T>& to) {
-  if (from.capacity() > to.capacity()) {
-    from.clear();
-    to = std::move(from);
-  }
-}
-
-}  // namespace
 
 ActivityGraph::ActivityGraph(Engine& engine) : engine_(engine), network_(engine) {
   Spare& s = spare();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/reused_storage.h"
+
 namespace gpuplan::models {
 namespace {
 
@@ -49,18 +51,6 @@ StepMeasurement::Spare& StepMeasurement::spare() {
   return storage;
 }
 
-namespace {
-
-/// `v` takes `from`'s storage, empty (`from` is left empty).
-template <typename T>
-void take_storage(std::vector<T>& v, std::vector<T>& from) {
-  v = std::move(from);
-  v.clear();
-  from = std::vector<T>();
-}
-
-}  // namespace
-
 StepMeasurement::StepMeasurement(StepGraph& graph, const StepPlan& plan, bool breakdown, bool trace)
     : graph_(graph),
       breakdown_(breakdown),
@@ -69,13 +59,13 @@ StepMeasurement::StepMeasurement(StepGraph& graph, const StepPlan& plan, bool br
       main_loads_(!plan.loader.synthetic && plan.loader.workers == 0),
       pins_(plan.loader.pin_copy_s > 0.0) {
   Spare& s = spare();
-  take_storage(micro_steps_, s.micro_steps);
-  take_storage(gpu_busy_, s.gpu_busy);
-  take_storage(comm_busy_, s.comm_busy);
-  take_storage(pipeline_waits_, s.pipeline_waits);
-  take_storage(copies_, s.copies);
-  take_storage(host_states_, s.host_states);
-  take_storage(batches_, s.batches);
+  sim::take_storage(micro_steps_, s.micro_steps);
+  sim::take_storage(gpu_busy_, s.gpu_busy);
+  sim::take_storage(comm_busy_, s.comm_busy);
+  sim::take_storage(pipeline_waits_, s.pipeline_waits);
+  sim::take_storage(copies_, s.copies);
+  sim::take_storage(host_states_, s.host_states);
+  sim::take_storage(batches_, s.batches);
   micro_step_subscription_ =
       graph_.micro_step_started().subscribe([this](const MicroStepStarted& e) { on_micro_step(e); });
   if (breakdown_ || trace_) {
@@ -94,19 +84,13 @@ StepMeasurement::~StepMeasurement() {
   }
   // Leave the larger storage for the next measurement on this thread.
   Spare& s = spare();
-  const auto keep = [](auto& from, auto& to) {
-    if (from.capacity() > to.capacity()) {
-      from.clear();
-      to = std::move(from);
-    }
-  };
-  keep(micro_steps_, s.micro_steps);
-  keep(gpu_busy_, s.gpu_busy);
-  keep(comm_busy_, s.comm_busy);
-  keep(pipeline_waits_, s.pipeline_waits);
-  keep(copies_, s.copies);
-  keep(host_states_, s.host_states);
-  keep(batches_, s.batches);
+  sim::keep_storage(micro_steps_, s.micro_steps);
+  sim::keep_storage(gpu_busy_, s.gpu_busy);
+  sim::keep_storage(comm_busy_, s.comm_busy);
+  sim::keep_storage(pipeline_waits_, s.pipeline_waits);
+  sim::keep_storage(copies_, s.copies);
+  sim::keep_storage(host_states_, s.host_states);
+  sim::keep_storage(batches_, s.batches);
 }
 
 void StepMeasurement::set_host(HostState s, SimTime t) {
