@@ -294,14 +294,6 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     phase->bytes += transpose->bytes;
     phase->kernels += transpose->kernels;
   }
-  if (op.recompute_in_backward) {
-    // Selective or per-block recomputation replays the forward before the backward
-    // (models/workload/activation_recompute.h).
-    w.backward.flop += w.forward.flop;
-    w.backward.bytes += w.forward.bytes;
-    w.backward.kernels += w.forward.kernels;
-    w.backward.gpu_time_s += w.forward.gpu_time_s;
-  }
   return w;
 }
 

@@ -170,16 +170,19 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
       job.parallelism.distributed_optimizer && job.parallelism.strategy == ParallelStrategy::kDdp;
   const double gradient_bytes = distributed_optimizer ? distributed_optimizer_bytes_per_parameter(t, job.parallelism.grad_reduce_in_fp32).gradient_bytes
                                                       : parameter_element_bytes(t.precision);
-  // Backward runs in reverse; with activation checkpointing each op's forward is replayed
-  // before its backward (one extra forward in all: Chen et al. 2016, "Training Deep Nets with
-  // Sublinear Memory Cost").
+  // Backward runs in reverse; a recomputed op's forward is replayed before its backward
+  // (replays_forward: full checkpointing replays every block, one extra forward of the blocks:
+  // Chen et al. 2016, "Training Deep Nets with Sublinear Memory Cost"; selective and {every: N}
+  // the ops they mark). The replayed forward is the module's Python forward run again
+  // (torch.utils.checkpoint's backward calls it), so its kernels cost a forward's dispatch,
+  // not autograd's.
   for (std::size_t r = ops.size(); r-- > 0;) {
     const OpWork w = op_work(ops[r], plan.micro_batch, gpu, t, e, input_cast(r));
     spans.backward_begin[r] = plan.backward.size();
-    if (t.activation_checkpointing) {
+    if (replays_forward(ops[r], t.activation_checkpointing)) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
       model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
-      plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, true, e));
+      plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, false, e));
       if (context_parallel.active()) {
         context_parallel.add(plan.backward, ops[r], DispatchUnit(plan.backward.back()), false, plan.micro_batch);
       }

@@ -18,6 +18,10 @@ std::string_view name_of(OpClass c) {
   return "?";
 }
 
+bool replays_forward(const Op& op, bool full_checkpointing) {
+  return op.recompute_in_backward || (full_checkpointing && !block_of(op).empty());
+}
+
 std::string block_of(const Op& op) {
   // Blocks are named by the generators with a numeric path component: "layer3.2.conv1",
   // "encoder.layer.7.attn.qkv", "layers.31.mlp.up". The block is the name up to and
@@ -62,7 +66,7 @@ double Workload::training_flop_per_sample() const {
 double Workload::hardware_flop_per_sample(bool replay_all) const {
   double flop = 0.0;
   for (const Op& op : ops) {
-    const double replay = replay_all || op.recompute_in_backward ? 1.0 : 0.0;
+    const double replay = replays_forward(op, replay_all) ? 1.0 : 0.0;
     flop += op.forward_flop * (1.0 + op.backward_flop_ratio + op.backward_recompute_flop_ratio + replay);
   }
   return flop;

@@ -123,8 +123,8 @@ struct Op {
   /// read, 16-bit written; fine_tuning.h). 0 for every other op.
   double pass_bytes = 0.0;
   /// The op's forward runs again before its backward (selective recomputation, or a block
-  /// checkpointed by {every: N}: activation_recompute.h); op_work adds the forward's work to
-  /// the backward's. Hardware FLOP, not model FLOP.
+  /// checkpointed by {every: N}: activation_recompute.h); the step plan replays it
+  /// (replays_forward). Hardware FLOP, not model FLOP.
   bool recompute_in_backward = false;
   /// The op's block is checkpointed ({every: N}): the memory model keeps only the block's
   /// input (and the largest checkpointed block while it is replayed), not this op's saves.
@@ -142,6 +142,13 @@ struct Op {
 /// followed by more ("layers.3.attn.qkv" -> "layers.3", "layer2.1.conv1" -> the bottleneck
 /// "layer2.1"), or "" for stem, embedding, head and loss ops. Checkpointing works per block.
 std::string block_of(const Op& op);
+
+/// True when `op`'s forward runs again before its backward: under full activation
+/// checkpointing (`full_checkpointing`, every repeated block: HF's gradient_checkpointing and
+/// Megatron's full recomputation wrap the layers, not the embedding, final norm, head or loss),
+/// or when the op is marked Op::recompute_in_backward (selective, {every: N}). The one rule the
+/// step plan's replayed units and hardware_flop_per_sample read.
+bool replays_forward(const Op& op, bool full_checkpointing);
 
 /// True when `op` runs its GEMMs in fp8 under `training.precision: fp8`: a linear layer with
 /// weights (trained or frozen) inside a repeated block (block_of). The fp8 recipes replace the
@@ -177,8 +184,7 @@ struct Workload {
   double training_flop_per_sample() const;
   /// Executed FLOP per sample of one training step, HFU's numerator: model FLOP plus the
   /// fused kernels' backward recomputation (backward_recompute_flop_ratio) plus each
-  /// recomputed forward (Op::recompute_in_backward; every op when `replay_all`, full
-  /// activation checkpointing). Korthikanti et al. 2022, sec. 6: HFU counts recomputation. As
+  /// recomputed forward (replays_forward, `replay_all` being full activation checkpointing). Korthikanti et al. 2022, sec. 6: HFU counts recomputation. As
   /// MFU's model FLOP, attention counts the whole s x s square even where a causal fused kernel
   /// computes about half of it (fused_attention_tile_share): the published MFU and HFU
   /// formulas count it so, and HFU stays at or above MFU.

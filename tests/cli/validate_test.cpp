@@ -59,6 +59,11 @@ using gpuplan::testing::run_gpuplan;
 // implied by its MAMF, and the four fitted fractions refit (2026-12-03): throughput 10.4 -> 9.8 %,
 // one GPU 8.2 -> 8.0 %, several 11.1 -> 10.4 %; N001-N012 10.5 -> 7.8 % (N001 +12.2, N005
 // +12.7, N009 +16.7, N010 -12.4 %).
+// 2026-12-03, session 15: a checkpointed block's replayed forward is dispatched at a forward's host cost (the
+// module's Python forward runs again inside torch.utils.checkpoint's backward; it was costed as autograd's), and full
+// checkpointing replays the blocks only (not embedding, head or loss, which keep their activations as the memory
+// model already said): throughput 9.8 -> 8.6 %, one GPU 8.0 -> 7.6 %, several 10.4 -> 8.9 %; D001-D007 29.7 -> 12.3 %
+// (D002 +43 -> +11, D004 +42 -> +10, D006 +66 -> +29 %), V108 +13.4 -> -3.3 %; vTrain's 504 PP1 rows 24.1 -> 13.6 %.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -66,12 +71,12 @@ TEST_SUITE("cli.validate") {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 111);
-    CHECK(j["throughput_mape"].get<double>() <= 0.099);
+    CHECK(j["throughput_mape"].get<double>() <= 0.087);
     CHECK(j["rows"].size() >= 131);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
-    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.080);
+    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.077);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.105);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.090);
     CHECK(j["memory_mape"].get<double>() <= 0.074);
     CHECK(j["fits_right"].get<int>() >= 7);
   }
@@ -95,6 +100,23 @@ TEST_SUITE("cli.validate") {
     // with Transformer Engine's fp8 cast-transpose kernels (N001 +17.9 %); 10.5 % with causal tile
     // skipping; 7.8 % with the fp8 and Blackwell MAMF fractions.
     CHECK(sum / n <= 0.079);
+  }
+
+  TEST_CASE("vTrain's Megatron-DeepSpeed rows D001-D007 within 12.5 % MAPE") {
+    // Host-bound at TP 2-8 and micro-batch 1-2 with full recomputation: 29.7 % while the replayed
+    // forward was costed at autograd's dispatch, 12.3 % at the forward's (session 15).
+    const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
+    REQUIRE(r.exit_code == 0);
+    double sum = 0.0;
+    int n = 0;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const auto& row : j["rows"]) {
+      if (row["case"].get<std::string>().rfind("D0", 0) != 0) continue;
+      sum += std::abs(row["relative_error"].get<double>());
+      ++n;
+    }
+    CHECK(n == 7);
+    CHECK(sum / n <= 0.125);
   }
 
   TEST_CASE("each BERT-large memory row of the published measurements within 10 %") {

@@ -10,6 +10,11 @@
 #include "catalog_models.h"
 #include "models/gpu/op_time.h"
 #include "models/memory/footprint.h"
+#include "models/step/step_plan.h"
+#include "../step/nvswitch_node_job.h"
+
+#include <map>
+#include <string>
 
 using namespace gpuplan::models;
 
@@ -85,22 +90,46 @@ TEST_SUITE("models.workload.activation_recompute") {
     CHECK_THROWS_AS(with_checkpoint_every(gpt2, 0), std::invalid_argument);
   }
 
-  TEST_CASE("a recomputed op replays its forward in backward") {
-    const Workload w = with_checkpoint_every(testing::build_catalog_model("gpt2"), 1);
-    TrainingSpec t;
-    t.precision = Precision::kBf16Amp;
-    const GpuSpec gpu = testing::ampere_like();
+  TEST_CASE("a recomputed op replays its forward before its backward, at a forward's dispatch") {
+    // torch.utils.checkpoint's backward runs the module's Python forward again: the replayed
+    // kernels are the forward's, dispatched at the forward's host cost (40 us x 1.5 under
+    // autocast), not autograd's (15 us x 1.5). Full checkpointing replays the blocks only;
+    // embedding, final norm, head and loss keep their activations (footprint.cpp).
     const GpuEfficiency e = GpuEfficiency::defaults();
-    Op plain;
-    for (const Op& op : w.ops) {
-      if (op.name == "layers.0.mlp.up") plain = op;
+    const auto units = [](const StepPlan& plan) {
+      std::map<std::string, DispatchUnit> by_label;
+      for (const DispatchUnit& u : plan.forward) by_label[u.label] = u;
+      for (const DispatchUnit& u : plan.backward) by_label[u.label] = u;
+      return by_label;
+    };
+    JobSpec full = testing::nvswitch_node_job(testing::build_catalog_model("gpt2"), 1, 8, 4, AttentionKernel::kEager);
+    full.training.activation_checkpointing = true;
+    JobSpec every1 = full;
+    every1.training.activation_checkpointing = false;
+    every1.workload = with_checkpoint_every(every1.workload, 1);
+    JobSpec none = every1;
+    none.workload = testing::build_catalog_model("gpt2");
+    for (const JobSpec* job : {&full, &every1}) {
+      const auto u = units(plan_step(*job, e));
+      REQUIRE(u.count("layers.0.mlp.up recompute") == 1);
+      const DispatchUnit& fwd = u.at("layers.0.mlp.up fwd");
+      const DispatchUnit& replay = u.at("layers.0.mlp.up recompute");
+      CHECK(replay.gpu_s == doctest::Approx(fwd.gpu_s));
+      CHECK(replay.flop == doctest::Approx(fwd.flop));
+      CHECK(replay.dispatch_s == doctest::Approx(fwd.dispatch_s));
+      CHECK(fwd.dispatch_s == doctest::Approx(3.0 * 40e-6 * 1.5));  // weight cast, GEMM, bias
+      CHECK(u.count("lm_head recompute") == 0);
+      CHECK(u.count("embed.tokens recompute") == 0);
+      CHECK(u.count("embed.tokens fwd") == 1);
+      CHECK(u.count("lm_head fwd") == 1);
+      for (const auto& [label, unit] : u) {
+        const bool replayed_loss = label.find("loss") != std::string::npos && label.find("recompute") != std::string::npos;
+        CHECK_MESSAGE(!replayed_loss, label);
+      }
     }
-    REQUIRE(plain.recompute_in_backward);
-    const OpWork replayed = op_work(plain, 4.0, gpu, t, e, false);
-    plain.recompute_in_backward = false;
-    const OpWork once = op_work(plain, 4.0, gpu, t, e, false);
-    CHECK(replayed.backward.flop == doctest::Approx(once.backward.flop + once.forward.flop));
-    CHECK(replayed.backward.kernels == once.backward.kernels + once.forward.kernels);
-    CHECK(replayed.backward.gpu_time_s == doctest::Approx(once.backward.gpu_time_s + once.forward.gpu_time_s));
+    // The replay adds the blocks' forward FLOP to the hardware FLOP, the head's not.
+    CHECK(full.workload.hardware_flop_per_sample(true) - full.workload.hardware_flop_per_sample(false) ==
+          doctest::Approx(testing::sum_over(full.workload, "layers.", [](const Op& op) { return op.forward_flop; })));
+    CHECK(units(plan_step(none, e)).count("layers.0.mlp.up recompute") == 0);
   }
 }
