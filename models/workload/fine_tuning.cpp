@@ -80,6 +80,19 @@ std::vector<Projection> projections_of(const std::vector<Op>& ops, std::size_t i
   return {};
 }
 
+/// The input width of a linear op's weight matrix: Op::weight_columns, or for a
+/// mixture-of-experts op (moe_layer.cpp leaves its shape out) the per-expert weights over the
+/// output width, the output width being forward_flop / (2 x input_elements) (2·rows·in·out
+/// FLOP over rows·in inputs; a bias, out more weights, makes it 1 too large: 4 B / in of an
+/// int8 scale). 0 for an op that is not a linear layer with weights.
+double linear_in_features(const Op& op) {
+  if (op.op_class != OpClass::kMatmul) return 0.0;
+  if (op.weight_columns > 0.0) return op.weight_columns;
+  if (op.experts <= 0.0 || op.parameters <= 0.0 || op.input_elements <= 0.0 || op.forward_flop <= 0.0) return 0.0;
+  const double out = op.forward_flop / (2.0 * op.input_elements);
+  return op.parameters / op.experts / out;
+}
+
 bool targeted(const Projection& p, const FineTuningSpec& spec) {
   if (spec.targets.empty()) {
     return true;  // all_linear
@@ -200,10 +213,12 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
     Op base = original;
     base.frozen_parameters = original.parameters;
     base.parameters = 0.0;
-    const bool quantize = quantized(spec.base_precision) && !projections.empty();
-    base.frozen_element_bytes = quantize ? base_weight_element_bytes(spec.base_precision, original.weight_columns,
-                                                                   spec.double_quantization)
-                                         : kBf16Bytes;
+    // bitsandbytes replaces every nn.Linear of the layers (transformers' replace_with_bnb_linear),
+    // adapted or not, experts and router included; the head stays 16-bit.
+    const double in_features = linear_in_features(original);
+    const bool quantize = quantized(spec.base_precision) && in_features > 0.0 && !block_of(original).empty();
+    base.frozen_element_bytes =
+        quantize ? base_weight_element_bytes(spec.base_precision, in_features, spec.double_quantization) : kBf16Bytes;
     bool any_targeted = false;
     for (const Projection& p : projections) {
       any_targeted = any_targeted || targeted(p, spec);
@@ -226,8 +241,10 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       dequant.op_class = OpClass::kElementwise;
       dequant.backward_flop_ratio = 0.0;
       const DequantizeWork work =
-          dequantize_work(spec.base_precision, original.weight_columns, spec.double_quantization, compute_bytes);
-      dequant.forward_kernels = original.forward_kernels * work.kernels_per_matrix;  // forward_kernels: the matrices
+          dequantize_work(spec.base_precision, in_features, spec.double_quantization, compute_bytes);
+      // forward_kernels: the matrices; each expert's is a Linear4bit of its own
+      const double matrices = original.forward_kernels * (original.experts > 0.0 ? original.experts : 1.0);
+      dequant.forward_kernels = static_cast<int>(matrices) * work.kernels_per_matrix;
       dequant.pass_bytes = original.parameters * work.bytes_per_weight;
       ops.push_back(dequant);
     }

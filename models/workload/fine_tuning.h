@@ -31,8 +31,10 @@
 ///   has up and down, no gate. The output head (lm_head, classifiers) and the embeddings stay
 ///   frozen and full precision (peft's all-linear excludes the output layer; bitsandbytes
 ///   keeps lm_head unquantized);
-/// - QLoRA (base_precision nf4 or int8): the layer projections' weights are stored quantized
-///   and each is dequantized to the compute precision before its GEMM, in forward and again
+/// - QLoRA (base_precision nf4 or int8): every linear weight inside the repeated blocks
+///   (block_of: the attention and MLP projections, and a mixture-of-experts layer's router and
+///   expert GEMMs, which bitsandbytes' replacement of each nn.Linear quantizes too) is stored
+///   quantized, the head and embeddings not, and each is dequantized to the compute precision before its GEMM, in forward and again
 ///   in backward (bitsandbytes MatMul4Bit / MatMul8bitLt dequantize for grad input): an op
 ///   "<name>.dequant" with dequantize_work()'s kernels per weight matrix and Op::pass_bytes =
 ///   its bytes per weight x the weights, whatever the batch. A quantized projection saves its input x for

@@ -156,6 +156,17 @@ inline CatalogModel catalog_model(const std::string& name) {
                   {"vocab", 128256},
                   {"sequence_length", 8192}});
   }
+  if (name == "mixtral-8x7b") {
+    return llama({{"layers", 32},
+                  {"hidden", 4096},
+                  {"heads", 32},
+                  {"kv_heads", 8},
+                  {"ffn_hidden", 14336},
+                  {"vocab", 32000},
+                  {"sequence_length", 32768},
+                  {"experts", 8},
+                  {"experts_per_token", 2}});
+  }
   if (name == "gemma2-9b") {
     CatalogModel gemma = llama({{"layers", 42},
                                 {"hidden", 3584},

@@ -223,6 +223,28 @@ TEST_SUITE("models.workload.fine_tuning") {
     CHECK(one.backward.bytes == doctest::Approx(dequant.pass_bytes));
   }
 
+  TEST_CASE("QLoRA on Mixtral-8x7B: the experts and router are NF4 too (bitsandbytes replaces every nn.Linear)") {
+    // transformers' replace_with_bnb_linear quantizes each expert's w1/w2/w3 and the router
+    // gate with the attention projections; the adapters go on q, k, v, o only.
+    FineTuningSpec spec = qlora(16);
+    spec.targets = {LoraTarget::kQ, LoraTarget::kK, LoraTarget::kV, LoraTarget::kO};
+    const Workload w = with_fine_tuning(testing::build_catalog_model("mixtral-8x7b"), spec, Precision::kBf16Amp);
+    // Per layer: q, o 4096² each, k, v 4096 x 1024 each, router 4096 x 8, experts 8 x 3 x
+    // 4096 x 14336: 1,451,261,952 weights, x 32 layers; embeddings, head and norms stay bf16.
+    const double quantized = 32.0 * 1'451'261'952.0;
+    CHECK(w.frozen_parameters == doctest::Approx(46'702'792'704.0));
+    CHECK(w.frozen_weight_bytes() ==
+          doctest::Approx(quantized * kNf4BitsPerWeight / 8.0 + (46'702'792'704.0 - quantized) * 2.0));
+    CHECK(w.frozen_weight_bytes() / 1e9 == doctest::Approx(24.49).epsilon(0.005));  // 23.96 + 0.53 GB
+    // Each expert's down matrix (14336 -> 4096) is dequantized before its GEMM: 8 matrices,
+    // 3 kernels each with double quantization.
+    const Op& down = op_named(w, "layers.0.mlp.experts_down.dequant");
+    CHECK(down.pass_bytes == doctest::Approx(8.0 * 4096 * 14336 * 2.765625));
+    CHECK(down.forward_kernels == 24);
+    CHECK(has_op(w, "layers.0.mlp.router.dequant"));
+    CHECK_FALSE(has_op(w, "lm_head.dequant"));
+  }
+
   TEST_CASE("dequantize_work: bitsandbytes' kernels and bytes per weight") {
     // nf4 without double quantization: 0.5 B packed + 4/64 B fp32 absmax in, 2 B bf16 out.
     const DequantizeWork single = dequantize_work(BasePrecision::kNf4, 4096.0, false, 2.0);
