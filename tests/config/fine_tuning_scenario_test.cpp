@@ -160,6 +160,11 @@ TEST_SUITE("config.fine_tuning") {
     CHECK(scenario_errors(with_replaced(qlora_scenario("{method: qlora}"), "bf16_amp", "fp32")) ==
           Messages{"qlora computes with 16-bit base weights, and training.precision is fp32 at s.yaml:12:25 "
                    "(training.fine_tuning.method); use training.precision: bf16_amp (or bf16, fp16_amp)"});
+    // A refused precision is one error: the check above does not run on the default (fp32)
+    // that stands in for the refused value.
+    CHECK(scenario_errors(with_replaced(qlora_scenario("{method: qlora}"), "bf16_amp", "bf16-amp")) ==
+          Messages{"unknown value 'bf16-amp', expected one of fp32, tf32, fp16_amp, bf16_amp, bf16 or fp8 at "
+                   "s.yaml:10:14 (training.precision); did you mean bf16_amp or bf16?"});
     CHECK(scenario_errors(with_replaced(with_replaced(qlora_scenario("{method: lora}"), "model: llama2-7b",
                                                       "model: resnet50"),
                                         "  sequence_length: 2048\n", "")) ==
