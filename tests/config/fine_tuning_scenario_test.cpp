@@ -93,6 +93,29 @@ TEST_SUITE("config.fine_tuning") {
     CHECK(s.variants[2].job.workload.parameters == doctest::Approx(39'976'960.0));
   }
 
+  TEST_CASE("a strategy's fine_tuning mapping merges into the base's: a conflict says where the base sets the key") {
+    // The base sets base_precision: nf4 (line 12, column 58); the strategy's mapping sets
+    // method: lora (line 19, column 41) and keeps the base's nf4, which lora refuses.
+    const std::string strategy = "strategies:\n  lora: {training.fine_tuning: {method: lora, rank: 16}}\n";
+    CHECK(scenario_errors(qlora_scenario("{method: qlora, rank: 16, base_precision: nf4}", strategy)) ==
+          Messages{"lora keeps its base in bf16, and nf4 is a quantized base at s.yaml:19:41 "
+                   "(strategies.lora.training.fine_tuning.method); training.fine_tuning.base_precision is the base's, "
+                   "set at s.yaml:12:58: a strategy's training.fine_tuning merges into the base's mapping, keeping the "
+                   "keys it does not set, so set base_precision in the strategy's training.fine_tuning too (use "
+                   "method: qlora for an int8 or nf4 base, or base_precision: bf16)"});
+    // The fix as the message gives it: the strategy sets base_precision too.
+    const Scenario fixed = parse_text(qlora_scenario(
+        "{method: qlora, rank: 16, base_precision: nf4}",
+        "strategies:\n  lora: {training.fine_tuning: {method: lora, rank: 16, base_precision: bf16}}\n"));
+    CHECK(fixed.variants.front().job.training.fine_tuning.base_precision == models::BasePrecision::kBf16);
+    // A dotted path sets one key and says nothing of a mapping: the message stays as it was.
+    CHECK(scenario_errors(qlora_scenario("{method: qlora, rank: 16, base_precision: nf4}",
+                                         "strategies:\n  lora: {training.fine_tuning.method: lora}\n")) ==
+          Messages{"lora keeps its base in bf16, and nf4 is a quantized base at s.yaml:19:39 "
+                   "(strategies.lora.training.fine_tuning.method); use method: qlora for an int8 or nf4 base, or "
+                   "base_precision: bf16"});
+  }
+
   TEST_CASE("dropout: peft's 0 by default; above 0 each adapted projection keeps the dropped input and mask") {
     const models::JobSpec none = job_of(qlora_scenario("{method: qlora, targets: [q, v]}"));
     CHECK(none.training.fine_tuning.dropout == 0.0);
