@@ -108,6 +108,27 @@ std::string refusal(const std::string& path) {
   return "";
 }
 
+/// Why the temporary file beside `path` could not be created (`error`: open's errno). A
+/// folder that exists but takes no new file is "not writable": /proc answers ENOENT, a
+/// folder without write permission EACCES, a read-only file system EROFS.
+std::string folder_refusal(const std::string& path, int error) {
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  if (folder.empty()) {
+    folder = ".";
+  }
+  std::error_code ignored;
+  const bool folder_exists = std::filesystem::is_directory(folder, ignored);
+  if (error == ENOENT && !folder_exists) {
+    return "its folder does not exist; create it first";
+  }
+  if (folder_exists && (error == ENOENT || error == EACCES || error == EPERM || error == EROFS)) {
+    return "its folder " + folder + " is not writable" +
+           (error == ENOENT ? std::string() : " (" + std::string(std::strerror(error)) + ")") +
+           "; write to a folder you may write";
+  }
+  return std::strerror(error);
+}
+
 /// The input among `inputs` that `path` names too (the same file, by device and inode), or "".
 std::string input_named_by(const std::string& path, const std::vector<std::string>& inputs) {
   for (const std::string& input : inputs) {
@@ -142,8 +163,7 @@ OutputFile::OutputFile(std::string path, const std::vector<std::string>& inputs)
     const int error = errno;
     unregister_temporary(slot_);
     temporary_.clear();
-    fail(path_, error == ENOENT ? std::string("its folder does not exist; create it first")
-                                : std::string(std::strerror(error)));
+    fail(path_, folder_refusal(path_, error));
   }
   ::close(fd);
 }

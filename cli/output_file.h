@@ -23,7 +23,9 @@ class OutputFile {
   /// symbolic link, a directory, a FIFO, a socket or a device (refused, not replaced), an
   /// existing file without write permission, a folder that is missing or not writable, or
   /// the same file as one of `inputs` (std::filesystem::equivalent: `run s.yaml -o s.yaml`
-  /// would replace the scenario by its report).
+  /// would replace the scenario by its report). A folder that exists but cannot take a new
+  /// file (no write permission, a read-only file system, /proc) is "its folder DIR is not
+  /// writable".
   explicit OutputFile(std::string path, const std::vector<std::string>& inputs = {});
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
