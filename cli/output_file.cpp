@@ -1,10 +1,13 @@
 #include "cli/output_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +16,71 @@
 
 namespace gpuplan::cli {
 namespace {
+
+/// One registered temporary file. A signal handler can reach only static storage, so the
+/// registry is the one global of this file (STYLE.md E4 allows no other): fixed slots whose
+/// path the handler reads while the slot is kReady.
+struct TemporarySlot {
+  std::atomic<int> state{0};
+  char path[PATH_MAX];
+};
+constexpr int kFree = 0;
+constexpr int kWriting = 1;  ///< claimed, path being copied: the handler skips it
+constexpr int kReady = 2;
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads the slots' state");
+TemporarySlot g_temporaries[kMaxInterruptibleOutputs];
+
+/// The slot that now holds `path`, or -1 when every slot is taken or the path is too long.
+int register_temporary(const std::string& path) {
+  if (path.size() >= sizeof(TemporarySlot::path)) {
+    return -1;
+  }
+  for (int i = 0; i < kMaxInterruptibleOutputs; ++i) {
+    int expected = kFree;
+    if (g_temporaries[i].state.compare_exchange_strong(expected, kWriting)) {
+      std::memcpy(g_temporaries[i].path, path.c_str(), path.size() + 1);
+      g_temporaries[i].state.store(kReady, std::memory_order_release);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void unregister_temporary(int& slot) {
+  if (slot >= 0) {
+    g_temporaries[slot].state.store(kFree, std::memory_order_release);
+    slot = -1;
+  }
+}
+
+/// The SIGINT and SIGTERM handler: removes the temporary files, then raises the signal again
+/// under its default action, so the process ends as the signal ends it (exit status 128 + N
+/// in a shell). Only async-signal-safe calls: unlink, sigaction, raise.
+extern "C" void remove_temporaries_and_raise_again(int signal_number) {
+  remove_registered_temporaries();
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  ::sigaction(signal_number, &default_action, nullptr);
+  ::raise(signal_number);  // blocked while this handler runs: delivered on return
+}
+
+/// Installs the handler for SIGINT and SIGTERM where another disposition is in place (each
+/// OutputFile checks: a test framework may have put its own back meanwhile); a signal that
+/// is ignored (SIG_IGN: a background job of a non-interactive shell, nohup) stays ignored.
+void install_interrupt_handler() {
+  for (const int signal_number : {SIGINT, SIGTERM}) {
+    struct sigaction current {};
+    if (::sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler == SIG_IGN ||
+        current.sa_handler == remove_temporaries_and_raise_again) {
+      continue;
+    }
+    struct sigaction action {};
+    action.sa_handler = remove_temporaries_and_raise_again;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(signal_number, &action, nullptr);
+  }
+}
 
 [[noreturn]] void fail(const std::string& path, const std::string& reason) {
   throw std::runtime_error("cannot write '" + path + "': " + reason);
@@ -40,6 +108,27 @@ std::string refusal(const std::string& path) {
   return "";
 }
 
+/// Why the temporary file beside `path` could not be created (`error`: open's errno). A
+/// folder that exists but takes no new file is "not writable": /proc answers ENOENT, a
+/// folder without write permission EACCES, a read-only file system EROFS.
+std::string folder_refusal(const std::string& path, int error) {
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  if (folder.empty()) {
+    folder = ".";
+  }
+  std::error_code ignored;
+  const bool folder_exists = std::filesystem::is_directory(folder, ignored);
+  if (error == ENOENT && !folder_exists) {
+    return "its folder does not exist; create it first";
+  }
+  if (folder_exists && (error == ENOENT || error == EACCES || error == EPERM || error == EROFS)) {
+    return "its folder " + folder + " is not writable" +
+           (error == ENOENT ? std::string() : " (" + std::string(std::strerror(error)) + ")") +
+           "; write to a folder you may write";
+  }
+  return std::strerror(error);
+}
+
 /// The input among `inputs` that `path` names too (the same file, by device and inode), or "".
 std::string input_named_by(const std::string& path, const std::vector<std::string>& inputs) {
   for (const std::string& input : inputs) {
@@ -65,12 +154,16 @@ OutputFile::OutputFile(std::string path, const std::vector<std::string>& inputs)
     fail(path_, reason);
   }
   temporary_ = path_ + ".tmp." + std::to_string(::getpid());
+  // Registered before it exists, so that no signal can come between its creation and its
+  // registration.
+  install_interrupt_handler();
+  slot_ = register_temporary(temporary_);
   const int fd = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) {
     const int error = errno;
+    unregister_temporary(slot_);
     temporary_.clear();
-    fail(path_, error == ENOENT ? std::string("its folder does not exist; create it first")
-                                : std::string(std::strerror(error)));
+    fail(path_, folder_refusal(path_, error));
   }
   ::close(fd);
 }
@@ -79,6 +172,7 @@ OutputFile::~OutputFile() {
   if (!committed_ && !temporary_.empty()) {
     std::remove(temporary_.c_str());
   }
+  unregister_temporary(slot_);
 }
 
 void OutputFile::write(const std::string& content) {
@@ -102,6 +196,15 @@ void OutputFile::commit() {
     fail(path_, std::strerror(errno));
   }
   committed_ = true;
+  unregister_temporary(slot_);
+}
+
+void remove_registered_temporaries() noexcept {
+  for (TemporarySlot& slot : g_temporaries) {
+    if (slot.state.load(std::memory_order_acquire) == kReady) {
+      ::unlink(slot.path);
+    }
+  }
 }
 
 void write_file_atomically(const std::string& path, const std::string& content,

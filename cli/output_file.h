@@ -13,14 +13,19 @@ namespace gpuplan::cli {
 
 /// One output file. The constructor checks the target and creates the temporary file, so
 /// that a command can open all its outputs before it does any work and fail before any of
-/// them exists; the destructor removes the temporary file unless commit() renamed it.
+/// them exists; the destructor removes the temporary file unless commit() renamed it, and a
+/// SIGINT or SIGTERM meanwhile removes it too (the constructor installs the handler,
+/// remove_registered_temporaries, then lets the signal's default action end the process; a
+/// signal that was ignored stays ignored).
 class OutputFile {
  public:
   /// Throws std::runtime_error "cannot write '<path>': <reason>" when `path` names a
   /// symbolic link, a directory, a FIFO, a socket or a device (refused, not replaced), an
   /// existing file without write permission, a folder that is missing or not writable, or
   /// the same file as one of `inputs` (std::filesystem::equivalent: `run s.yaml -o s.yaml`
-  /// would replace the scenario by its report).
+  /// would replace the scenario by its report). A folder that exists but cannot take a new
+  /// file (no write permission, a read-only file system, /proc) is "its folder DIR is not
+  /// writable".
   explicit OutputFile(std::string path, const std::vector<std::string>& inputs = {});
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
@@ -36,8 +41,21 @@ class OutputFile {
  private:
   std::string path_;
   std::string temporary_;
+  int slot_ = -1;  ///< the temporary file's slot in the signal handler's registry; -1: none
   bool committed_ = false;
 };
+
+/// Removes the temporary file of every OutputFile that is neither committed nor destroyed:
+/// what the SIGINT and SIGTERM handler does before the signal's default action ends the
+/// process (Ctrl-C, `kill`), since a signal runs no destructor. Async-signal-safe (unlink(2)
+/// of paths kept in static buffers, no allocation, no lock); exposed so that tests can call
+/// it. An OutputFile registers its temporary file before creating it and unregisters it once
+/// renamed or removed; at most kMaxInterruptibleOutputs are registered at once (a command
+/// opens two at most), and a path too long for PATH_MAX is not registered.
+void remove_registered_temporaries() noexcept;
+
+/// How many OutputFiles' temporary files can be registered at once.
+inline constexpr int kMaxInterruptibleOutputs = 16;
 
 /// Writes `content` to `path` at once: OutputFile(path, inputs), write, commit.
 void write_file_atomically(const std::string& path, const std::string& content,

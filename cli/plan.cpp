@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -151,25 +152,63 @@ PlanBound plan_lower_bound(const models::JobSpec& job) {
   return {steps * compute_s, steps * exchange_s};
 }
 
+bool same_plan_time(double a_s, double b_s) {
+  return std::abs(a_s - b_s) <= kPlanTimeRelativeTolerance * std::max(std::abs(a_s), std::abs(b_s));
+}
+
+bool faster_plan_time(double a_s, double b_s) { return a_s < b_s && !same_plan_time(a_s, b_s); }
+
 void mark_pareto(std::vector<PlanPoint>& points) {
   std::vector<std::size_t> by_time;
   for (std::size_t i = 0; i < points.size(); ++i) {
     points[i].pareto = false;
     if (points[i].fits) by_time.push_back(i);
   }
-  // Sweep by time (then dollars, then order): a point is on the front when it is strictly
-  // cheaper than every point before it.
-  std::stable_sort(by_time.begin(), by_time.end(), [&](std::size_t a, std::size_t b) {
-    if (points[a].time_p90_s != points[b].time_p90_s) return points[a].time_p90_s < points[b].time_p90_s;
-    return points[a].cost_p90_usd < points[b].cost_p90_usd;
+  std::sort(by_time.begin(), by_time.end(), [&](std::size_t a, std::size_t b) {
+    return std::tie(points[a].time_p90_s, points[a].cost_p90_usd, a) <
+           std::tie(points[b].time_p90_s, points[b].cost_p90_usd, b);
   });
-  double best = std::numeric_limits<double>::infinity();
-  for (const std::size_t i : by_time) {
-    if (points[i].cost_p90_usd < best) {
-      points[i].pareto = true;
-      best = points[i].cost_p90_usd;
+  // Sweep by time. The points before position `faster_end` are faster than the current
+  // one beyond the tolerance: any of them at most as dear dominates it. The points in
+  // [faster_end, same_end) have the same plan time as it (a window that only moves
+  // forward): one of them dominates it when cheaper, or as cheap and earlier in `points`.
+  // `window` keeps the positions of that window whose (dollars, index) may still be its
+  // least, in increasing (dollars, index).
+  const auto key = [&](std::size_t position) {
+    return std::make_pair(points[by_time[position]].cost_p90_usd, by_time[position]);
+  };
+  double cheapest_faster = std::numeric_limits<double>::infinity();
+  std::size_t faster_end = 0;
+  std::size_t same_end = 0;
+  std::deque<std::size_t> window;
+  for (std::size_t position = 0; position < by_time.size(); ++position) {
+    const double time_s = points[by_time[position]].time_p90_s;
+    while (faster_end < position && faster_plan_time(points[by_time[faster_end]].time_p90_s, time_s)) {
+      cheapest_faster = std::min(cheapest_faster, points[by_time[faster_end]].cost_p90_usd);
+      ++faster_end;
     }
+    while (same_end < by_time.size() &&
+           (same_end <= position || same_plan_time(points[by_time[same_end]].time_p90_s, time_s))) {
+      while (!window.empty() && key(window.back()) >= key(same_end)) window.pop_back();
+      window.push_back(same_end++);
+    }
+    while (window.front() < faster_end) window.pop_front();
+    const double cost_usd = points[by_time[position]].cost_p90_usd;
+    points[by_time[position]].pareto = !(cheapest_faster <= cost_usd) && !(key(window.front()) < key(position));
   }
+}
+
+const PlanPoint* fastest_plan(const std::vector<PlanPoint>& points) {
+  const PlanPoint* least_time = nullptr;
+  for (const PlanPoint& p : points) {
+    if (p.fits && (least_time == nullptr || p.time_p90_s < least_time->time_p90_s)) least_time = &p;
+  }
+  const PlanPoint* fastest = nullptr;
+  for (const PlanPoint& p : points) {
+    if (!p.fits || least_time == nullptr || !same_plan_time(p.time_p90_s, least_time->time_p90_s)) continue;
+    if (fastest == nullptr || p.cost_p90_usd < fastest->cost_p90_usd) fastest = &p;
+  }
+  return fastest;
 }
 
 std::string render_plan(const PlanResult& plan, const std::string& format) {

@@ -172,10 +172,30 @@ PlanBound plan_lower_bound(const models::JobSpec& job);
 /// variant and layout.
 std::string plan_point_key(const PlanPoint& p);
 
+/// Two plan times that agree within this relative tolerance are the same time: the job
+/// level of the same layout on two markets can differ in the last bits of a double
+/// (1013.0548128679949 s on-demand and 1013.054812868 s spot on p5en.48xlarge), and such
+/// noise must not put the dearer plan on the Pareto front or name it the fastest. Every
+/// comparison of plan times (mark_pareto, fastest_plan, the search's pruning) goes through
+/// same_plan_time and faster_plan_time, which read only this constant.
+inline constexpr double kPlanTimeRelativeTolerance = 1e-9;
+
+/// True when `a_s` and `b_s` differ by at most kPlanTimeRelativeTolerance of the larger magnitude.
+bool same_plan_time(double a_s, double b_s);
+/// True when `a_s` is below `b_s` and not the same plan time (same_plan_time).
+bool faster_plan_time(double a_s, double b_s);
+
 /// Flags the points of `points` on the front of (time_p90_s, cost_p90_usd) among those that
 /// fit: a point is on it when no other fitting point is at most as slow and as dear and
-/// better in one (equal points: the first of `points` order only).
+/// better in one, times that are the same plan time (same_plan_time) counting as equal: of
+/// two plans as fast, the cheaper dominates (equal points: the first of `points` order only).
 void mark_pareto(std::vector<PlanPoint>& points);
+
+/// The fastest of the points that fit, or nullptr when none fits: among the points whose
+/// time_p90_s is the same plan time as the least (same_plan_time), the cheapest at p90
+/// (then the first of `points` order), so that noise in the last bits of a time never
+/// prefers a dearer plan.
+const PlanPoint* fastest_plan(const std::vector<PlanPoint>& points);
 
 /// The planner's search space and its evaluation.
 class Planner {

@@ -109,18 +109,21 @@ struct Candidate {
 };
 
 /// The Pareto staircase of (time, dollars) of the points evaluated so far: sorted by time,
-/// dollars strictly falling.
+/// dollars strictly falling. Times compare as plan times (same_plan_time, cli/plan.h).
 class Front {
  public:
   /// True when a point at most as slow and as dear as (time_s, cost_usd) is on the front.
   bool dominates(double time_s, double cost_usd) const {
-    const auto it = std::upper_bound(points_.begin(), points_.end(), time_s,
-                                     [](double t, const std::pair<double, double>& p) { return t < p.first; });
+    const auto it = std::partition_point(points_.begin(), points_.end(), [&](const std::pair<double, double>& p) {
+      return !faster_plan_time(time_s, p.first);
+    });
     return it != points_.begin() && std::prev(it)->second <= cost_usd;
   }
   void add(double time_s, double cost_usd) {
     if (dominates(time_s, cost_usd)) return;
-    std::erase_if(points_, [&](const std::pair<double, double>& p) { return p.first >= time_s && p.second >= cost_usd; });
+    std::erase_if(points_, [&](const std::pair<double, double>& p) {
+      return !faster_plan_time(p.first, time_s) && p.second >= cost_usd;
+    });
     points_.insert(std::upper_bound(points_.begin(), points_.end(), std::make_pair(time_s, cost_usd)),
                    std::make_pair(time_s, cost_usd));
   }

@@ -27,12 +27,13 @@ std::string describe(const PlanPoint& p) {
 
 std::string plan_summary(const PlanResult& plan) {
   const PlanPoint* cheapest = nullptr;  // points are sorted by p90 dollars: the first that qualifies
-  const PlanPoint* fastest = nullptr;
   for (const PlanPoint& p : plan.points) {
-    if (!p.fits) continue;
-    if (cheapest == nullptr && p.meets_deadline && p.within_budget) cheapest = &p;
-    if (fastest == nullptr || p.time_p90_s < fastest->time_p90_s) fastest = &p;
+    if (p.fits && p.meets_deadline && p.within_budget) {
+      cheapest = &p;
+      break;
+    }
   }
+  const PlanPoint* fastest = fastest_plan(plan.points);
   std::string out;
   if (cheapest != nullptr) {
     out += "Cheapest plan that meets the deadline" + std::string(plan.budget_usd ? " and budget" : "") + ": " +

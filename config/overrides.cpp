@@ -185,7 +185,8 @@ std::string unknown_path_fix(const std::string& path) {
 }
 
 /// Flattens one override body (a strategy's, or the sweep block) into schema paths.
-/// `leaf` is called for every leaf path with its key mark and value.
+/// `leaf` is called for every leaf path with its key mark, value and the path of the
+/// mapping written around it ("" at the top of the body).
 class Flattener {
  public:
   Flattener(ErrorSink& sink, std::string source_prefix, bool sweep)
@@ -219,7 +220,7 @@ class Flattener {
           if (value.IsMap()) {
             walk(value, path, leaf);
           } else if (!sweep_ && (!value.IsDefined() || value.IsNull())) {
-            leaf(path, it->first.Mark(), value);  // removes the whole section
+            leaf(path, it->first.Mark(), value, prefix);  // removes the whole section
           } else {
             sink_.add(std::string(sweep_ ? "cannot sweep a whole section: " : "expected a mapping of ") +
                           path + (sweep_ ? "" : " keys") + ", found " + describe_node(value),
@@ -230,7 +231,7 @@ class Flattener {
           break;
         case SchemaKind::kLeaf:
         case SchemaKind::kMappingLeaf:
-          leaf(path, it->first.Mark(), value);
+          leaf(path, it->first.Mark(), value, prefix);
           break;
       }
     }
@@ -303,8 +304,8 @@ std::vector<StrategyOverrides> read_strategies(const YAML::Node& node, ErrorSink
     const YAML::Node body = it->second;
     if (body.IsMap()) {
       Flattener flattener(sink, source_prefix, false);
-      flattener.walk(body, "", [&](const std::string& path, const YAML::Mark& key_mark,
-                                   const YAML::Node& value) {
+      flattener.walk(body, "", [&](const std::string& path, const YAML::Mark& key_mark, const YAML::Node& value,
+                                   const std::string& written_in) {
         for (const Override& earlier : strategy.overrides) {
           if (overlaps(earlier.path, path)) {
             sink.add("strategy '" + strategy.name + "' sets " + path + " twice", key_mark,
@@ -314,7 +315,7 @@ std::vector<StrategyOverrides> read_strategies(const YAML::Node& node, ErrorSink
             return;
           }
         }
-        strategy.overrides.push_back({path, value, key_mark, source_prefix + "." + path});
+        strategy.overrides.push_back({path, value, key_mark, source_prefix + "." + path, written_in});
       });
     } else if (body.IsDefined() && !body.IsNull()) {
       sink.add("expected a mapping of overrides, found " + describe_node(body), body.Mark(),
@@ -333,8 +334,8 @@ std::vector<SweepAxis> read_sweep(const YAML::Node& node, ErrorSink& sink) {
     return axes;
   }
   Flattener flattener(sink, "sweep", true);
-  flattener.walk(node, "", [&](const std::string& path, const YAML::Mark& key_mark,
-                               const YAML::Node& list) {
+  flattener.walk(node, "", [&](const std::string& path, const YAML::Mark& key_mark, const YAML::Node& list,
+                               const std::string& /*written_in: a sweep lists values at their path*/) {
     for (const SweepAxis& earlier : axes) {
       if (overlaps(earlier.path, path)) {
         sink.add("sweep sets " + path + " twice", key_mark, "sweep." + path,
@@ -366,7 +367,7 @@ std::vector<SweepAxis> read_sweep(const YAML::Node& node, ErrorSink& sink) {
         continue;
       }
       axis.values.push_back(
-          {path, value, key_mark, "sweep." + path + "[" + std::to_string(i) + "]"});
+          {path, value, key_mark, "sweep." + path + "[" + std::to_string(i) + "]", ""});
       axis.labels.push_back(label);
     }
     axes.push_back(std::move(axis));

@@ -35,6 +35,10 @@ struct Override {
   /// Its key path in the file, for messages: "strategies.amp.training.precision" or
   /// "sweep.hardware.gpus_per_node[2]".
   std::string source_path;
+  /// The mapping written in the override that holds this key ("training.fine_tuning" for
+  /// `training.fine_tuning: {method: lora}`), "" for a key written as a dotted path: the
+  /// mapping merges into the base's, keeping the base's other keys, which messages say.
+  std::string written_in;
   bool removes() const { return !value.IsDefined() || value.IsNull(); }
 };
 

@@ -98,7 +98,7 @@ bool sixteen_bit(models::Precision p) {
 }  // namespace
 
 std::optional<models::FineTuningSpec> read_fine_tuning(MapReader& training, const models::Workload* workload,
-                                                       models::Precision precision) {
+                                                       std::optional<models::Precision> precision) {
   models::FineTuningSpec spec;
   if (!training.has("fine_tuning")) {
     training.declare({"fine_tuning"});
@@ -151,10 +151,10 @@ std::optional<models::FineTuningSpec> read_fine_tuning(MapReader& training, cons
       ft->error("base_precision", "lora keeps its base in bf16, and " + *base + " is a quantized base",
                 "; use method: qlora for an int8 or nf4 base, or base_precision: bf16");
     }
-    if (!sixteen_bit(precision)) {
+    if (precision && !sixteen_bit(*precision)) {
       ft->error("method",
                 *method + " computes with 16-bit base weights, and training.precision is " +
-                    std::string(models::name_of(precision)),
+                    std::string(models::name_of(*precision)),
                 "; use training.precision: bf16_amp (or bf16, fp16_amp)");
     }
     if (workload != nullptr) {

@@ -18,8 +18,10 @@ namespace gpuplan::config {
 /// projections that the model has, without repeats; `base_precision` quantized (int8, nf4)
 /// exactly for qlora; lora/qlora need a 16-bit compute precision (bf16, bf16_amp,
 /// fp16_amp) and a model with transformer projections. `workload` may be null when the
-/// model could not be read (the model checks are then skipped). nullopt after an error.
+/// model could not be read (the model checks are then skipped), and `precision` nullopt when
+/// training.precision was refused (the precision check is then skipped, so that a refused
+/// value never adds a second error about the default). nullopt after an error.
 std::optional<models::FineTuningSpec> read_fine_tuning(MapReader& training, const models::Workload* workload,
-                                                       models::Precision precision);
+                                                       std::optional<models::Precision> precision);
 
 }  // namespace gpuplan::config

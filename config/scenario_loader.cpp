@@ -107,11 +107,28 @@ void relocate(std::vector<ScenarioDiagnostic>& diagnostics, const std::vector<co
 /// name), at its value (its key when it removes one); its key path becomes that override's
 /// (`strategies.<name>.<path>`). Errors already
 /// at an override, or without a position, are left as they are.
+/// When the base key lies inside a mapping that a strategy writes (`training.fine_tuning:
+/// {method: lora}` over a base whose fine_tuning sets base_precision: nf4), the mapping merged
+/// into the base's and the base's key stayed: the fix then says so, names where the base
+/// sets that key (file:line:column) and to set it in the strategy's mapping too.
 void locate_at_cause(ScenarioDiagnostic& d, const std::vector<const Override*>& overrides,
                      const std::pair<YAML::Mark, std::string>& fallback, const ErrorSink& sink) {
   if (d.mark.line == 0 || overrides.empty() || d.key_path.starts_with("strategies.") ||
       d.key_path.starts_with("sweep.")) {
     return;
+  }
+  for (const Override* o : overrides) {
+    const std::string& mapping = o->written_in;
+    if (mapping.empty() || !o->source_path.starts_with("strategies.") || d.key_path.size() <= mapping.size() ||
+        !d.key_path.starts_with(mapping) || d.key_path[mapping.size()] != '.') {
+      continue;
+    }
+    d.fix = "; " + d.key_path + " is the base's, set at " + d.mark.file + ":" + std::to_string(d.mark.line) + ":" +
+            std::to_string(d.mark.column) + ": a strategy's " + mapping +
+            " merges into the base's mapping, keeping the keys it does not set, so set " +
+            d.key_path.substr(mapping.size() + 1) + " in the strategy's " + mapping + " too" +
+            (d.fix.size() > 2 ? " (" + d.fix.substr(2) + ")" : std::string());
+    break;
   }
   const Override* cause = most_shared(d.key_path, overrides, overrides.size() == 1 ? overrides.front() : nullptr);
   if (cause != nullptr) {

@@ -75,7 +75,8 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   models::TrainingSpec spec;
   const auto batch_size = t->integer("batch_size", 1, kMaxBatchSize, Requirement::kRequired);
   const auto accumulation = t->integer("gradient_accumulation", 1, kMaxGradientAccumulation);
-  spec.precision = enum_or(t->choice("precision", models::names_of<models::Precision>()), kDefaultPrecision);
+  const std::optional<std::string> precision = t->choice("precision", models::names_of<models::Precision>());
+  spec.precision = enum_or(precision, kDefaultPrecision);
   spec.optimizer = enum_or(t->choice("optimizer", models::names_of<models::Optimizer>()), kDefaultOptimizer);
   spec.optimizer_state_precision =
       enum_or(t->choice("optimizer_state_precision", models::names_of<models::OptimizerStatePrecision>()),
@@ -100,7 +101,10 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>(), Requirement::kOptional,
                                      kAttentionAliases),
                            kDefaultAttention);
-  const std::optional<models::FineTuningSpec> fine_tuning = read_fine_tuning(*t, workload, spec.precision);
+  // A precision that was written and refused has no value to check fine_tuning against: the
+  // default (fp32) in its place would add an error about a value the user never wrote.
+  const std::optional<models::FineTuningSpec> fine_tuning = read_fine_tuning(
+      *t, workload, precision || !t->has("precision") ? std::optional(spec.precision) : std::nullopt);
   t->finish();
   if (t->sink().messages().size() != errors_before) {
     return std::nullopt;

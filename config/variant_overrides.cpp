@@ -20,7 +20,7 @@ std::string override_key(const Scenario& scenario, const Variant& variant,
   std::vector<Override> all =
       variant_overrides(parse_yaml(scenario.text, file), file, variant.strategy_index, variant.sweep_values);
   for (const models::ScenarioOverride& o : overrides) {
-    all.push_back({o.path, YAML::Load(o.value), YAML::Mark(), "suggestion." + o.path});
+    all.push_back({o.path, YAML::Load(o.value), YAML::Mark(), "suggestion." + o.path, ""});
   }
   return canonical_override_key(all);
 }

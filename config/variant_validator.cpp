@@ -42,12 +42,12 @@ struct VariantValidator::State {
         // Only scalars are shared: a mapping written at two paths, with a path into one of
         // them, would change both.
         if (value.IsDefined() && value.IsMap()) {
-          all.push_back({o.path, value, YAML::Mark(), "suggestion." + o.path});
+          all.push_back({o.path, value, YAML::Mark(), "suggestion." + o.path, ""});
           continue;
         }
         it = values.emplace(o.value, value).first;
       }
-      all.push_back({o.path, it->second, YAML::Mark(), "suggestion." + o.path});
+      all.push_back({o.path, it->second, YAML::Mark(), "suggestion." + o.path, ""});
     }
     return all;
   }

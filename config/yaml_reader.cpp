@@ -216,6 +216,12 @@ std::optional<std::string> MapReader::string(const std::string& key, Requirement
 }
 
 namespace {
+/// "; write 10e6 (...)" for a count written with a magnitude suffix ("10M"), else "".
+std::string plain_count_fix(const std::string& text, bool whole) {
+  const std::optional<std::string> plain = core::plain_count(text, whole);
+  return plain ? "; write " + *plain + " (numbers take no k, M, G, B or T suffix)" : std::string();
+}
+
 bool in_range(double v, Range range) {
   switch (range) {
     case Range::kAny: return true;
@@ -279,7 +285,7 @@ std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int6
   const char* end = begin + text->size();
   const auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec != std::errc{} || ptr != end) {
-    error(key, "expected " + expected + ", found '" + *text + "'");
+    error(key, "expected " + expected + ", found '" + *text + "'", plain_count_fix(*text, true));
     return std::nullopt;
   }
   if (value < min_value || value > max_value) {
@@ -302,7 +308,7 @@ std::optional<double> MapReader::number(const std::string& key, double min_value
   const char* end = begin + text->size();
   const auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec != std::errc{} || ptr != end || !std::isfinite(value)) {
-    error(key, "expected " + range_text.str() + ", found '" + *text + "'");
+    error(key, "expected " + range_text.str() + ", found '" + *text + "'", plain_count_fix(*text, false));
     return std::nullopt;
   }
   if (value < min_value || value > max_value) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/units.h"
 
@@ -224,6 +225,69 @@ std::optional<std::string> known_mistake(std::string_view unit) {
   return std::nullopt;
 }
 
+/// The unit symbols of a dimension written without a slash, for "did you mean" on case
+/// (empty for the rates, which take a slash).
+std::vector<std::string_view> plain_symbols(Dimension dimension) {
+  std::vector<std::string_view> out;
+  const auto add = [&out](const auto& table) {
+    for (const UnitFactor& u : table) out.push_back(u.symbol);
+  };
+  switch (dimension) {
+    case Dimension::kBytes: add(kSizeUnits); break;
+    case Dimension::kSeconds: add(kTimeUnits); break;
+    case Dimension::kFlop: add(kFlopUnits); break;
+    case Dimension::kWatts: add(kPowerUnits); break;
+    case Dimension::kJoules: add(kEnergyUnits); break;
+    case Dimension::kHertz: add(kFrequencyUnits); break;
+    default: break;
+  }
+  return out;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+/// The fix for an unknown unit that is nearly a unit of `dimension`, or nullopt:
+/// a size written with a bare prefix ("64G": "64 GiB" or "64 GB", which differ by 7 %), or
+/// a unit in the wrong case ("64 gib": "64 GiB"). `number` is the number as written.
+std::optional<std::string> near_unit_fix(std::string_view number, std::string_view unit, Dimension dimension) {
+  const std::string n(number);
+  if (dimension == Dimension::kBytes) {
+    struct Prefix {
+      std::string_view written;
+      std::string_view binary;
+      std::string_view decimal;
+      std::string_view powers;
+    };
+    constexpr std::array kPrefixes = {
+        Prefix{"k", "KiB", "kB", "2^10 B or 10^3 B"},  Prefix{"K", "KiB", "kB", "2^10 B or 10^3 B"},
+        Prefix{"M", "MiB", "MB", "2^20 B or 10^6 B"},  Prefix{"G", "GiB", "GB", "2^30 B or 10^9 B"},
+        Prefix{"T", "TiB", "TB", "2^40 B or 10^12 B"}, Prefix{"P", "PiB", "PB", "2^50 B or 10^15 B"},
+        Prefix{"Ki", "KiB", "", "2^10 B"},             Prefix{"Mi", "MiB", "", "2^20 B"},
+        Prefix{"Gi", "GiB", "", "2^30 B"},             Prefix{"Ti", "TiB", "", "2^40 B"},
+    };
+    for (const Prefix& prefix : kPrefixes) {
+      if (lower(unit) != lower(prefix.written) || (unit.size() == 2 && unit != prefix.written)) continue;
+      std::string fix = "write \"" + n + " " + std::string(prefix.binary) + "\"";
+      if (!prefix.decimal.empty()) fix += " or \"" + n + " " + std::string(prefix.decimal) + "\"";
+      return fix + " (" + std::string(prefix.powers) + ")";
+    }
+  }
+  std::vector<std::string> same_letters;
+  for (std::string_view symbol : plain_symbols(dimension)) {
+    if (lower(symbol) == lower(unit)) same_letters.push_back("\"" + n + " " + std::string(symbol) + "\"");
+  }
+  if (same_letters.empty()) return std::nullopt;
+  std::string fix = "write " + same_letters.front();
+  for (std::size_t i = 1; i < same_letters.size(); ++i) fix += " or " + same_letters[i];
+  return fix + " (units are case-sensitive)";
+}
+
 /// "a size", "an energy price": the article the name takes (all names start with their
 /// sound's letter: a vowel letter is a vowel sound).
 std::string with_article(std::string_view name) {
@@ -304,8 +368,54 @@ double parse_quantity(std::string_view text, Dimension dimension) {
                       with_article(want.name) + " such as " + std::string(want.example));
     }
   }
+  const std::string_view number = trim(std::string_view(s.data(), static_cast<std::size_t>(ptr - s.data())));
+  if (auto fix = near_unit_fix(number, p.unit, dimension); fix && !p.money) {
+    throw UnitError("unknown unit '" + std::string(p.unit) + "' in " + quoted + "; " + *fix);
+  }
   throw UnitError("unknown unit '" + std::string(p.unit) + "' in " + quoted + "; expected " +
                   with_article(want.name) + " such as " + std::string(want.example));
+}
+
+std::optional<std::string> plain_count(std::string_view text, bool whole) {
+  const std::string_view s = trim(text);
+  double number = 0.0;
+  const char* begin = s.data();
+  const char* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(begin, end, number);
+  if (ec != std::errc{} || ptr == begin || ptr == end || !std::isfinite(number)) {
+    return std::nullopt;
+  }
+  const std::string digits(begin, ptr);
+  const std::string_view suffix = trim(std::string_view(ptr, static_cast<std::size_t>(end - ptr)));
+  // Thousand, million, billion (G, and B as in "8B parameters"), trillion: powers of ten.
+  int exponent = 0;
+  if (suffix == "k" || suffix == "K") {
+    exponent = 3;
+  } else if (suffix == "M") {
+    exponent = 6;
+  } else if (suffix == "G" || suffix == "B") {
+    exponent = 9;
+  } else if (suffix == "T") {
+    exponent = 12;
+  } else {
+    return std::nullopt;
+  }
+  if (digits.find_first_not_of("0123456789.") != std::string::npos || digits.front() == '.') {
+    return std::nullopt;  // a sign or an exponent of its own: no plain rewrite
+  }
+  if (!whole) {
+    return digits + "e" + std::to_string(exponent);
+  }
+  // Shift the decimal point by `exponent` places.
+  const std::size_t point = digits.find('.');
+  std::string integer = point == std::string::npos ? digits : digits.substr(0, point);
+  std::string fraction = point == std::string::npos ? std::string() : digits.substr(point + 1);
+  if (fraction.size() > static_cast<std::size_t>(exponent)) {
+    return std::nullopt;  // not a whole number
+  }
+  integer += fraction + std::string(static_cast<std::size_t>(exponent) - fraction.size(), '0');
+  const std::size_t first = integer.find_first_not_of('0');
+  return first == std::string::npos ? std::string("0") : integer.substr(first);
 }
 
 }  // namespace gpuplan::core

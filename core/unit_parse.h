@@ -4,6 +4,7 @@
 /// a number followed by a unit, as a string ("110 KiB", "2.5 GB/s", "4 ms", "312 TFLOP/s",
 /// "$1500", "$0.15/kWh", "0.05 /h", "100 Gbit/s", "700 W"). Returns SI base units.
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -56,6 +57,16 @@ inline constexpr double kMaxQuantityMagnitude = 1e30;
 /// ("out-of-range size '1e308 KiB': its magnitude exceeds 1e30 in SI base units; check
 /// the exponent"). Sign is not checked here: range checks belong to the
 /// caller, which knows the key.
+/// An unknown unit that is nearly one of `dimension` gets its fix instead of the example: a
+/// size with a bare prefix ("64G": write "64 GiB" or "64 GB" (2^30 B or 10^9 B)) or a unit
+/// in the wrong case ("64 gib": write "64 GiB" (units are case-sensitive)).
 double parse_quantity(std::string_view text, Dimension dimension);
+
+/// A count written with a magnitude suffix, as token and sample counts often are ("10M",
+/// "1.5B", "100k", "2 T": thousand, million, G or B for billion, trillion), rewritten as the
+/// plain number that a count key reads: "10e6" ("1.5e9"), or when `whole` the digits
+/// ("10000000"). nullopt when `text` is not a plain decimal number followed by one of those
+/// suffixes, or (`whole`) is not a whole number.
+std::optional<std::string> plain_count(std::string_view text, bool whole);
 
 }  // namespace gpuplan::core

@@ -303,6 +303,8 @@ TEST_SUITE("cli.hostile_input") {
         {fifo, not_regular},
         {"/dev/null", not_regular},
         {link, "it is a symbolic link, which gpuplan does not replace; give the path of a regular file"},
+        // /proc exists and takes no new file (open answers ENOENT, even to root).
+        {"/proc/o.csv", "its folder /proc is not writable; write to a folder you may write"},
     };
     for (const auto& [target, reason] : cases) {
       const auto r = run_gpuplan("run " + scenario + " --trace " + (dir.path / "t.json").string() + " -o " + target);
@@ -315,7 +317,9 @@ TEST_SUITE("cli.hostile_input") {
     if (::geteuid() != 0) {  // root may write anywhere
       fs::permissions(sub, fs::perms::owner_read | fs::perms::owner_exec);
       const auto r = run_gpuplan("run " + scenario + " -o " + sub + "/o.csv");
-      CHECK(r.err == "gpuplan: cannot write '" + sub + "/o.csv': Permission denied (see gpuplan --help)\n");
+      CHECK(r.err == "gpuplan: cannot write '" + sub + "/o.csv': its folder " + sub +
+                         " is not writable (Permission denied); write to a folder you may write (see gpuplan "
+                         "--help)\n");
       fs::permissions(sub, fs::perms::owner_all);
     }
   }

@@ -212,6 +212,60 @@ TEST_SUITE("cli.plan") {
     CHECK(flags == "1101000");
   }
 
+  TEST_CASE("times within a relative 1e-9 are the same plan time: the cheaper dominates and is the fastest") {
+    const auto point = [](double t, double c, const std::string& market) {
+      cli::PlanPoint p;
+      p.time_p90_s = t;
+      p.cost_p90_usd = c;
+      p.market = market;
+      return p;
+    };
+    CHECK(cli::same_plan_time(1000.0, 1000.0 + 0.5e-6));   // 5e-10 relative
+    CHECK_FALSE(cli::same_plan_time(1000.0, 1000.0 + 2e-6));  // 2e-9 relative
+    CHECK(cli::same_plan_time(0.0, 0.0));
+    CHECK(cli::faster_plan_time(1000.0, 1000.0 + 2e-6));
+    CHECK_FALSE(cli::faster_plan_time(1000.0, 1000.0 + 0.5e-6));
+    // The p5en.48xlarge pair of a user's plan (gpuplan plan q1b.yaml --deadline 24h --gpus
+    // h200): the same layout on-demand and on spot, 1.1e-13 s apart (1e-16 relative), the
+    // on-demand plan 3.5x the dollars. Both were on the front and the on-demand one was
+    // named the fastest because its time was the smaller double.
+    const cli::PlanPoint on_demand = point(1013.0548128679949, 23.88533333333333, "on_demand");
+    const cli::PlanPoint spot = point(1013.054812868, 6.841739666666666, "spot");
+    const cli::PlanPoint slower_cheaper = point(2000.0, 2.0, "spot");
+    const cli::PlanPoint just_faster = point(1013.0548128679949 * (1 - 3e-9), 30.0, "on_demand");  // beyond 1e-9
+    for (const bool dear_first : {false, true}) {
+      std::vector<cli::PlanPoint> pts = dear_first ? std::vector<cli::PlanPoint>{on_demand, spot, slower_cheaper}
+                                                   : std::vector<cli::PlanPoint>{spot, on_demand, slower_cheaper};
+      cli::mark_pareto(pts);
+      for (const cli::PlanPoint& p : pts) {
+        CHECK(p.pareto == (p.market == "spot"));
+      }
+      const cli::PlanPoint* fastest = cli::fastest_plan(pts);
+      REQUIRE(fastest != nullptr);
+      CHECK(fastest->market == "spot");
+      CHECK(fastest->cost_p90_usd == spot.cost_p90_usd);
+      // A plan faster by more than the tolerance stays on the front and is the fastest.
+      pts.push_back(just_faster);
+      cli::mark_pareto(pts);
+      std::string flags;
+      for (const cli::PlanPoint& p : pts) flags += p.pareto ? "1" : "0";
+      CHECK(flags == (dear_first ? "0111" : "1011"));
+      REQUIRE(cli::fastest_plan(pts) != nullptr);
+      CHECK(cli::fastest_plan(pts)->cost_p90_usd == 30.0);
+    }
+    // Three points in a chain of ties, equal dollars: only the first of `points` order.
+    std::vector<cli::PlanPoint> ties = {point(10.0, 5.0, "a"), point(10.0 + 3e-9, 5.0, "b"),
+                                        point(10.0 - 3e-9, 5.0, "c")};
+    cli::mark_pareto(ties);
+    CHECK(ties[0].pareto);
+    CHECK_FALSE(ties[1].pareto);
+    CHECK_FALSE(ties[2].pareto);
+    CHECK(cli::fastest_plan(ties) == &ties[0]);
+    // Nothing fits: no fastest plan.
+    ties[0].fits = ties[1].fits = ties[2].fits = false;
+    CHECK(cli::fastest_plan(ties) == nullptr);
+  }
+
   TEST_CASE("a pipeline plan shows its layout: strategy, DP as a degree, TP and PP in the table, CSV and summary") {
     // 16 nodes x 8 GPUs = 128 GPUs as TP 8 x PP 16: 128 / (8 x 16) = 1 data-parallel
     // replica (the 70 B plan's "ddp 8 1 1024" row, whose PP the table used to hide).

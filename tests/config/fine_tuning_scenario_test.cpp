@@ -93,6 +93,29 @@ TEST_SUITE("config.fine_tuning") {
     CHECK(s.variants[2].job.workload.parameters == doctest::Approx(39'976'960.0));
   }
 
+  TEST_CASE("a strategy's fine_tuning mapping merges into the base's: a conflict says where the base sets the key") {
+    // The base sets base_precision: nf4 (line 12, column 58); the strategy's mapping sets
+    // method: lora (line 19, column 41) and keeps the base's nf4, which lora refuses.
+    const std::string strategy = "strategies:\n  lora: {training.fine_tuning: {method: lora, rank: 16}}\n";
+    CHECK(scenario_errors(qlora_scenario("{method: qlora, rank: 16, base_precision: nf4}", strategy)) ==
+          Messages{"lora keeps its base in bf16, and nf4 is a quantized base at s.yaml:19:41 "
+                   "(strategies.lora.training.fine_tuning.method); training.fine_tuning.base_precision is the base's, "
+                   "set at s.yaml:12:58: a strategy's training.fine_tuning merges into the base's mapping, keeping the "
+                   "keys it does not set, so set base_precision in the strategy's training.fine_tuning too (use "
+                   "method: qlora for an int8 or nf4 base, or base_precision: bf16)"});
+    // The fix as the message gives it: the strategy sets base_precision too.
+    const Scenario fixed = parse_text(qlora_scenario(
+        "{method: qlora, rank: 16, base_precision: nf4}",
+        "strategies:\n  lora: {training.fine_tuning: {method: lora, rank: 16, base_precision: bf16}}\n"));
+    CHECK(fixed.variants.front().job.training.fine_tuning.base_precision == models::BasePrecision::kBf16);
+    // A dotted path sets one key and says nothing of a mapping: the message stays as it was.
+    CHECK(scenario_errors(qlora_scenario("{method: qlora, rank: 16, base_precision: nf4}",
+                                         "strategies:\n  lora: {training.fine_tuning.method: lora}\n")) ==
+          Messages{"lora keeps its base in bf16, and nf4 is a quantized base at s.yaml:19:39 "
+                   "(strategies.lora.training.fine_tuning.method); use method: qlora for an int8 or nf4 base, or "
+                   "base_precision: bf16"});
+  }
+
   TEST_CASE("dropout: peft's 0 by default; above 0 each adapted projection keeps the dropped input and mask") {
     const models::JobSpec none = job_of(qlora_scenario("{method: qlora, targets: [q, v]}"));
     CHECK(none.training.fine_tuning.dropout == 0.0);
@@ -160,6 +183,11 @@ TEST_SUITE("config.fine_tuning") {
     CHECK(scenario_errors(with_replaced(qlora_scenario("{method: qlora}"), "bf16_amp", "fp32")) ==
           Messages{"qlora computes with 16-bit base weights, and training.precision is fp32 at s.yaml:12:25 "
                    "(training.fine_tuning.method); use training.precision: bf16_amp (or bf16, fp16_amp)"});
+    // A refused precision is one error: the check above does not run on the default (fp32)
+    // that stands in for the refused value.
+    CHECK(scenario_errors(with_replaced(qlora_scenario("{method: qlora}"), "bf16_amp", "bf16-amp")) ==
+          Messages{"unknown value 'bf16-amp', expected one of fp32, tf32, fp16_amp, bf16_amp, bf16 or fp8 at "
+                   "s.yaml:10:14 (training.precision); did you mean bf16_amp or bf16?"});
     CHECK(scenario_errors(with_replaced(with_replaced(qlora_scenario("{method: lora}"), "model: llama2-7b",
                                                       "model: resnet50"),
                                         "  sequence_length: 2048\n", "")) ==

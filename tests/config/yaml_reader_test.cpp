@@ -135,6 +135,22 @@ TEST_SUITE("config.yaml_reader") {
           }).empty());
   }
 
+  TEST_CASE("a count written with a suffix (10M) gets the plain number to write") {
+    const Messages got = messages_of("tokens: 10M\nsamples: 1.5k\nsteps: 1.2345k\n", [](MapReader& r) {
+      CHECK_FALSE(r.number("tokens", 1, 1e18));
+      CHECK_FALSE(r.integer("samples", 1, 1000000));
+      CHECK_FALSE(r.integer("steps", 1, 1000000));
+      r.finish();
+    });
+    CHECK(got == Messages{
+                     "expected a number from 1 to 1e+18, found '10M' at s.yaml:1:9 (tokens); write 10e6 (numbers "
+                     "take no k, M, G, B or T suffix)",
+                     "expected a whole number from 1 to 1000000, found '1.5k' at s.yaml:2:10 (samples); write 1500 "
+                     "(numbers take no k, M, G, B or T suffix)",
+                     "expected a whole number from 1 to 1000000, found '1.2345k' at s.yaml:3:8 (steps)",
+                 });
+  }
+
   TEST_CASE("enumerations list the accepted values and suggest the closest") {
     CHECK(messages_of("precision: fp17\n",
                       [](MapReader& r) { r.choice("precision", {"fp32", "fp16_amp", "bf16_amp"}); }) ==

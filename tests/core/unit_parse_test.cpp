@@ -73,6 +73,47 @@ TEST_SUITE("core.unit_parse") {
                          UnitError);
   }
 
+  TEST_CASE("a size with a bare prefix or a unit in the wrong case gets the units it may mean") {
+    CHECK_THROWS_WITH_AS(parse_quantity("64G", Dimension::kBytes),
+                         "unknown unit 'G' in '64G'; write \"64 GiB\" or \"64 GB\" (2^30 B or 10^9 B)", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("1.5 T", Dimension::kBytes),
+                         "unknown unit 'T' in '1.5 T'; write \"1.5 TiB\" or \"1.5 TB\" (2^40 B or 10^12 B)",
+                         UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("64Gi", Dimension::kBytes),
+                         "unknown unit 'Gi' in '64Gi'; write \"64 GiB\" (2^30 B)", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("64 gib", Dimension::kBytes),
+                         "unknown unit 'gib' in '64 gib'; write \"64 GiB\" (units are case-sensitive)", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("64 gb", Dimension::kBytes),
+                         "unknown unit 'gb' in '64 gb'; write \"64 GB\" (units are case-sensitive)", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("4 MS", Dimension::kSeconds),
+                         "unknown unit 'MS' in '4 MS'; write \"4 ms\" (units are case-sensitive)", UnitError);
+    // What each suggestion says is accepted.
+    CHECK(parse_quantity("64 GiB", Dimension::kBytes) == doctest::Approx(64.0 * 1024 * 1024 * 1024));
+    CHECK(parse_quantity("64 GB", Dimension::kBytes) == doctest::Approx(64e9));
+    // Still ambiguous, or nothing near: the earlier messages.
+    CHECK_THROWS_WITH_AS(parse_quantity("64 KB", Dimension::kBytes),
+                         "bad unit in '64 KB': 'KB' is ambiguous; write 'kB' (1000 B) or 'KiB' (1024 B)", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("64 Q", Dimension::kBytes),
+                         "unknown unit 'Q' in '64 Q'; expected a size such as \"110 KiB\"", UnitError);
+  }
+
+  TEST_CASE("a count with a magnitude suffix, rewritten as the plain number a count key reads") {
+    using gpuplan::core::plain_count;
+    CHECK(plain_count("10M", false) == "10e6");
+    CHECK(plain_count("1.5B", false) == "1.5e9");
+    CHECK(plain_count("100 k", false) == "100e3");
+    CHECK(plain_count("2T", false) == "2e12");
+    CHECK(plain_count("10M", true) == "10000000");
+    CHECK(plain_count("1.5k", true) == "1500");
+    CHECK(plain_count("0.25M", true) == "250000");
+    CHECK_FALSE(plain_count("1.2345k", true));  // not whole
+    CHECK_FALSE(plain_count("10", false));
+    CHECK_FALSE(plain_count("10 MB", false));
+    CHECK_FALSE(plain_count("-10M", false));
+    CHECK_FALSE(plain_count("1e3k", false));
+    CHECK_FALSE(plain_count("M", false));
+  }
+
   TEST_CASE("signs are left to the caller, which knows the key's range") {
     CHECK(parse_quantity("-4 ms", Dimension::kSeconds) == doctest::Approx(-0.004));
   }
