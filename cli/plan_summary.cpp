@@ -64,6 +64,14 @@ std::string plan_summary(const PlanResult& plan) {
   } else if (fastest != nullptr) {
     out += "Fastest plan: " + describe(*fastest) + ".\n";
   }
+  if (fastest != nullptr && plan.counts.simulated > 0) {
+    // The search stops growing an instance type's nodes at the first count that meets the
+    // deadline (plan_search.cpp): the fastest plan is the fastest of those node counts.
+    out += fmt::format("(Node counts grow in powers of two per instance type until one meets the deadline, up to {} "
+                       "here: larger counts, which may be faster, are not searched; a shorter --deadline searches "
+                       "them.)\n",
+                       plan.counts.max_nodes);
+  }
   return out;
 }
 

@@ -346,6 +346,13 @@ TEST_SUITE("cli.plan") {
           "No plan meets the deadline of 30.0 min at p90.\nFastest plan: lambda/gpu_8x_h100_sxm5 (1 node x 8 GPUs, "
           "on-demand in us-east-1, variant sgd; ddp, DP 8 x TP 1 x PP 1, micro-batch 1 x 1 accumulated, recompute "
           "false): 60.0 min and $24.00 at p90.\n");
+    // A search that simulated says how far its node counts grew: the fastest plan is the
+    // fastest of those (a new user took it for the fastest possible).
+    plan.counts.simulated = 2;
+    plan.counts.max_nodes = 4;
+    CHECK(cli::plan_summary(plan).find("\n(Node counts grow in powers of two per instance type until one meets the "
+                                       "deadline, up to 4 here: larger counts, which may be faster, are not searched; a "
+                                       "shorter --deadline searches them.)\n") != std::string::npos);
   }
 
   TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {
