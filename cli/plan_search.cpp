@@ -134,7 +134,7 @@ class Front {
 models::JobSpec candidate_job(const Candidate& c, const models::InstanceSpec& row, const config::Catalogs& catalogs) {
   models::JobSpec j = *c.base;
   j.training.gradient_accumulation = c.layout.gradient_accumulation;
-  return plan_job(j, row, c.nodes, catalogs);
+  return plan_job(std::move(j), row, c.nodes, catalogs);
 }
 
 /// Row of `rows` with the lowest price (on-demand or spot), first on ties; nullptr when no
