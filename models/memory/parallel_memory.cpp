@@ -226,10 +226,11 @@ std::vector<int> pipeline_chunk_of_ops(const Workload& workload, int chunks) {
 
 bool pipeline_stage_runs_chunk(int chunk, int stage, int p) { return chunk % p == stage; }
 
-Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec& parallelism, int stage) {
-  const int p = parallelism.pipeline_parallel;
-  if (p <= 1) return workload;
-  const std::vector<int> chunk = pipeline_chunk_of_ops(workload, p * parallelism.virtual_stages);
+namespace {
+
+/// pipeline_stage_workload with the chunk of each op (pipeline_chunk_of_ops) given, so that a
+/// caller visiting every stage finds the chunks once.
+Workload stage_workload(const Workload& workload, const std::vector<int>& chunk, int p, int stage) {
   // Every field but the op table, which gets the stage's ops only (not a copy of all of them
   // cleared again).
   Workload part;
@@ -247,6 +248,14 @@ Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec
     part.frozen_parameters += workload.ops[i].frozen_parameters;
   }
   return part;
+}
+
+}  // namespace
+
+Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec& parallelism, int stage) {
+  const int p = parallelism.pipeline_parallel;
+  if (p <= 1) return workload;
+  return stage_workload(workload, pipeline_chunk_of_ops(workload, p * parallelism.virtual_stages), p, stage);
 }
 
 double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int micro_batches, int stage) {
@@ -277,8 +286,9 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   const bool buckets = job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.gradient_ranks(gpus) > 1;
   MemoryBreakdown worst;
+  const std::vector<int> chunk = pipeline_chunk_of_ops(rank, p * job.parallelism.virtual_stages);
   for (int s = 0; s < p; ++s) {
-    const Workload stage = pipeline_stage_workload(rank, job.parallelism, s);
+    const Workload stage = stage_workload(rank, chunk, p, s);
     MemoryBreakdown m = training_memory(stage, job.training, params);
     const double held = pipeline_activation_micro_batches(job.parallelism, job.training.gradient_accumulation, s);
     // The saved activations of `held` micro-batches; the block being recomputed is one's.
