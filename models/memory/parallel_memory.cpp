@@ -1,6 +1,7 @@
 #include "models/memory/parallel_memory.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -22,6 +23,18 @@ double model_output_elements_per_sample(const Workload& workload) {
   }
   return elements;
 }
+
+namespace {
+
+/// True when rank_workload(job) is job.workload unchanged: one tensor-, context- and
+/// expert-parallel rank (experts evenly loaded) and no pipeline.
+bool rank_holds_model(const JobSpec& job) {
+  const ParallelismSpec& p = job.parallelism;
+  return p.tensor_parallel == 1 && p.context_parallel == 1 && p.expert_parallel == 1 &&
+         p.expert_load_imbalance >= 1.0 && p.pipeline_parallel <= 1;
+}
+
+}  // namespace
 
 Workload rank_workload(const JobSpec& job) {
   // One copy of the op table: each shard below returns its input unchanged at one rank (and
@@ -191,7 +204,13 @@ int layer_of(const Op& op) {
   if (!op.name.starts_with(kPrefix)) return -1;
   const std::size_t dot = op.name.find('.', kPrefix.size());
   if (dot == std::string::npos) return -1;
-  return std::stoi(op.name.substr(kPrefix.size(), dot - kPrefix.size()));
+  // from_chars, not std::stoi of a substring: this runs for every op of every layout a plan sizes.
+  int layer = 0;
+  const char* first = op.name.data() + kPrefix.size();
+  if (std::from_chars(first, op.name.data() + dot, layer).ptr == first) {
+    throw std::invalid_argument("layer_of: no layer number in op name '" + op.name + "'");
+  }
+  return layer;
 }
 
 }  // namespace
@@ -274,7 +293,8 @@ double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int
 }
 
 MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params, int* worst_stage) {
-  const Workload rank = rank_workload(job);
+  std::optional<Workload> sharded;  // the model itself needs no copy
+  const Workload& rank = rank_holds_model(job) ? job.workload : sharded.emplace(rank_workload(job));
   if (worst_stage != nullptr) *worst_stage = 0;
   const int p = job.parallelism.pipeline_parallel;
   if (p <= 1) {
