@@ -35,7 +35,11 @@
 namespace gpuplan::cli {
 models::JobSpec plan_job(models::JobSpec base, const models::InstanceSpec& row, int nodes,
                          const config::Catalogs& catalogs) {
-  models::JobSpec j = std::move(base);
+  place_plan_job(base, row, nodes, catalogs);
+  return base;
+}
+
+void place_plan_job(models::JobSpec& j, const models::InstanceSpec& row, int nodes, const config::Catalogs& catalogs) {
   j.hardware = config::instance_hardware(row, nodes, catalogs, j.hardware);
   // All the instance's GPUs train with DDP (DataParallel cannot span nodes).
   if (j.hardware.gpus_per_node * nodes > 1 &&
@@ -43,7 +47,6 @@ models::JobSpec plan_job(models::JobSpec base, const models::InstanceSpec& row, 
        (nodes > 1 && j.parallelism.strategy == models::ParallelStrategy::kDataParallel))) {
     j.parallelism.strategy = models::ParallelStrategy::kDdp;
   }
-  return j;
 }
 
 namespace {

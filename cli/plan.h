@@ -223,6 +223,10 @@ class Planner {
 models::JobSpec plan_job(models::JobSpec base, const models::InstanceSpec& row, int nodes,
                          const config::Catalogs& catalogs);
 
+/// plan_job in place: `job` put on `nodes` nodes of `row`, for a caller that reuses one job's
+/// storage. Throws as plan_job.
+void place_plan_job(models::JobSpec& job, const models::InstanceSpec& row, int nodes, const config::Catalogs& catalogs);
+
 /// Renders a plan: table (the summary with the cheapest plan meeting the deadline and the
 /// fastest, the cheapest 10 meeting the deadline, then the Pareto front), markdown,
 /// csv (every point), json or html (cli/plan_html.h). Throws std::invalid_argument for an unknown format.
