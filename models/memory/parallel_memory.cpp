@@ -190,8 +190,9 @@ double recompute_buffer_bytes_per_sample(const Workload& workload, const Trainin
   std::map<std::string, double> block_saved;
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
+    if (!(training.activation_checkpointing || op.checkpointed)) continue;
     const std::string block = block_of(op);
-    if (!block.empty() && (training.activation_checkpointing || op.checkpointed)) block_saved[block] += saved[i];
+    if (!block.empty()) block_saved[block] += saved[i];
   }
   double largest = 0.0;
   for (const auto& entry : block_saved) largest = std::max(largest, entry.second);
