@@ -157,29 +157,28 @@ std::vector<LinkSpec> build_table(std::string_view only = {}) {
   const std::string h200 = "Simple efficiency from allreduce-8xH200-sweep.txt (NVLS off); NVLS fitted";
   const std::string est5 = "Simple efficiency and NVLS ESTIMATES = NVLink4 (allreduce-8xH200-sweep.txt)";
   const double g = kNvlinkPerLinkGBs;
-  if (wanted("nvlink2_direct")) {
-    table.push_back(make_nvlink("nvlink2_direct", 6, g, kNvlink3SimpleEfficiency, false, est));
-  }
-  if (wanted("nvlink2_nvswitch")) {
-    table.push_back(make_nvlink("nvlink2_nvswitch", 6, g, kNvlink3SimpleEfficiency, false, est));
-  }
-  if (wanted("nvlink3_direct")) {
-    table.push_back(make_nvlink("nvlink3_direct", 12, g, kNvlink3SimpleEfficiency, false, v086));
-  }
-  if (wanted("nvlink3_nvswitch")) {
-    table.push_back(make_nvlink("nvlink3_nvswitch", 12, g, kNvlink3SimpleEfficiency, false, v086));
-  }
-  if (wanted("nvlink4_direct")) {
-    table.push_back(make_nvlink("nvlink4_direct", 18, g, kNvlink4SimpleEfficiency, false, h200));
-  }
-  if (wanted("nvlink4_nvswitch")) {
-    table.push_back(make_nvlink("nvlink4_nvswitch", 18, g, kNvlink4SimpleEfficiency, true, h200));
-  }
-  if (wanted("nvlink5_direct")) {
-    table.push_back(make_nvlink("nvlink5_direct", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, false, est5));
-  }
-  if (wanted("nvlink5_nvswitch")) {
-    table.push_back(make_nvlink("nvlink5_nvswitch", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, true, est5));
+  struct Nvlink {
+    const char* name;
+    int links;
+    double per_link_gigabytes_per_s;
+    double simple_efficiency;
+    bool nvls;
+    const std::string& source;
+  };
+  const Nvlink nvlinks[] = {
+      {"nvlink2_direct", 6, g, kNvlink3SimpleEfficiency, false, est},
+      {"nvlink2_nvswitch", 6, g, kNvlink3SimpleEfficiency, false, est},
+      {"nvlink3_direct", 12, g, kNvlink3SimpleEfficiency, false, v086},
+      {"nvlink3_nvswitch", 12, g, kNvlink3SimpleEfficiency, false, v086},
+      {"nvlink4_direct", 18, g, kNvlink4SimpleEfficiency, false, h200},
+      {"nvlink4_nvswitch", 18, g, kNvlink4SimpleEfficiency, true, h200},
+      {"nvlink5_direct", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, false, est5},
+      {"nvlink5_nvswitch", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, true, est5},
+  };
+  for (const Nvlink& n : nvlinks) {
+    if (wanted(n.name)) {
+      table.push_back(make_nvlink(n.name, n.links, n.per_link_gigabytes_per_s, n.simple_efficiency, n.nvls, n.source));
+    }
   }
   if (wanted("infinity_fabric_mesh")) {
     LinkSpec fabric;
