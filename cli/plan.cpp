@@ -34,17 +34,20 @@
 #include "report/text_wrap.h"
 
 namespace gpuplan::cli {
-models::JobSpec plan_job(const models::JobSpec& base, const models::InstanceSpec& row, int nodes,
+models::JobSpec plan_job(models::JobSpec base, const models::InstanceSpec& row, int nodes,
                          const config::Catalogs& catalogs) {
-  models::JobSpec j = base;
-  j.hardware = config::instance_hardware(row, nodes, catalogs, base.hardware);
+  place_plan_job(base, row, nodes, catalogs);
+  return base;
+}
+
+void place_plan_job(models::JobSpec& j, const models::InstanceSpec& row, int nodes, const config::Catalogs& catalogs) {
+  j.hardware = config::instance_hardware(row, nodes, catalogs, j.hardware);
   // All the instance's GPUs train with DDP (DataParallel cannot span nodes).
   if (j.hardware.gpus_per_node * nodes > 1 &&
       (j.parallelism.strategy == models::ParallelStrategy::kNone ||
        (nodes > 1 && j.parallelism.strategy == models::ParallelStrategy::kDataParallel))) {
     j.parallelism.strategy = models::ParallelStrategy::kDdp;
   }
-  return j;
 }
 
 namespace {

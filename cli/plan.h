@@ -240,8 +240,12 @@ class Planner {
 /// `base` on `nodes` nodes of instance `row`, every GPU of the row training with DDP: the
 /// hardware by config::instance_hardware (the rule `gpuplan run` uses for cloud.instance).
 /// Throws config::InstanceRowError, naming the row, for a row that cannot be used.
-models::JobSpec plan_job(const models::JobSpec& base, const models::InstanceSpec& row, int nodes,
+models::JobSpec plan_job(models::JobSpec base, const models::InstanceSpec& row, int nodes,
                          const config::Catalogs& catalogs);
+
+/// plan_job in place: `job` put on `nodes` nodes of `row`, for a caller that reuses one job's
+/// storage. Throws as plan_job.
+void place_plan_job(models::JobSpec& job, const models::InstanceSpec& row, int nodes, const config::Catalogs& catalogs);
 
 /// Renders a plan: table (the summary with the cheapest plan meeting the deadline and the
 /// fastest, the cheapest 10 meeting the deadline, then the Pareto front), markdown,

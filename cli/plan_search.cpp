@@ -132,12 +132,20 @@ class Front {
   std::vector<std::pair<double, double>> points_;
 };
 
-/// The job of a candidate on `row` at its nodes: the validated layout with its accumulation,
-/// on the instance's hardware (plan_job).
-models::JobSpec candidate_job(const Candidate& c, const models::InstanceSpec& row, const config::Catalogs& catalogs) {
-  models::JobSpec j = *c.base;
+/// The job of a candidate on `row` at its nodes, assigned over `j` (whose storage it reuses):
+/// the validated layout with its accumulation, on the instance's hardware (place_plan_job).
+void assign_candidate_job(models::JobSpec& j, const Candidate& c, const models::InstanceSpec& row,
+                          const config::Catalogs& catalogs) {
+  j = *c.base;
   j.training.gradient_accumulation = c.layout.gradient_accumulation;
-  return plan_job(j, row, c.nodes, catalogs);
+  place_plan_job(j, row, c.nodes, catalogs);
+}
+
+/// The job of a candidate on `row` at its nodes (assign_candidate_job).
+models::JobSpec candidate_job(const Candidate& c, const models::InstanceSpec& row, const config::Catalogs& catalogs) {
+  models::JobSpec j;
+  assign_candidate_job(j, c, row, catalogs);
+  return j;
 }
 
 /// Row of `rows` with the lowest price (on-demand or spot), first on ties; nullptr when no
@@ -395,7 +403,10 @@ PlanSearch Planner::evaluate() const {
     std::vector<StepInfo> infos(info_todo.size());
     parallel_for(info_todo.size(), options_.threads, {}, 0, 0, [&](std::size_t k) {
       const Candidate& c = round[info_todo[k]];
-      const models::JobSpec j = candidate_job(c, *types_[c.type].groups[c.group].front(), catalogs_);
+      // candidate_job into one job per thread, assigned over: its op table's storage is reused
+      // from one candidate to the next rather than allocated per op name.
+      thread_local models::JobSpec j;
+      assign_candidate_job(j, c, *types_[c.type].groups[c.group].front(), catalogs_);
       // The rule run_variant uses: the busiest GPU, the worst pipeline stage's.
       const models::MemoryBreakdown m = models::rank_memory(j, params.memory);
       infos[k].fits_memory = m.total_bytes() <= j.hardware.gpu.memory_bytes;

@@ -350,7 +350,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   }
   root.declare({"format", "name", "seed", "strategies", "sweep", "expected"});
 
-  WorkloadSection workload = read_workload_section(root, context.catalogs, context.families);
+  WorkloadSection workload = read_workload_section(root, context.catalogs, context.families, context.workload_memo);
   std::optional<MapReader> training_reader = root.map("training", Requirement::kRequired);
   std::optional<models::TrainingSpec> training =
       read_training(training_reader, workload.workload ? &*workload.workload : nullptr);
@@ -464,10 +464,9 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   }
   ValidatedJob result;
   models::JobSpec& job = result.job;
-  job.workload = models::with_activation_recompute(
-      models::with_fine_tuning(models::with_attention_kernel(*workload.workload, training->attention, key_value_heads),
-                               training->fine_tuning, training->precision),
-      training->activation_recompute, training->checkpoint_every);
+  job.workload = context.workload_memo != nullptr
+                     ? context.workload_memo->job_table(workload.workload, *training, key_value_heads)
+                     : job_op_table(*workload.workload, *training, key_value_heads);
   job.dataset = *workload.dataset;
   job.duration = *workload.duration;
   job.training = *training;

@@ -14,6 +14,7 @@
 #include "config/catalogs.h"
 #include "config/overrides.h"
 #include "config/scenario.h"
+#include "config/workload_memo.h"
 #include "config/yaml_reader.h"
 #include "core/registry.h"
 #include "models/workload/workload_family.h"
@@ -25,6 +26,9 @@ struct ValidationContext {
   const Catalogs& catalogs;
   const core::Registry<models::IWorkloadFamily>& families;
   std::string scenario_dir;  ///< relative file references (preemption traces) start here
+  /// Where not null, the op tables are built by it (once for equal inputs): a tree validated
+  /// many times (VariantValidator).
+  WorkloadMemo* workload_memo = nullptr;
 };
 
 /// A validated variant, without its names (the loader sets strategy and sweep point).

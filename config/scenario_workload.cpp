@@ -247,14 +247,14 @@ void report_build_error(const models::WorkloadError& e, MapReader& workload, con
   workload.sink().add(problem, workload.mark_of("model"), path, fix);
 }
 
-std::optional<models::Workload> build_workload(MapReader& workload, const Catalogs& catalogs,
-                                               const core::Registry<models::IWorkloadFamily>& families,
-                                               std::vector<std::string>* notes) {
+std::shared_ptr<const models::Workload> build_workload(MapReader& workload, const Catalogs& catalogs,
+                                                       const core::Registry<models::IWorkloadFamily>& families,
+                                                       std::vector<std::string>* notes, WorkloadMemo* memo) {
   const std::optional<std::int64_t> sequence_length =
       workload.integer("sequence_length", 1, kMaxSequenceLength);
   std::optional<ModelInput> input = read_model(workload, catalogs, families);
   if (!input) {
-    return std::nullopt;
+    return nullptr;
   }
   if (!input->defaulted_choices.empty() && notes != nullptr) {
     notes->push_back("workload.model: " + input->defaulted_choices + " (the " + input->family_name +
@@ -269,10 +269,10 @@ std::optional<models::Workload> build_workload(MapReader& workload, const Catalo
       if (input->inline_reader && input->inline_reader->has("sequence_length")) {
         workload.error("sequence_length", "sequence_length is given twice",
                        "; the inline model also sets workload.model.sequence_length, keep one");
-        return std::nullopt;
+        return nullptr;
       }
       if (!sequence_length) {
-        return std::nullopt;  // malformed; already reported
+        return nullptr;  // malformed; already reported
       }
       input->values["sequence_length"] = static_cast<double>(*sequence_length);
       sequence_from_workload = true;
@@ -283,25 +283,26 @@ std::optional<models::Workload> build_workload(MapReader& workload, const Catalo
         missing_key(workload, "sequence_length",
                     "; " + model_name + " is a sequence model: add sequence_length: <tokens per "
                     "sample>, e.g. 2048");
-        return std::nullopt;
+        return nullptr;
       }
     }
   } else if (workload.has("sequence_length")) {
     workload.error("sequence_length",
                    model_name + " (family " + input->family_name + ") takes no sequence length",
                    "; remove sequence_length");
-    return std::nullopt;
+    return nullptr;
   }
   try {
+    if (memo != nullptr) return memo->built(*input->family, input->values, input->catalog_name);
     models::Workload result = input->family->build(input->values);
     if (!input->catalog_name.empty()) {
       result.name = input->catalog_name;
     }
-    return result;
+    return std::make_shared<const models::Workload>(std::move(result));
   } catch (const models::WorkloadError& e) {
     report_build_error(e, workload, *input, sequence_from_workload);
   }
-  return std::nullopt;
+  return nullptr;
 }
 
 /// `samples` may be left out when the job is sized in tokens (`tokens_given`): the loader then
@@ -366,7 +367,7 @@ std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_
 }  // namespace
 
 WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
-                                      const core::Registry<models::IWorkloadFamily>& families) {
+                                      const core::Registry<models::IWorkloadFamily>& families, WorkloadMemo* memo) {
   WorkloadSection section;
   section.reader = root.map("workload", Requirement::kRequired);
   if (!section.reader) {
@@ -374,7 +375,7 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
   }
   MapReader& workload = *section.reader;
   ErrorSink& sink = workload.sink();
-  section.workload = build_workload(workload, catalogs, families, &section.notes);
+  section.workload = build_workload(workload, catalogs, families, &section.notes, memo);
 
   section.dataset_reader = workload.map("dataset", Requirement::kRequired);
   if (section.dataset_reader) {

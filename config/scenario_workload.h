@@ -4,9 +4,11 @@
 /// inline architecture built by its registered family), sequence length, dataset and the
 /// length of the run (epochs or tokens). Internal to config/; errors go to the sink.
 
+#include <memory>
 #include <optional>
 
 #include "config/catalogs.h"
+#include "config/workload_memo.h"
 #include "config/yaml_reader.h"
 #include "core/registry.h"
 #include "models/job_spec.h"
@@ -18,7 +20,8 @@ namespace gpuplan::config {
 struct WorkloadSection {
   std::optional<MapReader> reader;          ///< the `workload:` mapping, for cross-field errors
   std::optional<MapReader> dataset_reader;  ///< the `workload.dataset:` mapping
-  std::optional<models::Workload> workload;
+  /// The model's op table as its family built it (shared with a WorkloadMemo's when one is given).
+  std::shared_ptr<const models::Workload> workload;
   std::optional<models::DatasetSpec> dataset;
   std::optional<models::DurationSpec> duration;
   /// dataset.synthetic as written, also when the dataset block has errors (and `dataset` is
@@ -31,8 +34,10 @@ struct WorkloadSection {
 
 /// Reads `root.workload`. Defaults (scenario-format.md, config/README.md): dataset.layout
 /// files, dataset.eval_samples 0, dataset.synthetic false; sequence_length from the model
-/// catalog when the model is a language model and the scenario gives none.
+/// catalog when the model is a language model and the scenario gives none. The model is
+/// built by `memo` where it is not null (once for equal architecture values).
 WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
-                                      const core::Registry<models::IWorkloadFamily>& families);
+                                      const core::Registry<models::IWorkloadFamily>& families,
+                                      WorkloadMemo* memo = nullptr);
 
 }  // namespace gpuplan::config

@@ -21,8 +21,15 @@ std::string file_name(const Scenario& scenario) {
 }  // namespace
 
 struct VariantValidator::State {
+  State(const Scenario& s, const Catalogs& catalogs, const core::Registry<models::IWorkloadFamily>& families)
+      : scenario(s),
+        file(file_name(s)),
+        context{catalogs, families, std::filesystem::path(s.path).parent_path().string(), &memo} {}
+
   const Scenario& scenario;
   const std::string file;
+  /// The op tables of this tree's validations, each built once (before `context`, which points to it).
+  WorkloadMemo memo;
   const ValidationContext context;
   YAML::Node root;
   /// The overrides that built the variant, read from the file as the loader read them (the
@@ -55,12 +62,7 @@ struct VariantValidator::State {
 
 VariantValidator::VariantValidator(const Scenario& scenario, const Variant& variant, const Catalogs& catalogs,
                                    const core::Registry<models::IWorkloadFamily>& families)
-    : state_(new State{scenario,
-                       file_name(scenario),
-                       ValidationContext{catalogs, families, std::filesystem::path(scenario.path).parent_path().string()},
-                       {},
-                       {},
-                       {}}) {
+    : state_(std::make_unique<State>(scenario, catalogs, families)) {
   State& s = *state_;
   s.root = parse_yaml(scenario.text, s.file);
   s.own = variant_overrides(s.root, s.file, variant.strategy_index, variant.sweep_values);

@@ -131,41 +131,67 @@ LinkSpec make_nvlink(const std::string& name, int links, double per_link_gigabyt
   return link;
 }
 
-std::vector<LinkSpec> build_table() {
+/// The table's links sorted by name; only the one named `only` where that is not empty (a
+/// look-up builds one link, not all of them).
+std::vector<LinkSpec> build_table(std::string_view only = {}) {
   std::vector<LinkSpec> table;
+  const auto wanted = [only](std::string_view name) { return only.empty() || name == only; };
   const double gts[] = {8.0, 16.0, 32.0};
   for (int gen = 3; gen <= 5; ++gen) {
     const std::string p = "pcie" + std::to_string(gen);
     const double rate = gts[gen - 3];
-    table.push_back(make_pcie(p + "_switch", rate, kPcieSwitchEfficiency, 1.0, "P2P via PCIe switch"));
-    table.push_back(make_pcie(p + "_host_bridge", rate, kPcieHostBridgeEfficiency, 1.0,
-                              "P2P via CPU root complex"));
-    table.push_back(make_pcie(p + "_no_p2p", rate, kPcieNoP2pEfficiency, 2.0,
-                              "P2P disabled, staged through host memory"));
+    if (wanted(p + "_switch")) {
+      table.push_back(make_pcie(p + "_switch", rate, kPcieSwitchEfficiency, 1.0, "P2P via PCIe switch"));
+    }
+    if (wanted(p + "_host_bridge")) {
+      table.push_back(make_pcie(p + "_host_bridge", rate, kPcieHostBridgeEfficiency, 1.0,
+                                "P2P via CPU root complex"));
+    }
+    if (wanted(p + "_no_p2p")) {
+      table.push_back(make_pcie(p + "_no_p2p", rate, kPcieNoP2pEfficiency, 2.0,
+                                "P2P disabled, staged through host memory"));
+    }
   }
   const std::string v086 = "Simple efficiency from published-measurements.csv V086 (nccl-tests#178)";
   const std::string est = "Simple efficiency ESTIMATE = NVLink3 (V086)";
   const std::string h200 = "Simple efficiency from allreduce-8xH200-sweep.txt (NVLS off); NVLS fitted";
   const std::string est5 = "Simple efficiency and NVLS ESTIMATES = NVLink4 (allreduce-8xH200-sweep.txt)";
   const double g = kNvlinkPerLinkGBs;
-  table.push_back(make_nvlink("nvlink2_direct", 6, g, kNvlink3SimpleEfficiency, false, est));
-  table.push_back(make_nvlink("nvlink2_nvswitch", 6, g, kNvlink3SimpleEfficiency, false, est));
-  table.push_back(make_nvlink("nvlink3_direct", 12, g, kNvlink3SimpleEfficiency, false, v086));
-  table.push_back(make_nvlink("nvlink3_nvswitch", 12, g, kNvlink3SimpleEfficiency, false, v086));
-  table.push_back(make_nvlink("nvlink4_direct", 18, g, kNvlink4SimpleEfficiency, false, h200));
-  table.push_back(make_nvlink("nvlink4_nvswitch", 18, g, kNvlink4SimpleEfficiency, true, h200));
-  table.push_back(make_nvlink("nvlink5_direct", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, false, est5));
-  table.push_back(make_nvlink("nvlink5_nvswitch", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, true, est5));
-  LinkSpec fabric;
-  fabric.name = "infinity_fabric_mesh";
-  fabric.kind = LinkKind::kInfinityFabric;
-  fabric.bytes_per_s_per_direction = core::gigabytes_per_s(kInfinityFabricMeshLinks * kInfinityFabricPerLinkGBs);
-  fabric.low_latency = kNvlinkLowLatency;
-  fabric.simple = {kNvlink3SimpleEfficiency, kNvlinkSimpleHopLatencyS};
-  fabric.source =
-      "AMD Instinct MI300X/MI325X data sheets (7 Infinity Fabric links x 64 GB/s per direction, full mesh); "
-      "efficiency and latencies ESTIMATES = NVLink3 (V086); RCCL = NCCL's algorithms; " + std::string(kNcclTuning);
-  table.push_back(fabric);
+  struct Nvlink {
+    const char* name;
+    int links;
+    double per_link_gigabytes_per_s;
+    double simple_efficiency;
+    bool nvls;
+    const std::string& source;
+  };
+  const Nvlink nvlinks[] = {
+      {"nvlink2_direct", 6, g, kNvlink3SimpleEfficiency, false, est},
+      {"nvlink2_nvswitch", 6, g, kNvlink3SimpleEfficiency, false, est},
+      {"nvlink3_direct", 12, g, kNvlink3SimpleEfficiency, false, v086},
+      {"nvlink3_nvswitch", 12, g, kNvlink3SimpleEfficiency, false, v086},
+      {"nvlink4_direct", 18, g, kNvlink4SimpleEfficiency, false, h200},
+      {"nvlink4_nvswitch", 18, g, kNvlink4SimpleEfficiency, true, h200},
+      {"nvlink5_direct", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, false, est5},
+      {"nvlink5_nvswitch", 18, kNvlink5PerLinkGBs, kNvlink4SimpleEfficiency, true, est5},
+  };
+  for (const Nvlink& n : nvlinks) {
+    if (wanted(n.name)) {
+      table.push_back(make_nvlink(n.name, n.links, n.per_link_gigabytes_per_s, n.simple_efficiency, n.nvls, n.source));
+    }
+  }
+  if (wanted("infinity_fabric_mesh")) {
+    LinkSpec fabric;
+    fabric.name = "infinity_fabric_mesh";
+    fabric.kind = LinkKind::kInfinityFabric;
+    fabric.bytes_per_s_per_direction = core::gigabytes_per_s(kInfinityFabricMeshLinks * kInfinityFabricPerLinkGBs);
+    fabric.low_latency = kNvlinkLowLatency;
+    fabric.simple = {kNvlink3SimpleEfficiency, kNvlinkSimpleHopLatencyS};
+    fabric.source =
+        "AMD Instinct MI300X/MI325X data sheets (7 Infinity Fabric links x 64 GB/s per direction, full mesh); "
+        "efficiency and latencies ESTIMATES = NVLink3 (V086); RCCL = NCCL's algorithms; " + std::string(kNcclTuning);
+    table.push_back(fabric);
+  }
   std::sort(table.begin(), table.end(),
             [](const LinkSpec& a, const LinkSpec& b) { return a.name < b.name; });
   return table;
@@ -191,7 +217,7 @@ std::string alias_target(const std::string& name) {
 
 LinkSpec intra_node_link(const std::string& name) {
   const std::string target = alias_target(name);
-  for (const LinkSpec& link : table()) {
+  for (const LinkSpec& link : build_table(target)) {
     if (link.name == target) {
       return link;
     }

@@ -123,18 +123,21 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
   double saved = 0.0;
   std::map<std::string, double> block_saved;   // bytes per sample of each checkpointed block
   std::map<std::string, double> block_input;   // bytes per sample of each checkpointed block's input
+  auto current = block_saved.end();            // the last op's block: a block's ops come one after another
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
-    const std::string block = block_of(op);
     const double bytes = op_saved[i];
-    if (block.empty() || !(training.activation_checkpointing || op.checkpointed)) {
+    const std::string block =
+        training.activation_checkpointing || op.checkpointed ? block_of(op) : std::string();
+    if (block.empty()) {
       saved += bytes;
       continue;
     }
-    if (block_input.find(block) == block_input.end()) {
-      block_input[block] = op.input_elements * activation_element_bytes(training.precision);
+    if (current == block_saved.end() || current->first != block) {
+      block_input.try_emplace(block, op.input_elements * activation_element_bytes(training.precision));
+      current = block_saved.try_emplace(block, 0.0).first;
     }
-    block_saved[block] += bytes;
+    current->second += bytes;
   }
   double largest = 0.0;
   for (const auto& [block, bytes] : block_saved) {

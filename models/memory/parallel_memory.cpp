@@ -1,6 +1,7 @@
 #include "models/memory/parallel_memory.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -22,6 +23,18 @@ double model_output_elements_per_sample(const Workload& workload) {
   }
   return elements;
 }
+
+namespace {
+
+/// True when rank_workload(job) is job.workload unchanged: one tensor-, context- and
+/// expert-parallel rank (experts evenly loaded) and no pipeline.
+bool rank_holds_model(const JobSpec& job) {
+  const ParallelismSpec& p = job.parallelism;
+  return p.tensor_parallel == 1 && p.context_parallel == 1 && p.expert_parallel == 1 &&
+         p.expert_load_imbalance >= 1.0 && p.pipeline_parallel <= 1;
+}
+
+}  // namespace
 
 Workload rank_workload(const JobSpec& job) {
   // One copy of the op table: each shard below returns its input unchanged at one rank (and
@@ -177,8 +190,9 @@ double recompute_buffer_bytes_per_sample(const Workload& workload, const Trainin
   std::map<std::string, double> block_saved;
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
+    if (!(training.activation_checkpointing || op.checkpointed)) continue;
     const std::string block = block_of(op);
-    if (!block.empty() && (training.activation_checkpointing || op.checkpointed)) block_saved[block] += saved[i];
+    if (!block.empty()) block_saved[block] += saved[i];
   }
   double largest = 0.0;
   for (const auto& entry : block_saved) largest = std::max(largest, entry.second);
@@ -191,7 +205,13 @@ int layer_of(const Op& op) {
   if (!op.name.starts_with(kPrefix)) return -1;
   const std::size_t dot = op.name.find('.', kPrefix.size());
   if (dot == std::string::npos) return -1;
-  return std::stoi(op.name.substr(kPrefix.size(), dot - kPrefix.size()));
+  // from_chars, not std::stoi of a substring: this runs for every op of every layout a plan sizes.
+  int layer = 0;
+  const char* first = op.name.data() + kPrefix.size();
+  if (std::from_chars(first, op.name.data() + dot, layer).ptr == first) {
+    throw std::invalid_argument("layer_of: no layer number in op name '" + op.name + "'");
+  }
+  return layer;
 }
 
 }  // namespace
@@ -226,10 +246,11 @@ std::vector<int> pipeline_chunk_of_ops(const Workload& workload, int chunks) {
 
 bool pipeline_stage_runs_chunk(int chunk, int stage, int p) { return chunk % p == stage; }
 
-Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec& parallelism, int stage) {
-  const int p = parallelism.pipeline_parallel;
-  if (p <= 1) return workload;
-  const std::vector<int> chunk = pipeline_chunk_of_ops(workload, p * parallelism.virtual_stages);
+namespace {
+
+/// pipeline_stage_workload with the chunk of each op (pipeline_chunk_of_ops) given, so that a
+/// caller visiting every stage finds the chunks once.
+Workload stage_workload(const Workload& workload, const std::vector<int>& chunk, int p, int stage) {
   // Every field but the op table, which gets the stage's ops only (not a copy of all of them
   // cleared again).
   Workload part;
@@ -249,6 +270,14 @@ Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec
   return part;
 }
 
+}  // namespace
+
+Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec& parallelism, int stage) {
+  const int p = parallelism.pipeline_parallel;
+  if (p <= 1) return workload;
+  return stage_workload(workload, pipeline_chunk_of_ops(workload, p * parallelism.virtual_stages), p, stage);
+}
+
 double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int micro_batches, int stage) {
   const int p = parallelism.pipeline_parallel;
   const int m = micro_batches;
@@ -265,7 +294,8 @@ double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int
 }
 
 MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params, int* worst_stage) {
-  const Workload rank = rank_workload(job);
+  std::optional<Workload> sharded;  // the model itself needs no copy
+  const Workload& rank = rank_holds_model(job) ? job.workload : sharded.emplace(rank_workload(job));
   if (worst_stage != nullptr) *worst_stage = 0;
   const int p = job.parallelism.pipeline_parallel;
   if (p <= 1) {
@@ -277,8 +307,9 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   const bool buckets = job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.gradient_ranks(gpus) > 1;
   MemoryBreakdown worst;
+  const std::vector<int> chunk = pipeline_chunk_of_ops(rank, p * job.parallelism.virtual_stages);
   for (int s = 0; s < p; ++s) {
-    const Workload stage = pipeline_stage_workload(rank, job.parallelism, s);
+    const Workload stage = stage_workload(rank, chunk, p, s);
     MemoryBreakdown m = training_memory(stage, job.training, params);
     const double held = pipeline_activation_micro_batches(job.parallelism, job.training.gradient_accumulation, s);
     // The saved activations of `held` micro-batches; the block being recomputed is one's.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
@@ -23,10 +24,10 @@
 namespace gpuplan::models {
 namespace {
 
-DispatchUnit unit_of(const std::string& label, const KernelWork& work, const TrainingSpec& t,
+DispatchUnit unit_of(std::string label, const KernelWork& work, const TrainingSpec& t,
                      bool backward, const GpuEfficiency& e) {
   DispatchUnit u;
-  u.label = label;
+  u.label = std::move(label);  // taken, not copied: one string per unit
   u.dispatch_s = work.kernels * dispatch_time_s(t.framework_overhead, backward, e, t.precision);
   u.gpu_s = work.gpu_time_s;
   u.flop = work.flop;

@@ -71,6 +71,8 @@ struct FineTuningSpec {
   /// lora_dropout, 0.05 in its config_hub). Changes memory and a little time only (rules in
   /// the file comment).
   double dropout = 0.0;
+
+  bool operator==(const FineTuningSpec&) const = default;
 };
 
 /// NF4 weight: 4 bits plus the quantization constants of double quantization, 0.127 bits

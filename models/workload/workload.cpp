@@ -27,15 +27,16 @@ std::string block_of(const Op& op) {
   // "encoder.layer.7.attn.qkv", "layers.31.mlp.up". The block is the name up to and
   // including the first numeric component that is followed by more; stem, embeddings, head
   // and loss have none.
+  const std::string_view name = op.name;  // views: no string per component
   std::size_t begin = 0;
-  while (begin < op.name.size()) {
-    const std::size_t dot = op.name.find('.', begin);
-    if (dot == std::string::npos) {
+  while (begin < name.size()) {
+    const std::size_t dot = name.find('.', begin);
+    if (dot == std::string_view::npos) {
       return "";
     }
-    const std::string part = op.name.substr(begin, dot - begin);
+    const std::string_view part = name.substr(begin, dot - begin);
     if (!part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return op.name.substr(0, dot);
+      return std::string(name.substr(0, dot));
     }
     begin = dot + 1;
   }
