@@ -44,7 +44,6 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
   const ParallelismSpec& par = job.parallelism;
   const MemoryBreakdown& m = row.memory;
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
-  const bool sharded = par.strategy == ParallelStrategy::kFsdp || par.strategy == ParallelStrategy::kZero;
   // Activations: recompute them, hold fewer samples at once (same global batch), or split
   // each sequence over GPUs (ring attention needs a fused kernel).
   if (!t.activation_checkpointing && m.activations_bytes > 0.0) {
@@ -72,8 +71,24 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
   if (is_mixed(t.precision) && job.hardware.gpu.has_tf32_bf16()) {
     add({{"training.precision", "bf16"}}, "bf16 weights without fp32 master copies");
   }
-  if (sharded && par.optimizer_offload == OffloadTarget::kNone && m.optimizer_state_bytes > 0.0) {
+  // Host offload as each strategy offers it (config/scenario_parallelism.cpp): FSDP's one
+  // CPUOffload moves parameters, gradients and the optimizer step together (with sharded
+  // parameters); ZeRO offloads the optimizer alone (stages 1-3) and, at stage 3, the
+  // parameters too.
+  const bool sharded_parameters =
+      (par.strategy == ParallelStrategy::kFsdp &&
+       (par.sharding == Sharding::kFullShard || par.sharding == Sharding::kHybridShard)) ||
+      (par.strategy == ParallelStrategy::kZero && par.zero_stage == 3);
+  const bool no_offload = par.optimizer_offload == OffloadTarget::kNone && par.parameter_offload == OffloadTarget::kNone;
+  if (par.strategy == ParallelStrategy::kZero && par.optimizer_offload == OffloadTarget::kNone &&
+      m.optimizer_state_bytes > 0.0) {
     add({{"parallelism.offload.optimizer", "cpu"}});
+  }
+  if (sharded_parameters && no_offload) {
+    add({{"parallelism.offload.optimizer", "cpu"}, {"parallelism.offload.parameters", "cpu"}});
+  } else if (par.strategy == ParallelStrategy::kZero && sharded_parameters &&
+             par.parameter_offload == OffloadTarget::kNone) {
+    add({{"parallelism.offload.parameters", "cpu"}});
   }
   return out;
 }

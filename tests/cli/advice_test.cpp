@@ -297,6 +297,24 @@ TEST_SUITE("cli.advice") {
     CHECK(offloaded.suggestion.find("offload.optimizer") == std::string::npos);
   }
 
+  TEST_CASE("out of memory under FSDP: host offload is offered as FSDP has it, parameters and optimizer together") {
+    // A new user's Llama-3-70B FSDP + QLoRA on 2 RTX 4090 (Answer.AI's recipe): 33.5 GB of
+    // 25.8 GB. The remedy list offered `parallelism.offload.optimizer: cpu` alone, which FSDP
+    // refuses (CPUOffload moves parameters and optimizer together), so validation dropped it
+    // and the advice was "a GPU with more memory" though CPUOffload fits at 8.8 GB.
+    const std::string yaml =
+        "format: gpuplan/v1\nname: fsdp-qlora\n"
+        "workload: {model: llama3-70b, sequence_length: 2048, tokens: 1e7, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw, attention: flash,\n"
+        "           activation_checkpointing: true, fine_tuning: {method: qlora, rank: 64, targets: all_linear}}\n"
+        "hardware: {gpu: rtx4090, gpus_per_node: 2, gpu_interconnect: pcie4_no_p2p, cpu_cores: 16, host_memory: 128 GiB}\n"
+        "parallelism: {strategy: fsdp, sharding: full_shard}\n";
+    const models::VariantResult row = advised_text(yaml).at("baseline");
+    REQUIRE_FALSE(row.fits);
+    CHECK(row.suggestion.rfind("parallelism.offload.optimizer: cpu, parallelism.offload.parameters: cpu (checked: fits, ", 0) ==
+          0);
+  }
+
   TEST_CASE("a spot job that never finishes has no per-run time or dollars, and is limited by its preemptions") {
     // L8 at sequence 2048, 1e7 tokens, on p5 spot preempted 1,000 times an hour (a mean
     // 3.6 s between preemptions) with a 10 min wait for each replacement: no trial finishes
