@@ -25,6 +25,14 @@ std::optional<double> run_cost_usd(const VariantResult& v) {
 
 std::string quoted(const VariantResult& v) { return one_line(v.strategy); }
 
+/// A run's wall time: on a cloud market its p50 (absent for a spot job that does not
+/// finish), else the time to train; absent when none is known.
+std::optional<double> run_time_s(const VariantResult& v) {
+  if (!v.market.empty()) return v.time_p50_s;
+  if (v.time_to_train_s > 0.0) return v.time_to_train_s;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string limiter_in_words(const VariantResult& v) {
@@ -72,6 +80,7 @@ std::string run_summary(const models::ScenarioResult& result) {
   const VariantResult& first = result.variants.front();
   const VariantResult* fastest = nullptr;
   const VariantResult* cheapest = nullptr;
+  const VariantResult* soonest = nullptr;  // the shortest wall time: preemptions can make it another row
   std::vector<std::string> oom;
   for (const auto& v : result.variants) {
     if (!v.fits) {
@@ -81,6 +90,8 @@ std::string run_summary(const models::ScenarioResult& result) {
     if (fastest == nullptr || v.throughput_samples_per_s > fastest->throughput_samples_per_s) fastest = &v;
     const auto cost = run_cost_usd(v);
     if (cost && (cheapest == nullptr || *cost < *run_cost_usd(*cheapest))) cheapest = &v;
+    const auto time = run_time_s(v);
+    if (time && (soonest == nullptr || *time < *run_time_s(*soonest))) soonest = &v;
   }
   std::string out;
   if (fastest != nullptr && result.variants.size() > 1) {
@@ -91,6 +102,12 @@ std::string run_summary(const models::ScenarioResult& result) {
       out += ratio < 10.0 ? fmt::format(", {:.2f}x {}", ratio, quoted(first)) : fmt::format(", {:.1f}x {}", ratio, quoted(first));
     }
     out += ".";
+    if (soonest != nullptr && soonest != fastest && (!run_time_s(*fastest) || *run_time_s(*soonest) < *run_time_s(*fastest))) {
+      // On spot the fastest step is not the shortest run when preemptions cost the large
+      // rows more than their speed gains.
+      out += fmt::format(" Done soonest: {}, in {}{}.", quoted(*soonest), human_duration(*run_time_s(*soonest)),
+                         soonest->market == "spot" ? " (spot: p50)" : "");
+    }
     if (cheapest != nullptr) {
       out += fmt::format(" Cheapest: {}, {} per run{}.", quoted(*cheapest), human_usd(*run_cost_usd(*cheapest)),
                          spot_spread(*cheapest));
