@@ -72,13 +72,16 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
 /// peak, reached in part (kCpuAdamHostMemoryShare).
 inline constexpr double kHostMemoryBytesPerCorePerS = 614.4e9 / 112.0;
 
-/// The share of kHostMemoryBytesPerCorePerS that DeepSpeed's CPU-Adam reaches: 11.6 B
-/// parameters stepped in 8.2 s (DeepSpeed PR #735, 2021-02-08, its author's GPT-2 11.6B run;
-/// the ZeRO-Offload paper's host, a DGX-2: 2 Xeon Platinum 8168, 12 channels of DDR4-2666,
-/// 256 GB/s over 48 cores), at this model's 36 B of host traffic per parameter for an fp16
-/// ZeRO-2 step (28 B of Adam, 8 B of copies): 51 GB/s, 0.20 of the datasheet peak. One
-/// measurement on one host, not fitted on the validation cases.
-inline constexpr double kCpuAdamHostMemoryShare = 11.6e9 * 36.0 / 8.2 / 256.0e9;
+/// The share of kHostMemoryBytesPerCorePerS that DeepSpeed's CPU-Adam reaches on a DGX host,
+/// fitted on two validation cases: O001 and O002 (stas00/ml-engineering, when-to-upgrade-gpus
+/// @744d01e1: Llama 3.1 8B, DeepSpeed 0.19.2 ZeRO-3 with CPU AdamW offload on 8 H200 and 8
+/// B200, 8K tokens, where the host step is 65-80 % of the step). Each rank steps 1.0037e9
+/// parameters at this model's 48 B of host traffic (offload_costs), 8 ranks at once: 385.4 GB
+/// per step. The measured steps less the model's GPU side leave 1.920 s (H200) and 1.971 s
+/// (B200) for the host step, mean 1.9455 s: 198 GB/s, 0.322 of the host's 614.4 GB/s.
+/// X148-X151 (the same runs at 32K and 128K) are the check. The value it replaced, 0.199, came
+/// from one 2021 measurement on a DGX-2 (DeepSpeed PR #735: 11.6 B parameters in 8.2 s).
+inline constexpr double kCpuAdamHostMemoryShare = 8.0 * 1.0037e9 * 48.0 / 1.9455 / 614.4e9;
 
 /// What one rank's offload costs per optimizer step (Units: bytes, seconds).
 struct OffloadCosts {

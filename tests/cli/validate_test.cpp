@@ -64,6 +64,9 @@ using gpuplan::testing::run_gpuplan;
 // checkpointing replays the blocks only (not embedding, head or loss, which keep their activations as the memory
 // model already said): throughput 9.8 -> 8.6 %, one GPU 8.0 -> 7.6 %, several 10.4 -> 8.9 %; D001-D007 29.7 -> 12.3 %
 // (D002 +43 -> +11, D004 +42 -> +10, D006 +66 -> +29 %), V108 +13.4 -> -3.3 %; vTrain's 504 PP1 rows 24.1 -> 13.6 %.
+// 2026-12-03, session 16: stas00's Llama 3.1 8B rows count model FLOP as the page's benchmark.py does (expected
+// tokens/s +1.3-6.1 %), and CPU-Adam reaches 0.322 of the DGX host's DRAM bandwidth (fitted on O001/O002; 0.199 from a
+// 2021 DGX-2 before): throughput 8.6 -> 7.7 %, several GPUs 8.9 -> 7.7 %; O001 -29 -> -1, X148 -17 -> -3, X149 -23 -> -2 %.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -71,12 +74,12 @@ TEST_SUITE("cli.validate") {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 111);
-    CHECK(j["throughput_mape"].get<double>() <= 0.087);
+    CHECK(j["throughput_mape"].get<double>() <= 0.078);
     CHECK(j["rows"].size() >= 131);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.077);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.090);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.078);
     CHECK(j["memory_mape"].get<double>() <= 0.074);
     CHECK(j["fits_right"].get<int>() >= 7);
   }
@@ -117,6 +120,25 @@ TEST_SUITE("cli.validate") {
     }
     CHECK(n == 7);
     CHECK(sum / n <= 0.125);
+  }
+
+  TEST_CASE("stas00's CPU-offload rows O001-O002 and X148-X153 each within 6 %") {
+    // The host step share of CPU-Adam is fitted on O001/O002 (8K); the 32K-256K rows check it:
+    // -17 and -23 % at 32K with the 2021 DGX-2 share.
+    const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
+    REQUIRE(r.exit_code == 0);
+    int n = 0;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const auto& row : j["rows"]) {
+      const std::string id = row["case"].get<std::string>();
+      const std::string prefix = id.substr(0, 4);
+      const bool offload = prefix == "O001" || prefix == "O002" || (prefix >= "X148" && prefix <= "X153");
+      if (!offload || row["metric"] != "tokens_per_s") continue;
+      CAPTURE(id);
+      CHECK(std::abs(row["relative_error"].get<double>()) <= 0.06);
+      ++n;
+    }
+    CHECK(n == 8);
   }
 
   TEST_CASE("each BERT-large memory row of the published measurements within 10 %") {

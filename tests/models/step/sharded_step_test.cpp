@@ -274,10 +274,11 @@ TEST_SUITE("models.step.sharded_step") {
     // Per parameter: AdamW's 30 B (reads 4 + 8 + 4, writes 4 + 8 + 2), the gradient's DMA
     // write 4, the bf16 copy's DMA read 2, the conversion's read of the fp32 weight 4 and
     // ZeRO-3's unscale pass 4 + 4: 48 B. 2.5e7 x 48 B = 1.2e9 B at 8 cores x 614.4e9 / 112
-    // B/s x CPU-Adam's 0.199 of it (11.6e9 x 36 B in 8.2 s on a 256 GB/s host, DeepSpeed PR
-    // #735) = 1.2e9 x 112 / 4,915.2e9 / 0.19893 = 137.45 ms.
-    const double share = 11.6e9 * 36.0 / 8.2 / 256e9;
-    CHECK(kCpuAdamHostMemoryShare == doctest::Approx(0.19893).epsilon(1e-4));
+    // B/s x CPU-Adam's 0.322 of it (385.4 GB in 1.9455 s on a 614.4 GB/s DGX host, fitted on
+    // O001/O002) = 1.2e9 x 112 / 4,915.2e9 / 0.32244 = 84.80 ms.
+    const double share = 8.0 * 1.0037e9 * 48.0 / 1.9455 / 614.4e9;
+    CHECK(kCpuAdamHostMemoryShare == doctest::Approx(0.32244).epsilon(1e-4));
+    CHECK(cpu.host_optimizer_s == doctest::Approx(84.80e-3).epsilon(1e-3));
     const double host_s = 27.34375e-3 / share;
     CHECK(cpu.host_optimizer_bytes == doctest::Approx(1.2e9));
     CHECK(cpu.host_optimizer_s == doctest::Approx(host_s));
@@ -292,7 +293,7 @@ TEST_SUITE("models.step.sharded_step") {
     CHECK(nvme.step_s() == doctest::Approx(2e-3 + host_s + 0.3e9 / 0.875e9 + 0.3e9 / 0.525e9));
     CHECK_THROWS_AS(offload_costs(job, sharding_layout(job), 0.0), std::invalid_argument);
     // ZeRO-2 copies the gradients after backward and has no unscale pass: 30 + 10 = 40 B per
-    // parameter, 1e9 B = 22.786 ms / 0.19893, plus both copies (6 ms).
+    // parameter, 1e9 B = 22.786 ms / 0.32244, plus both copies (6 ms).
     JobSpec two = job;
     two.parallelism.zero_stage = 2;
     two.parallelism.optimizer_offload = OffloadTarget::kCpu;
