@@ -20,6 +20,7 @@
 #include <ctime>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -494,14 +495,17 @@ std::string driver_version() {
   std::ifstream in("/proc/driver/nvidia/version");
   std::string line;
   std::getline(in, line);
-  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..."
-  const std::string marker = "Kernel Module";
-  const size_t at = line.find(marker);
-  if (at == std::string::npos) return "";
-  size_t begin = line.find_first_not_of(' ', at + marker.size());
-  if (begin == std::string::npos) return "";
-  const size_t end = line.find(' ', begin);
-  return line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  // The first word made of digits and dots, whatever precedes it:
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..." and
+  // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ..."
+  // (the open module's line, seen on an H200 machine on 2026-12-04).
+  std::istringstream words(line);
+  std::string word;
+  while (words >> word) {
+    const bool numeric = word.find_first_not_of("0123456789.") == std::string::npos;
+    if (numeric && word.find('.') != std::string::npos) return word;
+  }
+  return "";
 }
 
 std::string utc_now() {
