@@ -254,9 +254,10 @@ std::vector<ProfileFile> find_calibration_profiles(const std::string& dir) {
   }
   std::vector<std::string> paths;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    // <gpu>-<date>.probe.json beside a profile is the raw probe output it was fitted from.
-    if (entry.is_regular_file() && entry.path().extension() == ".json" && !name.ends_with(".probe.json")) {
+    // A profile is <gpu>-<date>.json; the raw measurements kept beside it carry a second
+    // suffix (<gpu>-<date>.probe.json, the probe output it was fitted from;
+    // <gpu>-<date>.torch-steps.json, cuda_probe/torch_steps.py's training steps).
+    if (entry.is_regular_file() && entry.path().extension() == ".json" && entry.path().stem().extension().empty()) {
       paths.push_back(entry.path().string());
     }
   }

@@ -13,7 +13,7 @@ step, zero_grad) between two torch.cuda.synchronize() calls, and reports:
 Data is synthetic (made on the GPU once): no loader, no H2D. Each case states its recipe in
 `recipe` so that a gpuplan scenario can be written to the same facts.
 
-Usage: python3 torch_steps.py --out FILE.json [--budget-s 300] [--only NAME,...]
+Usage: python3 torch_steps.py --out FILE.json [--budget-s 300] [--only NAME,...] [--profile N]
 Writes the JSON after every case, so a cut-off run keeps what it measured. A case that
 fails records its error and the run goes on. Exit code 0 unless no case ran at all.
 """
@@ -49,8 +49,54 @@ def gpu_state():
         return {"error": str(exc)}
 
 
+# --profile N: after timing, N more steps run under torch.profiler and their kernels are
+# summarised into LAST_PROFILE (kernel count, kernel time and GPU-busy time per step, the
+# kernels that take most time). The profiler slows the host, so its steps are not timed.
+PROFILE_STEPS = 0
+LAST_PROFILE = None
+
+
+def kernel_summary(trace_path, steps, top=25):
+    """Summarises a Chrome trace of `steps` steps: per-step kernel count, summed kernel
+    time (s), GPU-busy time (union of kernel intervals, s) and the `top` kernels by time."""
+    with open(trace_path) as f:
+        events = json.load(f)["traceEvents"]
+    kernels = [e for e in events if e.get("cat") == "kernel" and "dur" in e]
+    launches = sum(1 for e in events if e.get("cat") == "cuda_runtime"
+                   and "Launch" in e.get("name", ""))
+    spans = sorted((e["ts"], e["ts"] + e["dur"]) for e in kernels)
+    busy, end = 0.0, None
+    for a, b in spans:
+        if end is None or a > end:
+            busy += b - a
+            end = b
+        elif b > end:
+            busy += b - end
+            end = b
+    by_name = {}
+    for e in kernels:
+        c = by_name.setdefault(e["name"][:120], [0, 0.0])
+        c[0] += 1
+        c[1] += e["dur"]
+    ranked = sorted(by_name.items(), key=lambda kv: -kv[1][1])[:top]
+    first = spans[0][0] if spans else 0.0
+    last = max((b for _, b in spans), default=0.0)
+    return {
+        "profiled_steps": steps,
+        "kernels_per_step": len(kernels) / steps,
+        "launch_calls_per_step": launches / steps,
+        "kernel_time_per_step_s": sum(e["dur"] for e in kernels) * 1e-6 / steps,
+        "gpu_busy_per_step_s": busy * 1e-6 / steps,
+        "first_to_last_kernel_per_step_s": (last - first) * 1e-6 / steps,
+        "top_kernels": [{"name": n, "count_per_step": c / steps, "time_per_step_s": t * 1e-6 / steps}
+                        for n, (c, t) in ranked],
+    }
+
+
 def time_steps(step, warmup, steps):
-    """Runs `warmup` untimed then `steps` timed calls of step(); returns seconds per step."""
+    """Runs `warmup` untimed then `steps` timed calls of step(); returns seconds per step.
+    With PROFILE_STEPS > 0, then profiles that many more steps into LAST_PROFILE."""
+    global LAST_PROFILE
     for _ in range(warmup):
         step()
     torch.cuda.synchronize()
@@ -58,7 +104,18 @@ def time_steps(step, warmup, steps):
     for _ in range(steps):
         step()
     torch.cuda.synchronize()
-    return (time.perf_counter() - start) / steps
+    seconds = (time.perf_counter() - start) / steps
+    if PROFILE_STEPS > 0:
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            for _ in range(PROFILE_STEPS):
+                step()
+            torch.cuda.synchronize()
+        path = "/tmp/torch_steps_trace.json"
+        prof.export_chrome_trace(path)
+        LAST_PROFILE = kernel_summary(path, PROFILE_STEPS)
+        os.remove(path)
+    return seconds
 
 
 def run_vision(arch, batch, precision, channels_last, warmup=5, steps=20):
@@ -219,6 +276,16 @@ CASES = [
      dict(name="llama3-8b", batch=1, seq=4096, mode="bf16", checkpointing=True),
      "HF Llama-3-8B shape, pure bf16 weights and gradients, torch AdamW (state in bf16, the "
      "parameters' dtype), gradient checkpointing every layer, sdpa, eager", 200),
+    ("resnet50_fp16amp_nchw_b256", run_vision,
+     dict(arch="resnet50", batch=256, precision="fp16_amp", channels_last=False),
+     "as resnet50_fp16amp_nhwc_b256 in NCHW (no channels_last)", 120),
+    ("vit_b_16_fp16amp_b128", run_vision,
+     dict(arch="vit_b_16", batch=128, precision="fp16_amp", channels_last=False),
+     "torchvision vit_b_16 (dropout 0), synthetic 224 px, fp16 autocast + GradScaler, SGD momentum 0.9, "
+     "cross-entropy, eager", 120),
+    ("llama3.2-1b_bf16_b4_s2048", run_llama,
+     dict(name="llama3.2-1b", batch=4, seq=2048, mode="bf16", checkpointing=False),
+     "as llama3.2-1b_bf16amp_b4_s2048 with pure bf16 weights, gradients and AdamW state (no autocast)", 150),
     ("gpt2_124m_bf16amp_b16_compiled", run_gpt2, dict(batch=16, seq=1024, compiled=True),
      "as gpt2_124m_bf16amp_b16 with torch.compile(model) (default mode)", 240),
 ]
@@ -229,7 +296,10 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget-s", type=float, default=300.0)
     ap.add_argument("--only", default="")
+    ap.add_argument("--profile", type=int, default=0, help="steps to profile after timing (0: none)")
     args = ap.parse_args()
+    global PROFILE_STEPS, LAST_PROFILE
+    PROFILE_STEPS = args.profile
     only = set(filter(None, args.only.split(",")))
     props = torch.cuda.get_device_properties(0)
     result = {
@@ -264,8 +334,11 @@ def main():
         torch.cuda.reset_peak_memory_stats()
         begin = time.monotonic()
         signal.alarm(int(min(limit_s, left)))
+        LAST_PROFILE = None
         try:
             entry.update(fn(**kwargs))
+            if LAST_PROFILE is not None:
+                entry["profile"] = LAST_PROFILE
             entry["peak_allocated_B"] = torch.cuda.max_memory_allocated()
             entry["peak_reserved_B"] = torch.cuda.max_memory_reserved()
             ran += 1
@@ -278,7 +351,7 @@ def main():
             signal.alarm(0)
         entry["gpu_state_after"] = gpu_state()
         entry["wall_s"] = time.monotonic() - begin
-        print(json.dumps({k: v for k, v in entry.items() if k != "traceback"}), flush=True)
+        print(json.dumps({k: v for k, v in entry.items() if k not in ("traceback", "profile")}), flush=True)
         result["cases"].append(entry)
         # Free the case's model before the next one.
         import gc

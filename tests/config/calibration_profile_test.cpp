@@ -282,6 +282,21 @@ TEST_SUITE("config.calibration_profile") {
     CHECK(profile_for_gpu(found, "v100-16gb") == nullptr);
     CHECK(find_calibration_profiles(kFixtures + "/no-such-folder").empty());
   }
+
+  TEST_CASE("the shipped folder: the H200 profile, not the raw measurements beside it") {
+    // catalogs/calibrations holds h200-2026-12-04.json with .probe.json, .torch-steps.json and
+    // .dmon.txt beside it: only the profile is one.
+    const std::vector<ProfileFile> found =
+        find_calibration_profiles(std::string(GPUPLAN_SOURCE_DIR) + "/catalogs/calibrations");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].path.ends_with("/h200-2026-12-04.json"));
+    CHECK(found[0].profile.gpu == "h200");
+    CHECK(found[0].profile.provenance.date == "2026-12-04T17:42:29Z");
+    // The fit of the measured bf16 GEMM series: 799.8 TFLOP/s (gpuplan calibrate's table).
+    REQUIRE(found[0].profile.rates.gemm_bf16.has_value());
+    CHECK(found[0].profile.rates.gemm_bf16->rate_per_s == doctest::Approx(7.998e14).epsilon(1e-3));
+    CHECK(profile_for_gpu(found, "h200") == &found[0]);
+  }
 }
 
 }  // namespace gpuplan::config
