@@ -116,6 +116,10 @@ struct GpuEfficiency {
   /// Host time per kernel of an eager optimizer's per-tensor loop: bare aten calls from
   /// Python, without model code around them.
   double eager_optimizer_dispatch_s = 0.0;
+  /// Host time per parameter tensor of torch.optim's unfused step in eager scripts: the Python
+  /// of _init_group (grad and state lookups per tensor), the foreach grouping and, under fp16
+  /// AMP, GradScaler's per-tensor bookkeeping; exposed when the host waits for the GPU first.
+  double eager_optimizer_tensor_s = 0.0;
   /// Eager dispatch under autocast costs more per kernel: the autocast dispatch key, cast-cache
   /// lookups and the casts' own launches (multiplier on the eager figures).
   double eager_autocast_dispatch_factor = 1.0;

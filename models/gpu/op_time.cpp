@@ -300,19 +300,47 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
 KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpec& gpu,
                           const TrainingSpec& training, const GpuEfficiency& e) {
   const double parameter_bytes = parameter_element_bytes(training.precision);
-  // Every optimizer reads and writes the parameter and reads the gradient; the state it
+  const double state_bytes = optimizer_state_element_bytes(training);
+  // A fused update reads and writes the parameter and reads the gradient once; the state it
   // reads and writes is the one rule of optimizer_state.h.
   double bytes_per_parameter = 2.0 * parameter_bytes + parameter_bytes +
                                2.0 * elementwise_state_bytes_per_parameter(training);
   int elementwise_ops = 0;
-  // Eager runs torch.optim's per-tensor loop; the fused-kernel frameworks (apex FusedAdam,
-  // kEagerFused) and the compiled modes use multi-tensor kernels.
-  bool per_tensor_kernels = training.framework_overhead == FrameworkOverhead::kEager;
+  // torch.optim's own SGD and Adam(W) in eager scripts are not fused: each step of the update
+  // is one aten op over every tensor (foreach=True, the default on CUDA since PyTorch 2.0,
+  // multi_tensor_apply launches; foreach=False runs the same ops per tensor), and each op
+  // reads and writes whole arrays. Fused kernels (apex/DeepSpeed FusedAdam in kEagerFused,
+  // fused=True in the compiled recipes) make one pass.
+  const bool unfused_torch_optim = training.framework_overhead == FrameworkOverhead::kEager;
+  bool per_tensor_kernels = false;
   switch (training.optimizer) {
     case Optimizer::kSgd: elementwise_ops = 1; break;
-    case Optimizer::kSgdMomentum: elementwise_ops = 2; break;
+    case Optimizer::kSgdMomentum:
+      elementwise_ops = 2;
+      if (unfused_torch_optim) {
+        // torch/optim/sgd.py _multi_tensor_sgd: mul_(buf, momentum), add_(buf, g),
+        // add_(p, buf, -lr) without weight decay: buf 5, g 1 and p 2 arrays.
+        elementwise_ops = 3;
+        bytes_per_parameter = 5.0 * state_bytes + parameter_bytes + 2.0 * parameter_bytes;
+      }
+      break;
     case Optimizer::kAdam:
-    case Optimizer::kAdamW: elementwise_ops = 6; break;
+    case Optimizer::kAdamW:
+      elementwise_ops = 6;
+      if (unfused_torch_optim) {
+        // torch/optim/adam.py _multi_tensor_adam (AdamW is Adam with decoupled weight
+        // decay): [mul_(p, 1 - lr·wd), AdamW only], lerp_(m, g), mul_(v, β2),
+        // addcmul_(v, g, g), s = sqrt(v), div_(s, ·), add_(s, ε), addcdiv_(p, m, s):
+        // p 4 (AdamW) or 2, g 2, m 3, v 5 and the temporary s 6 arrays; fp32 AdamW moves
+        // 80 B per parameter, not a fused kernel's 28. Checked on an H200: Llama-3.2-1B's
+        // 1.24 B fp32 parameters take 26.3 ms in 480 multi_tensor_apply launches
+        // (catalogs/calibrations/h200-2026-12-04.torch-steps-profiled.json), 99 GB at 3.8 TB/s.
+        const bool decoupled = training.optimizer == Optimizer::kAdamW;
+        elementwise_ops = decoupled ? 8 : 7;
+        bytes_per_parameter = (decoupled ? 4.0 : 2.0) * parameter_bytes + 2.0 * parameter_bytes +
+                              (3.0 + 5.0 + 6.0) * state_bytes;
+      }
+      break;
     case Optimizer::kAdamW8bit:
     case Optimizer::kPagedAdamW8bit:
       // bitsandbytes runs one fused kernel per tensor (optimizer_update_8bit_blockwise:
@@ -330,12 +358,17 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
       bytes_per_parameter += parameter_bytes;
       break;
   }
-  const int fused_chunks = std::max(1, static_cast<int>(std::ceil(parameter_tensors / 64.0)));
+  // multi_tensor_apply launches hold up to ~64 tensors and 320 chunks of 65,536 elements
+  // (aten/src/ATen/native/cuda/MultiTensorApply.cuh: kChunkSize, depth_to_max_blocks).
+  constexpr double kElementsPerLaunch = 320.0 * 65536.0;
+  const int fused_chunks = std::max({1, static_cast<int>(std::ceil(parameter_tensors / 64.0)),
+                                     static_cast<int>(std::ceil(parameters / kElementsPerLaunch))});
   const int chunks = per_tensor_kernels ? std::max(1, parameter_tensors) : fused_chunks;
   int fused_ops = 0;
-  if (is_mixed(training.precision)) {
-    // GradScaler.unscale_ reads and writes the fp32 gradients with one fused multi-tensor
-    // kernel that also checks for inf/NaN (_amp_foreach_non_finite_check_and_unscale_).
+  if (training.precision == Precision::kFp16Amp) {
+    // fp16 AMP's GradScaler.unscale_ reads and writes the fp32 gradients with one fused
+    // multi-tensor kernel that also checks for inf/NaN (_amp_foreach_non_finite_check_and_unscale_);
+    // bf16 and fp8 recipes run without a loss scaler (step_plan.cpp, host_sync_before_optimizer).
     bytes_per_parameter += 8.0;
     fused_ops = 1;
   }
@@ -345,6 +378,23 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
   k.kernels = elementwise_ops * chunks + fused_ops * fused_chunks;
   k.gpu_time_s = k.bytes / memory_rate(gpu, e) + k.kernels * kernel_fixed(gpu, e);
   return k;
+}
+
+double optimizer_tensor_host_time_s(int parameter_tensors, const TrainingSpec& training,
+                                    const GpuEfficiency& e) {
+  if (training.framework_overhead != FrameworkOverhead::kEager) return 0.0;
+  switch (training.optimizer) {
+    case Optimizer::kSgd:
+    case Optimizer::kSgdMomentum:
+    case Optimizer::kAdam:
+    case Optimizer::kAdamW:
+      return std::max(0, parameter_tensors) * e.eager_optimizer_tensor_s;
+    case Optimizer::kAdamW8bit:
+    case Optimizer::kPagedAdamW8bit:
+    case Optimizer::kAdafactor:
+      break;  // per-tensor loops whose launches optimizer_dispatch_time_s already counts
+  }
+  return 0.0;
 }
 
 double optimizer_dispatch_time_s(FrameworkOverhead mode, const GpuEfficiency& e) {

@@ -102,6 +102,12 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
 KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpec& gpu,
                           const TrainingSpec& training, const GpuEfficiency& efficiency);
 
+/// Host CPU time of the optimizer step's Python per parameter tensor, besides the launches:
+/// `parameter_tensors` x eager_optimizer_tensor_s for torch.optim's unfused SGD and Adam(W) in
+/// eager scripts (the ones optimizer_work counts pass by pass), 0 otherwise.
+double optimizer_tensor_host_time_s(int parameter_tensors, const TrainingSpec& training,
+                                    const GpuEfficiency& efficiency);
+
 /// Host CPU time to dispatch one kernel of the optimizer step: eager optimizers are plain aten
 /// calls in a Python loop (`eager_optimizer_dispatch_s`, outside autocast); other modes as
 /// `dispatch_time_s`.
