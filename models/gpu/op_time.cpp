@@ -155,10 +155,16 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     throw std::invalid_argument("op_work: batch must be positive");
   }
   const Precision p = training.precision;
-  const bool fp32_tensors =
-      runs_fp32_under_autocast(op, training.framework_overhead) || (input_fp32 && !is_math(op.op_class));
-  const double act_bytes = is_mixed(p) && fp32_tensors ? 4.0 : element_bytes(p);
-  const double activation_traffic = (op.input_elements + op.output_elements) * batch * act_bytes;
+  const bool unfused = training.framework_overhead == FrameworkOverhead::kEager ||
+                       training.framework_overhead == FrameworkOverhead::kCudaGraphs;
+  const bool fp32_tensors = runs_fp32_under_autocast(op, training.framework_overhead) ||
+                            (input_fp32 && !is_math(op.op_class)) || (unfused && op.upcasts_fp32);
+  const double act_bytes =
+      (is_mixed(p) && fp32_tensors) || (unfused && op.upcasts_fp32) ? 4.0 : element_bytes(p);
+  // An unfused chain of aten kernels (HF's RMSNorm, rotary embedding, loss) passes over its
+  // tensors once per kernel in eager and under CUDA graphs (the same kernels, replayed).
+  const double passes = unfused && !is_math(op.op_class) ? op.eager_passes : 1.0;
+  const double activation_traffic = (op.input_elements + op.output_elements) * batch * act_bytes * passes;
   // Frozen weights (LoRA/QLoRA base) are read like trained ones; pass_bytes is a
   // dequantization's traffic, once per pass (models/workload/fine_tuning.h).
   const double weight_traffic = (op.parameters + op.frozen_parameters) * weight_bytes(p) + op.pass_bytes;

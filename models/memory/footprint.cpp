@@ -37,6 +37,10 @@ double saved_bytes_per_element(const Op& op, const TrainingSpec& training) {
   if (is_mixed(precision) && runs_fp32_under_autocast(op, training.framework_overhead)) {
     return 4.0;
   }
+  const bool unfused = training.framework_overhead == FrameworkOverhead::kEager ||
+                       training.framework_overhead == FrameworkOverhead::kCudaGraphs;
+  if (unfused && op.upcasts_fp32) return 4.0;  // HF's RMSNorm saves its fp32 tensors
+  
   return activation_element_bytes(precision);
 }
 

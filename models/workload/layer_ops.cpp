@@ -73,7 +73,13 @@ Op norm_op(std::string name, double rows, double width, NormKind kind, bool bias
       .backward_flop_ratio = 1.0,
       // pow, mean, add ε, rsqrt, multiply, weight multiply.
       .forward_kernels = layer_norm ? 1 : 6,
+      // HF LlamaRMSNorm in fp32: pow (read and write), mean (read), x·rsqrt (read and write),
+      // weight·x (read and write), 3.5 passes, and in 16-bit training the casts up and down
+      // (hidden_states.to(float32), .to(input_dtype)) about one more: 4. LayerNorm and the
+      // fused norms are one kernel.
+      .eager_passes = layer_norm ? 1.0 : 4.0,
       .autocast_fp32 = kind != NormKind::kLowPrecisionLayerNorm,
+      .upcasts_fp32 = !layer_norm,
   };
 }
 
@@ -121,6 +127,10 @@ Op cross_entropy_op(std::string name, double rows, double classes) {
       .saved_elements = logits,
       .backward_flop_ratio = 1.0,
       .forward_kernels = 2,
+      // Forward: the cast of the logits to fp32 (autocast, or HF's logits.float()) and
+      // log_softmax, each a read and a write of the logits; backward: nll_loss's zero-filled
+      // gradient, log_softmax's backward and the cast back. About 3 passes each way.
+      .eager_passes = 3.0,
       .autocast_fp32 = true,
   };
 }
@@ -129,6 +139,7 @@ Op fused_cross_entropy_op(std::string name, double rows, double classes) {
   Op op = cross_entropy_op(std::move(name), rows, classes);
   op.saved_elements = rows * classes + kLogSumExpElementsPerRow * rows;
   op.forward_kernels = 1;
+  op.eager_passes = 1.0;
   op.autocast_fp32 = false;
   return op;
 }
@@ -144,6 +155,7 @@ Op fused_linear_cross_entropy_op(std::string name, double rows, double hidden, d
   Op op = cross_entropy_op(std::move(name), rows, classes);
   op.saved_elements = rows * hidden;  // grad_input; the lm_head input itself is not saved
   op.forward_kernels = static_cast<int>(std::ceil(rows / liger_chunk_rows(rows, hidden, classes)));
+  op.eager_passes = 1.0;
   op.autocast_fp32 = false;  // the logits stay in the GEMM's dtype; the kernel upcasts in registers
   return op;
 }

@@ -43,9 +43,11 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
       linear_op(prefix + "attn.qkv", s, h, q + 2.0 * kv, shape.bias, true, shape.qkv_kernels));
   if (shape.rotary) {
     // q·cos + rotate_half(q)·sin and the same for k; cos and sin need no gradient, so
-    // nothing per sample is saved.
-    ops.push_back(
-        elementwise_op(prefix + "attn.rotary", s * (q + kv), 1.0, kRotaryFlopPerElement, 0.0, 10));
+    // nothing per sample is saved. Eager (HF apply_rotary_pos_emb), per tensor: neg of one
+    // half, cat, two multiplies and the add, 0.5 + 1 + 1 + 1 + 1.5 = 5 passes over it.
+    Op rotary = elementwise_op(prefix + "attn.rotary", s * (q + kv), 1.0, kRotaryFlopPerElement, 0.0, 10);
+    rotary.eager_passes = 5.0;
+    ops.push_back(rotary);
   }
   if (shape.kv_heads < shape.heads) {
     // HF repeat_kv materialises k and v for every query head (expand + reshape copies).

@@ -76,10 +76,19 @@ struct Op {
   /// out). FlashAttention's backward recomputes QKᵀ: 0.5 (attention_kernel.h).
   double backward_recompute_flop_ratio = 0.0;
   int forward_kernels = 1;     ///< kernels launched in forward (backward launches about twice)
+  /// Memory-bound ops built of several unfused aten kernels: how many times eager PyTorch
+  /// reads and writes the op's tensors (input + output) in forward, the same factor in
+  /// backward; 1 for one kernel. Not applied where a framework's fused kernel or a compiler
+  /// runs the op (eager_fused, compiled). The family headers say what each count is made of.
+  double eager_passes = 1.0;
   /// Under AMP autocast runs this op in fp32 (softmax, log_softmax/cross-entropy, layer_norm;
   /// HF RMSNorm upcasts itself): its activations are 4 B even in mixed precision (PyTorch
   /// "Automatic Mixed Precision" docs, "CUDA Ops that can autocast to float32").
   bool autocast_fp32 = false;
+  /// The model code casts this op's tensors to fp32 itself, in every precision (HF's
+  /// LlamaRMSNorm: hidden_states.to(torch.float32)): 4-byte tensors in eager and under CUDA
+  /// graphs even in pure 16-bit training, traffic and saved tensors alike.
+  bool upcasts_fp32 = false;
   /// Under a fusing compiler (framework_overhead: compiled), the share of this memory-bound
   /// op's traffic and kernels left; negative: GpuEfficiency::compiled_memory_bound_share.
   /// The attention-score chain is one fused kernel per direction there (apex/Megatron
