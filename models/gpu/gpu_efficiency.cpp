@@ -43,6 +43,12 @@ GpuEfficiency GpuEfficiency::defaults() {
   // A model's linear layers (forward, grad-input, grad-weight GEMMs with the bias pass)
   // relative to the best-shape GEMM, on top of their shape's tile and wave efficiency.
   e.matmul_relative_to_gemm = 0.839;
+  // Measured on an H200 (catalogs/calibrations/h200-2026-12-04.torch-steps-profiled.json): the
+  // three GEMMs of HF GPT-2's 768 x 50,257 head at 16,384 tokens ran cutlass_75 align1
+  // kernels in eager at 124.6 TFLOP/s together (3.79 TFLOP in 30.45 ms), the same GEMMs
+  // padded by torch.compile at 802 TFLOP/s (4.73 ms): 0.155. Hopper only: no other GPU's
+  // unaligned GEMM was measured here.
+  e.unaligned_gemm_relative = 124.6 / 802.0;
   // Per-head batched attention GEMMs (k = head_dim = 64) relative to a GEMM.
   e.attention_relative_to_matmul = 0.636;
   // A fused attention kernel's fixed cost per 128-row query block, in key tiles: least

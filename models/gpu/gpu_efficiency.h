@@ -56,6 +56,11 @@ struct GpuEfficiency {
   /// operands in backward and the bias as an extra pass (addmm copies the bias into the
   /// output, then reads it back with beta = 1; its gradient is a reduction over the rows).
   double matmul_relative_to_gemm = 1.0;
+  /// A tensor-core linear layer whose inner or output dimension is not a multiple of 16 bytes
+  /// of its element (8 at 16-bit: HF GPT-2's 50,257-token head) relative to the same GEMM
+  /// aligned: cuBLAS falls back to align1 kernels. torch.compile pads such GEMMs (Inductor
+  /// pad_mm), so the factor applies outside framework_overhead: compiled only.
+  double unaligned_gemm_relative = 1.0;
   /// Batched attention matmuls (QK^T, PV per head: small k = head_dim) relative to a GEMM.
   double attention_relative_to_matmul = 0.0;
   /// Fused FlashAttention-2 (Op::attention_kernel kFlash) relative to a GEMM, counting the

@@ -127,6 +127,18 @@ const HockneyLine* calibrated_gemm(OpClass op_class, Precision precision, const 
   return c.gemm(precision);
 }
 
+// cuBLAS's fast tensor-core kernels need every leading dimension to be a multiple of 16
+// bytes (cuBLAS docs, "Tensor Core Usage"); for y = x W^T those are the inner dimension k and
+// the output dimension n of the weight. fp8 GEMMs count 1-byte elements, tf32 4-byte ones.
+bool gemm_aligned(const Op& op, Precision math_precision) {
+  const double element = math_precision == Precision::kFp8 ? 1.0
+                         : math_precision == Precision::kTf32 ? 4.0
+                                                               : 2.0;
+  const double multiple = 16.0 / element;
+  const auto aligned = [multiple](double d) { return d <= 0.0 || std::fmod(d, multiple) == 0.0; };
+  return aligned(op.weight_rows) && aligned(op.weight_columns);
+}
+
 }  // namespace
 
 LinearGemmEfficiency linear_gemm_efficiency(const Op& op, double batch, const GpuSpec& gpu, bool tensor_cores) {
@@ -229,6 +241,10 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       }
       eff *= e.matmul_relative_to_gemm;
       relative *= e.matmul_relative_to_gemm;
+      if (tc && training.framework_overhead != FrameworkOverhead::kCompiled && !gemm_aligned(op, math_p)) {
+        eff *= e.unaligned_gemm_relative;
+        relative *= e.unaligned_gemm_relative;
+      }
       if (!calibrated_gemm(op.op_class, math_p, gpu)) {
         // Calibrated GEMM lines already measure the size effect (rate_at below).
         shape = linear_gemm_efficiency(op, batch, gpu, tc);
