@@ -120,6 +120,14 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
     ops.push_back(linear_op(prefix + "mlp.up", s, h, f, shape.bias, true));
     // F.gelu saves its input.
     ops.push_back(elementwise_op(prefix + "mlp.gelu", s * f, 1.0, kGeluFlopPerElement, s * f));
+  } else if (shape.mlp == MlpKind::kGeluNew) {
+    ops.push_back(linear_op(prefix + "mlp.up", s, h, f, shape.bias, true));
+    Op gelu = elementwise_op(prefix + "mlp.gelu", s * f, 1.0, kGeluFlopPerElement, 4.0 * s * f, 8);
+    // pow, ·0.044715, +x, ·√(2/π), tanh, +1, 0.5·x, the product: six one-input and two
+    // two-input kernels, 1 + 1 + 1.5 + 1 + 1 + 1 + 1 + 1.5 = 9 passes of a read and a write.
+    gelu.eager_passes = 9.0;
+    gelu.autocast_fp32 = true;
+    ops.push_back(gelu);
   } else if (shape.mlp == MlpKind::kSquaredRelu) {
     ops.push_back(linear_op(prefix + "mlp.up", s, h, f, shape.bias, true));
     ops.push_back(elementwise_op(prefix + "mlp.relu2", s * f, 1.0, kSquaredReluFlopPerElement, s * f, 2));

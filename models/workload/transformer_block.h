@@ -40,6 +40,11 @@ enum class MlpKind {
   /// what relu's backward and pow's backward read, so one f-wide tensor is saved. Mixture-of-
   /// experts layers run their experts' activation as GELU's (moe_layer.h).
   kSquaredRelu,
+  /// fc1 → GELU → fc2 with HF's NewGELUActivation (GPT-2's "gelu_new"): 0.5·x·(1 +
+  /// tanh(√(2/π)·(x + 0.044715·x³))) as eight aten ops in eager. torch.pow autocasts to fp32,
+  /// so under AMP the chain runs in fp32 and saves four fp32 tensors (pow's input, tanh's
+  /// output and the last multiply's two factors); a compiler fuses it into one kernel.
+  kGeluNew,
 };
 
 /// Shape and implementation choices of one transformer layer.

@@ -18,6 +18,7 @@ constexpr double kInputBytesPerToken = 2.0 * 8.0;
 constexpr std::size_t kMlpGelu = 0;
 constexpr std::size_t kMlpSwiglu = 1;
 constexpr std::size_t kMlpSquaredRelu = 2;
+constexpr std::size_t kMlpGeluNew = 3;
 constexpr std::size_t kPositionalLearned = 0;
 constexpr std::size_t kPositionalRotary = 1;
 constexpr std::size_t kPositionalAlibi = 2;
@@ -141,9 +142,10 @@ std::vector<ArchitectureParameter> TransformerDecoderFamily::parameters() const 
                           "sequence_length"),
       choice_parameter(
           "mlp",
-          "feed-forward block: gelu (fc, GELU, fc), swiglu (gate and up, SiLU product, down) or relu2 "
-          "(fc, squared ReLU, fc: Nemotron-4)",
-          {"gelu", "swiglu", "relu2"}, kMlpSwiglu),
+          "feed-forward block: gelu (fc, GELU, fc), swiglu (gate and up, SiLU product, down), relu2 "
+          "(fc, squared ReLU, fc: Nemotron-4) or gelu_new (fc, GELU as HF's NewGELUActivation, the "
+          "tanh formula in eight aten ops, fc: HF GPT-2's activation_function gelu_new)",
+          {"gelu", "swiglu", "relu2", "gelu_new"}, kMlpSwiglu),
       choice_parameter("positional",
                        "position encoding: learned table, rotary on q and k, or alibi score bias",
                        {"learned", "rotary", "alibi"}, kPositionalRotary),
@@ -255,7 +257,10 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
   shape.head_dim = static_cast<double>(head_dim);
   shape.ffn_hidden = reader.value("ffn_hidden");
   const std::size_t mlp = reader.choice("mlp");
-  shape.mlp = mlp == kMlpGelu ? MlpKind::kGelu : mlp == kMlpSquaredRelu ? MlpKind::kSquaredRelu : MlpKind::kSwiglu;
+  shape.mlp = mlp == kMlpGelu          ? MlpKind::kGelu
+              : mlp == kMlpSquaredRelu ? MlpKind::kSquaredRelu
+              : mlp == kMlpGeluNew     ? MlpKind::kGeluNew
+                                       : MlpKind::kSwiglu;
   shape.norm = norm;
   shape.pre_norm = true;
   shape.bias = bias;
