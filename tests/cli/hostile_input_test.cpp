@@ -207,9 +207,9 @@ TEST_SUITE("cli.hostile_input") {
                                 "sample, e.g. \"110 KiB\") and samples"));
     // 10^12 samples of 110 KiB (1.13e17 B, within 1 EB) for 10^5 epochs: 10^12 / 32 =
     // 3.125e10 steps per epoch, 3.125e15 steps, past 2^63 ns = 9.22e9 s at any step time
-    // above 3 us; at the simulated 0.258 s per step, 10^5 x 3.125e10 x 0.258 = 8.07e14 s.
+    // above 3 us; at the simulated 0.257 s per step, 10^5 x 3.125e10 x 0.257 = 8.04e14 s.
     check_run_refused(replaced(replaced(kBase, "samples: 1281167", "samples: 1e12"), "epochs: 1", "epochs: 100000"),
-                      one_error("baseline: time to train 8.07e+14 s (1e+05 epochs x 3.12e+10 steps per epoch x 0.258 s per step, "
+                      one_error("baseline: time to train 8.04e+14 s (1e+05 epochs x 3.12e+10 steps per epoch x 0.257 s per step, "
                                 "with evaluation and checkpoints) exceeds 9.22e+09 s (2^63 ns, about 292 years) at "
                                 "@:10:11 (workload.epochs); lower workload.epochs, or check what makes each step slow "
                                 "(workload.dataset.sample_size, the storage, the batch)"));

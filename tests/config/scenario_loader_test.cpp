@@ -302,7 +302,7 @@ cloud:
           "layernorm, rmsnorm, low_precision_layernorm; did you mean low_precision_layernorm?");
     CHECK(error_with("mlp: relu_2") ==
           "unknown mlp 'relu_2' at s.yaml:3:32 (workload.model.mlp); expected one of "
-          "gelu, swiglu, relu2; did you mean relu2?");
+          "gelu, swiglu, relu2, gelu_new; did you mean relu2?");
     // Nothing near: the list alone.
     CHECK(error_with("norm: batchnorm") ==
           "unknown norm 'batchnorm' at s.yaml:3:33 (workload.model.norm); expected one of "

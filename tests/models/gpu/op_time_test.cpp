@@ -228,21 +228,68 @@ TEST_SUITE("models.gpu.op_time") {
     t.optimizer = Optimizer::kAdamW;
     t.framework_overhead = FrameworkOverhead::kCompiled;
     const KernelWork k = optimizer_work(1e9, 128, testing::ampere_like(), t, e);
-    // 1e9 * 28 B = 28e9 B / 1.6e12 B/s = 17.5 ms; kernels = 6 ops * ceil(128/64) = 12 -> + 36 us
+    // 1e9 * 28 B = 28e9 B / 1.6e12 B/s = 17.5 ms; a multi_tensor_apply launch covers at most
+    // 320 x 65,536 = 20,971,520 elements: ceil(1e9 / that) = 48 launches (more than the
+    // ceil(128/64) = 2 the tensor count needs) per op, 6 ops = 288 kernels -> + 864 us.
     CHECK(k.bytes == doctest::Approx(28e9));
-    CHECK(k.kernels == 12);
-    CHECK(k.gpu_time_s == doctest::Approx(17.5e-3 + 12 * 3e-6));
+    CHECK(k.kernels == 288);
+    CHECK(k.gpu_time_s == doctest::Approx(17.5e-3 + 288 * 3e-6));
+    // ... and 2 launches per op for 1e7 parameters in 128 tensors: 12 kernels.
+    CHECK(optimizer_work(1e7, 128, testing::ampere_like(), t, e).kernels == 12);
     t.optimizer = Optimizer::kSgd;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(12e9));
-    // eager: the per-tensor loop launches 1 op x 128 tensors
+    // eager torch.optim SGD: one foreach op, 48 launches
     t.framework_overhead = FrameworkOverhead::kEager;
-    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 128);
-    // AMP adds GradScaler's fused unscale: + 8 B/param, + ceil(128/64) = 2 kernels
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 48);
+    // fp16 AMP adds GradScaler's fused unscale: + 8 B/param, + 48 kernels
     t.precision = Precision::kFp16Amp;
-    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 130);
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 96);
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(20e9));
+    // bf16 AMP runs without a loss scaler: SGD's 12 B only
+    t.precision = Precision::kBf16Amp;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(12e9));
+  }
+
+  TEST_CASE("eager torch.optim Adam(W) moves whole arrays once per foreach op") {
+    const GpuEfficiency e = testing::hand_efficiency();
+    TrainingSpec t = training(Precision::kFp32);
+    t.framework_overhead = FrameworkOverhead::kEager;
+    t.optimizer = Optimizer::kAdamW;
+    // mul_(p), lerp_(m, g), mul_(v), addcmul_(v, g, g), sqrt(v) -> s, div_(s), add_(s),
+    // addcdiv_(p, m, s): p 4, g 2, m 3, v 5, s 6 arrays = 20 x 4 B = 80 B per parameter;
+    // 8 ops x 48 launches.
+    const KernelWork adamw = optimizer_work(1e9, 128, testing::ampere_like(), t, e);
+    CHECK(adamw.bytes == doctest::Approx(80e9));
+    CHECK(adamw.kernels == 8 * 48);
+    CHECK(adamw.gpu_time_s == doctest::Approx(80e9 / 1.6e12 + 384 * 3e-6));
+    // Adam without weight decay skips mul_(p): 18 arrays, 72 B.
+    t.optimizer = Optimizer::kAdam;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(72e9));
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 7 * 48);
+    // SGD momentum: mul_(buf), add_(buf, g), add_(p, buf): buf 5, g 1, p 2 arrays = 32 B.
+    t.optimizer = Optimizer::kSgdMomentum;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(32e9));
+    // pure bf16: every array 2 B, AdamW 40 B; fp16 AMP: fp32 arrays plus the unscale, 88 B.
+    t.optimizer = Optimizer::kAdamW;
+    t.precision = Precision::kBf16;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(40e9));
+    t.precision = Precision::kFp16Amp;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(88e9));
+    // The step's Python per parameter tensor: 128 x 25 us in eager, none once fused.
+    CHECK(optimizer_tensor_host_time_s(128, t, e) == doctest::Approx(128 * e.eager_optimizer_tensor_s));
+    CHECK(e.eager_optimizer_tensor_s > 0.0);
+    t.framework_overhead = FrameworkOverhead::kEagerFused;
+    CHECK(optimizer_tensor_host_time_s(128, t, e) == 0.0);
+    t.framework_overhead = FrameworkOverhead::kEager;
+    t.optimizer = Optimizer::kAdamW8bit;
+    CHECK(optimizer_tensor_host_time_s(128, t, e) == 0.0);
+  }
+
+  TEST_CASE("optimizer state precision and 8-bit AdamW") {
+    const GpuEfficiency e = testing::hand_efficiency();
+    TrainingSpec t = training(Precision::kFp32);
     // pure bf16 torch AdamW: p 2 B read + written, g 2 B read, bf16 m and v (zeros_like(p))
-    // read + written 8 B = 14 B/param; no GradScaler. Compiled: 6 ops x 2 chunks.
+    // read + written 8 B = 14 B/param; no GradScaler. Compiled: 6 ops x 48 launches.
     t.precision = Precision::kBf16;
     t.optimizer = Optimizer::kAdamW;
     t.framework_overhead = FrameworkOverhead::kCompiled;
@@ -251,7 +298,7 @@ TEST_SUITE("models.gpu.op_time") {
     t.optimizer_state_precision = OptimizerStatePrecision::kFp32;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(22e9));
     t.optimizer_state_precision = OptimizerStatePrecision::kParam;
-    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 12);
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 288);
     // 8-bit AdamW in fp32: 8 + 4 B for p and g, 2 x 2.00390625 B of state = 16.0078125 B/param;
     // one bitsandbytes kernel per tensor even when compiled.
     t.precision = Precision::kFp32;
