@@ -67,21 +67,51 @@ using gpuplan::testing::run_gpuplan;
 // 2026-12-03, session 16: stas00's Llama 3.1 8B rows count model FLOP as the page's benchmark.py does (expected
 // tokens/s +1.3-6.1 %), and CPU-Adam reaches 0.322 of the DGX host's DRAM bandwidth (fitted on O001/O002; 0.199 from a
 // 2021 DGX-2 before): throughput 8.6 -> 7.7 %, several GPUs 8.9 -> 7.7 %; O001 -29 -> -1, X148 -17 -> -3, X149 -23 -> -2 %.
+// 2026-12-04, session 17: the H200 rows H001-H013, measured by gpuplan itself on a lent device; with them the eager
+// torch.optim foreach passes, GradScaler under fp16 only, HF's RMSNorm/rotary/loss/gelu_new passes and align1 GEMMs:
+// the 111 rows before 7.7 -> 7.7 % (one GPU 7.6 -> 7.9, several 7.7 -> 7.6 %, memory 7.4 -> 5.2 % over 11); all 124
+// rows 8.3 %, one GPU 9.6 % over 40, several 7.6 %, memory 7.6 % over 24; H001-H013 28.6 -> 13.3 %.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
-    CHECK(j["throughput_cases"].get<int>() >= 111);
-    CHECK(j["throughput_mape"].get<double>() <= 0.078);
-    CHECK(j["rows"].size() >= 131);
-    CHECK(j["single_gpu_throughput_cases"].get<int>() >= 27);
-    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.077);
+    CHECK(j["throughput_cases"].get<int>() >= 124);
+    CHECK(j["throughput_mape"].get<double>() <= 0.084);
+    CHECK(j["rows"].size() >= 157);
+    CHECK(j["single_gpu_throughput_cases"].get<int>() >= 40);
+    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.097);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.078);
-    CHECK(j["memory_mape"].get<double>() <= 0.074);
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.077);
+    CHECK(j["memory_mape"].get<double>() <= 0.076);
     CHECK(j["fits_right"].get<int>() >= 7);
+  }
+
+  TEST_CASE("gpuplan's own H200 measurements H001-H013 within 13.5 % MAPE; the LLM and BERT rows each within 12 %") {
+    // Real PyTorch steps timed on a lent H200 (cuda_probe/torch_steps.py, 2026-12-04). 28.6 % when first added:
+    // torch.optim's foreach AdamW passes (H003 +30.5 -> +20.3 %), HF's eager RMSNorm / rotary / loss passes
+    // (H003 -> +8.9 %), the align1 GEMM of GPT-2's 50,257-token head and gelu_new (H002 +135 -> -2.9 %) brought it
+    // to 13.3 %. Left: torch.compile'd GPT-2 (H010 +44.5 %), NCHW batch norm (H011 +38.4 %), ViT-B/16 (H012 +35.4 %).
+    const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    double sum = 0.0;
+    int n = 0;
+    for (const auto& row : j["rows"]) {
+      const std::string id = row["case"].get<std::string>();
+      const bool rate = row["metric"] == "tokens_per_s" || row["metric"] == "throughput";
+      if (id.rfind("H0", 0) != 0 || !rate) continue;
+      const double error = std::abs(row["relative_error"].get<double>());
+      sum += error;
+      ++n;
+      const std::string number = id.substr(1, 3);
+      const bool llm_or_bert = number != "005" && number != "010" && number != "011" && number != "012" && number != "001";
+      CAPTURE(id);
+      if (llm_or_bert) CHECK(error <= 0.12);
+    }
+    CHECK(n == 13);
+    CHECK(sum / n <= 0.135);
   }
 
   TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 7.9 % MAPE, each within 20 %") {
