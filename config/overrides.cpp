@@ -57,6 +57,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"training.framework_overhead", SchemaKind::kLeaf},
     SchemaEntry{"training.framework", SchemaKind::kLeaf},
     SchemaEntry{"training.attention", SchemaKind::kLeaf},
+    SchemaEntry{"training.causal_mask", SchemaKind::kLeaf},
     SchemaEntry{"training.fine_tuning", SchemaKind::kSection},
     SchemaEntry{"training.fine_tuning.method", SchemaKind::kLeaf},
     SchemaEntry{"training.fine_tuning.rank", SchemaKind::kLeaf},

@@ -164,6 +164,9 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "framework_overhead" << YAML::Value << std::string(models::name_of(t.framework_overhead));
   out << YAML::Key << "framework" << YAML::Value << std::string(models::name_of(t.framework));
   out << YAML::Key << "attention" << YAML::Value << std::string(models::name_of(t.attention));
+  if (t.causal_mask != models::CausalMask::kIsCausal) {
+    out << YAML::Key << "causal_mask" << YAML::Value << std::string(models::name_of(t.causal_mask));
+  }
   if (t.fine_tuning.method != models::FineTuningMethod::kFull) {
     const models::FineTuningSpec& ft = t.fine_tuning;
     out << YAML::Key << "fine_tuning" << YAML::Value << YAML::BeginMap;

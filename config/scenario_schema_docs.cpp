@@ -103,6 +103,11 @@ const std::vector<KeyDoc> kDocs = {
      std::nullopt, std::nullopt, enum_names<models::Framework>},
     {"training.attention", K::kChoice, "", "sdpa (resolved per GPU and precision)", "", "attention kernel",
      std::nullopt, std::nullopt, enum_names<models::AttentionKernel>},
+    {"training.causal_mask", K::kChoice, "", "is_causal", "",
+     "how a decoder's causal mask reaches scaled_dot_product_attention: is_causal (nanoGPT, litgpt, HF in eager "
+     "mode) lets SDPA pick flash and skip the masked tiles; attn_mask, a (batch, 1, s, s) tensor, as HF "
+     "transformers 4.53+ builds it under torch.compile, rules flash out and computes every tile",
+     std::nullopt, std::nullopt, enum_names<models::CausalMask>},
     {"training.fine_tuning", K::kSection, "", "none: full training", "",
      "parameter-efficient fine-tuning of a decoder (docs/language-models.md)"},
     {"training.fine_tuning.method", K::kChoice, "", "required in the section", "",

@@ -41,6 +41,9 @@ constexpr models::Framework kDefaultFramework = models::Framework::kPytorch;
 /// PyTorch's nn.MultiheadAttention, HF transformers (attn_implementation="sdpa" since 4.36) and
 /// nanoGPT call scaled_dot_product_attention; config resolves it per GPU and precision.
 constexpr models::AttentionKernel kDefaultAttention = models::AttentionKernel::kSdpa;
+/// A causal mask reaches SDPA as is_causal=True unless the scenario says otherwise: nanoGPT,
+/// litgpt, torchtitan and HF transformers in eager mode pass the flag (models/precision.h).
+constexpr models::CausalMask kDefaultCausalMask = models::CausalMask::kIsCausal;
 /// Names other tools give the attention kernels (folded: lower case, no '-', '_', '.' or
 /// spaces), for "did you mean": HF transformers' attn_implementation ("flash_attention_2",
 /// "flash_attention_3"), the flash-attn package (flash_attn, FlashAttention-2/-3, "FA2"; llm-foundry attn_impl "triton"),
@@ -101,6 +104,7 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>(), Requirement::kOptional,
                                      kAttentionAliases),
                            kDefaultAttention);
+  spec.causal_mask = enum_or(t->choice("causal_mask", models::names_of<models::CausalMask>()), kDefaultCausalMask);
   // A precision that was written and refused has no value to check fine_tuning against: the
   // default (fp32) in its place would add an error about a value the user never wrote.
   const std::optional<models::FineTuningSpec> fine_tuning = read_fine_tuning(
@@ -315,7 +319,14 @@ void check_precision(MapReader& training, models::Precision precision, const mod
 /// Returns the resolved kernel (kEager for a model without attention).
 models::AttentionKernel resolve_attention(MapReader& training, const models::TrainingSpec& spec,
                                           const models::Workload& workload, const models::GpuSpec& gpu) {
-  const std::optional<models::AttentionShape> shape = models::attention_shape(workload);
+  const std::optional<models::AttentionShape> shape = models::attention_shape(workload, spec.causal_mask);
+  if (spec.causal_mask == models::CausalMask::kAttnMask && (!shape || !shape->causal)) {
+    training.error("causal_mask",
+                   "causal_mask: attn_mask says how a causal mask reaches scaled_dot_product_attention, and " +
+                       workload.name + " (family " + workload.family + ") has " +
+                       (shape ? "no causal mask (its attention sees every token)" : "no attention"),
+                   "; remove training.causal_mask");
+  }
   if (!shape) {
     if (spec.attention != models::AttentionKernel::kSdpa && spec.attention != models::AttentionKernel::kEager) {
       training.error("attention", workload.name + " (family " + workload.family + ") has no attention",
@@ -328,7 +339,15 @@ models::AttentionKernel resolve_attention(MapReader& training, const models::Tra
   }
   const std::string why = models::attention_kernel_unsupported(spec.attention, spec.precision, gpu, *shape);
   if (!why.empty()) {
-    training.error("attention", why, "; use attention: sdpa (PyTorch picks a kernel that runs) or eager");
+    models::AttentionShape with_is_causal = *shape;
+    with_is_causal.causal_mask_tensor = false;
+    const bool mask_only =
+        shape->causal_mask_tensor &&
+        models::attention_kernel_unsupported(spec.attention, spec.precision, gpu, with_is_causal).empty();
+    training.error("attention", why,
+                   mask_only ? "; remove training.causal_mask (FlashAttention applies the causal mask itself: HF's "
+                               "attn_implementation flash_attention_2 passes none), or use attention: sdpa"
+                             : "; use attention: sdpa (PyTorch picks a kernel that runs) or eager");
   }
   return spec.attention;
 }

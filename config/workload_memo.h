@@ -49,6 +49,7 @@ class WorkloadMemo {
   struct JobTable {
     const models::Workload* base;
     models::AttentionKernel attention;
+    models::CausalMask causal_mask;
     models::KeyValueHeads key_value_heads;
     models::FineTuningSpec fine_tuning;
     models::Precision precision;

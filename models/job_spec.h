@@ -56,6 +56,9 @@ struct TrainingSpec {
   /// (sdpa_backend(), models/workload/attention_kernel.h), so models see eager, flash, flash3,
   /// memory_efficient or flash_triton, never sdpa.
   AttentionKernel attention = AttentionKernel::kSdpa;
+  /// How a decoder's causal mask reaches SDPA (`training.causal_mask`, CausalMask in
+  /// models/precision.h); config/ applies it when it resolves kSdpa and builds the op table.
+  CausalMask causal_mask = CausalMask::kIsCausal;
   /// Full training or LoRA/QLoRA adapters on a frozen base; config/ applies it to the
   /// workload's op table (with_fine_tuning(), models/workload/fine_tuning.h).
   FineTuningSpec fine_tuning;

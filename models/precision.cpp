@@ -122,6 +122,13 @@ std::string_view name_of(LoraTarget t) {
   }
   return "?";
 }
+std::string_view name_of(CausalMask m) {
+  switch (m) {
+    case CausalMask::kIsCausal: return "is_causal";
+    case CausalMask::kAttnMask: return "attn_mask";
+  }
+  return "?";
+}
 std::string_view name_of(OptimizerStatePrecision p) {
   switch (p) {
     case OptimizerStatePrecision::kFp32: return "fp32";
@@ -183,6 +190,10 @@ std::vector<std::string_view> names_of<Market>() {
 template <>
 std::vector<std::string_view> names_of<AttentionKernel>() {
   return {"eager", "sdpa", "flash", "flash3", "memory_efficient", "flash_triton"};
+}
+template <>
+std::vector<std::string_view> names_of<CausalMask>() {
+  return {"is_causal", "attn_mask"};
 }
 template <>
 std::vector<std::string_view> names_of<FineTuningMethod>() {

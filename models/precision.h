@@ -72,6 +72,16 @@ enum class Market { kOnDemand, kSpot };
 /// memory at a lower rate; kSdpa: what torch.nn.functional.scaled_dot_product_attention
 /// dispatches to (models/workload/attention_kernel.h).
 enum class AttentionKernel { kEager, kSdpa, kFlash, kFlash3, kMemoryEfficient, kFlashTriton };
+/// How a decoder's causal mask reaches torch.nn.functional.scaled_dot_product_attention
+/// (`training.causal_mask`). kIsCausal: as the flag is_causal=True (nanoGPT, litgpt, HF
+/// transformers in eager mode), so SDPA may pick FlashAttention and the fused kernels skip the
+/// key tiles above the diagonal. kAttnMask: as a materialized boolean attn_mask tensor of
+/// (batch, 1, s, s): HF transformers' masking_utils (4.53 and later) skips building the mask
+/// only when it is not tracing (_ignore_causal_mask_sdpa: `not is_tracing`, and
+/// is_torchdynamo_compiling() is true under torch.compile), so a compiled HF model passes the
+/// tensor; SDPA then cannot pick flash (sdp_utils.cpp check_for_attn_mask) and the kernel it
+/// picks applies the mask to every tile (models/workload/attention_kernel.h).
+enum class CausalMask { kIsCausal, kAttnMask };
 /// What a training run updates (`training.fine_tuning.method`): every parameter (kFull);
 /// low-rank adapters beside frozen 16-bit base weights (kLora, Hu et al. 2021, "LoRA:
 /// Low-Rank Adaptation of Large Language Models"); adapters beside a quantized frozen base
@@ -107,6 +117,7 @@ std::string_view name_of(OffloadTarget t);
 std::string_view name_of(PipelineSchedule s);
 std::string_view name_of(Market m);
 std::string_view name_of(AttentionKernel k);
+std::string_view name_of(CausalMask m);
 std::string_view name_of(FineTuningMethod m);
 std::string_view name_of(BasePrecision b);
 std::string_view name_of(LoraTarget t);
@@ -141,6 +152,8 @@ template <>
 std::vector<std::string_view> names_of<Market>();
 template <>
 std::vector<std::string_view> names_of<AttentionKernel>();
+template <>
+std::vector<std::string_view> names_of<CausalMask>();
 template <>
 std::vector<std::string_view> names_of<FineTuningMethod>();
 template <>

@@ -149,6 +149,12 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
   if (t.attention == AttentionKernel::kEager && attention_shape(job.workload)) {
     add("gpu_compute", {{"training.attention", "sdpa"}});
   }
+  // A causal mask passed as a tensor keeps SDPA off flash and from skipping masked tiles
+  // (CausalMask, models/precision.h); passed as is_causal (HF: attn_implementation
+  // "flash_attention_2", or the model left uncompiled) SDPA may pick flash.
+  if (t.causal_mask == CausalMask::kAttnMask && t.attention != AttentionKernel::kEager) {
+    add("gpu_compute", {{"training.causal_mask", "is_causal"}});
+  }
   // A bigger batch amortises per-step costs (dispatch, optimizer, the all-reduce); it changes
   // the optimisation too, which the user decides (README, "Bottleneck and suggestion").
   const bool communication = gpus > 1 && worth_relieving(path_share(row, {"communication"}));

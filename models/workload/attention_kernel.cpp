@@ -46,7 +46,7 @@ ScoresShape scores_shape(const Op& scores) {
 
 }  // namespace
 
-std::optional<AttentionShape> attention_shape(const Workload& workload) {
+std::optional<AttentionShape> attention_shape(const Workload& workload, CausalMask causal_mask) {
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
     if (op.op_class != OpClass::kAttention || op.attention_kernel != AttentionKernel::kEager ||
@@ -63,7 +63,9 @@ std::optional<AttentionShape> attention_shape(const Workload& workload) {
         shape.attention_mask = true;
       }
       if (ends_with(workload.ops[j].name, "attn.alibi")) shape.alibi_bias = true;
+      if (workload.ops[j].causal) shape.causal = true;
     }
+    shape.causal_mask_tensor = shape.causal && causal_mask == CausalMask::kAttnMask;
     return shape;
   }
   return std::nullopt;
@@ -94,6 +96,10 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
     if (shape.attention_mask) {
       return what + " takes no padding mask, and this model passes one";
     }
+    if (shape.causal_mask_tensor) {
+      return what + " takes no attn_mask tensor (it applies causal=True itself), and this model passes its causal "
+             "mask as one";
+    }
   } else if (kernel == AttentionKernel::kFlashTriton) {
     const std::string what = "flash_triton attention";
     if (!is_16_bit(precision)) {
@@ -108,6 +114,9 @@ std::string attention_kernel_unsupported(AttentionKernel kernel, Precision preci
     }
     if (shape.attention_mask) {
       return what + " takes no padding mask here, and this model passes one";
+    }
+    if (shape.causal_mask_tensor) {
+      return what + " takes no attn_mask tensor here, and this model passes its causal mask as one";
     }
   } else if (kernel == AttentionKernel::kMemoryEfficient) {
     if ((precision == Precision::kBf16Amp || precision == Precision::kBf16) && !gpu.has_tf32_bf16()) {
@@ -131,8 +140,8 @@ AttentionKernel sdpa_backend(Precision precision, const GpuSpec& gpu, const Atte
   return AttentionKernel::kEager;
 }
 
-bool fused_kernel_takes_explicit_bias(AttentionKernel kernel, bool alibi_bias) {
-  return alibi_bias && kernel == AttentionKernel::kMemoryEfficient;
+bool fused_kernel_takes_explicit_bias(AttentionKernel kernel, bool explicit_mask) {
+  return explicit_mask && kernel == AttentionKernel::kMemoryEfficient;
 }
 
 double fused_attention_query_blocks(const Op& op) {
@@ -152,7 +161,8 @@ double fused_attention_tile_share(const Op& op) {
 
 double executed_forward_flop(const Op& op) { return op.forward_flop * fused_attention_tile_share(op); }
 
-Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyValueHeads key_value_heads) {
+Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyValueHeads key_value_heads,
+                               CausalMask causal_mask) {
   if (kernel == AttentionKernel::kSdpa) {
     throw std::invalid_argument("with_attention_kernel: resolve sdpa with sdpa_backend() first");
   }
@@ -209,7 +219,8 @@ Workload with_attention_kernel(Workload workload, AttentionKernel kernel, KeyVal
     fused.forward_kernels = 1;
     fused.attention_kernel = kernel;
     fused.head_dim = sh / shape.tokens / shape.heads;
-    fused.causal = causal && !fused_kernel_takes_explicit_bias(kernel, alibi);
+    fused.causal =
+        causal && !fused_kernel_takes_explicit_bias(kernel, alibi || causal_mask == CausalMask::kAttnMask);
     fused.attention_tokens = shape.tokens;
     ops.push_back(fused);
     i = end;

@@ -39,12 +39,19 @@ struct AttentionShape {
   /// bias as attn_mask, so SDPA cannot pick flash (check_for_attn_mask); FlashAttention-2
   /// called directly takes alibi_slopes, and flash_attn_triton a bias, so those run it.
   bool alibi_bias = false;
+  /// The model's attention has a causal mask (a decoder's "attn.mask" op is causal).
+  bool causal = false;
+  /// That causal mask reaches SDPA as an attn_mask tensor, not as is_causal
+  /// (CausalMask::kAttnMask, models/precision.h): flash cannot take it (check_for_attn_mask).
+  bool causal_mask_tensor = false;
 };
 
 /// The attention of `workload`, read from its first eager attention chain (the
 /// "attn.scores" op: forward FLOP 2·s²·h, input 2·s·h, output a·s²), or nullopt for a
-/// model without attention (ResNet) or whose attention is already fused.
-std::optional<AttentionShape> attention_shape(const Workload& workload);
+/// model without attention (ResNet) or whose attention is already fused. With
+/// CausalMask::kAttnMask a causal model's mask is a tensor (AttentionShape::causal_mask_tensor).
+std::optional<AttentionShape> attention_shape(const Workload& workload,
+                                              CausalMask causal_mask = CausalMask::kIsCausal);
 
 /// Empty when `kernel` can run attention of `shape` at `precision` on `gpu`, else why not,
 /// as a sentence for an error message ("flash attention runs in fp16 or bf16, not fp32").
@@ -63,14 +70,16 @@ inline bool is_flash_kernel(AttentionKernel kernel) {
   return kernel == AttentionKernel::kFlash || kernel == AttentionKernel::kFlash3;
 }
 
-/// True when `kernel` receives a model's ALiBi bias (`alibi_bias`, AttentionShape::alibi_bias)
-/// as an explicit additive mask, the causal mask folded into it: SDPA has no ALiBi argument,
-/// so its memory-efficient kernel (kMemoryEfficient, from `attention: sdpa` or named) is called
-/// with the bias as attn_mask and is_causal=False (scaled_dot_product_attention raises when
-/// both are set, PyTorch 2.x docs) and adds the mask to every key tile, skipping none.
-/// FlashAttention-2/3 (alibi_slopes) and flash_attn_triton (a bias with causal=True) apply
-/// ALiBi inside the causal kernel: false for them, and for any model without ALiBi.
-bool fused_kernel_takes_explicit_bias(AttentionKernel kernel, bool alibi_bias);
+/// True when `kernel` receives an explicit mask tensor that holds the causal mask
+/// (`explicit_mask`): a model's ALiBi bias (AttentionShape::alibi_bias) with the causal mask
+/// folded into it, or the causal mask itself passed as attn_mask (CausalMask::kAttnMask).
+/// SDPA has no ALiBi argument, and a mask tensor rules flash out, so its memory-efficient
+/// kernel (kMemoryEfficient, from `attention: sdpa` or named) is called with the tensor as
+/// attn_mask and is_causal=False (scaled_dot_product_attention raises when both are set,
+/// PyTorch 2.x docs) and adds the mask to every key tile, skipping none. FlashAttention-2/3
+/// (alibi_slopes, causal=True) and flash_attn_triton (a bias with causal=True) apply the mask
+/// inside the causal kernel: false for them, and whenever `explicit_mask` is false.
+bool fused_kernel_takes_explicit_bias(AttentionKernel kernel, bool explicit_mask);
 
 /// Query rows of one block of a fused attention kernel's grid, and keys of one tile it
 /// iterates over: 128 (FlashAttention-2/3's kBlockM for head dims up to 128; cuDNN's fused
@@ -114,8 +123,10 @@ enum class KeyValueHeads {
 /// - forward FLOP 4·s²·h (QKᵀ and PV; as eager, no causal halving), backward 2× that (dV,
 ///   dP, dQ, dK) plus the recomputed QKᵀ (backward_recompute_flop_ratio 0.5): 2.5× forward;
 ///   under a causal mask (Op::causal, from the chain's mask, unless the kernel takes an
-///   explicit bias: fused_kernel_takes_explicit_bias) the kernel's time is for
-///   fused_attention_tile_share() of that FLOP (Op::attention_tokens = s);
+///   explicit mask tensor: fused_kernel_takes_explicit_bias, from ALiBi or `causal_mask`
+///   kAttnMask) the kernel's time is for fused_attention_tile_share() of that FLOP
+///   (Op::attention_tokens = s); the mask tensor's own reads (b·s² bytes, broadcast over the
+///   heads from L2) are not counted;
 /// - reads Q, K, V (3·s·h), writes O (s·h); one kernel per direction; with
 ///   KeyValueHeads::kGrouped and kFlash or kFlash3, K and V are kv_heads / heads of s·h each and the
 ///   model's "attn.repeat_kv" op before the chain goes;
@@ -123,6 +134,7 @@ enum class KeyValueHeads {
 ///   16-bit elements): no s×s score matrix, no dropout mask (regenerated from the RNG seed).
 /// Throws std::invalid_argument for kSdpa (resolve it with sdpa_backend() first).
 Workload with_attention_kernel(Workload workload, AttentionKernel kernel,
-                               KeyValueHeads key_value_heads = KeyValueHeads::kRepeated);
+                               KeyValueHeads key_value_heads = KeyValueHeads::kRepeated,
+                               CausalMask causal_mask = CausalMask::kIsCausal);
 
 }  // namespace gpuplan::models

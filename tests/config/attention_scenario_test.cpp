@@ -6,6 +6,7 @@
 
 #include "config_fixture.h"
 #include "models/memory/footprint.h"
+#include "models/workload/attention_kernel.h"
 
 namespace gpuplan::config::testing {
 namespace {
@@ -34,6 +35,15 @@ training:
 }
 
 models::JobSpec job_of(const std::string& text) { return parse_text(text).variants.front().job; }
+
+/// The fused attention op of a job's first layer (every job here has one).
+models::Op fused_attention_of(const models::JobSpec& job) {
+  for (const models::Op& op : job.workload.ops) {
+    if (op.name == "layers.0.attn.fused") return op;
+  }
+  FAIL("no layers.0.attn.fused");
+  return {};
+}
 
 models::MemoryBreakdown memory_of(const models::JobSpec& job) {
   return models::training_memory(job.workload, job.training, models::MemoryModelParams::defaults());
@@ -160,6 +170,60 @@ TEST_SUITE("config.attention") {
     CHECK(scenario_errors(gpt2_scenario("  attention: flsh\n")) ==
           Messages{"unknown value 'flsh', expected one of eager, sdpa, flash, flash3, memory_efficient or flash_triton at "
                    "s.yaml:12:14 (training.attention); did you mean flash or flash3?"});
+  }
+
+  TEST_CASE("causal_mask: attn_mask keeps SDPA off flash and makes the fused kernel compute every tile") {
+    // HF transformers under torch.compile passes the causal mask as a tensor: SDPA's flash
+    // refuses an attn_mask, the memory-efficient kernel takes it (bf16, sm80, head dim 64).
+    const models::JobSpec tensor = job_of(gpt2_scenario("  causal_mask: attn_mask\n"));
+    CHECK(tensor.training.causal_mask == models::CausalMask::kAttnMask);
+    CHECK(tensor.training.attention == models::AttentionKernel::kMemoryEfficient);
+    // GPT-2 at 1,024 tokens: 8 query blocks of 128. With is_causal the kernel computes 8·9/2 =
+    // 36 of the 64 tiles (9/16); with the tensor it applies the mask to all 64.
+    const models::Op masked = fused_attention_of(tensor);
+    CHECK_FALSE(masked.causal);
+    CHECK(models::fused_attention_tile_share(masked) == 1.0);
+    const models::JobSpec flag = job_of(gpt2_scenario("  attention: memory_efficient\n"));
+    CHECK(flag.training.causal_mask == models::CausalMask::kIsCausal);
+    CHECK(models::fused_attention_tile_share(fused_attention_of(flag)) ==
+          doctest::Approx(9.0 / 16.0));
+    // Eager attention builds its mask anyway: the tensor changes nothing there.
+    CHECK(job_of(gpt2_scenario("  attention: eager\n  causal_mask: attn_mask\n")).workload.ops.size() ==
+          job_of(gpt2_scenario("  attention: eager\n")).workload.ops.size());
+  }
+
+  TEST_CASE("causal_mask: refused values and combinations, at the key with a fix") {
+    CHECK(scenario_errors(gpt2_scenario("  attention: flash\n  causal_mask: attn_mask\n")) ==
+          Messages{"flash attention takes no attn_mask tensor (it applies causal=True itself), and this model passes "
+                   "its causal mask as one at s.yaml:12:14 (training.attention); remove training.causal_mask "
+                   "(FlashAttention applies the causal mask itself: HF's attn_implementation flash_attention_2 "
+                   "passes none), or use attention: sdpa"});
+    CHECK(scenario_errors(gpt2_scenario("  attention: flash_triton\n  causal_mask: attn_mask\n")) ==
+          Messages{"flash_triton attention takes no attn_mask tensor here, and this model passes its causal mask as "
+                   "one at s.yaml:12:14 (training.attention); remove training.causal_mask (FlashAttention applies the "
+                   "causal mask itself: HF's attn_implementation flash_attention_2 passes none), or use attention: "
+                   "sdpa"});
+    // A fault of its own (fp32) keeps the ordinary fix.
+    CHECK(scenario_errors(with_replaced(gpt2_scenario("  attention: flash\n  causal_mask: attn_mask\n"), "bf16_amp",
+                                        "fp32")) ==
+          Messages{"flash attention runs in fp16 or bf16, not fp32 at s.yaml:12:14 (training.attention); use "
+                   "attention: sdpa (PyTorch picks a kernel that runs) or eager"});
+    // An encoder has no causal mask; a ResNet no attention.
+    const std::string bert = with_replaced(with_replaced(gpt2_scenario("  causal_mask: attn_mask\n"), "model: gpt2",
+                                                         "model: bert-large"),
+                                           "sequence_length: 1024", "sequence_length: 512");
+    CHECK(scenario_errors(bert) ==
+          Messages{"causal_mask: attn_mask says how a causal mask reaches scaled_dot_product_attention, and "
+                   "bert-large (family transformer_encoder) has no causal mask (its attention sees every token) at "
+                   "s.yaml:12:16 (training.causal_mask); remove training.causal_mask"});
+    CHECK(scenario_errors(with_replaced(kMinimalScenario, "  batch_size: 32\n",
+                                        "  batch_size: 32\n  causal_mask: attn_mask\n")) ==
+          Messages{"causal_mask: attn_mask says how a causal mask reaches scaled_dot_product_attention, and resnet50 "
+                   "(family resnet) has no attention at s.yaml:13:16 (training.causal_mask); remove "
+                   "training.causal_mask"});
+    CHECK(scenario_errors(gpt2_scenario("  causal_mask: tensor\n")) ==
+          Messages{"unknown value 'tensor', expected one of is_causal or attn_mask at s.yaml:12:16 "
+                   "(training.causal_mask)"});
   }
 }
 

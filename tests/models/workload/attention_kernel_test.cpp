@@ -110,6 +110,34 @@ TEST_SUITE("models.workload.attention_kernel") {
     CHECK_FALSE(fused_kernel_takes_explicit_bias(AttentionKernel::kFlashTriton, true));
   }
 
+  TEST_CASE("a causal mask passed as attn_mask: no flash from SDPA, every tile for the memory-efficient kernel") {
+    const Workload eager = gpt2();
+    const std::optional<AttentionShape> flag = attention_shape(eager);
+    const std::optional<AttentionShape> tensor = attention_shape(eager, CausalMask::kAttnMask);
+    REQUIRE(flag);
+    REQUIRE(tensor);
+    CHECK(flag->causal);
+    CHECK_FALSE(flag->causal_mask_tensor);
+    CHECK(tensor->causal_mask_tensor);
+    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), *flag) == AttentionKernel::kFlash);
+    CHECK(sdpa_backend(Precision::kBf16Amp, testing::ampere_like(), *tensor) == AttentionKernel::kMemoryEfficient);
+    // GPT-2: 8 query blocks of 128 at 1,024 tokens; is_causal computes 36 of 64 tiles.
+    const Op masked = op_named(with_attention_kernel(eager, AttentionKernel::kMemoryEfficient,
+                                                     KeyValueHeads::kRepeated, CausalMask::kAttnMask),
+                               "layers.0.attn.fused");
+    CHECK_FALSE(masked.causal);
+    CHECK(executed_forward_flop(masked) == doctest::Approx(masked.forward_flop));
+    const Op skipping = op_named(with_attention_kernel(eager, AttentionKernel::kMemoryEfficient), "layers.0.attn.fused");
+    CHECK(executed_forward_flop(skipping) == doctest::Approx(masked.forward_flop * 36.0 / 64.0));
+    // An encoder has no causal mask to pass: the option leaves its shape as it was.
+    const testing::CatalogModel bert = testing::catalog_model("bert-large");
+    const std::optional<AttentionShape> encoder =
+        attention_shape(testing::build(bert.family, bert.values), CausalMask::kAttnMask);
+    REQUIRE(encoder);
+    CHECK_FALSE(encoder->causal);
+    CHECK_FALSE(encoder->causal_mask_tensor);
+  }
+
   TEST_CASE("flash replaces each layer's eager chain with one fused op") {
     const Workload eager = gpt2();
     const Workload flash = with_attention_kernel(eager, AttentionKernel::kFlash);
