@@ -99,6 +99,15 @@ GpuEfficiency GpuEfficiency::defaults() {
   // Achieved share of datasheet bandwidth by memory-bound kernels (STREAM-like copy reaches
   // ~85 % on A100/H100 HBM), one for every memory type (gpu_efficiency.h says why).
   e.memory_bandwidth = 0.744;
+  // Measured on an H200 (catalogs/calibrations/h200-2026-12-04.torch-steps-profiled.json,
+  // ResNet-50 at batch 256, NCHW, fp16 AMP and TF32): the 1C11 kernels of the stem's batch norm
+  // (64 channels of 256 x 112 x 112 elements) and of the eleven at 256 x 56 x 56 took 2.33 /
+  // 0.67 ms forward and 4.46 / 1.19 ms backward in fp16, 1.82 / 0.60 and 4.63 / 1.28 ms in fp32,
+  // whatever the channel count (64 to 256): 2.4-3.5 G element passes per second and channel,
+  // median 2.73 G, at the 1,935 MHz the GPU held (nvidia-smi dmon of the same run): 1.41 per
+  // cycle. The same layers in NHWC (cuDNN's semi-persistent kernels) ran 3x faster. Not fitted
+  // on the validation cases.
+  e.nchw_batch_norm_passes_per_cycle = 2.73e9 / 1.935e9;
   // Minimum kernel duration on recent NVIDIA GPUs is 2-5 us (NVIDIA Nsight guidance).
   e.kernel_fixed_s = core::microseconds(3.0);
   // Eager PyTorch: a bare aten op costs ~10 us of Python, dispatcher and launch ("Making Deep

@@ -112,6 +112,12 @@ struct GpuEfficiency {
   /// holding one out fits the GDDR share on the other alone, and the held-out RTX 3090 went
   /// from 8.3 to 21.9 %, the TITAN RTX from 13.1 to 20.7 % (tests/validation/README.md).
   double memory_bandwidth = 0.0;
+  /// cuDNN's batch norm on NCHW tensors in training (bn_fw_tr_1C11 / bn_bw_1C11 kernels)
+  /// reduces each channel's N·H·W elements in one thread block, latency-bound whatever the
+  /// element's width: element passes (the model's 2 forward, 4 backward) per SM clock cycle
+  /// and channel. The channels run side by side, so a large N·H·W with few channels is slow
+  /// on a GPU of high bandwidth (op_time.cpp takes the slower of this and the bandwidth).
+  double nchw_batch_norm_passes_per_cycle = 0.0;
   /// Fixed GPU time per kernel (launch latency on the device, ramp-up and tail): a few us.
   double kernel_fixed_s = 0.0;
   /// Host CPU time to dispatch one kernel, by framework mode, forward / backward.

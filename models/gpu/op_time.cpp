@@ -64,6 +64,13 @@ double sustained_clock_factor(const GpuSpec& gpu) {
   return gpu.observed_load_clock_hz / gpu.boost_clock_hz;
 }
 
+/// The SM clock a GPU holds under load (Hz): the observed load clock where the catalog has
+/// one, else the boost clock its peaks are quoted at (required in catalogs/gpus.yaml); 0 for a
+/// spec that states neither.
+double sm_clock_hz(const GpuSpec& gpu) {
+  return gpu.observed_load_clock_hz > 0.0 ? gpu.observed_load_clock_hz : gpu.boost_clock_hz;
+}
+
 }  // namespace
 
 double memory_bound_traffic_share(const Op& op, FrameworkOverhead mode, const GpuEfficiency& e) {
@@ -311,6 +318,17 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   };
   w.forward.gpu_time_s = time_of(w.forward, shape.forward);
   w.backward.gpu_time_s = time_of(w.backward, shape.backward);
+  if (op.batch_norm_channels > 0.0 && training.memory_format == MemoryFormat::kChannelsFirst && !gpu.is_amd() &&
+      sm_clock_hz(gpu) > 0.0) {
+    // cuDNN's NCHW batch norm: one block per channel streams that channel's N·H·W elements,
+    // 2 passes forward and 4 backward, at nchw_batch_norm_passes_per_cycle each cycle.
+    const double channel_passes_per_s = e.nchw_batch_norm_passes_per_cycle * sm_clock_hz(gpu);
+    const double per_channel = op.input_elements * batch / op.batch_norm_channels;
+    w.forward.gpu_time_s = std::max(w.forward.gpu_time_s, 2.0 * per_channel / channel_passes_per_s +
+                                                               w.forward.kernels * kernel_fixed(gpu, e));
+    w.backward.gpu_time_s = std::max(w.backward.gpu_time_s, 4.0 * per_channel / channel_passes_per_s +
+                                                                w.backward.kernels * kernel_fixed(gpu, e));
+  }
   for (auto [phase, transpose] : {std::pair{&w.forward, &transpose_forward}, std::pair{&w.backward, &transpose_backward}}) {
     phase->gpu_time_s += transpose->bytes / mem_rate + transpose->kernels * kernel_fixed(gpu, e);
     phase->bytes += transpose->bytes;

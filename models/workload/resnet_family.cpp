@@ -79,6 +79,7 @@ class ResnetBuilder {
         .saved_elements = x.saved ? 0.0 : x.elements(),
         .backward_flop_ratio = 1.0,
         .forward_kernels = 1,
+        .batch_norm_channels = x.channels,
     });
     x.saved = true;
     return Tensor{x.channels, x.size, false};

@@ -108,6 +108,10 @@ struct Op {
   /// For a fused attention op (with_attention_kernel()): the head dimension, whose tile shape
   /// sets the kernel's rate (GpuEfficiency::flash3_attention_relative_to). 0 otherwise.
   double head_dim = 0.0;
+  /// For a batch norm over (N, C, H, W): its channels C, whose statistics it reduces over
+  /// N·H·W elements each (resnet_family.cpp). 0 for every other op (layer and RMS norms
+  /// reduce over a row's features instead).
+  double batch_norm_channels = 0.0;
   /// The op applies a causal mask: a decoder's eager "attn.mask", or a fused attention op
   /// called with is_causal, whose kernel skips the key tiles above the diagonal
   /// (fused_attention_tile_share(), attention_kernel.h).

@@ -71,6 +71,10 @@ using gpuplan::testing::run_gpuplan;
 // torch.optim foreach passes, GradScaler under fp16 only, HF's RMSNorm/rotary/loss/gelu_new passes and align1 GEMMs:
 // the 111 rows before 7.7 -> 7.7 % (one GPU 7.6 -> 7.9, several 7.7 -> 7.6 %, memory 7.4 -> 5.2 % over 11); all 124
 // rows 8.3 %, one GPU 9.6 % over 40, several 7.6 %, memory 7.6 % over 24; H001-H013 28.6 -> 13.3 %.
+// 2026-12-05, session 18: training.causal_mask (H010, HF's compiled GPT-2, passes its causal mask to SDPA as a
+// tensor: +44.5 -> +18.2 %) and cuDNN's NCHW batch norm at 1.41 element passes per cycle and channel (H011 +38.4 ->
+// -1.1 %, H005 +6.4 -> -9.0 %, T001 +6.8 -> -1.0 %, V001 +3.4 -> -3.3 %): throughput 8.3 -> 7.8 %, one GPU 9.6 -> 8.1 %,
+// several 7.6 %; H001-H013 13.3 -> 8.6 %.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -78,21 +82,23 @@ TEST_SUITE("cli.validate") {
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["throughput_cases"].get<int>() >= 124);
-    CHECK(j["throughput_mape"].get<double>() <= 0.084);
+    CHECK(j["throughput_mape"].get<double>() <= 0.079);
     CHECK(j["rows"].size() >= 157);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 40);
-    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.097);
+    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.082);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.077);
     CHECK(j["memory_mape"].get<double>() <= 0.076);
     CHECK(j["fits_right"].get<int>() >= 7);
   }
 
-  TEST_CASE("gpuplan's own H200 measurements H001-H013 within 13.5 % MAPE; the LLM and BERT rows each within 12 %") {
+  TEST_CASE("gpuplan's own H200 measurements H001-H013 within 9 % MAPE; the LLM and BERT rows each within 12 %") {
     // Real PyTorch steps timed on a lent H200 (cuda_probe/torch_steps.py, 2026-12-04). 28.6 % when first added:
     // torch.optim's foreach AdamW passes (H003 +30.5 -> +20.3 %), HF's eager RMSNorm / rotary / loss passes
     // (H003 -> +8.9 %), the align1 GEMM of GPT-2's 50,257-token head and gelu_new (H002 +135 -> -2.9 %) brought it
-    // to 13.3 %. Left: torch.compile'd GPT-2 (H010 +44.5 %), NCHW batch norm (H011 +38.4 %), ViT-B/16 (H012 +35.4 %).
+    // to 13.3 %; the causal mask passed as a tensor under torch.compile (H010 +44.5 -> +18.2 %) and cuDNN's NCHW
+    // batch norm (H011 +38.4 -> -1.1 %) to 8.6 %. Left: ViT-B/16 (H012 +35.4 %, torchvision's nn.MultiheadAttention
+    // copies).
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -111,7 +117,7 @@ TEST_SUITE("cli.validate") {
       if (llm_or_bert) CHECK(error <= 0.12);
     }
     CHECK(n == 13);
-    CHECK(sum / n <= 0.135);
+    CHECK(sum / n <= 0.09);
   }
 
   TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 7.9 % MAPE, each within 20 %") {

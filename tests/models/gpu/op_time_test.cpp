@@ -222,6 +222,48 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(op_work(conv, 1, g, first, e).forward.gpu_time_s == doctest::Approx(op_work(conv, 1, g, last, e).forward.gpu_time_s));
   }
 
+  TEST_CASE("NCHW batch norm: each channel's N·H·W elements at 1.41 passes per cycle, or the bandwidth if slower") {
+    const GpuEfficiency e = testing::hand_efficiency();
+    CHECK(e.nchw_batch_norm_passes_per_cycle == doctest::Approx(2.73 / 1.935));
+    GpuSpec g = testing::ampere_like();
+    g.boost_clock_hz = 1.5e9;
+    // ResNet-50's stem batch norm: 64 channels of 112 x 112 per sample, batch 256.
+    Op bn = elementwise(64.0 * 112 * 112);
+    bn.name = "bn1";
+    bn.op_class = OpClass::kNormalization;
+    bn.parameters = 128.0;
+    bn.batch_norm_channels = 64.0;
+    TrainingSpec first = training(Precision::kFp16Amp);
+    first.memory_format = MemoryFormat::kChannelsFirst;
+    TrainingSpec last = first;
+    last.memory_format = MemoryFormat::kChannelsLast;
+    // Per channel 256 x 12,544 = 3,211,264 elements; a channel moves 2.73 / 1.935 x 1.5e9 =
+    // 2.1163e9 element passes per second: forward 2 passes = 3.0349 ms, backward 4 = 6.0698 ms.
+    const double per_channel_s = 256.0 * 112 * 112 / (2.73 / 1.935 * 1.5e9);
+    CHECK(per_channel_s == doctest::Approx(1.51744e-3).epsilon(1e-4));
+    const OpWork nchw = op_work(bn, 256, g, first, e);
+    CHECK(nchw.forward.gpu_time_s == doctest::Approx(2.0 * per_channel_s + 3e-6));
+    CHECK(nchw.backward.gpu_time_s == doctest::Approx(4.0 * per_channel_s + 2 * 3e-6));
+    // NHWC: the bandwidth alone. Forward reads x and writes y, 2 x 205,520,896 x 2 B, and the
+    // 128 weights at 2 B: 822,083,840 B at 2000 GB/s x 0.80 = 0.5138 ms.
+    const OpWork nhwc = op_work(bn, 256, g, last, e);
+    CHECK(nhwc.forward.gpu_time_s == doctest::Approx(822'083'840.0 / 1.6e12 + 3e-6));
+    CHECK(nchw.forward.bytes == doctest::Approx(nhwc.forward.bytes));
+    // 2,048 channels of the same elements: 100,352 per channel, 0.095 ms; the bandwidth rules.
+    Op wide = bn;
+    wide.batch_norm_channels = 2048.0;
+    wide.parameters = 4096.0;
+    CHECK(op_work(wide, 256, g, first, e).forward.gpu_time_s ==
+          doctest::Approx(op_work(wide, 256, g, last, e).forward.gpu_time_s));
+    // MIOpen's batch norm on an AMD GPU is not cuDNN's: no such bound; nor a layer norm.
+    GpuSpec amd = g;
+    amd.vendor = GpuVendor::kAmd;
+    CHECK(op_work(bn, 256, amd, first, e).forward.gpu_time_s == doctest::Approx(nhwc.forward.gpu_time_s));
+    Op layer_norm = bn;
+    layer_norm.batch_norm_channels = 0.0;
+    CHECK(op_work(layer_norm, 256, g, first, e).forward.gpu_time_s == doctest::Approx(nhwc.forward.gpu_time_s));
+  }
+
   TEST_CASE("optimizer step is memory-bound: Adam moves 28 B per parameter") {
     const GpuEfficiency e = testing::hand_efficiency();
     TrainingSpec t = training(Precision::kFp32);
