@@ -84,6 +84,8 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   spec.optimizer_state_precision =
       enum_or(t->choice("optimizer_state_precision", models::names_of<models::OptimizerStatePrecision>()),
               kDefaultOptimizerStatePrecision);
+  const std::optional<bool> foreach = t->boolean("optimizer_foreach");
+  spec.optimizer_foreach = value_or(foreach, true);
   if (spec.optimizer_state_precision != kDefaultOptimizerStatePrecision &&
       (spec.optimizer == models::Optimizer::kAdamW8bit || spec.optimizer == models::Optimizer::kPagedAdamW8bit)) {
     t->error("optimizer_state_precision",
@@ -101,6 +103,24 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
                                     kDefaultFrameworkOverhead);
   spec.framework = enum_or(t->choice("framework", models::names_of<models::Framework>()), kDefaultFramework);
+  // optimizer_foreach: false only describes torch.optim's unfused step; true, the default, is
+  // what every other step does anyway (each op over all tensors, or one fused kernel).
+  if (foreach == false) {
+    const models::Optimizer o = spec.optimizer;
+    if (o != models::Optimizer::kSgd && o != models::Optimizer::kSgdMomentum && o != models::Optimizer::kAdam &&
+        o != models::Optimizer::kAdamW) {
+      t->error("optimizer_foreach",
+               "optimizer_foreach: false describes torch.optim's SGD and Adam(W), and " +
+                   std::string(models::name_of(o)) + " loops over the tensors with kernels of its own",
+               "; remove training.optimizer_foreach");
+    } else if (spec.framework_overhead != models::FrameworkOverhead::kEager) {
+      t->error("optimizer_foreach",
+               "optimizer_foreach: false describes torch.optim's unfused step in eager scripts, and "
+               "framework_overhead " + std::string(models::name_of(spec.framework_overhead)) +
+                   " runs a fused optimizer",
+               "; remove training.optimizer_foreach, or set framework_overhead: eager");
+    }
+  }
   spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>(), Requirement::kOptional,
                                      kAttentionAliases),
                            kDefaultAttention);
@@ -345,8 +365,8 @@ models::AttentionKernel resolve_attention(MapReader& training, const models::Tra
         shape->causal_mask_tensor &&
         models::attention_kernel_unsupported(spec.attention, spec.precision, gpu, with_is_causal).empty();
     training.error("attention", why,
-                   mask_only ? "; remove training.causal_mask (FlashAttention applies the causal mask itself: HF's "
-                               "attn_implementation flash_attention_2 passes none), or use attention: sdpa"
+                   mask_only ? "; remove training.causal_mask (a FlashAttention kernel applies the causal mask "
+                               "itself: HF's attn_implementation flash_attention_2 passes none), or use attention: sdpa"
                              : "; use attention: sdpa (PyTorch picks a kernel that runs) or eager");
   }
   return spec.attention;
@@ -414,6 +434,22 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                 "fp8_all_gather gathers the float8 weights of precision fp8, but training.precision "
                                 "is " + std::string(models::name_of(training->precision)),
                                 "; set training.precision: fp8, or remove fp8_all_gather");
+    }
+    if (training && training_reader && !training->optimizer_foreach) {
+      // DeepSpeed (ZeRO, its CPU Adam when offloaded) and Megatron's distributed optimizer
+      // run their own fused Adam: no torch.optim loop to describe.
+      const models::ParallelismSpec& par = parallelism.spec;
+      const char* owner = par.strategy == models::ParallelStrategy::kZero ? "strategy zero runs DeepSpeed's fused Adam"
+                          : par.optimizer_offload != models::OffloadTarget::kNone
+                              ? "an offloaded optimizer steps on the host (DeepSpeed's CPU Adam, FSDP's CPU offload)"
+                          : par.distributed_optimizer ? "distributed_optimizer runs Megatron's fused Adam"
+                                                      : nullptr;
+      if (owner != nullptr) {
+        training_reader->error("optimizer_foreach",
+                               std::string("optimizer_foreach: false describes torch.optim's per-tensor loop, and ") +
+                                   owner,
+                               "; remove training.optimizer_foreach");
+      }
     }
     if (parallelism.spec.distributed_optimizer && training) {
       const models::Optimizer o = training->optimizer;

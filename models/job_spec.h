@@ -41,6 +41,12 @@ struct TrainingSpec {
   Optimizer optimizer = Optimizer::kSgdMomentum;
   /// Element type of a full-precision optimizer's state (models/memory/optimizer_state.h).
   OptimizerStatePrecision optimizer_state_precision = OptimizerStatePrecision::kParam;
+  /// `training.optimizer_foreach`: an eager torch.optim SGD or Adam(W) step runs each of its
+  /// ops over every tensor at once (foreach=True, torch.optim's default on CUDA since PyTorch
+  /// 2.0), or loops over the tensors one by one (foreach=False, PyTorch before 2.0,
+  /// transformers' legacy AdamW): one kernel per tensor and op, and temporaries of one tensor
+  /// at a time (models/memory/optimizer_state.h, models/gpu/op_time.h).
+  bool optimizer_foreach = true;
   /// Full activation checkpointing (every block; the step plan replays each forward).
   /// Equal to activation_recompute == kFull.
   bool activation_checkpointing = false;

@@ -352,7 +352,8 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
   // reads and writes whole arrays. Fused kernels (apex/DeepSpeed FusedAdam in kEagerFused,
   // fused=True in the compiled recipes) make one pass.
   const bool unfused_torch_optim = training.framework_overhead == FrameworkOverhead::kEager;
-  bool per_tensor_kernels = false;
+  // foreach=False (TrainingSpec::optimizer_foreach): the same ops, one launch per tensor.
+  bool per_tensor_kernels = unfused_torch_optim && !training.optimizer_foreach;
   switch (training.optimizer) {
     case Optimizer::kSgd: elementwise_ops = 1; break;
     case Optimizer::kSgdMomentum:

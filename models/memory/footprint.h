@@ -3,7 +3,9 @@
 /// Tier-1 peak GPU memory of one training process (pure; STYLE.md E2):
 ///   weights + gradients + optimizer state + saved activations x batch + workspace
 ///   (+ a quantized base's largest dequantized weight) + CUDA context + allocator slack
-///   (DESIGN.md "Memory").
+///   (DESIGN.md "Memory"); rank_memory (parallel_memory.h) adds, as workspace, what the
+///   optimizer step's temporaries exceed the freed activations by
+///   (optimizer_step_temporary_bytes, optimizer_state.h).
 /// Conventions (PyTorch eager, torch.amp):
 /// - parameters are fp32 (4 B) and so are their gradients; under AMP the fp32 parameters are
 ///   the master weights and autocast keeps a 16-bit copy of each weight during the step

@@ -293,6 +293,18 @@ double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int
   return m;
 }
 
+namespace {
+
+/// The optimizer step runs after backward has freed the activations (and the gathered units
+/// of sharded data parallelism): its temporaries (optimizer_step_temporary_bytes) raise the
+/// peak only by what they exceed those by, counted as workspace.
+void add_optimizer_step_peak(const JobSpec& job, MemoryBreakdown& m) {
+  const double freed = m.activations_bytes + m.allocator_slack_bytes + m.gathered_bytes;
+  m.workspace_bytes += std::max(0.0, optimizer_step_temporary_bytes(job, m.optimizer_state_bytes) - freed);
+}
+
+}  // namespace
+
 MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params, int* worst_stage) {
   std::optional<Workload> sharded;  // the model itself needs no copy
   const Workload& rank = rank_holds_model(job) ? job.workload : sharded.emplace(rank_workload(job));
@@ -302,6 +314,7 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
     RankOps rank_ops(job, &rank);
     MemoryBreakdown m = per_gpu_memory(job, training_memory(rank, job.training, params), rank_ops);
     apply_distributed_optimizer(job, rank, m);
+    add_optimizer_step_peak(job, m);
     return m;
   }
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
@@ -319,6 +332,7 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
     m.allocator_slack_bytes *= one > 0.0 ? m.activations_bytes / one : 1.0;
     m.data_parallel_bytes = buckets ? stage.parameters * 4.0 : 0.0;  // DDP's fp32 bucket copy of the stage's gradients
     apply_distributed_optimizer(job, stage, m);
+    add_optimizer_step_peak(job, m);
     if (s == 0 || m.total_bytes() > worst.total_bytes()) {
       worst = m;
       if (worst_stage != nullptr) *worst_stage = s;

@@ -74,7 +74,9 @@ using gpuplan::testing::run_gpuplan;
 // 2026-12-05, session 18: training.causal_mask (H010, HF's compiled GPT-2, passes its causal mask to SDPA as a
 // tensor: +44.5 -> +18.2 %) and cuDNN's NCHW batch norm at 1.41 element passes per cycle and channel (H011 +38.4 ->
 // -1.1 %, H005 +6.4 -> -9.0 %, T001 +6.8 -> -1.0 %, V001 +3.4 -> -3.3 %): throughput 8.3 -> 7.8 %, one GPU 9.6 -> 8.1 %,
-// several 7.6 %; H001-H013 13.3 -> 8.6 %.
+// several 7.6 %; H001-H013 13.3 -> 8.6 %. The optimizer step's temporaries (foreach AdamW's sqrt(v) of every
+// tensor, or one tensor's under the legacy per-tensor loop that V105-V108's Trainer ran): H009's peak -15.7 -> +0.0 %,
+// memory 7.6 -> 6.9 % over 24.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -88,7 +90,7 @@ TEST_SUITE("cli.validate") {
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.082);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.077);
-    CHECK(j["memory_mape"].get<double>() <= 0.076);
+    CHECK(j["memory_mape"].get<double>() <= 0.070);
     CHECK(j["fits_right"].get<int>() >= 7);
   }
 

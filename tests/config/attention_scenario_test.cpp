@@ -196,13 +196,13 @@ TEST_SUITE("config.attention") {
     CHECK(scenario_errors(gpt2_scenario("  attention: flash\n  causal_mask: attn_mask\n")) ==
           Messages{"flash attention takes no attn_mask tensor (it applies causal=True itself), and this model passes "
                    "its causal mask as one at s.yaml:12:14 (training.attention); remove training.causal_mask "
-                   "(FlashAttention applies the causal mask itself: HF's attn_implementation flash_attention_2 "
-                   "passes none), or use attention: sdpa"});
+                   "(a FlashAttention kernel applies the causal mask itself: HF's attn_implementation "
+                   "flash_attention_2 passes none), or use attention: sdpa"});
     CHECK(scenario_errors(gpt2_scenario("  attention: flash_triton\n  causal_mask: attn_mask\n")) ==
           Messages{"flash_triton attention takes no attn_mask tensor here, and this model passes its causal mask as "
-                   "one at s.yaml:12:14 (training.attention); remove training.causal_mask (FlashAttention applies the "
-                   "causal mask itself: HF's attn_implementation flash_attention_2 passes none), or use attention: "
-                   "sdpa"});
+                   "one at s.yaml:12:14 (training.attention); remove training.causal_mask (a FlashAttention kernel "
+                   "applies the causal mask itself: HF's attn_implementation flash_attention_2 passes none), or use "
+                   "attention: sdpa"});
     // A fault of its own (fp32) keeps the ordinary fix.
     CHECK(scenario_errors(with_replaced(gpt2_scenario("  attention: flash\n  causal_mask: attn_mask\n"), "bf16_amp",
                                         "fp32")) ==

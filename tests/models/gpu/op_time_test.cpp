@@ -304,6 +304,12 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(adamw.bytes == doctest::Approx(80e9));
     CHECK(adamw.kernels == 8 * 48);
     CHECK(adamw.gpu_time_s == doctest::Approx(80e9 / 1.6e12 + 384 * 3e-6));
+    // foreach=False (transformers' legacy AdamW, PyTorch before 2.0): the same 80 B, one launch
+    // per tensor and op: 8 x 128.
+    t.optimizer_foreach = false;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(80e9));
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 8 * 128);
+    t.optimizer_foreach = true;
     // Adam without weight decay skips mul_(p): 18 arrays, 72 B.
     t.optimizer = Optimizer::kAdam;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(72e9));

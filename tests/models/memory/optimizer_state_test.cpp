@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include "models/memory/parallel_memory.h"
+#include "parameter_op.h"
+
 using namespace gpuplan::models;
 
 namespace {
@@ -79,4 +82,58 @@ TEST_SUITE("models.memory.optimizer_state") {
     CHECK(optimizer_state_bytes(w, with(Optimizer::kAdafactor, Precision::kBf16, OptimizerStatePrecision::kBf16)) ==
           doctest::Approx(7'000.0));
   }
+
+  TEST_CASE("the optimizer step's temporaries: foreach Adam(W)'s sqrt(v) over every tensor, or one tensor's") {
+    // Two tensors of 3e8 and 1e8 parameters in pure bf16: moments 4e8 x 2 x 2 B = 1.6e9 B.
+    JobSpec job;
+    job.workload.ops = {testing::parameter_op("embed", 3e8), testing::parameter_op("mlp", 1e8)};
+    job.workload.parameters = 4e8;
+    job.training = with(Optimizer::kAdamW, Precision::kBf16);
+    const double state = optimizer_state_bytes(job.workload, job.training);
+    CHECK(state == doctest::Approx(1.6e9));
+    // foreach: torch._foreach_sqrt(exp_avg_sq) of every tensor, half the moments: 8e8 B.
+    CHECK(optimizer_step_temporary_bytes(job, state) == doctest::Approx(8e8));
+    // A loop over the tensors holds the largest one's sqrt: 3e8 x 2 B.
+    job.training.optimizer_foreach = false;
+    CHECK(optimizer_step_temporary_bytes(job, state) == doctest::Approx(6e8));
+    job.training.optimizer_foreach = true;
+    // Fused steps, other optimizers, DeepSpeed, Megatron's distributed optimizer, offload: none.
+    JobSpec fused = job;
+    fused.training.framework_overhead = FrameworkOverhead::kCompiled;
+    CHECK(optimizer_step_temporary_bytes(fused, state) == 0.0);
+    JobSpec momentum = job;
+    momentum.training.optimizer = Optimizer::kSgdMomentum;
+    CHECK(optimizer_step_temporary_bytes(momentum, state) == 0.0);
+    JobSpec zero = job;
+    zero.parallelism.strategy = ParallelStrategy::kZero;
+    CHECK(optimizer_step_temporary_bytes(zero, state) == 0.0);
+    JobSpec megatron = job;
+    megatron.parallelism.distributed_optimizer = true;
+    CHECK(optimizer_step_temporary_bytes(megatron, state) == 0.0);
+    JobSpec offload = job;
+    offload.parallelism.optimizer_offload = OffloadTarget::kCpu;
+    CHECK(optimizer_step_temporary_bytes(offload, state) == 0.0);
+  }
+
+  TEST_CASE("the step's temporaries raise the peak by what they exceed the freed activations by") {
+    // 4e8 bf16 parameters, no activations: weights 8e8, gradients 8e8, moments 1.6e9, and the
+    // step's 8e8 of sqrt(v) on top, counted as workspace.
+    JobSpec job;
+    job.workload.ops = {testing::parameter_op("embed", 3e8), testing::parameter_op("mlp", 1e8)};
+    job.workload.parameters = 4e8;
+    job.training = with(Optimizer::kAdamW, Precision::kBf16);
+    job.training.batch_size = 1;
+    MemoryModelParams params;
+    params.workspace_bytes = 1e6;
+    const MemoryBreakdown m = rank_memory(job, params);
+    CHECK(m.workspace_bytes == doctest::Approx(1e6 + 8e8));
+    CHECK(m.total_bytes() == doctest::Approx(8e8 + 8e8 + 1.6e9 + 1e6 + 8e8));
+    // Activations of 5e8 B per sample are freed before the step: 8e8 - 5e8 = 3e8 B remain on top.
+    job.workload.ops[1].saved_elements = 2.5e8;  // 2 B each under bf16
+    CHECK(rank_memory(job, params).workspace_bytes == doctest::Approx(1e6 + 3e8));
+    // More activations than temporaries: the backward's peak stands.
+    job.training.batch_size = 2;
+    CHECK(rank_memory(job, params).workspace_bytes == doctest::Approx(1e6));
+  }
 }
+
