@@ -198,10 +198,11 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   // Ops with weights launch grad-input and grad-weight kernels.
   w.backward.kernels = op.forward_kernels * (op.parameters > 0.0 ? 2 : 1);
   // Backward reads the output gradient and the saved input and writes the input gradient
-  // (about twice the forward activation traffic), plus the weight gradient (fp32, bf16 in
-  // pure bf16).
+  // (about twice the forward activation traffic: Op::backward_traffic_ratio), plus the weight
+  // gradient (fp32, bf16 in pure bf16).
   w.forward.bytes = activation_traffic + weight_traffic;
-  w.backward.bytes = 2.0 * activation_traffic + weight_traffic + op.parameters * parameter_element_bytes(p);
+  w.backward.bytes =
+      op.backward_traffic_ratio * activation_traffic + weight_traffic + op.parameters * parameter_element_bytes(p);
 
   double compute_rate = 0.0;
   // The op's shape relative to the best-shape GEMM, per phase (linear layers only: the

@@ -41,6 +41,19 @@ void append_transformer_block(std::vector<Op>& ops, const std::string& prefix,
   // Saves its input: the norm output (pre-norm) or the previous layer's output (post-norm).
   ops.push_back(
       linear_op(prefix + "attn.qkv", s, h, q + 2.0 * kv, shape.bias, true, shape.qkv_kernels));
+  if (shape.torch_multihead_attention) {
+    // Forward: the input copy (s·h) and the packed reshuffle (P = s·(q + 2·kv)), each read
+    // and written once. Backward: both copied back (the same 2·E accesses), three zero-fills
+    // of P, three slice copies (P read and written in all), two sums of P (2 reads, 1 write
+    // each): 2·E + 3·P + 2·P + 6·P. Measured on an H200 (torchvision vit_b_16, batch 128,
+    // catalogs/calibrations/h200-2026-12-04.torch-steps-profiled.json): 36 FillFunctor
+    // kernels of 35 us a step, 12 layers x 3 zero-fills of the 116 MB packed gradient.
+    const double packed = s * (q + 2.0 * kv);
+    const double copied = sh + packed;
+    Op layout = elementwise_op(prefix + "attn.mha_layout", copied, 1.0, 0.0, 0.0, 2);
+    layout.backward_traffic_ratio = (2.0 * copied + 11.0 * packed) / (2.0 * copied);
+    ops.push_back(layout);
+  }
   if (shape.rotary) {
     // q·cos + rotate_half(q)·sin and the same for k; cos and sin need no gradient, so
     // nothing per sample is saved. Eager (HF apply_rotary_pos_emb), per tensor: neg of one

@@ -67,6 +67,15 @@ struct TransformerBlockShape {
   bool rotary = false;        ///< rotary position embedding of q and k (Su et al. 2021)
   bool alibi = false;         ///< ALiBi bias added to the scores (Press et al. 2022)
   int qkv_kernels = 1;        ///< 1: one fused qkv GEMM; 3: separate q, k, v projections
+  /// Attention through nn.MultiheadAttention(batch_first=True) in training, as
+  /// F.multi_head_attention_forward runs it (PyTorch 2.x torch/nn/functional.py): the
+  /// batch-first input is transposed to (s, b, h), so the in-projection's matmul copies it;
+  /// _in_projection_packed reshuffles the packed q, k, v output with .contiguous() and hands
+  /// out proj[0], proj[1], proj[2]; backward copies both back, and each select's backward
+  /// zero-fills the whole packed gradient, copies its slice in, and autograd sums the three
+  /// (op "attn.mha_layout"; the output's permute(2, 0, 1, 3).contiguous() is merge_heads).
+  /// torchvision's ViT and nn.TransformerEncoderLayer run it.
+  bool torch_multihead_attention = false;
   /// Routed experts in place of the dense MLP when moe.experts > 0 (moe_layer.h).
   MoeShape moe;
 };

@@ -11,6 +11,10 @@ constexpr double kFlopPerMac = 2.0;
 /// The image travels as fp32 (torchvision ToTensor), the label as int64.
 constexpr double kImageBytesPerElement = 4.0;
 constexpr double kLabelBytes = 8.0;
+/// `attention_module` choices: timm's Attention (one qkv Linear, reshape and permute views,
+/// SDPA, one copy of the context) or torchvision's nn.MultiheadAttention.
+constexpr std::size_t kAttentionTimm = 0;
+constexpr std::size_t kAttentionTorchvision = 1;
 }  // namespace
 
 std::string VitFamily::summary() const {
@@ -29,6 +33,11 @@ std::vector<ArchitectureParameter> VitFamily::parameters() const {
                          224),
       count_with_default("classes", "output classes of the head", 1000),
       count_with_default("channels", "input image channels", 3),
+      choice_parameter("attention_module",
+                       "timm (its Attention: one qkv Linear, views, one context copy) or torchvision "
+                       "(nn.MultiheadAttention: the transposed input and packed q, k, v copied, three "
+                       "zero-filled gradients of the packed tensor in backward)",
+                       {"timm", "torchvision"}, kAttentionTimm),
   };
 }
 
@@ -97,6 +106,7 @@ Workload VitFamily::build(const ArchitectureValues& values) const {
   shape.bias = true;
   shape.dropout = false;
   shape.qkv_kernels = 1;  // one in-projection GEMM (torchvision MHA in_proj, timm qkv)
+  shape.torch_multihead_attention = reader.choice("attention_module") == kAttentionTorchvision;
   for (long long layer = 0; layer < layers; ++layer) {
     append_transformer_block(ops, "layers." + std::to_string(layer) + ".", shape);
   }

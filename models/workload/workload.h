@@ -149,6 +149,11 @@ struct Op {
   double experts = 0.0;
   /// Routed experts each token runs through (top-k), for ops with experts > 0.
   double active_experts = 0.0;
+  /// Backward's activation traffic relative to forward's: 2 for an op whose backward reads
+  /// the output gradient and the saved input and writes the input gradient; more for a
+  /// chain of copies whose backward also zero-fills and sums (transformer_block.h,
+  /// torch_multihead_attention).
+  double backward_traffic_ratio = 2.0;
 };
 
 /// The repeated block an op belongs to: its name up to the first numeric component that is

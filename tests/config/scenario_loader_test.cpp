@@ -309,6 +309,23 @@ cloud:
           "layernorm, rmsnorm, low_precision_layernorm");
   }
 
+  TEST_CASE("the ViT's attention_module (timm or torchvision) names the key and the values") {
+    const auto scenario_with = [](const std::string& entry) {
+      return "format: gpuplan/v1\nworkload:\n  model: {base: vit-b16, " + entry +
+             "}\n  dataset: {samples: 1000, synthetic: true}\n  epochs: 1\n"
+             "training: {batch_size: 1}\nhardware: {gpu: a100-80gb}\n";
+    };
+    const Scenario torchvision = parse(scenario_with("attention_module: torchvision"));
+    bool has_layout = false;
+    for (const models::Op& op : torchvision.variants.front().job.workload.ops) {
+      has_layout = has_layout || op.name == "layers.0.attn.mha_layout";
+    }
+    CHECK(has_layout);
+    CHECK(error_of([&] { parse(scenario_with("attention_module: torch_vision")); }) ==
+          "unknown attention_module 'torch_vision' at s.yaml:3:44 (workload.model.attention_module); expected one "
+          "of timm, torchvision; did you mean torchvision?");
+  }
+
   TEST_CASE("training.framework: tensorflow is read; a misspelt framework names the key and the values") {
     const auto scenario = [](const std::string& framework) {
       return "format: gpuplan/v1\nworkload:\n  model: bert-large\n  sequence_length: 512\n"

@@ -51,6 +51,27 @@ TEST_SUITE("models.workload.vit_family") {
           doctest::Approx(2'886'444.0));
   }
 
+  TEST_CASE("torchvision's nn.MultiheadAttention: the layout copies, and backward's zero-fills and sums") {
+    const Workload timm = build_catalog_model("vit-b16");
+    const Workload torchvision = build_catalog_model("vit-b16", {{"attention_module", 1.0}});  // choice 1: torchvision
+    CHECK(torchvision.ops.size() == timm.ops.size() + 12);  // one layout op per layer
+    CHECK(torchvision.parameters == timm.parameters);
+    const Op* layout = nullptr;
+    for (const Op& op : torchvision.ops) {
+      if (op.name == "layers.0.attn.mha_layout") layout = &op;
+      if (op.name.find("mha_layout") != std::string::npos) CHECK(op.saved_elements == 0.0);
+    }
+    for (const Op& op : timm.ops) CHECK(op.name.find("mha_layout") == std::string::npos);
+    REQUIRE(layout != nullptr);
+    // s·h = 197·768 = 151,296; the packed q, k, v P = 3·s·h = 453,888. Forward copies the
+    // input and P: E = 605,184 elements read and written. Backward: 2·E + 11·P accesses
+    // = 1,210,368 + 4,992,768 = 6,203,136, 41/8 of forward's 2·E.
+    CHECK(layout->input_elements == 605'184.0);
+    CHECK(layout->output_elements == 605'184.0);
+    CHECK(layout->backward_traffic_ratio == doctest::Approx(41.0 / 8.0));
+    CHECK(layout->forward_flop == 0.0);
+  }
+
   TEST_CASE("image size must be a multiple of the patch size") {
     try {
       testing::build("vit", {{"layers", 12},
