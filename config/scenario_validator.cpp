@@ -410,6 +410,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
 
   // Cross-field checks, each at the key that references the other (STYLE.md C6).
   models::KeyValueHeads key_value_heads = models::KeyValueHeads::kRepeated;
+  std::vector<std::string> training_notes;  // how the training section was read, for the report
   if (hardware.spec) {
     const models::HardwareSpec& hw = *hardware.spec;
     const int total_gpus = hw.gpus_per_node * hw.nodes;
@@ -422,7 +423,14 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
         // (litgpt, HF's sdpa path) expand them first (attention_kernel.h).
         key_value_heads = models::is_flash_kernel(training->attention) ? models::KeyValueHeads::kGrouped
                                                                         : models::KeyValueHeads::kRepeated;
+        const bool sdpa = training->attention == models::AttentionKernel::kSdpa;
         training->attention = resolve_attention(*training_reader, *training, *workload.workload, hw.gpu);
+        if (sdpa && training->causal_mask == models::CausalMask::kAttnMask &&
+            training->attention == models::AttentionKernel::kMemoryEfficient) {
+          training_notes.push_back(
+              "training.causal_mask: attn_mask: SDPA cannot pick flash with a mask tensor and runs the "
+              "memory-efficient kernel over every tile (causal_mask: is_causal would let it skip the masked half)");
+        }
         check_activation_checkpointing(*training_reader,
                                        RecomputeChoice{training->activation_recompute, training->checkpoint_every},
                                        *workload.workload, training->attention);
@@ -545,6 +553,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   result.notes = workload.notes;
   result.notes.insert(result.notes.end(), hardware.notes.begin(), hardware.notes.end());
   result.notes.insert(result.notes.end(), cloud.notes.begin(), cloud.notes.end());
+  result.notes.insert(result.notes.end(), training_notes.begin(), training_notes.end());
   return result;
 }
 

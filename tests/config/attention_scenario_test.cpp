@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "config_fixture.h"
 #include "models/memory/footprint.h"
 #include "models/workload/attention_kernel.h"
@@ -187,6 +189,16 @@ TEST_SUITE("config.attention") {
     CHECK(flag.training.causal_mask == models::CausalMask::kIsCausal);
     CHECK(models::fused_attention_tile_share(fused_attention_of(flag)) ==
           doctest::Approx(9.0 / 16.0));
+    // The report says why SDPA runs the memory-efficient kernel; not when the kernel was named.
+    const std::vector<std::string> notes = parse_text(gpt2_scenario("  causal_mask: attn_mask\n")).variants.front().notes;
+    CHECK(std::count(notes.begin(), notes.end(),
+                     "training.causal_mask: attn_mask: SDPA cannot pick flash with a mask tensor and runs the "
+                     "memory-efficient kernel over every tile (causal_mask: is_causal would let it skip the masked "
+                     "half)") == 1);
+    const std::vector<std::string> named =
+        parse_text(gpt2_scenario("  attention: memory_efficient\n  causal_mask: attn_mask\n")).variants.front().notes;
+    CHECK(std::none_of(named.begin(), named.end(),
+                       [](const std::string& n) { return n.starts_with("training.causal_mask"); }));
     // Eager attention builds its mask anyway: the tensor changes nothing there.
     CHECK(job_of(gpt2_scenario("  attention: eager\n  causal_mask: attn_mask\n")).workload.ops.size() ==
           job_of(gpt2_scenario("  attention: eager\n")).workload.ops.size());
