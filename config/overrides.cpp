@@ -51,7 +51,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"training.precision", SchemaKind::kLeaf},
     SchemaEntry{"training.optimizer", SchemaKind::kLeaf},
     SchemaEntry{"training.optimizer_state_precision", SchemaKind::kLeaf},
-    SchemaEntry{"training.optimizer_foreach", SchemaKind::kLeaf},
+    SchemaEntry{"training.optimizer_implementation", SchemaKind::kLeaf},
     SchemaEntry{"training.activation_checkpointing", SchemaKind::kMappingLeaf},
     SchemaEntry{"training.activation_checkpointing.every", SchemaKind::kLeaf},
     SchemaEntry{"training.memory_format", SchemaKind::kLeaf},

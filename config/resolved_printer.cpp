@@ -152,7 +152,10 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
     out << YAML::Key << "optimizer_state_precision" << YAML::Value
         << std::string(models::name_of(t.optimizer_state_precision));
   }
-  if (!t.optimizer_foreach) out << YAML::Key << "optimizer_foreach" << YAML::Value << false;
+  if (t.optimizer_implementation) {
+    out << YAML::Key << "optimizer_implementation" << YAML::Value
+        << std::string(models::name_of(*t.optimizer_implementation));
+  }
   out << YAML::Key << "activation_checkpointing" << YAML::Value;
   if (t.activation_recompute == models::ActivationRecompute::kSelective) {
     out << "selective";

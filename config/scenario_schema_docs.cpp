@@ -84,10 +84,13 @@ const std::vector<KeyDoc> kDocs = {
      "under pure bf16, fp32 beside fp32 master weights; Adafactor fp32); fp32 or bf16 for a framework that "
      "differs; not with the 8-bit optimizers",
      std::nullopt, std::nullopt, enum_names<models::OptimizerStatePrecision>},
-    {"training.optimizer_foreach", K::kBoolean, "", "true (torch.optim's default on CUDA since PyTorch 2.0)", "",
-     "eager torch.optim SGD / Adam(W) only: each op of the step over every tensor at once; false loops over the "
-     "tensors (foreach=False, PyTorch before 2.0, transformers' legacy AdamW): a kernel per tensor and op, "
-     "temporaries of one tensor at a time"},
+    {"training.optimizer_implementation", K::kChoice, "",
+     "foreach under framework_overhead eager, fused otherwise", "",
+     "how torch.optim's SGD / Adam(W) step runs: for_loop one tensor at a time (foreach=False, PyTorch before "
+     "2.0, transformers' legacy adamw_hf), foreach each op over every tensor (torch.optim's default; also a "
+     "torch.compile'd model's uncompiled optimizer), fused one kernel (fused=True, adamw_torch_fused, apex / "
+     "DeepSpeed FusedAdam); foreach keeps sqrt(v) of every tensor during the step",
+     std::nullopt, std::nullopt, enum_names<models::OptimizerImplementation>},
     {"training.activation_checkpointing", K::kNameOrMapping, "", "false",
      "false | true | full | selective | {every: N}",
      "recompute activations in the backward pass instead of keeping them: full (true) every block, selective "

@@ -84,8 +84,11 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   spec.optimizer_state_precision =
       enum_or(t->choice("optimizer_state_precision", models::names_of<models::OptimizerStatePrecision>()),
               kDefaultOptimizerStatePrecision);
-  const std::optional<bool> foreach = t->boolean("optimizer_foreach");
-  spec.optimizer_foreach = value_or(foreach, true);
+  const std::optional<std::string> implementation =
+      t->choice("optimizer_implementation", models::names_of<models::OptimizerImplementation>());
+  if (implementation) {
+    spec.optimizer_implementation = models::from_name<models::OptimizerImplementation>(*implementation);
+  }
   if (spec.optimizer_state_precision != kDefaultOptimizerStatePrecision &&
       (spec.optimizer == models::Optimizer::kAdamW8bit || spec.optimizer == models::Optimizer::kPagedAdamW8bit)) {
     t->error("optimizer_state_precision",
@@ -103,22 +106,16 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
                                     kDefaultFrameworkOverhead);
   spec.framework = enum_or(t->choice("framework", models::names_of<models::Framework>()), kDefaultFramework);
-  // optimizer_foreach: false only describes torch.optim's unfused step; true, the default, is
-  // what every other step does anyway (each op over all tensors, or one fused kernel).
-  if (foreach == false) {
+  // optimizer_implementation names how torch.optim's SGD and Adam(W) run; the 8-bit optimizers
+  // and Adafactor loop over the tensors with kernels of their own (op_time.h).
+  if (implementation) {
     const models::Optimizer o = spec.optimizer;
     if (o != models::Optimizer::kSgd && o != models::Optimizer::kSgdMomentum && o != models::Optimizer::kAdam &&
         o != models::Optimizer::kAdamW) {
-      t->error("optimizer_foreach",
-               "optimizer_foreach: false describes torch.optim's SGD and Adam(W), and " +
+      t->error("optimizer_implementation",
+               "optimizer_implementation says how torch.optim's SGD and Adam(W) run, and " +
                    std::string(models::name_of(o)) + " loops over the tensors with kernels of its own",
-               "; remove training.optimizer_foreach");
-    } else if (spec.framework_overhead != models::FrameworkOverhead::kEager) {
-      t->error("optimizer_foreach",
-               "optimizer_foreach: false describes torch.optim's unfused step in eager scripts, and "
-               "framework_overhead " + std::string(models::name_of(spec.framework_overhead)) +
-                   " runs a fused optimizer",
-               "; remove training.optimizer_foreach, or set framework_overhead: eager");
+               "; remove training.optimizer_implementation");
     }
   }
   spec.attention = enum_or(t->choice("attention", models::names_of<models::AttentionKernel>(), Requirement::kOptional,
@@ -443,7 +440,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                 "is " + std::string(models::name_of(training->precision)),
                                 "; set training.precision: fp8, or remove fp8_all_gather");
     }
-    if (training && training_reader && !training->optimizer_foreach) {
+    if (training && training_reader && training->optimizer_implementation &&
+        *training->optimizer_implementation != models::OptimizerImplementation::kFused) {
       // DeepSpeed (ZeRO, its CPU Adam when offloaded) and Megatron's distributed optimizer
       // run their own fused Adam: no torch.optim loop to describe.
       const models::ParallelismSpec& par = parallelism.spec;
@@ -453,10 +451,11 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                           : par.distributed_optimizer ? "distributed_optimizer runs Megatron's fused Adam"
                                                       : nullptr;
       if (owner != nullptr) {
-        training_reader->error("optimizer_foreach",
-                               std::string("optimizer_foreach: false describes torch.optim's per-tensor loop, and ") +
-                                   owner,
-                               "; remove training.optimizer_foreach");
+        training_reader->error("optimizer_implementation",
+                               "optimizer_implementation " +
+                                   std::string(models::name_of(*training->optimizer_implementation)) +
+                                   " is torch.optim's unfused step, and " + owner,
+                               "; use optimizer_implementation: fused, or remove it");
       }
     }
     if (parallelism.spec.distributed_optimizer && training) {

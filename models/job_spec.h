@@ -41,12 +41,10 @@ struct TrainingSpec {
   Optimizer optimizer = Optimizer::kSgdMomentum;
   /// Element type of a full-precision optimizer's state (models/memory/optimizer_state.h).
   OptimizerStatePrecision optimizer_state_precision = OptimizerStatePrecision::kParam;
-  /// `training.optimizer_foreach`: an eager torch.optim SGD or Adam(W) step runs each of its
-  /// ops over every tensor at once (foreach=True, torch.optim's default on CUDA since PyTorch
-  /// 2.0), or loops over the tensors one by one (foreach=False, PyTorch before 2.0,
-  /// transformers' legacy AdamW): one kernel per tensor and op, and temporaries of one tensor
-  /// at a time (models/memory/optimizer_state.h, models/gpu/op_time.h).
-  bool optimizer_foreach = true;
+  /// `training.optimizer_implementation` as written; nullopt: the framework mode's default
+  /// (optimizer_implementation_of() below). Read by the optimizer's kernels and host time
+  /// (models/gpu/op_time.h) and its step's temporaries (models/memory/optimizer_state.h).
+  std::optional<OptimizerImplementation> optimizer_implementation;
   /// Full activation checkpointing (every block; the step plan replays each forward).
   /// Equal to activation_recompute == kFull.
   bool activation_checkpointing = false;
@@ -69,6 +67,15 @@ struct TrainingSpec {
   /// workload's op table (with_fine_tuning(), models/workload/fine_tuning.h).
   FineTuningSpec fine_tuning;
 };
+
+/// How `training`'s torch.optim SGD or Adam(W) step runs: as written, else foreach in eager
+/// scripts (torch.optim's default) and fused in every other framework mode (compiled and
+/// CUDA-graph recipes, Megatron's and DeepSpeed's fused Adam under eager_fused). The one rule.
+inline OptimizerImplementation optimizer_implementation_of(const TrainingSpec& training) {
+  if (training.optimizer_implementation) return *training.optimizer_implementation;
+  return training.framework_overhead == FrameworkOverhead::kEager ? OptimizerImplementation::kForeach
+                                                                  : OptimizerImplementation::kFused;
+}
 
 struct DataLoaderSpec {
   int num_workers = 0;

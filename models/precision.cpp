@@ -129,6 +129,14 @@ std::string_view name_of(CausalMask m) {
   }
   return "?";
 }
+std::string_view name_of(OptimizerImplementation i) {
+  switch (i) {
+    case OptimizerImplementation::kForLoop: return "for_loop";
+    case OptimizerImplementation::kForeach: return "foreach";
+    case OptimizerImplementation::kFused: return "fused";
+  }
+  return "?";
+}
 std::string_view name_of(OptimizerStatePrecision p) {
   switch (p) {
     case OptimizerStatePrecision::kFp32: return "fp32";
@@ -194,6 +202,10 @@ std::vector<std::string_view> names_of<AttentionKernel>() {
 template <>
 std::vector<std::string_view> names_of<CausalMask>() {
   return {"is_causal", "attn_mask"};
+}
+template <>
+std::vector<std::string_view> names_of<OptimizerImplementation>() {
+  return {"for_loop", "foreach", "fused"};
 }
 template <>
 std::vector<std::string_view> names_of<FineTuningMethod>() {

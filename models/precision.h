@@ -82,6 +82,13 @@ enum class AttentionKernel { kEager, kSdpa, kFlash, kFlash3, kMemoryEfficient, k
 /// tensor; SDPA then cannot pick flash (sdp_utils.cpp check_for_attn_mask) and the kernel it
 /// picks applies the mask to every tile (models/workload/attention_kernel.h).
 enum class CausalMask { kIsCausal, kAttnMask };
+/// How torch.optim's SGD and Adam(W) walk the parameter tensors
+/// (`training.optimizer_implementation`, torch.optim's own names): kForLoop, one tensor at a
+/// time (foreach=False; PyTorch before 2.0; transformers' legacy AdamW, the HF Trainer's
+/// `adamw_hf`); kForeach, each op of the update over every tensor at once (foreach=True,
+/// torch.optim's default on CUDA since 2.0); kFused, one kernel that does the whole update
+/// (fused=True, `adamw_torch_fused`, apex / DeepSpeed FusedAdam, a compiled step).
+enum class OptimizerImplementation { kForLoop, kForeach, kFused };
 /// What a training run updates (`training.fine_tuning.method`): every parameter (kFull);
 /// low-rank adapters beside frozen 16-bit base weights (kLora, Hu et al. 2021, "LoRA:
 /// Low-Rank Adaptation of Large Language Models"); adapters beside a quantized frozen base
@@ -118,6 +125,7 @@ std::string_view name_of(PipelineSchedule s);
 std::string_view name_of(Market m);
 std::string_view name_of(AttentionKernel k);
 std::string_view name_of(CausalMask m);
+std::string_view name_of(OptimizerImplementation i);
 std::string_view name_of(FineTuningMethod m);
 std::string_view name_of(BasePrecision b);
 std::string_view name_of(LoraTarget t);
@@ -154,6 +162,8 @@ template <>
 std::vector<std::string_view> names_of<AttentionKernel>();
 template <>
 std::vector<std::string_view> names_of<CausalMask>();
+template <>
+std::vector<std::string_view> names_of<OptimizerImplementation>();
 template <>
 std::vector<std::string_view> names_of<FineTuningMethod>();
 template <>

@@ -347,14 +347,13 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
   double bytes_per_parameter = 2.0 * parameter_bytes + parameter_bytes +
                                2.0 * elementwise_state_bytes_per_parameter(training);
   int elementwise_ops = 0;
-  // torch.optim's own SGD and Adam(W) in eager scripts are not fused: each step of the update
-  // is one aten op over every tensor (foreach=True, the default on CUDA since PyTorch 2.0,
-  // multi_tensor_apply launches; foreach=False runs the same ops per tensor), and each op
-  // reads and writes whole arrays. Fused kernels (apex/DeepSpeed FusedAdam in kEagerFused,
-  // fused=True in the compiled recipes) make one pass.
-  const bool unfused_torch_optim = training.framework_overhead == FrameworkOverhead::kEager;
-  // foreach=False (TrainingSpec::optimizer_foreach): the same ops, one launch per tensor.
-  bool per_tensor_kernels = unfused_torch_optim && !training.optimizer_foreach;
+  // torch.optim's own SGD and Adam(W) unfused (optimizer_implementation_of, job_spec.h): each
+  // step of the update is one aten op over every tensor (foreach, multi_tensor_apply
+  // launches; for_loop runs the same ops per tensor), and each op reads and writes whole
+  // arrays. Fused kernels (fused=True, apex/DeepSpeed FusedAdam, a compiled step) make one pass.
+  const OptimizerImplementation implementation = optimizer_implementation_of(training);
+  const bool unfused_torch_optim = implementation != OptimizerImplementation::kFused;
+  bool per_tensor_kernels = implementation == OptimizerImplementation::kForLoop;
   switch (training.optimizer) {
     case Optimizer::kSgd: elementwise_ops = 1; break;
     case Optimizer::kSgdMomentum:
@@ -424,7 +423,7 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
 
 double optimizer_tensor_host_time_s(int parameter_tensors, const TrainingSpec& training,
                                     const GpuEfficiency& e) {
-  if (training.framework_overhead != FrameworkOverhead::kEager) return 0.0;
+  if (optimizer_implementation_of(training) == OptimizerImplementation::kFused) return 0.0;
   switch (training.optimizer) {
     case Optimizer::kSgd:
     case Optimizer::kSgdMomentum:
@@ -439,8 +438,11 @@ double optimizer_tensor_host_time_s(int parameter_tensors, const TrainingSpec& t
   return 0.0;
 }
 
-double optimizer_dispatch_time_s(FrameworkOverhead mode, const GpuEfficiency& e) {
-  return mode == FrameworkOverhead::kEager ? e.eager_optimizer_dispatch_s : dispatch_time_s(mode, false, e);
+double optimizer_dispatch_time_s(const TrainingSpec& training, const GpuEfficiency& e) {
+  const FrameworkOverhead mode = training.framework_overhead;
+  const bool python_loop = optimizer_implementation_of(training) != OptimizerImplementation::kFused;
+  return python_loop || mode == FrameworkOverhead::kEager ? e.eager_optimizer_dispatch_s
+                                                          : dispatch_time_s(mode, false, e);
 }
 
 double dispatch_time_s(FrameworkOverhead mode, bool backward, const GpuEfficiency& e, Precision precision) {

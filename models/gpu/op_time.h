@@ -103,15 +103,16 @@ KernelWork optimizer_work(double parameters, int parameter_tensors, const GpuSpe
                           const TrainingSpec& training, const GpuEfficiency& efficiency);
 
 /// Host CPU time of the optimizer step's Python per parameter tensor, besides the launches:
-/// `parameter_tensors` x eager_optimizer_tensor_s for torch.optim's unfused SGD and Adam(W) in
-/// eager scripts (the ones optimizer_work counts pass by pass), 0 otherwise.
+/// `parameter_tensors` x eager_optimizer_tensor_s for torch.optim's unfused SGD and Adam(W)
+/// (foreach or for_loop: the ones optimizer_work counts pass by pass), 0 otherwise.
 double optimizer_tensor_host_time_s(int parameter_tensors, const TrainingSpec& training,
                                     const GpuEfficiency& efficiency);
 
-/// Host CPU time to dispatch one kernel of the optimizer step: eager optimizers are plain aten
-/// calls in a Python loop (`eager_optimizer_dispatch_s`, outside autocast); other modes as
-/// `dispatch_time_s`.
-double optimizer_dispatch_time_s(FrameworkOverhead mode, const GpuEfficiency& efficiency);
+/// Host CPU time to dispatch one kernel of the optimizer step: an unfused torch.optim step (a
+/// compiled model's too: torch.compile(model) leaves the optimizer eager) and any step of an
+/// eager script are plain aten calls from Python (`eager_optimizer_dispatch_s`, outside
+/// autocast); a fused step in another mode as `dispatch_time_s`.
+double optimizer_dispatch_time_s(const TrainingSpec& training, const GpuEfficiency& efficiency);
 
 /// Host CPU time to dispatch one kernel in forward (`backward` false) or backward; eager
 /// dispatch under AMP is scaled by `eager_autocast_dispatch_factor`.

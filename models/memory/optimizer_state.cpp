@@ -65,16 +65,21 @@ double optimizer_state_bytes(const Workload& workload, const TrainingSpec& train
 double optimizer_step_temporary_bytes(const JobSpec& job, double local_state_bytes) {
   const TrainingSpec& t = job.training;
   const ParallelismSpec& par = job.parallelism;
-  const bool foreach_adam = (t.optimizer == Optimizer::kAdam || t.optimizer == Optimizer::kAdamW) &&
-                            t.framework_overhead == FrameworkOverhead::kEager;
-  if (!foreach_adam || par.strategy == ParallelStrategy::kZero || par.distributed_optimizer ||
+  const bool torch_adam = t.optimizer == Optimizer::kAdam || t.optimizer == Optimizer::kAdamW;
+  if (!torch_adam || par.strategy == ParallelStrategy::kZero || par.distributed_optimizer ||
       par.optimizer_offload != OffloadTarget::kNone) {
     return 0.0;
   }
-  if (t.optimizer_foreach) return local_state_bytes / 2.0;
-  double largest = 0.0;
-  for (const Op& op : job.workload.ops) largest = std::max(largest, op.parameters);
-  return largest * optimizer_state_element_bytes(t);
+  switch (optimizer_implementation_of(t)) {
+    case OptimizerImplementation::kForeach: return local_state_bytes / 2.0;
+    case OptimizerImplementation::kForLoop: {
+      double largest = 0.0;
+      for (const Op& op : job.workload.ops) largest = std::max(largest, op.parameters);
+      return largest * optimizer_state_element_bytes(t);
+    }
+    case OptimizerImplementation::kFused: break;
+  }
+  return 0.0;
 }
 
 }  // namespace gpuplan::models

@@ -50,17 +50,16 @@ double elementwise_state_bytes_per_parameter(const TrainingSpec& training);
 
 /// Bytes the optimizer step allocates besides its state while it runs, given the state it
 /// holds on this GPU (`local_state_bytes`, after any sharding). torch.optim's foreach Adam and
-/// AdamW, the optimizer of eager scripts (framework_overhead: eager; op_time.cpp
+/// AdamW (optimizer_implementation_of, job_spec.h: the default of eager scripts; op_time.cpp
 /// optimizer_work counts its passes), compute s = sqrt(v) for every tensor in one
 /// torch._foreach_sqrt before dividing and adding ε in place (torch/optim/adam.py,
 /// _multi_tensor_adam): one second moment's worth, half the two moments. Checked on an H200:
 /// Llama-3-8B's pure-bf16 full fine-tune peaks at 80.37 GB (validation case H009), weights,
-/// gradients and moments 64.2 GB plus that 16.1 GB. Looping over the tensors
-/// (TrainingSpec::optimizer_foreach false: _single_tensor_adam, transformers' legacy AdamW)
-/// holds one tensor's sqrt at a time: the largest op's trained parameters at the state's
-/// element width. 0 for a fused step (every other
-/// framework mode), for ZeRO (DeepSpeed's FusedAdam), for Megatron's distributed optimizer,
-/// for an offloaded optimizer and for every other optimizer.
+/// gradients and moments 64.2 GB plus that 16.1 GB. Looping over the tensors (for_loop:
+/// _single_tensor_adam, transformers' legacy AdamW) holds one tensor's sqrt at a time: the
+/// largest op's trained parameters at the state's element width. 0 for a fused step, for
+/// ZeRO (DeepSpeed's FusedAdam), for Megatron's distributed optimizer, for an offloaded
+/// optimizer and for every other optimizer.
 double optimizer_step_temporary_bytes(const JobSpec& job, double local_state_bytes);
 
 }  // namespace gpuplan::models

@@ -248,7 +248,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   const double tensor_host_s = optimizer_tensor_host_time_s(parameter_tensors, t, e) / pieces;
   for (int i = 0; i < pieces; ++i) {
     DispatchUnit u = unit_of("optimizer.step", piece, t, false, e);
-    u.dispatch_s = piece.kernels * optimizer_dispatch_time_s(t.framework_overhead, e) + tensor_host_s;
+    u.dispatch_s = piece.kernels * optimizer_dispatch_time_s(t, e) + tensor_host_s;
     plan.optimizer.push_back(u);
   }
 

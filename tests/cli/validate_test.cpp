@@ -78,6 +78,8 @@ using gpuplan::testing::run_gpuplan;
 // tensor, or one tensor's under the legacy per-tensor loop that V105-V108's Trainer ran): H009's peak -15.7 -> +0.0 %,
 // memory 7.6 -> 6.9 % over 24. torchvision's nn.MultiheadAttention layout copies (ViT's attention_module:
 // torchvision): H012 +35.4 -> +17.6 %; throughput 7.8 -> 7.6 %, one GPU 8.1 -> 7.7 %; H001-H013 8.6 -> 7.2 %.
+// training.optimizer_implementation (for_loop / foreach / fused; V105-V108 for_loop, H010's compiled model foreach):
+// H010 +18.2 -> +13.3 %, one GPU 7.7 -> 7.6 %, H001-H013 7.2 -> 6.8 %.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -88,20 +90,20 @@ TEST_SUITE("cli.validate") {
     CHECK(j["throughput_mape"].get<double>() <= 0.077);
     CHECK(j["rows"].size() >= 157);
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 40);
-    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.078);
+    CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.077);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.077);
     CHECK(j["memory_mape"].get<double>() <= 0.070);
     CHECK(j["fits_right"].get<int>() >= 7);
   }
 
-  TEST_CASE("gpuplan's own H200 measurements H001-H013 within 7.5 % MAPE; the LLM and BERT rows each within 12 %") {
+  TEST_CASE("gpuplan's own H200 measurements H001-H013 within 7 % MAPE; the LLM and BERT rows each within 12 %") {
     // Real PyTorch steps timed on a lent H200 (cuda_probe/torch_steps.py, 2026-12-04). 28.6 % when first added:
     // torch.optim's foreach AdamW passes (H003 +30.5 -> +20.3 %), HF's eager RMSNorm / rotary / loss passes
     // (H003 -> +8.9 %), the align1 GEMM of GPT-2's 50,257-token head and gelu_new (H002 +135 -> -2.9 %) brought it
     // to 13.3 %; the causal mask passed as a tensor under torch.compile (H010 +44.5 -> +18.2 %) and cuDNN's NCHW
     // batch norm (H011 +38.4 -> -1.1 %) to 8.6 %, torchvision's nn.MultiheadAttention copies (H012 +35.4 -> +17.6 %)
-    // to 7.2 %. Left: H012 and H010 (+18 %), H004 (+11.5 %).
+    // to 7.2 %, H010's eager optimizer under a compiled model to 6.8 %. Left: H012 (+18 %), H010 (+13 %), H004 (+11.5 %).
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -120,7 +122,7 @@ TEST_SUITE("cli.validate") {
       if (llm_or_bert) CHECK(error <= 0.12);
     }
     CHECK(n == 13);
-    CHECK(sum / n <= 0.075);
+    CHECK(sum / n <= 0.07);
   }
 
   TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 7.9 % MAPE, each within 20 %") {

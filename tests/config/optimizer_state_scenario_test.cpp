@@ -73,33 +73,40 @@ TEST_SUITE("config.optimizer_state_precision") {
   }
 }
 
-TEST_SUITE("config.optimizer_foreach") {
-  TEST_CASE("true by default; false is kept, and refused where no torch.optim foreach step runs") {
-    CHECK(job_of(tinyllama_scenario("")).training.optimizer_foreach);
-    CHECK_FALSE(job_of(tinyllama_scenario("  optimizer_foreach: false\n")).training.optimizer_foreach);
-    CHECK(scenario_errors(with_replaced(tinyllama_scenario("  optimizer_foreach: false\n"), "optimizer: adamw",
-                                        "optimizer: adamw_8bit")) ==
-          Messages{"optimizer_foreach: false describes torch.optim's SGD and Adam(W), and adamw_8bit loops over the "
-                   "tensors with kernels of its own at s.yaml:12:22 (training.optimizer_foreach); remove "
-                   "training.optimizer_foreach"});
-    CHECK(scenario_errors(tinyllama_scenario("  optimizer_foreach: false\n  framework_overhead: compiled\n")) ==
-          Messages{"optimizer_foreach: false describes torch.optim's unfused step in eager scripts, and "
-                   "framework_overhead compiled runs a fused optimizer at s.yaml:12:22 (training.optimizer_foreach); "
-                   "remove training.optimizer_foreach, or set framework_overhead: eager"});
-    // true is the default and what a fused step does too: no error, so remedies stay open.
-    CHECK(job_of(tinyllama_scenario("  optimizer_foreach: true\n  framework_overhead: compiled\n")).training.optimizer_foreach);
-    // DeepSpeed's fused Adam under ZeRO: no torch.optim loop to describe.
-    const std::string zero = with_replaced(
-        with_replaced(tinyllama_scenario("  optimizer_foreach: false\n"), "  gpu: a10g\n",
-                      "  gpu: a10g\n  gpus_per_node: 2\n  gpu_interconnect: pcie4\n"),
-        "hardware:", "parallelism: {strategy: zero, zero_stage: 2}\nhardware:");
-    CHECK(scenario_errors(zero) ==
-          Messages{"optimizer_foreach: false describes torch.optim's per-tensor loop, and strategy zero runs "
-                   "DeepSpeed's fused Adam at s.yaml:12:22 (training.optimizer_foreach); remove "
-                   "training.optimizer_foreach"});
-    const Messages not_boolean = scenario_errors(tinyllama_scenario("  optimizer_foreach: sometimes\n"));
-    REQUIRE(not_boolean.size() == 1);
-    CHECK(not_boolean.front().find("s.yaml:12:22 (training.optimizer_foreach)") != std::string::npos);
+TEST_SUITE("config.optimizer_implementation") {
+  TEST_CASE("unset follows the framework mode; a written value is kept, and refused where torch.optim does not run") {
+    CHECK_FALSE(job_of(tinyllama_scenario("")).training.optimizer_implementation.has_value());
+    CHECK(models::optimizer_implementation_of(job_of(tinyllama_scenario("")).training) ==
+          models::OptimizerImplementation::kForeach);
+    CHECK(models::optimizer_implementation_of(
+              job_of(tinyllama_scenario("  framework_overhead: compiled\n")).training) ==
+          models::OptimizerImplementation::kFused);
+    // A compiled model whose optimizer stays eager (torch.compile(model) only).
+    CHECK(models::optimizer_implementation_of(
+              job_of(tinyllama_scenario("  framework_overhead: compiled\n  optimizer_implementation: foreach\n"))
+                  .training) == models::OptimizerImplementation::kForeach);
+    CHECK(job_of(tinyllama_scenario("  optimizer_implementation: for_loop\n")).training.optimizer_implementation ==
+          models::OptimizerImplementation::kForLoop);
+    CHECK(scenario_errors(with_replaced(tinyllama_scenario("  optimizer_implementation: foreach\n"),
+                                        "optimizer: adamw", "optimizer: adamw_8bit")) ==
+          Messages{"optimizer_implementation says how torch.optim's SGD and Adam(W) run, and adamw_8bit loops over "
+                   "the tensors with kernels of its own at s.yaml:12:29 (training.optimizer_implementation); remove "
+                   "training.optimizer_implementation"});
+    // DeepSpeed's fused Adam under ZeRO: no torch.optim loop to describe; fused is what it is.
+    const auto zero = [](const std::string& implementation) {
+      return with_replaced(
+          with_replaced(tinyllama_scenario("  optimizer_implementation: " + implementation + "\n"), "  gpu: a10g\n",
+                        "  gpu: a10g\n  gpus_per_node: 2\n  gpu_interconnect: pcie4\n"),
+          "hardware:", "parallelism: {strategy: zero, zero_stage: 2}\nhardware:");
+    };
+    CHECK(scenario_errors(zero("for_loop")) ==
+          Messages{"optimizer_implementation for_loop is torch.optim's unfused step, and strategy zero runs "
+                   "DeepSpeed's fused Adam at s.yaml:12:29 (training.optimizer_implementation); use "
+                   "optimizer_implementation: fused, or remove it"});
+    CHECK(job_of(zero("fused")).training.optimizer_implementation == models::OptimizerImplementation::kFused);
+    CHECK(scenario_errors(tinyllama_scenario("  optimizer_implementation: forEach\n")) ==
+          Messages{"unknown value 'forEach', expected one of for_loop, foreach or fused at s.yaml:12:29 "
+                   "(training.optimizer_implementation); did you mean foreach?"});
   }
 }
 

@@ -306,10 +306,23 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(adamw.gpu_time_s == doctest::Approx(80e9 / 1.6e12 + 384 * 3e-6));
     // foreach=False (transformers' legacy AdamW, PyTorch before 2.0): the same 80 B, one launch
     // per tensor and op: 8 x 128.
-    t.optimizer_foreach = false;
+    t.optimizer_implementation = OptimizerImplementation::kForLoop;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(80e9));
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 8 * 128);
-    t.optimizer_foreach = true;
+    // fused=True in an eager script: one pass, 28 B (p 8, g 4, m and v 16), 6 ops x 48 launches.
+    t.optimizer_implementation = OptimizerImplementation::kFused;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(28e9));
+    CHECK(optimizer_tensor_host_time_s(128, t, e) == 0.0);
+    // A compiled model's eager foreach optimizer: the passes, the Python per tensor, aten launches.
+    t.framework_overhead = FrameworkOverhead::kCompiled;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(28e9));
+    CHECK(optimizer_dispatch_time_s(t, e) == doctest::Approx(e.compiled_dispatch_s));
+    t.optimizer_implementation = OptimizerImplementation::kForeach;
+    CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(80e9));
+    CHECK(optimizer_tensor_host_time_s(128, t, e) == doctest::Approx(128 * e.eager_optimizer_tensor_s));
+    CHECK(optimizer_dispatch_time_s(t, e) == doctest::Approx(10e-6));
+    t.framework_overhead = FrameworkOverhead::kEager;
+    t.optimizer_implementation.reset();
     // Adam without weight decay skips mul_(p): 18 arrays, 72 B.
     t.optimizer = Optimizer::kAdam;
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(72e9));
@@ -358,7 +371,8 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).bytes == doctest::Approx(16e9));
     CHECK(optimizer_work(1e9, 128, testing::ampere_like(), t, e).kernels == 12 * 128);
     // the optimizer's eager loop costs a bare aten call per kernel, not model-code dispatch
-    CHECK(optimizer_dispatch_time_s(FrameworkOverhead::kEager, e) == doctest::Approx(10e-6));
+    t.framework_overhead = FrameworkOverhead::kEager;
+    CHECK(optimizer_dispatch_time_s(t, e) == doctest::Approx(10e-6));
   }
 
   TEST_CASE("fused FlashAttention: tensor cores at the flash fraction, backward 2.5x forward") {

@@ -94,9 +94,16 @@ TEST_SUITE("models.memory.optimizer_state") {
     // foreach: torch._foreach_sqrt(exp_avg_sq) of every tensor, half the moments: 8e8 B.
     CHECK(optimizer_step_temporary_bytes(job, state) == doctest::Approx(8e8));
     // A loop over the tensors holds the largest one's sqrt: 3e8 x 2 B.
-    job.training.optimizer_foreach = false;
+    job.training.optimizer_implementation = OptimizerImplementation::kForLoop;
     CHECK(optimizer_step_temporary_bytes(job, state) == doctest::Approx(6e8));
-    job.training.optimizer_foreach = true;
+    // fused=True in an eager script: one kernel, no temporary; a compiled model's foreach step keeps it.
+    job.training.optimizer_implementation = OptimizerImplementation::kFused;
+    CHECK(optimizer_step_temporary_bytes(job, state) == 0.0);
+    JobSpec compiled_model = job;
+    compiled_model.training.framework_overhead = FrameworkOverhead::kCompiled;
+    compiled_model.training.optimizer_implementation = OptimizerImplementation::kForeach;
+    CHECK(optimizer_step_temporary_bytes(compiled_model, state) == doctest::Approx(8e8));
+    job.training.optimizer_implementation.reset();
     // Fused steps, other optimizers, DeepSpeed, Megatron's distributed optimizer, offload: none.
     JobSpec fused = job;
     fused.training.framework_overhead = FrameworkOverhead::kCompiled;
