@@ -105,6 +105,14 @@ std::vector<double> saved_bytes_per_sample(const Workload& workload, const Train
   return bytes;
 }
 
+double loss_backward_transient_bytes_per_sample(const Workload& workload, const TrainingSpec& training) {
+  const bool unfused = training.framework_overhead == FrameworkOverhead::kEager ||
+                       training.framework_overhead == FrameworkOverhead::kCudaGraphs;
+  if (!unfused || training.framework != Framework::kPytorch || workload.ops.empty()) return 0.0;
+  const Op& loss = workload.ops.back();
+  return loss.backward_transient_elements * saved_bytes_per_element(loss, training);
+}
+
 MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& training,
                                 const MemoryModelParams& params) {
   if (training.batch_size < 1) {

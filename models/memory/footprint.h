@@ -5,7 +5,9 @@
 ///   (+ a quantized base's largest dequantized weight) + CUDA context + allocator slack
 ///   (DESIGN.md "Memory"); rank_memory (parallel_memory.h) adds, as workspace, what the
 ///   optimizer step's temporaries exceed the freed activations by
-///   (optimizer_step_temporary_bytes, optimizer_state.h).
+///   (optimizer_step_temporary_bytes, optimizer_state.h), or what the loss's backward
+///   allocates exceeds the gradients not yet allocated and the block not yet recomputed by
+///   (loss_backward_transient_bytes_per_sample), whichever is more.
 /// Conventions (PyTorch eager, torch.amp):
 /// - parameters are fp32 (4 B) and so are their gradients; under AMP the fp32 parameters are
 ///   the master weights and autocast keeps a 16-bit copy of each weight during the step
@@ -90,6 +92,15 @@ double autocast_weight_copy_bytes(const Workload& workload, Precision precision)
 /// gradient, and frees it after; one such matrix is live at the peak. 0 without a quantized
 /// base. Counted in MemoryBreakdown::workspace_bytes.
 double dequantized_weight_bytes(const Workload& workload, Precision precision);
+
+/// Bytes per sample that the backward of `workload`'s last op (the loss, whose backward runs
+/// first) allocates beside the saved activations: Op::backward_transient_elements at the op's
+/// saved width (F.cross_entropy: nll_loss's zeroed gradient and log_softmax's output, fp32).
+/// Counted only where PyTorch runs the loss op by op (framework_overhead eager or cuda_graphs;
+/// a fusing compiler or TensorFlow's fused softmax_cross_entropy_with_logits writes one
+/// gradient in place of what it saved); 0 otherwise and for an empty op table. Pure.
+/// rank_memory (parallel_memory.h) turns it into the loss-backward phase of the peak.
+double loss_backward_transient_bytes_per_sample(const Workload& workload, const TrainingSpec& training);
 
 /// Peak memory of one GPU training `workload` with `training` (micro-batch, precision,
 /// optimizer, checkpointing). Throws std::invalid_argument for a batch below 1.

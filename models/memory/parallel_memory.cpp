@@ -295,12 +295,32 @@ double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int
 
 namespace {
 
-/// The optimizer step runs after backward has freed the activations (and the gathered units
-/// of sharded data parallelism): its temporaries (optimizer_step_temporary_bytes) raise the
-/// peak only by what they exceed those by, counted as workspace.
-void add_optimizer_step_peak(const JobSpec& job, MemoryBreakdown& m) {
+/// True where the parameters' gradients are not yet allocated when the loss's backward runs:
+/// optimizer.zero_grad() sets them to None (PyTorch 2.0's default, set_to_none=True) and no
+/// earlier micro-batch of the step has made them, and no persistent gradient buffer holds them
+/// (DeepSpeed's partitions, FSDP's sharded gradients: kept as live).
+bool gradients_unallocated_at_loss_backward(const JobSpec& job) {
+  const ParallelStrategy s = job.parallelism.strategy;
+  return job.training.gradient_accumulation == 1 &&
+         (s == ParallelStrategy::kNone || s == ParallelStrategy::kDdp || s == ParallelStrategy::kDataParallel);
+}
+
+/// Two phases of the step can hold more than the footprint's sum (which is the backward
+/// through the body: every saved activation, gradient and state), and the peak is the larger
+/// of them, counted as workspace:
+/// - the loss's backward, first of the backward: its transients
+///   (loss_backward_transient_bytes_per_sample x micro-batch) beside every saved activation,
+///   with the gradients not yet allocated (gradients_unallocated_at_loss_backward) and no
+///   block yet recomputed (`recompute_bytes`, the footprint's one recomputed block);
+/// - the optimizer step, after backward has freed the activations (and the gathered units of
+///   sharded data parallelism): its temporaries (optimizer_step_temporary_bytes).
+void add_phase_peaks(const JobSpec& job, const Workload& ops, double recompute_bytes, MemoryBreakdown& m) {
+  const double not_yet = (gradients_unallocated_at_loss_backward(job) ? m.gradients_bytes : 0.0) + recompute_bytes;
+  const double loss_backward =
+      loss_backward_transient_bytes_per_sample(ops, job.training) * job.training.batch_size - not_yet;
   const double freed = m.activations_bytes + m.allocator_slack_bytes + m.gathered_bytes;
-  m.workspace_bytes += std::max(0.0, optimizer_step_temporary_bytes(job, m.optimizer_state_bytes) - freed);
+  const double optimizer_step = optimizer_step_temporary_bytes(job, m.optimizer_state_bytes) - freed;
+  m.workspace_bytes += std::max({0.0, loss_backward, optimizer_step});
 }
 
 }  // namespace
@@ -314,7 +334,7 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
     RankOps rank_ops(job, &rank);
     MemoryBreakdown m = per_gpu_memory(job, training_memory(rank, job.training, params), rank_ops);
     apply_distributed_optimizer(job, rank, m);
-    add_optimizer_step_peak(job, m);
+    add_phase_peaks(job, rank, recompute_buffer_bytes_per_sample(rank, job.training) * job.training.batch_size, m);
     return m;
   }
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
@@ -332,7 +352,7 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
     m.allocator_slack_bytes *= one > 0.0 ? m.activations_bytes / one : 1.0;
     m.data_parallel_bytes = buckets ? stage.parameters * 4.0 : 0.0;  // DDP's fp32 bucket copy of the stage's gradients
     apply_distributed_optimizer(job, stage, m);
-    add_optimizer_step_peak(job, m);
+    add_phase_peaks(job, stage, recompute, m);
     if (s == 0 || m.total_bytes() > worst.total_bytes()) {
       worst = m;
       if (worst_stage != nullptr) *worst_stage = s;

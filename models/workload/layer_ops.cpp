@@ -132,6 +132,12 @@ Op cross_entropy_op(std::string name, double rows, double classes) {
       // gradient, log_softmax's backward and the cast back. About 3 passes each way.
       .eager_passes = 3.0,
       .autocast_fp32 = true,
+      // Every PyTorch LM recipe upcasts the logits before the loss in every precision: HF's
+      // ForCausalLMLoss (logits.float()), torchtitan's cross_entropy_loss (pred.float()),
+      // Megatron (fp16_lm_cross_entropy false), autocast's fp32 list for log_softmax.
+      .upcasts_fp32 = true,
+      // nll_loss backward's zero-filled gradient and log_softmax backward's output.
+      .backward_transient_elements = 2.0 * logits,
   };
 }
 
@@ -141,6 +147,10 @@ Op fused_cross_entropy_op(std::string name, double rows, double classes) {
   op.forward_kernels = 1;
   op.eager_passes = 1.0;
   op.autocast_fp32 = false;
+  op.upcasts_fp32 = false;
+  // Its backward writes the logits' gradient in one kernel, in their own dtype (flash-attn's
+  // cross_entropy_bwd; inplace_backward off by default).
+  op.backward_transient_elements = rows * classes;
   return op;
 }
 
@@ -157,6 +167,8 @@ Op fused_linear_cross_entropy_op(std::string name, double rows, double hidden, d
   op.forward_kernels = static_cast<int>(std::ceil(rows / liger_chunk_rows(rows, hidden, classes)));
   op.eager_passes = 1.0;
   op.autocast_fp32 = false;  // the logits stay in the GEMM's dtype; the kernel upcasts in registers
+  op.upcasts_fp32 = false;
+  op.backward_transient_elements = 0.0;  // the gradient was written in forward and saved
   return op;
 }
 

@@ -91,7 +91,9 @@ Op embedding_op(std::string name, double rows, double width, double table_rows);
 Op softmax_op(std::string name, double elements);
 
 /// Cross-entropy loss over `rows` rows of `classes` logits, as F.cross_entropy runs it:
-/// log_softmax then nll_loss (2 kernels). Saves the log-softmax output (rows·classes).
+/// log_softmax then nll_loss (2 kernels). Saves the log-softmax output (rows·classes), in
+/// fp32 in every precision (Op::upcasts_fp32: the recipes upcast the logits first); its
+/// backward allocates 2·rows·classes at once (Op::backward_transient_elements).
 Op cross_entropy_op(std::string name, double rows, double classes);
 
 /// Cross-entropy over `rows` rows of `classes` logits as flash-attn's fused CrossEntropyLoss

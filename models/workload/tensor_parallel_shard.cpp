@@ -84,6 +84,10 @@ Workload tensor_parallel_rank_workload(const Workload& workload, int tensor_para
         op.input_elements /= t;
         op.output_elements /= t;
         op.saved_elements /= t;
+        // Megatron's vocab-parallel cross-entropy writes the logits' gradient in place of the
+        // softmax it saved (megatron/core/tensor_parallel/cross_entropy.py, backward:
+        // grad_input = softmax, then in-place updates): nothing beside it.
+        op.backward_transient_elements = 0.0;
         break;
       case TensorSplit::kRow:
         op.forward_flop /= t;

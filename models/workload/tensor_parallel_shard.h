@@ -19,7 +19,8 @@
 /// Outside the blocks, the token embedding is vocab-parallel (rows / t, output a partial sum),
 /// the LM head column-parallel over the vocabulary and the loss a vocab-parallel cross
 /// entropy over the rank's logits (Megatron's VocabParallelEmbedding, ColumnParallelLinear,
-/// vocab_parallel_cross_entropy); the other ops are replicated (or / t with sequence
+/// vocab_parallel_cross_entropy, whose backward writes the gradient in place of its saved
+/// softmax: no Op::backward_transient_elements); the other ops are replicated (or / t with sequence
 /// parallelism). Saved activations per layer then follow Korthikanti et al. 2022, table 2:
 /// s·b·h·(10 + 24/t + 5·a·s/(h·t)) bytes at 16 bit without, s·b·h·(34/t + 5·a·s/(h·t)) with
 /// sequence parallelism (the a·s term gone with fused attention).

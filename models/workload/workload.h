@@ -89,6 +89,13 @@ struct Op {
   /// LlamaRMSNorm: hidden_states.to(torch.float32)): 4-byte tensors in eager and under CUDA
   /// graphs even in pure 16-bit training, traffic and saved tensors alike.
   bool upcasts_fp32 = false;
+  /// Elements per sample that this op's backward allocates at once beside the saved
+  /// activations when PyTorch runs it op by op (eager, CUDA graphs): F.cross_entropy's
+  /// nll_loss backward fills a zeroed gradient of the log-probabilities and log_softmax's
+  /// backward writes the logits' gradient beside it (2 x rows x classes). At the saved
+  /// tensors' width; read for the model's last op, the loss, whose backward runs first
+  /// (footprint.h, loss_backward_transient_bytes_per_sample). 0: nothing counted.
+  double backward_transient_elements = 0.0;
   /// Under a fusing compiler (framework_overhead: compiled), the share of this memory-bound
   /// op's traffic and kernels left; negative: GpuEfficiency::compiled_memory_bound_share.
   /// The attention-score chain is one fused kernel per direction there (apex/Megatron

@@ -80,6 +80,10 @@ using gpuplan::testing::run_gpuplan;
 // torchvision): H012 +35.4 -> +17.6 %; throughput 7.8 -> 7.6 %, one GPU 8.1 -> 7.7 %; H001-H013 8.6 -> 7.2 %.
 // training.optimizer_implementation (for_loop / foreach / fused; V105-V108 for_loop, H010's compiled model foreach):
 // H010 +18.2 -> +13.3 %, one GPU 7.7 -> 7.6 %, H001-H013 7.2 -> 6.8 %.
+// 2026-12-05, session 19: the loss-backward phase of the peak (F.cross_entropy's backward allocates nll_loss's zeroed
+// gradient and log_softmax's output, fp32, before any parameter gradient exists) and HF's fp32 upcast of the logits
+// under pure bf16: H002 -20.9 -> +3.1 %, H003 -8.7 -> -1.3 %, H004 -11.4 -> +1.4 %, H013 -17.2 -> +6.1 %, H008
+// -2.9 -> +5.5 %; memory 6.9 -> 5.1 % over 24; one GPU 7.6 -> 7.5 %.
 // Peak memory 7.9 % over 9: the
 TEST_SUITE("cli.validate") {
   TEST_CASE("validation MAPE stays within its recorded bounds") {
@@ -93,8 +97,30 @@ TEST_SUITE("cli.validate") {
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.077);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.077);
-    CHECK(j["memory_mape"].get<double>() <= 0.070);
+    CHECK(j["memory_mape"].get<double>() <= 0.052);
     CHECK(j["fits_right"].get<int>() >= 7);
+  }
+
+  TEST_CASE("the eager HF language-model peaks measured on the H200 each within 7 %") {
+    // torch.cuda.max_memory_allocated() of H002-H004, H008, H009, H013: F.cross_entropy's backward transients
+    // (loss_backward_transient_bytes_per_sample) and the optimizer step's temporaries set these peaks; without the
+    // loss's phase H002 was -20.9 %, H013 -17.2 %. Left outside: H005 (cudnn.benchmark's trial workspaces in the
+    // warm-up, -23 %) and H010 (torch.compile's saved tensors, -16 %).
+    const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    int n = 0;
+    for (const auto& row : j["rows"]) {
+      const std::string id = row["case"].get<std::string>();
+      const std::string number = id.substr(0, 4);
+      const bool eager_lm = number == "H002" || number == "H003" || number == "H004" || number == "H008" ||
+                            number == "H009" || number == "H013";
+      if (!eager_lm || row["metric"] != "peak_memory_allocated") continue;
+      CAPTURE(id);
+      CHECK(std::abs(row["relative_error"].get<double>()) <= 0.07);
+      ++n;
+    }
+    CHECK(n == 6);
   }
 
   TEST_CASE("gpuplan's own H200 measurements H001-H013 within 7 % MAPE; the LLM and BERT rows each within 12 %") {
