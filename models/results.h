@@ -104,6 +104,10 @@ struct VariantResult {
   std::optional<double> scaling_efficiency;
   std::optional<double> single_gpu_throughput_samples_per_s;
   std::string collective;              ///< DDP: NCCL algorithm/protocol of the largest bucket
+  /// The attention kernel that runs (training.attention resolved: sdpa becomes flash,
+  /// memory_efficient or eager, models/workload/attention_kernel.h); empty for a model
+  /// without attention.
+  std::string attention_kernel;
   int nodes = 1;
   std::string interconnect;            ///< intra-node link (interconnect table name); empty on one GPU
   std::string network;                 ///< transport between nodes ("infiniband", "ethernet"); empty on one node

@@ -59,6 +59,10 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return text(v.parallelism); }});
   f.push_back({"collective", "", kAlways, "DDP: NCCL algorithm/protocol of the largest bucket",
                [](const VariantResult& v) { return nonempty(v.collective); }});
+  f.push_back({"attention_kernel", "", kAlways,
+               "the attention kernel that runs: training.attention with sdpa resolved to what PyTorch dispatches to "
+               "(flash | memory_efficient | eager), or flash3 | flash_triton as named; none without attention",
+               [](const VariantResult& v) { return nonempty(v.attention_kernel); }});
   f.push_back({"interconnect", "", kAlways, "intra-node link (interconnect table name); none on one GPU",
                [](const VariantResult& v) { return nonempty(v.interconnect); }});
   f.push_back({"network", "", kAlways, "transport between nodes (infiniband | ethernet); none on one node",

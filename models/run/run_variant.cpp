@@ -148,6 +148,9 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.gpu_prediction_only = job.hardware.gpu.prediction_only;
   r.gpu_uncalibratable = job.hardware.gpu.is_amd();
   r.parallelism = std::string(name_of(job.parallelism.strategy));
+  const bool has_attention = std::any_of(job.workload.ops.begin(), job.workload.ops.end(),
+                                         [](const Op& op) { return op.op_class == OpClass::kAttention; });
+  if (has_attention) r.attention_kernel = std::string(name_of(job.training.attention));
   r.nodes = job.hardware.nodes;
   if (r.gpus > 1) r.interconnect = job.hardware.topology.intra_node.name;
   if (job.hardware.nodes > 1 && job.hardware.topology.inter_node) {

@@ -72,7 +72,8 @@ TEST_SUITE("report.report_format") {
   TEST_CASE("CSV: the columns of report/variant_fields.cpp, SI values, empty cells for an OOM row, quoted commas") {
     const std::string csv = report::render_csv(two_rows());
     const std::string header =
-        "strategy,gpu,parameters,frozen_parameters,gpus,nodes,parallelism,collective,interconnect,network,network_bytes_per_s,"
+        "strategy,gpu,parameters,frozen_parameters,gpus,nodes,parallelism,collective,attention_kernel,interconnect,network,"
+        "network_bytes_per_s,"
         "global_batch_samples,fits,throughput_samples_per_s,single_gpu_throughput_samples_per_s,"
         "throughput_tokens_per_s,throughput_per_gpu_tokens_per_s,step_time_s,gpu_compute_s,optimizer_s,data_wait_s,"
         "h2d_s,host_dispatch_s,"
@@ -90,11 +91,11 @@ TEST_SUITE("report.report_format") {
         "critical_path_share,notes,calibrated\n";
     CHECK(csv.substr(0, header.size()) == header);
     // Energy in joules, as in JSON (STYLE.md U6): 360000000 J, not 100 kWh.
-    CHECK(csv.find("\nbaseline,a100-80gb,0,0,1,1,,,,,,256,true,1024,,,,0.25,0.2,0.01,0.04,0,0,0,0,,0.84,0.15,0.2,,30000000000,30000000000,80000000000,"
+    CHECK(csv.find("\nbaseline,a100-80gb,0,0,1,1,,,,,,,256,true,1024,,,,0.25,0.2,0.01,0.04,0,0,0,0,,0.84,0.15,0.2,,30000000000,30000000000,80000000000,"
                    "0,0,0,0,0,0,0,0,0,1251.25,112612.5,1234.5,,,,,,,,,,,,,360000000,gpu_compute,"
                    "training.precision: bf16_amp,,,,,,,,,,,,,false\n") != std::string::npos);
     // OOM: memory and the advice, nothing that needs a simulated step; the comma is quoted.
-    CHECK(csv.find("\n\"bs1024, big\",a100-80gb,0,0,1,1,,,,,,256,false,,,,,,,,,,,,,,,,,,95000000000,95000000000,80000000000,0,0,0,0,0,0,0,0,0,"
+    CHECK(csv.find("\n\"bs1024, big\",a100-80gb,0,0,1,1,,,,,,,256,false,,,,,,,,,,,,,,,,,,95000000000,95000000000,80000000000,0,0,0,0,0,0,0,0,0,"
                    ",,,,,,,,,,,,,,,,memory,training.activation_checkpointing: true,,,,,,,,,,,,,false\n") != std::string::npos);
   }
 
@@ -152,16 +153,18 @@ TEST_SUITE("report.report_format") {
     CHECK(table.find("2.0 ms") != std::string::npos);
     CHECK(table.find("comm = communication per step not hidden") != std::string::npos);
     v.nodes = 2;
+    v.attention_kernel = "flash";
     v.interconnect = "nvlink3_nvswitch";
     v.network = "infiniband";
     v.network_bytes_per_s = 50e9;
-    CHECK(report::render_csv(r).find("\nbaseline,a100-80gb,0,0,8,2,ddp,ring/simple,nvlink3_nvswitch,infiniband,50000000000,256,"
+    CHECK(report::render_csv(r).find("\nbaseline,a100-80gb,0,0,8,2,ddp,ring/simple,flash,nvlink3_nvswitch,infiniband,50000000000,256,"
                                      "true,1024,142,131072,16384,0.25,0.2,0.01,0.04,0,0,0.002,0,0.9,") != std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["scaling_efficiency"].get<double>() == doctest::Approx(0.9));
     CHECK(j["variants"][0]["collective"] == "ring/simple");
     CHECK(j["variants"][0]["parallelism"] == "ddp");
     CHECK(j["variants"][0]["interconnect"] == "nvlink3_nvswitch");
+    CHECK(j["variants"][0]["attention_kernel"] == "flash");
     CHECK(j["variants"][0]["network_bytes_per_s"].get<double>() == doctest::Approx(50e9));
     // A one-GPU scenario keeps its table as before: no multi-GPU columns.
     CHECK(report::render_table(two_rows()).find("scaling") == std::string::npos);
