@@ -27,6 +27,10 @@ struct MemoryBreakdown {
   /// (FSDP / ZeRO-3: the units in flight and the largest unit's unsharded gradient,
   /// models/memory/parallel_memory.h); 0 without sharded parameters.
   double gathered_bytes = 0.0;
+  /// The part of workspace_bytes that the loss's backward phase adds over the body's sum
+  /// (models/memory/parallel_memory.h rank_memory); already in workspace_bytes, not in
+  /// total_bytes() again. 0 where another phase, or none, sets the peak.
+  double loss_backward_excess_bytes = 0.0;
   double total_bytes() const {
     return weights_bytes + gradients_bytes + optimizer_state_bytes + activations_bytes +
            workspace_bytes + cuda_context_bytes + allocator_slack_bytes + data_parallel_bytes + gathered_bytes;

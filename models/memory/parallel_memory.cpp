@@ -320,7 +320,9 @@ void add_phase_peaks(const JobSpec& job, const Workload& ops, double recompute_b
       loss_backward_transient_bytes_per_sample(ops, job.training) * job.training.batch_size - not_yet;
   const double freed = m.activations_bytes + m.allocator_slack_bytes + m.gathered_bytes;
   const double optimizer_step = optimizer_step_temporary_bytes(job, m.optimizer_state_bytes) - freed;
-  m.workspace_bytes += std::max({0.0, loss_backward, optimizer_step});
+  const double excess = std::max({0.0, loss_backward, optimizer_step});
+  m.workspace_bytes += excess;
+  m.loss_backward_excess_bytes = loss_backward > 0.0 && loss_backward >= optimizer_step ? excess : 0.0;
 }
 
 }  // namespace

@@ -26,6 +26,9 @@ namespace gpuplan::models {
 /// modelled allocator slack is a mean, and the peak-memory validation rows scatter by about
 /// 5 % (tests/validation/README.md).
 constexpr double kTightMemoryShare = 0.95;
+/// Share of the peak above which the loss's backward phase gets a run note: a twentieth, where a
+/// fused loss would change what fits.
+constexpr double kLossBackwardNoteShare = 0.05;
 namespace {
 
 /// Throws JobTimeRangeError when the job's time to train does not fit in SimTime: a job
@@ -188,6 +191,15 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
                                   "longer sample can still run out of memory",
                                   100.0 * r.peak_memory_bytes / r.memory_capacity_bytes, r.memory_capacity_bytes / 1e9,
                                   100.0 * (1.0 - kTightMemoryShare)));
+  }
+  if (job.workload.family == "transformer_decoder" &&
+      r.memory.loss_backward_excess_bytes > kLossBackwardNoteShare * r.peak_memory_bytes) {
+    r.notes.push_back(fmt::format(
+        "memory: the peak is the loss's backward, where F.cross_entropy's two fp32 gradients of the logits "
+        "(tokens x vocabulary) add {:.1f} GB over the rest of the step (counted as workspace); a fused loss "
+        "avoids them: loss: fused_linear_cross_entropy in workload.model (Liger-Kernel; a catalog model as "
+        "{{base: {}, loss: fused_linear_cross_entropy}})",
+        r.memory.loss_backward_excess_bytes / 1e9, job.workload.name));
   }
   if (!r.fits) {
     r.bottleneck = "memory";
