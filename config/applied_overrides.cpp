@@ -26,7 +26,7 @@ void remove_all(YAML::Node& map, const std::string& key) {
 }  // namespace
 
 void AppliedOverrides::replace(YAML::Node map, const std::string& key, const YAML::Node* value) {
-  Change change{map, key, std::nullopt, std::nullopt, false};
+  Change change{map, key, std::nullopt, std::nullopt};
   for (auto it = map.begin(); it != map.end(); ++it) {
     if (it->first.IsScalar() && it->first.Scalar() == key) {
       change.old_key.emplace(it->first);
@@ -37,7 +37,6 @@ void AppliedOverrides::replace(YAML::Node map, const std::string& key, const YAM
   remove_all(map, key);
   if (value != nullptr) {
     map.force_insert(key, *value);
-    change.inserted = true;
   }
   changes_.push_back(std::move(change));
 }
@@ -84,9 +83,10 @@ AppliedOverrides::AppliedOverrides(YAML::Node tree, const std::vector<const Over
 
 AppliedOverrides::~AppliedOverrides() {
   for (auto it = changes_.rbegin(); it != changes_.rend(); ++it) {
-    if (it->inserted) {
-      remove_all(it->map, it->key);
-    }
+    // Also where the override removed the key: a non-const lookup of it while the variant
+    // was validated left an undefined pair behind, which would hide the restored one (a
+    // removal in one strategy then leaked into every strategy after it).
+    remove_all(it->map, it->key);
     if (it->old_key) {
       it->map.force_insert(*it->old_key, *it->old_value);
     }

@@ -39,7 +39,6 @@ class AppliedOverrides {
     // merges the other tree's whole node pool into its own, which made loading quadratic.
     std::optional<YAML::Node> old_key;    ///< the key node, with its mark; none: the key was absent
     std::optional<YAML::Node> old_value;  ///< its value node
-    bool inserted = false; ///< the override wrote a new value under `key`
   };
   /// Replaces `key` of `map` by `value` (undefined: removes it), recording the change.
   void replace(YAML::Node map, const std::string& key, const YAML::Node* value);

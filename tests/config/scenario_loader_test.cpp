@@ -537,6 +537,22 @@ strategies:
     }
   }
 
+  TEST_CASE("a key a strategy removes (~) is back for the strategies after it") {
+    const Scenario s = parse(std::string(kMinimal) + R"(data_loader:
+  num_workers: 2
+strategies:
+  baseline: {}
+  no_workers: { data_loader.num_workers: ~ }
+  no_loader: { data_loader: ~ }
+  baseline_again: {}
+)");
+    REQUIRE(s.variants.size() == 4);
+    CHECK(s.variants[0].job.data_loader.num_workers == 2);
+    CHECK(s.variants[1].job.data_loader.num_workers == 0);
+    CHECK(s.variants[2].job.data_loader.num_workers == 0);
+    CHECK(s.variants[3].job.data_loader.num_workers == 2);
+  }
+
   TEST_CASE("a sweep expands to the Cartesian product in the order written, for every strategy") {
     const Scenario s = parse(R"(format: gpuplan/v1
 workload:
