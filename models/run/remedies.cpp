@@ -53,6 +53,17 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
     add({{"training.batch_size", std::to_string(t.batch_size / 2)},
          {"training.gradient_accumulation", std::to_string(2 * t.gradient_accumulation)}});
   }
+  // The loss's logits: Liger-Kernel's fused linear cross-entropy saves no logits and needs no
+  // gradient of them (the loss's backward phase, models/memory/parallel_memory.h). Same
+  // numerics: the loss is computed chunk by chunk, not approximated.
+  if (job.workload.family == "transformer_decoder" && !job.workload.ops.empty() &&
+      job.workload.ops.back().backward_transient_elements > 0.0) {
+    if (job.workload.name == "inline") {
+      add({{"workload.model.loss", "fused_linear_cross_entropy"}});
+    } else {
+      add({{"workload.model", "{base: " + job.workload.name + ", loss: fused_linear_cross_entropy}"}});
+    }
+  }
   if (job.workload.is_language_model && t.attention != AttentionKernel::kEager && gpus >= 2 &&
       par.context_parallel == 1) {
     add({{"parallelism.context_parallel", "2"}});

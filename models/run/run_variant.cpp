@@ -138,6 +138,32 @@ double single_gpu_throughput(const JobSpec& one, const ModelParams& params, doub
 
 }  // namespace
 
+namespace {
+
+/// The run note of a decoder whose peak is its loss's backward (rank_memory's phase): what the
+/// loss's gradients add, what the loss saves besides, and the fused loss that holds neither
+/// (Liger-Kernel's, models/workload/layer_ops.h), written as the scenario would set it. One
+/// sentence, no semicolons (the CSV joins notes with "; ").
+std::string loss_backward_note(const JobSpec& job, const MemoryBreakdown& m) {
+  const Op& loss = job.workload.ops.back();
+  const bool unfused = loss.upcasts_fp32;  // F.cross_entropy; the fused kernels keep the logits' dtype
+  const double saved_bytes = saved_bytes_per_sample(job.workload, job.training).back() * job.training.batch_size;
+  const std::string fix = job.workload.name == "inline"
+                              ? "add loss: fused_linear_cross_entropy to workload.model"
+                              : "write workload.model: {base: " + job.workload.name +
+                                    ", loss: fused_linear_cross_entropy}";
+  return fmt::format(
+      "memory: the peak is the loss's backward, where {} {:.1f} GB over the rest of the step (counted as "
+      "workspace), beside the {:.1f} GB of {} the loss keeps from forward; Liger-Kernel's fused linear "
+      "cross-entropy holds neither ({})",
+      unfused ? "F.cross_entropy's two fp32 gradients of the logits (tokens x vocabulary) add"
+              : "the fused cross-entropy's gradient of the logits (tokens x vocabulary) adds",
+      m.loss_backward_excess_bytes / 1e9, saved_bytes / 1e9,
+      unfused ? "fp32 log-probabilities" : "logits", fix);
+}
+
+}  // namespace
+
 VariantRun run_variant(const JobSpec& job, const std::string& strategy, const ModelParams& params) {
   VariantRun run;
   VariantResult& r = run.result;
@@ -194,12 +220,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   }
   if (job.workload.family == "transformer_decoder" &&
       r.memory.loss_backward_excess_bytes > kLossBackwardNoteShare * r.peak_memory_bytes) {
-    r.notes.push_back(fmt::format(
-        "memory: the peak is the loss's backward, where F.cross_entropy's two fp32 gradients of the logits "
-        "(tokens x vocabulary) add {:.1f} GB over the rest of the step (counted as workspace); a fused loss "
-        "avoids them: loss: fused_linear_cross_entropy in workload.model (Liger-Kernel; a catalog model as "
-        "{{base: {}, loss: fused_linear_cross_entropy}})",
-        r.memory.loss_backward_excess_bytes / 1e9, job.workload.name));
+    r.notes.push_back(loss_backward_note(job, r.memory));
   }
   if (!r.fits) {
     r.bottleneck = "memory";

@@ -131,6 +131,26 @@ TEST_SUITE("cli.llm_training_behaviour") {
     CHECK(plain.peak_memory_bytes - liger.peak_memory_bytes > 7.5e9);
   }
 
+  TEST_CASE("out of memory by the loss's logits: the advice checks Liger's fused loss, same numerics, first") {
+    // Llama-3-8B LoRA (all linear layers, r 16) with full checkpointing at 4 x 2,048 on a 24 GB
+    // RTX 4090: the fp32 log-probabilities (4.2 GB) and the loss's two fp32 gradients (8.4 GB,
+    // less the replayed block) do not fit; without them the run does.
+    const std::string yaml = sequence_2048("llama3-8b") +
+                             "training: {batch_size: 4, precision: bf16_amp, optimizer: adamw, activation_checkpointing: "
+                             "true, fine_tuning: {method: lora, rank: 16, alpha: 32, targets: all_linear}}\n"
+                             "hardware: {gpu: rtx4090, cpu_cores: 16, host_memory: \"64 GiB\", storage: nvme_ssd}\n";
+    CHECK_FALSE(run(yaml).at("baseline").fits);
+    // The advice of `gpuplan run` simulates each remedy; the fused loss fits and keeps the numerics.
+    const testing::TempDir dir("loss-remedy");
+    const std::string path = dir / "lora-4090.yaml";
+    std::ofstream(path) << yaml;
+    const auto r = testing::run_gpuplan("run " + path);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CAPTURE(r.out);
+    CHECK(r.out.find("memory -> workload.model: {base: llama3-8b, loss: fused_linear_cross_entropy} (checked: fits") !=
+          std::string::npos);
+  }
+
   TEST_CASE("Liger's fused linear cross-entropy fits Llama 3.1 8B at 128K on an H200; F.cross_entropy does not") {
     const models::VariantResult plain = run(o001_at_128k("cross_entropy")).at("baseline");
     const models::VariantResult liger = run(o001_at_128k("fused_linear_cross_entropy")).at("baseline");
