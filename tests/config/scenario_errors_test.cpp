@@ -45,6 +45,12 @@ TEST_SUITE("config.scenario_errors") {
           Messages{"unknown key 'dataloader' at s.yaml:18:1 (dataloader); did you mean data_loader?"});
   }
 
+  TEST_CASE("an architecture key beside model, not in it, says where it goes") {
+    CHECK(errors_of(with("  model: resnet50", "  model: gpt2\n  loss: fused_linear_cross_entropy")) ==
+          Messages{"'loss' is an architecture key of transformer_decoder models, read inside workload.model at "
+                   "s.yaml:6:9 (workload.loss); write workload.model: {base: gpt2, loss: <value>}"});
+  }
+
   TEST_CASE("a misspelt or misplaced required key is one error, at the key written, with the fix") {
     // It was two: "missing key 'batch_size'" at the mapping, and the unknown key beside it.
     CHECK(errors_of(with("  batch_size: 32", "  batch_sze: 32")) ==
