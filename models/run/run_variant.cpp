@@ -136,10 +136,6 @@ double single_gpu_throughput(const JobSpec& one, const ModelParams& params, doub
   return global_batch_samples(one) / stats.breakdown.step_time_s;
 }
 
-}  // namespace
-
-namespace {
-
 /// The run note of a decoder whose peak is its loss's backward (rank_memory's phase): what the
 /// loss's gradients add, what the loss saves besides, and the fused loss that holds neither
 /// (Liger-Kernel's, models/workload/layer_ops.h), written as the scenario would set it. One
@@ -154,7 +150,7 @@ std::string loss_backward_note(const JobSpec& job, const MemoryBreakdown& m) {
                                     ", loss: fused_linear_cross_entropy}";
   return fmt::format(
       "memory: the peak is the loss's backward, where {} {:.1f} GB over the rest of the step (counted as "
-      "workspace), beside the {:.1f} GB of {} the loss keeps from forward; Liger-Kernel's fused linear "
+      "workspace), beside the {:.1f} GB of {} the loss keeps from forward, and Liger-Kernel's fused linear "
       "cross-entropy holds neither ({})",
       unfused ? "F.cross_entropy's two fp32 gradients of the logits (tokens x vocabulary) add"
               : "the fused cross-entropy's gradient of the logits (tokens x vocabulary) adds",

@@ -122,7 +122,12 @@ TEST_SUITE("cli.llm_training_behaviour") {
     CHECK(plain.parameters == doctest::Approx(1'235'814'400.0));
     CHECK(plain.memory.loss_backward_excess_bytes == doctest::Approx(8'405'385'216.0 - 4'943'257'600.0));
     bool noted = false;
-    for (const std::string& n : plain.notes) noted = noted || n.find("the peak is the loss's backward") != std::string::npos;
+    for (const std::string& n : plain.notes) {
+      if (n.find("the peak is the loss's backward") == std::string::npos) continue;
+      noted = true;
+      CHECK(n.find(';') == std::string::npos);  // the CSV joins notes with "; "
+      CHECK(n.find("write workload.model: {base: llama3.2-1b, loss: fused_linear_cross_entropy}") != std::string::npos);
+    }
     CHECK(noted);
     const models::VariantResult& liger = rows.at("liger");
     CHECK(liger.memory.loss_backward_excess_bytes == 0.0);
