@@ -34,6 +34,11 @@ double random_read_bytes_per_s(const StorageSpec& s) {
 
 const char* name_of(RemedyGoal goal) { return goal == RemedyGoal::kCost ? "cost" : "time_to_train"; }
 
+ScenarioOverride fused_linear_loss_override(const JobSpec& job) {
+  if (job.workload.name == "inline") return {"workload.model.loss", "fused_linear_cross_entropy"};
+  return {"workload.model", "{base: " + job.workload.name + ", loss: fused_linear_cross_entropy}"};
+}
+
 std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row) {
   std::vector<Remedy> out;
   if (row.fits) return out;
@@ -58,11 +63,7 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
   // numerics: the loss is computed chunk by chunk, not approximated.
   if (job.workload.family == "transformer_decoder" && !job.workload.ops.empty() &&
       job.workload.ops.back().backward_transient_elements > 0.0) {
-    if (job.workload.name == "inline") {
-      add({{"workload.model.loss", "fused_linear_cross_entropy"}});
-    } else {
-      add({{"workload.model", "{base: " + job.workload.name + ", loss: fused_linear_cross_entropy}"}});
-    }
+    add({fused_linear_loss_override(job)});
   }
   if (job.workload.is_language_model && t.attention != AttentionKernel::kEager && gpus >= 2 &&
       par.context_parallel == 1) {

@@ -49,6 +49,12 @@ struct RemedyOptions {
   std::vector<StorageSpec> storage_classes;  ///< catalogs/storage.yaml, any order
 };
 
+/// The override that makes `job`'s decoder compute its loss as Liger-Kernel's fused linear
+/// cross-entropy (no logits saved, no gradient of them): workload.model.loss on an inline model,
+/// else the catalog model rewritten as {base: <name>, loss: fused_linear_cross_entropy}
+/// (a catalog name is a string, which a dotted path cannot reach into).
+ScenarioOverride fused_linear_loss_override(const JobSpec& job);
+
 /// The changes that may make the row `row` of `job` that does not fit in memory fit, each
 /// relieving "memory", in a fixed order: activation checkpointing, half the per-GPU batch
 /// with twice the accumulation (the same global batch), context parallelism 2 (a language

@@ -15,6 +15,7 @@
 #include "models/run/bottleneck.h"
 #include "models/run/critical_path.h"
 #include "models/run/job_time_range_error.h"
+#include "models/run/remedies.h"
 #include "models/step/job_steps.h"
 #include "models/step/step_plan.h"
 #include "models/workload/moe_expert_shard.h"
@@ -144,10 +145,8 @@ std::string loss_backward_note(const JobSpec& job, const MemoryBreakdown& m) {
   const Op& loss = job.workload.ops.back();
   const bool unfused = loss.upcasts_fp32;  // F.cross_entropy; the fused kernels keep the logits' dtype
   const double saved_bytes = saved_bytes_per_sample(job.workload, job.training).back() * job.training.batch_size;
-  const std::string fix = job.workload.name == "inline"
-                              ? "add loss: fused_linear_cross_entropy to workload.model"
-                              : "write workload.model: {base: " + job.workload.name +
-                                    ", loss: fused_linear_cross_entropy}";
+  const ScenarioOverride o = fused_linear_loss_override(job);
+  const std::string fix = "write " + o.path + ": " + o.value;
   return fmt::format(
       "memory: the peak is the loss's backward, where {} {:.1f} GB over the rest of the step (counted as "
       "workspace), beside the {:.1f} GB of {} the loss keeps from forward, and Liger-Kernel's fused linear "

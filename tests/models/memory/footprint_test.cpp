@@ -10,6 +10,7 @@
 #include "../workload/catalog_models.h"
 #include "models/workload/attention_kernel.h"
 #include "models/workload/layer_ops.h"
+#include "parameter_op.h"
 
 using namespace gpuplan::models;
 
@@ -34,13 +35,6 @@ Workload two_block_workload() {
   add("head", OpClass::kMatmul, 200, 20);
   return w;
 }
-MemoryModelParams zero_overheads() {
-  MemoryModelParams p;
-  p.cuda_context_bytes = 0;
-  p.workspace_bytes = 0;
-  p.allocator_slack_fraction = 0;
-  return p;
-}
 }  // namespace
 
 TEST_SUITE("models.memory.footprint") {
@@ -48,7 +42,7 @@ TEST_SUITE("models.memory.footprint") {
     TrainingSpec t;
     t.batch_size = 8;
     t.optimizer = Optimizer::kAdamW;
-    const MemoryBreakdown m = training_memory(two_block_workload(), t, zero_overheads());
+    const MemoryBreakdown m = training_memory(two_block_workload(), t, testing::zero_overheads());
     // weights 1e6*4, gradients 1e6*4, Adam m and v 1e6*8
     CHECK(m.weights_bytes == doctest::Approx(4e6));
     CHECK(m.gradients_bytes == doctest::Approx(4e6));
@@ -81,7 +75,7 @@ TEST_SUITE("models.memory.footprint") {
     t.batch_size = 1;
     t.optimizer = Optimizer::kSgdMomentum;
     t.precision = Precision::kBf16Amp;
-    const MemoryBreakdown m = training_memory(two_block_workload(), t, zero_overheads());
+    const MemoryBreakdown m = training_memory(two_block_workload(), t, testing::zero_overheads());
     // momentum 4 B per parameter; the weights: fp32 4 B + autocast's 16-bit copy 2 B
     CHECK(m.optimizer_state_bytes == doctest::Approx(4e6));
     CHECK(m.weights_bytes == doctest::Approx(6e6));
@@ -129,7 +123,7 @@ TEST_SUITE("models.memory.footprint") {
     t.batch_size = 1;
     t.optimizer = Optimizer::kAdamW;
     t.precision = Precision::kBf16;
-    const MemoryBreakdown m = training_memory(w, t, zero_overheads());
+    const MemoryBreakdown m = training_memory(w, t, testing::zero_overheads());
     // weights 1e9 · 2 B, gradients 1e9 · 2 B, torch AdamW's m and v in the parameters' bf16
     // (zeros_like(param)) 1e9 · 2 · 2 B: 8 GB.
     CHECK(m.weights_bytes == doctest::Approx(2e9));
@@ -137,18 +131,18 @@ TEST_SUITE("models.memory.footprint") {
     CHECK(m.optimizer_state_bytes == doctest::Approx(4e9));
     // a framework that keeps fp32 moments beside bf16 weights: 1e9 · 8 B.
     t.optimizer_state_precision = OptimizerStatePrecision::kFp32;
-    CHECK(training_memory(w, t, zero_overheads()).optimizer_state_bytes == doctest::Approx(8e9));
+    CHECK(training_memory(w, t, testing::zero_overheads()).optimizer_state_bytes == doctest::Approx(8e9));
     t.optimizer_state_precision = OptimizerStatePrecision::kParam;
     // every activation in bf16, softmax included (no autocast): 3300 · 2 B
     CHECK(m.activations_bytes == doctest::Approx(6600));
     // bf16 AMP: fp32 weights and gradients (4 + 4 B), AdamW 8 B, the 16-bit cast copy 2 B: 18 GB.
     t.precision = Precision::kBf16Amp;
-    const MemoryBreakdown amp = training_memory(w, t, zero_overheads());
+    const MemoryBreakdown amp = training_memory(w, t, testing::zero_overheads());
     CHECK(amp.weights_bytes + amp.gradients_bytes + amp.optimizer_state_bytes == doctest::Approx(18e9));
     // with 8-bit AdamW in pure bf16: 2 + 2 + 2.0039 B per parameter.
     t.precision = Precision::kBf16;
     t.optimizer = Optimizer::kAdamW8bit;
-    const MemoryBreakdown eight = training_memory(w, t, zero_overheads());
+    const MemoryBreakdown eight = training_memory(w, t, testing::zero_overheads());
     CHECK(eight.weights_bytes + eight.gradients_bytes + eight.optimizer_state_bytes ==
           doctest::Approx(6.00390625e9));
   }
@@ -158,7 +152,7 @@ TEST_SUITE("models.memory.footprint") {
     t.batch_size = 2;
     t.optimizer = Optimizer::kSgd;
     t.activation_checkpointing = true;
-    const MemoryBreakdown m = training_memory(two_block_workload(), t, zero_overheads());
+    const MemoryBreakdown m = training_memory(two_block_workload(), t, testing::zero_overheads());
     // outside blocks: 100 + 200 = 300; block inputs 50 + 60 = 110; largest block 1500
     // (300 + 110 + 1500) * 4 B * 2 samples = 15280 B
     CHECK(m.activations_bytes == doctest::Approx(15280));
@@ -187,7 +181,7 @@ TEST_SUITE("models.memory.footprint") {
   TEST_CASE("a batch below one is a programming error") {
     TrainingSpec t;
     t.batch_size = 0;
-    CHECK_THROWS_AS(training_memory(two_block_workload(), t, zero_overheads()), std::invalid_argument);
+    CHECK_THROWS_AS(training_memory(two_block_workload(), t, testing::zero_overheads()), std::invalid_argument);
   }
 
   TEST_CASE("a fusing compiler keeps a GELU's input once instead of its input and its result") {
@@ -213,10 +207,10 @@ TEST_SUITE("models.memory.footprint") {
     t.batch_size = 2;
     t.optimizer = Optimizer::kSgd;
     t.precision = Precision::kBf16Amp;
-    const MemoryBreakdown eager = training_memory(w, t, zero_overheads());
+    const MemoryBreakdown eager = training_memory(w, t, testing::zero_overheads());
     CHECK(eager.activations_bytes == doctest::Approx((900 + 50) * 2.0 * 2));
     t.framework_overhead = FrameworkOverhead::kCompiled;
-    const MemoryBreakdown compiled = training_memory(w, t, zero_overheads());
+    const MemoryBreakdown compiled = training_memory(w, t, testing::zero_overheads());
     CHECK(compiled.activations_bytes == doctest::Approx((500 + 50) * 2.0 * 2));
     const std::vector<double> per_op = saved_bytes_per_sample(w, t);
     REQUIRE(per_op.size() == 4);
@@ -225,7 +219,7 @@ TEST_SUITE("models.memory.footprint") {
     // SwiGLU saves 3 x its output (SiLU output, both factors) of a 2-wide input: compiled
     // keeps the two inputs only.
     w.ops[1].saved_elements = 600;
-    CHECK(training_memory(w, t, zero_overheads()).activations_bytes == doctest::Approx((100 + 400 + 50) * 2.0 * 2));
+    CHECK(training_memory(w, t, testing::zero_overheads()).activations_bytes == doctest::Approx((100 + 400 + 50) * 2.0 * 2));
   }
 
   TEST_CASE("an MPT-760M layer with flash attention saves 32·s·h + 4·a·s bytes under bf16 AMP") {

@@ -31,13 +31,6 @@ TrainingSpec training(Precision precision, FrameworkOverhead overhead = Framewor
   return t;
 }
 
-MemoryModelParams zero_overheads() {
-  MemoryModelParams p;
-  p.cuda_context_bytes = 0;
-  p.workspace_bytes = 0;
-  p.allocator_slack_fraction = 0;
-  return p;
-}
 }  // namespace
 
 TEST_SUITE("models.memory.loss_backward_peak") {
@@ -82,26 +75,26 @@ TEST_SUITE("models.memory.loss_backward_peak") {
     // Batch 1: transients 4e8 against the 4e8 of gradients not yet allocated: the loss's
     // phase adds nothing, and the optimizer step's (foreach AdamW's sqrt(v), 4e8, after the
     // 2.04e8 of activations are freed) is the larger: 1.96e8.
-    MemoryBreakdown m = rank_memory(job, zero_overheads());
+    MemoryBreakdown m = rank_memory(job, testing::zero_overheads());
     CHECK(m.activations_bytes == doctest::Approx(2.04e8));
     CHECK(m.workspace_bytes == doctest::Approx(1.96e8));
     // Batch 2: the loss's 8e8 - 4e8; the step's 4e8 - 4.08e8 adds nothing.
     job.training.batch_size = 2;
-    m = rank_memory(job, zero_overheads());
+    m = rank_memory(job, testing::zero_overheads());
     CHECK(m.workspace_bytes == doctest::Approx(4e8));
     CHECK(m.total_bytes() == doctest::Approx(4e8 + 4e8 + 8e8 + 4.08e8 + 4e8));
     // Accumulating over micro-batches: the earlier ones' gradients are live, all 8e8 add.
     job.training.gradient_accumulation = 2;
-    CHECK(rank_memory(job, zero_overheads()).workspace_bytes == doctest::Approx(8e8));
+    CHECK(rank_memory(job, testing::zero_overheads()).workspace_bytes == doctest::Approx(8e8));
     // So under ZeRO, whose gradient partitions persist (one rank: all of them).
     job.training.gradient_accumulation = 1;
     job.parallelism.strategy = ParallelStrategy::kZero;
     job.parallelism.zero_stage = 2;
-    CHECK(rank_memory(job, zero_overheads()).workspace_bytes == doctest::Approx(8e8));
+    CHECK(rank_memory(job, testing::zero_overheads()).workspace_bytes == doctest::Approx(8e8));
     // Compiled: no transient; the optimizer step's foreach sqrt(v) is fused away too.
     job.parallelism.strategy = ParallelStrategy::kNone;
     job.training.framework_overhead = FrameworkOverhead::kCompiled;
-    CHECK(rank_memory(job, zero_overheads()).workspace_bytes == doctest::Approx(0.0));
+    CHECK(rank_memory(job, testing::zero_overheads()).workspace_bytes == doctest::Approx(0.0));
   }
 
   TEST_CASE("under full checkpointing the block not yet recomputed is not live when the loss's backward runs") {
@@ -113,7 +106,7 @@ TEST_SUITE("models.memory.loss_backward_peak") {
     // The block (layers.0) keeps its input (1e8 parameters' op reads nothing: 0 B) plus, once,
     // its 4e6 B per sample of saves while recomputed: 8e6 B at batch 2, not yet there at the
     // loss's backward: 8e8 - 4e8 - 8e6.
-    const MemoryBreakdown m = rank_memory(job, zero_overheads());
+    const MemoryBreakdown m = rank_memory(job, testing::zero_overheads());
     CHECK(m.activations_bytes == doctest::Approx(8e6 + 4e8));
     CHECK(m.workspace_bytes == doctest::Approx(4e8 - 8e6));
   }
