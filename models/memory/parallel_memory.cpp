@@ -55,7 +55,7 @@ Workload rank_workload(const JobSpec& job) {
     for (const Op& op : rank.ops) {
       if (op.name == "embed.tokens") embedding = &op;
     }
-    for (Op& op : rank.ops) {
+    for (Op& op : rank.ops.edit()) {
       if (op.name == "lm_head" && op.parameters == 0.0 && embedding != nullptr) {
         op.parameters = embedding->parameters;
         rank.parameters += op.parameters;

@@ -40,7 +40,7 @@ Workload with_selective_recompute(Workload workload) {
   bool in_chain = false;
   double scores = 0.0;  // a·s² of the current chain
   int chains = 0;
-  for (Op& op : workload.ops) {
+  for (Op& op : workload.ops.edit()) {
     if (is_scores(op)) {
       in_chain = true;
       scores = op.output_elements;
@@ -75,7 +75,7 @@ Workload with_checkpoint_every(Workload workload, int n) {
   int index = -1;
   std::string current;
   bool any = false;
-  for (Op& op : workload.ops) {
+  for (Op& op : workload.ops.edit()) {
     const std::string block = block_of(op);
     if (block.empty()) {
       continue;

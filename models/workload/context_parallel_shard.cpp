@@ -9,7 +9,7 @@ Workload context_parallel_rank_workload(const Workload& workload, int context_pa
   if (context_parallel == 1) return workload;
   const double share = 1.0 / context_parallel;
   Workload rank = workload;
-  for (Op& op : rank.ops) {
+  for (Op& op : rank.ops.edit()) {
     op.forward_flop *= share;
     op.input_elements *= share;
     op.output_elements *= share;

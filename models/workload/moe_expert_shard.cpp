@@ -24,7 +24,7 @@ Workload expert_parallel_rank_workload(const Workload& workload, int expert_para
   Workload rank = workload;
   rank.parameters = 0.0;
   rank.frozen_parameters = 0.0;
-  for (Op& op : rank.ops) {
+  for (Op& op : rank.ops.edit()) {
     if (op.experts > 0.0) {
       if (std::fmod(op.experts, e) != 0.0) {
         throw std::invalid_argument("expert_parallel_rank_workload: " + std::to_string(expert_parallel) +

@@ -213,7 +213,7 @@ Workload ResnetFamily::build(const ArchitectureValues& values) const {
   Workload workload;
   workload.name = "inline";
   workload.family = "resnet";
-  ResnetBuilder builder(workload.ops);
+  ResnetBuilder builder(workload.ops.edit());
 
   Tensor image{channels, image_size, false};
   Tensor x = builder.conv("conv1", image, 64.0, 7.0, 2.0, 3.0, true);

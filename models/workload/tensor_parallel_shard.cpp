@@ -57,7 +57,7 @@ Workload tensor_parallel_rank_workload(const Workload& workload, int tensor_para
   Workload rank = workload;
   rank.parameters = 0.0;
   rank.frozen_parameters = 0.0;
-  for (Op& op : rank.ops) {
+  for (Op& op : rank.ops.edit()) {
     const TensorSplit split = tensor_split_of(op);
     const bool weights_split = split == TensorSplit::kColumn || split == TensorSplit::kRow ||
                                split == TensorSplit::kVocab;

@@ -239,7 +239,7 @@ Workload TransformerDecoderFamily::build(const ArchitectureValues& values) const
   Workload workload;
   workload.name = "inline";
   workload.family = "transformer_decoder";
-  std::vector<Op>& ops = workload.ops;
+  std::vector<Op>& ops = workload.ops.edit();
   ops.push_back(embedding_op("embed.tokens", s, h, vocab));
   if (positional == kPositionalLearned) {
     ops.push_back(embedding_op("embed.positions", s, h, reader.value("max_positions")));

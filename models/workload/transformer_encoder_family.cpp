@@ -207,8 +207,9 @@ Workload TransformerEncoderFamily::build(const ArchitectureValues& values) const
     // Work at the mean padded length, memory at the longest batch: the peak is set by a
     // batch padded to sequence_length (same ops, same order).
     const std::vector<Op> longest = encoder_ops(reader, s, label_bytes_per_sample);
-    for (std::size_t i = 0; i < workload.ops.size(); ++i) {
-      workload.ops[i].saved_elements = longest[i].saved_elements;
+    std::vector<Op>& ops = workload.ops.edit();
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      ops[i].saved_elements = longest[i].saved_elements;
     }
   }
   for (const Op& op : workload.ops) {

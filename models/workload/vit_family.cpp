@@ -72,7 +72,7 @@ Workload VitFamily::build(const ArchitectureValues& values) const {
   Workload workload;
   workload.name = "inline";
   workload.family = "vit";
-  std::vector<Op>& ops = workload.ops;
+  std::vector<Op>& ops = workload.ops.edit();
   // The patch embedding conv saves the image; the image needs no gradient (ratio 1).
   const double patch_weights = h * channels * p * p;
   ops.push_back(Op{

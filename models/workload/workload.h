@@ -5,6 +5,8 @@
 /// All counts are per sample (one image, or one sequence of `tokens_per_sample` tokens);
 /// element counts are precision-independent and become bytes through the precision.
 
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -192,11 +194,61 @@ bool runs_fp8_gemm(const Op& op);
 /// keeps fp32: Megatron upcasts the logits (fp16_lm_cross_entropy defaults to false).
 bool runs_fp32_under_autocast(const Op& op, FrameworkOverhead mode);
 
+/// A workload's ops in forward order, shared between copies until one is edited
+/// (copy-on-write): the planner's thousands of validated layouts, the memory check and each
+/// simulation copy a JobSpec, and a 70 B decoder's table is about 1,700 ops (about 0.5 MB).
+/// Reads go through the const vector interface; edits through edit(), which first copies the
+/// table when another Workload shares it. Copies may be read from several threads; one copy
+/// must not be edited while another thread reads that same copy.
+class OpTable {
+ public:
+  using const_iterator = std::vector<Op>::const_iterator;
+  using const_reverse_iterator = std::vector<Op>::const_reverse_iterator;
+  using value_type = Op;
+  OpTable() = default;
+  OpTable(std::vector<Op> ops)  // NOLINT(google-explicit-constructor): a table is its ops
+      : ops_(std::make_shared<std::vector<Op>>(std::move(ops))) {}
+  OpTable& operator=(std::vector<Op> ops) {
+    ops_ = std::make_shared<std::vector<Op>>(std::move(ops));
+    return *this;
+  }
+  /// The ops, read only.
+  const std::vector<Op>& vector() const { return ops_ ? *ops_ : no_ops(); }
+  operator const std::vector<Op>&() const { return vector(); }  // NOLINT(google-explicit-constructor)
+  /// The ops to change: this table's own copy (made here when another Workload shares it).
+  std::vector<Op>& edit() {
+    if (!ops_) {
+      ops_ = std::make_shared<std::vector<Op>>();
+    } else if (ops_.use_count() > 1) {
+      ops_ = std::make_shared<std::vector<Op>>(*ops_);
+    }
+    return *ops_;
+  }
+  void push_back(Op op) { edit().push_back(std::move(op)); }
+  std::size_t size() const { return vector().size(); }
+  bool empty() const { return vector().empty(); }
+  const Op& operator[](std::size_t i) const { return vector()[i]; }
+  const Op& at(std::size_t i) const { return vector().at(i); }
+  const Op& front() const { return vector().front(); }
+  const Op& back() const { return vector().back(); }
+  const_iterator begin() const { return vector().begin(); }
+  const_iterator end() const { return vector().end(); }
+  const_reverse_iterator rbegin() const { return vector().rbegin(); }
+  const_reverse_iterator rend() const { return vector().rend(); }
+
+ private:
+  static const std::vector<Op>& no_ops() {
+    static const std::vector<Op> none;
+    return none;
+  }
+  std::shared_ptr<std::vector<Op>> ops_;
+};
+
 /// A model as an op table plus the facts the job level needs.
 struct Workload {
   std::string name;                 ///< catalog name or "inline"
   std::string family;               ///< "resnet", "vit", "transformer_encoder", "transformer_decoder"
-  std::vector<Op> ops;              ///< forward order; backward runs in reverse
+  OpTable ops;                      ///< forward order; backward runs in reverse
   double parameters = 0.0;          ///< total trainable parameters (sum over ops)
   /// Total frozen parameters (sum of Op::frozen_parameters): the base of a LoRA/QLoRA run.
   double frozen_parameters = 0.0;

@@ -218,7 +218,7 @@ TEST_SUITE("models.memory.footprint") {
     CHECK(per_op[3] == doctest::Approx(100.0));
     // SwiGLU saves 3 x its output (SiLU output, both factors) of a 2-wide input: compiled
     // keeps the two inputs only.
-    w.ops[1].saved_elements = 600;
+    w.ops.edit()[1].saved_elements = 600;
     CHECK(training_memory(w, t, testing::zero_overheads()).activations_bytes == doctest::Approx((100 + 400 + 50) * 2.0 * 2));
   }
 

@@ -17,7 +17,7 @@ Workload linear_and_loss() {
   Workload w;
   w.family = "transformer_decoder";
   w.ops = {testing::parameter_op("layers.0.fc", 1e8), cross_entropy_op("loss", 1000.0, 50000.0)};
-  w.ops[0].saved_elements = 1e6;
+  w.ops.edit()[0].saved_elements = 1e6;
   w.parameters = 1e8;
   return w;
 }
@@ -55,15 +55,15 @@ TEST_SUITE("models.memory.loss_backward_peak") {
 
   TEST_CASE("the fused losses: flash-attn's writes one 16-bit gradient, Liger's none, Megatron's vocab-parallel none") {
     Workload w = linear_and_loss();
-    w.ops[1] = fused_cross_entropy_op("loss", 1000.0, 50000.0);
+    w.ops.edit()[1] = fused_cross_entropy_op("loss", 1000.0, 50000.0);
     CHECK(loss_backward_transient_bytes_per_sample(w, training(Precision::kBf16Amp)) == doctest::Approx(1e8));
-    w.ops[1] = fused_linear_cross_entropy_op("loss", 1000.0, 4096.0, 50000.0);
+    w.ops.edit()[1] = fused_linear_cross_entropy_op("loss", 1000.0, 4096.0, 50000.0);
     CHECK(loss_backward_transient_bytes_per_sample(w, training(Precision::kBf16Amp)) == 0.0);
     const Workload sharded = tensor_parallel_rank_workload(linear_and_loss(), 2, false);
     CHECK(loss_backward_transient_bytes_per_sample(sharded, training(Precision::kBf16Amp)) == 0.0);
     // The last op only: a loss anywhere else is not the first op of the backward.
     w = linear_and_loss();
-    std::swap(w.ops[0], w.ops[1]);
+    std::swap(w.ops.edit()[0], w.ops.edit()[1]);
     CHECK(loss_backward_transient_bytes_per_sample(w, training(Precision::kBf16Amp)) == 0.0);
   }
 

@@ -136,7 +136,7 @@ TEST_SUITE("models.memory.optimizer_state") {
     CHECK(m.workspace_bytes == doctest::Approx(1e6 + 8e8));
     CHECK(m.total_bytes() == doctest::Approx(8e8 + 8e8 + 1.6e9 + 1e6 + 8e8));
     // Activations of 5e8 B per sample are freed before the step: 8e8 - 5e8 = 3e8 B remain on top.
-    job.workload.ops[1].saved_elements = 2.5e8;  // 2 B each under bf16
+    job.workload.ops.edit()[1].saved_elements = 2.5e8;  // 2 B each under bf16
     CHECK(rank_memory(job, params).workspace_bytes == doctest::Approx(1e6 + 3e8));
     // More activations than temporaries: the backward's peak stands.
     job.training.batch_size = 2;

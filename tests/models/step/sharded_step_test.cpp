@@ -324,7 +324,7 @@ TEST_SUITE("models.step.sharded_step") {
     const CollectiveRegistry& registry = builtin_collective_registry();
     JobSpec fsdp = two_block_job(ParallelStrategy::kFsdp);
     fsdp.training.precision = Precision::kFp8;
-    for (Op& op : fsdp.workload.ops) {
+    for (Op& op : fsdp.workload.ops.edit()) {
       op.weight_rows = 1e4;  // 1e4 x 1e4 = the op's 1e8 parameters, all weight
       op.weight_columns = 1e4;
     }

@@ -166,7 +166,7 @@ TEST_SUITE("models.workload.attention_kernel") {
     CHECK(fused_attention_tile_share(fused) == doctest::Approx(9.0 / 16.0));
     // HFU's FLOP count the whole square, as the published formulas do (HFU >= MFU).
     Workload square = flash;
-    for (Op& op : square.ops) op.causal = false;
+    for (Op& op : square.ops.edit()) op.causal = false;
     CHECK(square.hardware_flop_per_sample(false) == flash.hardware_flop_per_sample(false));
     CHECK(flash.hardware_flop_per_sample(false) > flash.training_flop_per_sample());
     // Model FLOP are unchanged: the fused op does the same QKᵀ and PV; the recomputation is
