@@ -51,6 +51,29 @@ TEST_SUITE("models.workload.workload") {
     CHECK(workload.training_flop_per_sample() == 0.0);
   }
 
+  TEST_CASE("a copied op table is shared until one copy is edited, and the edit stays in that copy") {
+    Workload a;
+    a.ops = std::vector<Op>{Op{.name = "fc", .forward_flop = 100.0}, Op{.name = "relu", .forward_flop = 10.0}};
+    const Workload b = a;  // NOLINT(performance-unnecessary-copy-initialization): the copy is the test
+    CHECK(&a.ops.vector() == &b.ops.vector());
+    a.ops.edit()[0].forward_flop = 1.0;
+    CHECK(&a.ops.vector() != &b.ops.vector());
+    CHECK(a.ops[0].forward_flop == 1.0);
+    CHECK(b.ops[0].forward_flop == 100.0);
+    CHECK(b.forward_flop_per_sample() == doctest::Approx(110.0));
+    // An unshared table is edited in place.
+    const std::vector<Op>* before = &a.ops.vector();
+    a.ops.push_back(Op{.name = "loss"});
+    CHECK(&a.ops.vector() == before);
+    CHECK(a.ops.size() == 3);
+    CHECK(b.ops.size() == 2);
+    // A default table is empty and becomes a table of its own on the first edit.
+    Workload c;
+    CHECK(c.ops.empty());
+    c.ops.push_back(Op{.name = "x"});
+    CHECK(c.ops.back().name == "x");
+  }
+
 }  // TEST_SUITE
 
 }  // namespace gpuplan::models
