@@ -10,8 +10,7 @@ std::vector<models::ScenarioOverride> Layout::overrides() const {
   o.push_back({"parallelism.sharding", data_parallel.sharding.empty() ? "~" : data_parallel.sharding});
   o.push_back({"parallelism.zero_stage", data_parallel.zero_stage == 0 ? "~" : std::to_string(data_parallel.zero_stage)});
   o.push_back({"parallelism.tensor_parallel", std::to_string(tensor_parallel)});
-  // Sequence parallelism needs tensor_parallel > 1; the search leaves it to its default.
-  o.push_back({"parallelism.sequence_parallel", "~"});
+  o.push_back({"parallelism.sequence_parallel", sequence_parallel() ? "true" : "~"});
   o.push_back({"parallelism.pipeline_parallel", std::to_string(pipeline_parallel)});
   o.push_back({"parallelism.pipeline_schedule", "~"});
   o.push_back({"parallelism.virtual_stages", "~"});

@@ -60,6 +60,12 @@ struct Layout {
   int gradient_accumulation = 1;  ///< micro-steps per optimizer step
   std::string recompute = "false";
 
+  /// True where tensor_parallel > 1: a tensor-parallel layout runs with sequence parallelism,
+  /// as Megatron-LM's and NeMo's recipes do (Korthikanti et al. 2022: the same communication
+  /// volume as the all-reduces it replaces, the norms' and dropouts' activations and work split
+  /// tensor_parallel ways). The one rule of the search's parallelism.sequence_parallel.
+  bool sequence_parallel() const { return tensor_parallel > 1; }
+
   /// The scenario overrides that write this layout (values as YAML scalar text); keys the
   /// layout does not use are removed ("~"), so a scenario's own sharding or zero_stage does
   /// not clash with another strategy.

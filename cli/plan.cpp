@@ -82,6 +82,9 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                [count](const PlanPoint& p) { return count(p.data_parallel_degree()); }, "DP"});
   f.push_back({"tensor_parallel", "", Applies::kAlways, "tensor-parallel GPUs (inside a node)",
                [count](const PlanPoint& p) { return count(p.tensor_parallel); }, "TP"});
+  f.push_back({"sequence_parallel", "", Applies::kAlways,
+               "Megatron sequence parallelism inside the tensor-parallel group (every layout with TP > 1)",
+               [](const PlanPoint& p) { return Value(p.sequence_parallel); }});
   f.push_back({"pipeline_parallel", "", Applies::kAlways, "pipeline stages",
                [count](const PlanPoint& p) { return count(p.pipeline_parallel); }, "PP"});
   f.push_back({"pipeline_schedule", "", Applies::kAlways,

@@ -92,6 +92,7 @@ struct PlanPoint {
   int gpus = 1;
   std::string data_parallel;   ///< the data-parallel strategy: none | ddp | fsdp/<sharding> | zero-<stage> (the CSV/JSON `strategy`)
   int tensor_parallel = 1;
+  bool sequence_parallel = false;  ///< Megatron sequence parallelism (the search's rule: Layout::sequence_parallel)
   int pipeline_parallel = 1;
   /// The pipeline schedule when pipeline_parallel > 1 (models/step/pipeline_schedule.h names):
   /// the planner runs 1F1B (cli/layout_search.h).

@@ -14,11 +14,12 @@ std::string describe(const PlanPoint& p) {
   const int per_node = p.gpus / p.nodes;
   const std::string schedule =
       p.pipeline_parallel > 1 && p.pipeline_schedule != "1f1b" ? " (" + p.pipeline_schedule + ")" : std::string();
-  return fmt::format("{} ({} node{} x {} GPU{}, {} in {}, variant {}; {}, DP {} x TP {} x PP {}{}, micro-batch {} x {} "
+  return fmt::format("{} ({} node{} x {} GPU{}, {} in {}, variant {}; {}, DP {} x TP {}{} x PP {}{}, micro-batch {} x {} "
                      "accumulated, recompute {}): {} and {} at p90",
                      p.instance, p.nodes, p.nodes == 1 ? "" : "s", per_node, per_node == 1 ? "" : "s",
                      p.market == "spot" ? "spot" : "on-demand", p.zone.empty() ? p.region : p.zone, p.strategy,
-                     p.data_parallel, p.data_parallel_degree(), p.tensor_parallel, p.pipeline_parallel, schedule,
+                     p.data_parallel, p.data_parallel_degree(), p.tensor_parallel,
+                     p.sequence_parallel ? " (sequence parallel)" : "", p.pipeline_parallel, schedule,
                      p.micro_batch, p.gradient_accumulation, p.recompute, report::human_duration(p.time_p90_s),
                      report::human_usd(p.cost_p90_usd));
 }

@@ -51,14 +51,19 @@ Workload rank_workload(const JobSpec& job) {
     // A tied LM head is on another stage than the embedding: it keeps its own copy of the
     // word embedding (Megatron-LM's word_embeddings on the last stage), with its gradient and
     // optimizer state. The all-reduce that keeps the two copies equal is not modelled.
-    const Op* embedding = nullptr;
+    double embedding_parameters = -1.0;
+    bool tied_head = false;
     for (const Op& op : rank.ops) {
-      if (op.name == "embed.tokens") embedding = &op;
+      if (op.name == "embed.tokens") embedding_parameters = op.parameters;
+      tied_head = tied_head || (op.name == "lm_head" && op.parameters == 0.0);
     }
-    for (Op& op : rank.ops.edit()) {
-      if (op.name == "lm_head" && op.parameters == 0.0 && embedding != nullptr) {
-        op.parameters = embedding->parameters;
-        rank.parameters += op.parameters;
+    // Edited only where a tied head is there (the edit copies a table shared with the job).
+    if (tied_head && embedding_parameters >= 0.0) {
+      for (Op& op : rank.ops.edit()) {
+        if (op.name == "lm_head" && op.parameters == 0.0) {
+          op.parameters = embedding_parameters;
+          rank.parameters += op.parameters;
+        }
       }
     }
   }

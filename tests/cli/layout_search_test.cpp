@@ -105,4 +105,21 @@ TEST_SUITE("cli.layout_search") {
           "training.activation_checkpointing=selective;");
     CHECK(l.data_parallel_label() == "zero-2");
   }
+
+  TEST_CASE("a tensor-parallel layout runs with sequence parallelism, the others leave the key unset") {
+    cli::Layout l;
+    l.data_parallel = {"ddp", "", 0};
+    const auto value_of = [](const cli::Layout& layout, const std::string& path) {
+      for (const models::ScenarioOverride& o : layout.overrides()) {
+        if (o.path == path) return o.value;
+      }
+      return std::string("(absent)");
+    };
+    CHECK_FALSE(l.sequence_parallel());
+    CHECK(value_of(l, "parallelism.sequence_parallel") == "~");
+    l.tensor_parallel = 2;
+    CHECK(l.sequence_parallel());
+    CHECK(value_of(l, "parallelism.sequence_parallel") == "true");
+    CHECK(value_of(l, "parallelism.tensor_parallel") == "2");
+  }
 }
