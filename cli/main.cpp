@@ -35,6 +35,7 @@
 #include "config/config_error.h"
 #include "config/scenario_loader.h"
 #include "core/text_distance.h"
+#include "core/text_distance.h"
 #include "core/units.h"
 #include "report/human_units.h"
 #include "report/report_format.h"
@@ -523,7 +524,12 @@ int dispatch(int argc, char** argv) {
       throw UsageError(e.what());
     }
   }
-  throw UsageError("unknown command '" + command + "'; expected run, validate, fit, calibrate, plan, diagnose, init, list, schema, completion or help");
+  // The commands above, in the order the message names them; a near miss is suggested.
+  const std::vector<std::string> commands = {"run",  "validate", "fit",    "calibrate",  "plan", "diagnose",
+                                             "init", "list",     "schema", "completion", "help"};
+  const std::string hint = core::did_you_mean(core::closest(command, commands));
+  throw UsageError("unknown command '" + command + "'" + (hint.empty() ? "; expected" : hint + " Expected") +
+                   " run, validate, fit, calibrate, plan, diagnose, init, list, schema, completion or help");
 }
 
 }  // namespace

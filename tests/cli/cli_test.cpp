@@ -38,6 +38,11 @@ TEST_SUITE("cli.main") {
     CHECK(r.exit_code == 2);
     CHECK(r.err == "gpuplan: unknown command 'frobnicate'; expected run, validate, fit, calibrate, plan, diagnose, init, list, schema, completion or help (see "
                    "gpuplan --help)\n");
+    // A near miss is named.
+    const auto typo = run_gpuplan("rnu");
+    CHECK(typo.exit_code == 2);
+    CHECK(typo.err == "gpuplan: unknown command 'rnu'; did you mean run? Expected run, validate, fit, calibrate, plan, "
+                      "diagnose, init, list, schema, completion or help (see gpuplan --help)\n");
     CHECK(run_gpuplan("run").exit_code == 2);
     CHECK(run_gpuplan("run " + scenario("dle-resnet50-a100.yaml") + " --format xml").exit_code == 2);
     CHECK(run_gpuplan("list colours").exit_code == 2);
