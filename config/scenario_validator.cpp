@@ -70,7 +70,8 @@ Enum enum_or(const std::optional<std::string>& name, Enum fallback) {
   return name ? *models::from_name<Enum>(*name) : fallback;
 }
 
-std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, const models::Workload* workload) {
+std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, const models::Workload* workload,
+                                                  const core::Registry<models::IWorkloadFamily>& families) {
   if (!t) {
     return std::nullopt;
   }
@@ -126,6 +127,7 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   // default (fp32) in its place would add an error about a value the user never wrote.
   const std::optional<models::FineTuningSpec> fine_tuning = read_fine_tuning(
       *t, workload, precision || !t->has("precision") ? std::optional(spec.precision) : std::nullopt);
+  report_architecture_keys(*t, workload, families);  // training.loss: ... belongs in workload.model
   t->finish();
   if (t->sink().messages().size() != errors_before) {
     return std::nullopt;
@@ -389,7 +391,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   WorkloadSection workload = read_workload_section(root, context.catalogs, context.families, context.workload_memo);
   std::optional<MapReader> training_reader = root.map("training", Requirement::kRequired);
   std::optional<models::TrainingSpec> training =
-      read_training(training_reader, workload.workload ? &*workload.workload : nullptr);
+      read_training(training_reader, workload.workload ? &*workload.workload : nullptr, context.families);
   const std::optional<models::DataLoaderSpec> data_loader = read_data_loader(root);
   const CloudSection cloud = read_cloud_section(root, context.catalogs, context.scenario_dir);
   HardwareSection hardware = read_hardware_section(root, cloud, context.catalogs,

@@ -368,33 +368,6 @@ std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_
 
 }  // namespace
 
-namespace {
-
-/// Keys of the workload section itself that are also architecture parameters of a family.
-constexpr std::array kWorkloadSectionKeys = {"model", "sequence_length", "dataset", "epochs", "tokens"};
-
-/// An architecture key of the model's family written beside `model` rather than inside it
-/// (`workload.loss: ...`): an error at the key that says where it goes, in place of finish()'s
-/// plain "unknown key". Nothing for a model that did not resolve.
-void report_architecture_keys(MapReader& workload, const models::Workload* model,
-                              const core::Registry<models::IWorkloadFamily>& families) {
-  if (model == nullptr) return;
-  const models::IWorkloadFamily* family = families.find(model->family);
-  if (family == nullptr) return;
-  for (const models::ArchitectureParameter& p : family->parameters()) {
-    const bool own = std::find(kWorkloadSectionKeys.begin(), kWorkloadSectionKeys.end(), p.name) !=
-                     kWorkloadSectionKeys.end();
-    if (own || !workload.has(p.name)) continue;
-    const std::string base = model->name == "inline" ? "" : "base: " + model->name + ", ";
-    workload.error(p.name,
-                   "'" + p.name + "' is an architecture key of " + model->family + " models, read inside workload.model",
-                   "; write workload.model: {" + base + p.name + ": <value>}");
-    workload.declare({p.name});
-  }
-}
-
-}  // namespace
-
 WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
                                       const core::Registry<models::IWorkloadFamily>& families, WorkloadMemo* memo) {
   WorkloadSection section;
@@ -440,6 +413,21 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
   report_architecture_keys(workload, section.workload.get(), families);
   workload.finish();
   return section;
+}
+
+void report_architecture_keys(MapReader& section, const models::Workload* model,
+                              const core::Registry<models::IWorkloadFamily>& families) {
+  if (model == nullptr) return;
+  const models::IWorkloadFamily* family = families.find(model->family);
+  if (family == nullptr) return;
+  for (const models::ArchitectureParameter& p : family->parameters()) {
+    if (section.knows(p.name) || !section.has(p.name)) continue;
+    const std::string base = model->name == "inline" ? "" : "base: " + model->name + ", ";
+    section.error(p.name,
+                  "'" + p.name + "' is an architecture key of " + model->family + " models, read inside workload.model",
+                  "; write workload.model: {" + base + p.name + ": <value>}");
+    section.declare({p.name});
+  }
 }
 
 }  // namespace gpuplan::config

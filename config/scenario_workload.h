@@ -40,4 +40,12 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
                                       const core::Registry<models::IWorkloadFamily>& families,
                                       WorkloadMemo* memo = nullptr);
 
+/// An architecture key of `model`'s family written in `section` (`workload.loss: ...` beside
+/// the model, `training.loss: ...`) rather than inside workload.model: an error at the key that
+/// says where it goes, written out, in place of finish()'s plain "unknown key"; the key is then
+/// declared. Keys `section` reads itself are left alone, so call it after reading them and
+/// before finish(). Nothing for a null model or an unknown family.
+void report_architecture_keys(MapReader& section, const models::Workload* model,
+                              const core::Registry<models::IWorkloadFamily>& families);
+
 }  // namespace gpuplan::config

@@ -222,6 +222,19 @@ std::string plain_count_fix(const std::string& text, bool whole) {
   return plain ? "; write " + *plain + " (numbers take no k, M, G, B or T suffix)" : std::string();
 }
 
+/// "; write 1000000 (...)" for a whole number written with an exponent or a decimal point
+/// ("1e6", "8.0"), which a whole-number key does not read; else "".
+std::string whole_digits_fix(const std::string& text) {
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(value) || value != std::floor(value) ||
+      std::fabs(value) > 9.0e15) {
+    return "";
+  }
+  return "; write " + std::to_string(static_cast<std::int64_t>(value)) +
+         " (a whole number is written in digits, without an exponent or a decimal point)";
+}
+
 bool in_range(double v, Range range) {
   switch (range) {
     case Range::kAny: return true;
@@ -285,7 +298,9 @@ std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int6
   const char* end = begin + text->size();
   const auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec != std::errc{} || ptr != end) {
-    error(key, "expected " + expected + ", found '" + *text + "'", plain_count_fix(*text, true));
+    const std::string suffix_fix = plain_count_fix(*text, true);
+    error(key, "expected " + expected + ", found '" + *text + "'",
+          suffix_fix.empty() ? whole_digits_fix(*text) : suffix_fix);
     return std::nullopt;
   }
   if (value < min_value || value > max_value) {
@@ -466,6 +481,8 @@ void MapReader::missing(const std::string& key, const std::string& fix) {
   }
   sink_->add_missing_key(mark_, path_of(key), fix);
 }
+
+bool MapReader::knows(const std::string& key) const { return contains(known_, key); }
 
 void MapReader::finish() {
   if (!valid_) {

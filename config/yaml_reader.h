@@ -97,6 +97,8 @@ class MapReader {
 
   bool valid() const { return valid_; }
   bool has(const std::string& key) const;
+  /// True when `key` was read or declared here (finish() will not call it unknown).
+  bool knows(const std::string& key) const;
   const std::string& key_path() const { return key_path_; }
   std::string path_of(const std::string& key) const;
   /// Position of the value of `key`, or of this mapping when the key is absent.

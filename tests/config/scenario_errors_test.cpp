@@ -49,6 +49,23 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(with("  model: resnet50", "  model: gpt2\n  loss: fused_linear_cross_entropy")) ==
           Messages{"'loss' is an architecture key of transformer_decoder models, read inside workload.model at "
                    "s.yaml:6:9 (workload.loss); write workload.model: {base: gpt2, loss: <value>}"});
+    // Under training too, where a loss looks at home.
+    CHECK(errors_of(with_replaced(with("  model: resnet50", "  model: gpt2"), "  batch_size: 32",
+                                  "  batch_size: 32\n  loss: fused_linear_cross_entropy")) ==
+          Messages{"'loss' is an architecture key of transformer_decoder models, read inside workload.model at "
+                   "s.yaml:13:9 (training.loss); write workload.model: {base: gpt2, loss: <value>}"});
+  }
+
+  TEST_CASE("a whole number written with an exponent or a decimal point is refused with its digits") {
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 1e3")) ==
+          Messages{"expected a whole number from 1 to 1000000, found '1e3' at s.yaml:12:15 (training.batch_size); "
+                   "write 1000 (a whole number is written in digits, without an exponent or a decimal point)"});
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32.0")) ==
+          Messages{"expected a whole number from 1 to 1000000, found '32.0' at s.yaml:12:15 (training.batch_size); "
+                   "write 32 (a whole number is written in digits, without an exponent or a decimal point)"});
+    // Not a whole number: no digits to offer.
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32.5")) ==
+          Messages{"expected a whole number from 1 to 1000000, found '32.5' at s.yaml:12:15 (training.batch_size)"});
   }
 
   TEST_CASE("a misspelt or misplaced required key is one error, at the key written, with the fix") {
