@@ -95,7 +95,13 @@ void read_inline_parameters(MapReader& model, const std::vector<models::Architec
       model.error(p.name, "expected " + expected + " for " + p.name + ", found '" + text + "'");
       continue;
     }
-    if (value < p.min_value || value > models::largest_accepted(p)) {
+    // Digits past 2^53 round to a double that may pass (2^53 + 1 reads as 2^53): the written
+    // whole number is compared too, exactly (long double holds every 64-bit integer).
+    std::int64_t digits = 0;
+    const auto [digits_end, digits_ec] = std::from_chars(text.data(), end, digits);
+    const bool digits_past_top = digits_ec == std::errc{} && digits_end == end &&
+                                 static_cast<long double>(digits) > static_cast<long double>(models::largest_accepted(p));
+    if (value < p.min_value || value > models::largest_accepted(p) || digits_past_top) {
       model.error(p.name, "out-of-range value " + text, "; expected " + expected);
       continue;
     }
