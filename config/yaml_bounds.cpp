@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <optional>
 #include <sstream>
 #include <string_view>
 #include <vector>
@@ -179,10 +181,14 @@ std::string syntax_fix(const std::string& text, const YAML::Mark& mark, const st
   bool indentation = true;  // still in the line's leading whitespace
   char previous = '\n';     // the line's last character other than a space
   char quote = 0;
+  int quote_line = 0;
+  int quote_column = 0;
+  std::optional<Open> unclosed_quote;  // the last quote still open at its line's end
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (line > mark.line || (line == mark.line && column >= mark.column)) break;
     if (c == '\n') {
+      if (quote != 0) unclosed_quote = Open{quote, quote_line, quote_column};
       ++line;
       column = 0;
       indentation = true;
@@ -201,6 +207,8 @@ std::string syntax_fix(const std::string& text, const YAML::Mark& mark, const st
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;  // a comment: skip to the line's end
     } else if ((c == '"' || c == '\'') && std::string_view(":,-[{\n").find(previous) != std::string_view::npos) {
       quote = c;
+      quote_line = line;
+      quote_column = column;
     } else if ((c == '{' || c == '[') && std::string_view(":,-[{\n").find(previous) != std::string_view::npos) {
       open.push_back({c, line, column});
     } else if ((c == '}' || c == ']') && !open.empty()) {
@@ -208,6 +216,14 @@ std::string syntax_fix(const std::string& text, const YAML::Mark& mark, const st
     }
     if (c != ' ' && c != '\t') previous = c;
     ++column;
+  }
+  if (quote != 0) unclosed_quote = Open{quote, quote_line, quote_column};  // open where the error is
+  // A quote left open inside the innermost open bracket swallowed its closing bracket.
+  if (unclosed_quote && (open.empty() || std::make_pair(unclosed_quote->line, unclosed_quote->column) >
+                                              std::make_pair(open.back().line, open.back().column))) {
+    return fmt::format("; the {} at {}:{}:{} is not closed on its line: close it there",
+                       unclosed_quote->bracket == '"' ? "double quote" : "single quote", file, unclosed_quote->line + 1,
+                       unclosed_quote->column + 1);
   }
   if (!open.empty()) {
     const Open& unclosed = open.back();
@@ -217,9 +233,79 @@ std::string syntax_fix(const std::string& text, const YAML::Mark& mark, const st
   return "; check the indentation and quoting there";
 }
 
+/// A quote that opens a scalar (after ':', ',', '-', '[', '{' or a line's start) and is still
+/// open where a later line starts with a top-level key (`workload:` at column 0): YAML reads
+/// a quoted scalar on across lines, so a missing closing quote swallows the keys after it
+/// and the file parses, with those sections missing. The quote's 0-based line and column,
+/// and the swallowed key's line; nullopt where no quote runs away so.
+struct RunawayQuote {
+  char quote;
+  int line;
+  int column;
+  int key_line;
+  std::string key;
+};
+std::optional<RunawayQuote> runaway_quote(const std::string& text) {
+  int line = 0;
+  int column = 0;
+  char previous = '\n';  // the line's last character other than a space
+  char quote = 0;
+  int quote_line = 0;
+  int quote_column = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      column = 0;
+      previous = '\n';
+      if (quote != 0) {
+        // A top-level key at the next line's start: identifier characters, then ':' and a
+        // space or the line's end.
+        std::size_t j = i + 1;
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) != 0 || text[j] == '_')) ++j;
+        if (j > i + 1 && j < text.size() && text[j] == ':' &&
+            (j + 1 == text.size() || text[j + 1] == ' ' || text[j + 1] == '\n' || text[j + 1] == '\r')) {
+          return RunawayQuote{quote, quote_line, quote_column, line, text.substr(i + 1, j - i - 1)};
+        }
+      }
+      continue;
+    }
+    if (quote != 0) {
+      if (quote == '"' && c == '\\') {
+        ++i;  // an escape: the next character is not the closing quote
+        ++column;
+      } else if (c == quote) {
+        if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+          ++i;  // '' is a quote inside a single-quoted scalar
+          ++column;
+        } else {
+          quote = 0;
+        }
+      }
+    } else if (c == '#' && (previous == '\n' || (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')))) {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;  // a comment: skip to the line's end
+    } else if ((c == '"' || c == '\'') && std::string_view(":,-[{\n").find(previous) != std::string_view::npos) {
+      quote = c;
+      quote_line = line;
+      quote_column = column;
+    }
+    if (c != ' ' && c != '\t') previous = c;
+    ++column;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void check_yaml_bounds(const std::string& text, const std::string& file) {
+  if (const std::optional<RunawayQuote> q = runaway_quote(text)) {
+    throw ConfigError(format_diagnostic(
+        fmt::format("unclosed {} (YAML reads the value on across lines, taking in the '{}:' of line {})",
+                    q->quote == '"' ? "double quote" : "single quote", q->key, q->key_line + 1),
+        SourceMark{file, q->line + 1, q->column + 1}, "",
+        fmt::format("; close it on line {} (a {} inside the value is written {})", q->line + 1,
+                    q->quote == '"' ? "double quote" : "single quote", q->quote == '"' ? "\\\"" : "''")));
+  }
   std::istringstream in(text);
   BoundsHandler handler;
   try {

@@ -20,9 +20,14 @@ inline constexpr int kMaxYamlDepth = 64;
 inline constexpr std::size_t kMaxYamlValues = 200'000;
 
 /// Throws ConfigError (positions 1-based, STYLE.md C2) when `text`:
+/// - has a quote that opens a value and is still open where a later line starts with a
+///   top-level key ("unclosed double quote (YAML reads the value on across lines, taking in
+///   the 'seed:' of line 3) at f:l:c", at the quote): valid YAML, but the keys it swallows
+///   would be reported missing;
 /// - has a YAML syntax error ("YAML syntax error: <reason> at f:l:c; <fix>": the fix names
-///   a tab in the indentation of a line up to the error's, else a '{' or '[' still open
-///   there with its position, else "check the indentation and quoting there");
+///   a tab in the indentation of a line up to the error's, else a quote left open at its
+///   line's end inside the innermost open '{' or '[' (or outside any), else a '{' or '['
+///   still open there with its position, else "check the indentation and quoting there");
 /// - has a control character in a value (C0 but tab, line feed and carriage return; DEL;
 ///   C1), which only a YAML escape such as "\u0000" writes: "a control character (U+0000)
 ///   in a value at f:l:c";

@@ -38,6 +38,18 @@ TEST_SUITE("config.scenario_errors") {
                    "closed: add its ']'"});
   }
 
+  TEST_CASE("an unclosed quote is named where it opens, not where YAML gives up or as missing sections") {
+    // YAML reads a quoted value on across lines: this one took in every key after it, and the
+    // file parsed with workload, training and hardware missing.
+    CHECK(errors_of(with("name: ResNet-50 on ImageNet-1k, one RTX 3090", "name: \"ResNet-50 on ImageNet-1k")) ==
+          Messages{"unclosed double quote (YAML reads the value on across lines, taking in the 'seed:' of line 3) at "
+                   "s.yaml:2:7; close it on line 2 (a double quote inside the value is written \\\")"});
+    // Inside a flow mapping it swallows the closing brace: named before the brace.
+    CHECK(errors_of(with("  storage: nvme_ssd", "  storage: nvme_ssd\n  network: {bandwidth: '100 Gbit/s}")) ==
+          Messages{"YAML syntax error: end of map flow not found at s.yaml:19:1; the single quote at s.yaml:18:24 is "
+                   "not closed on its line: close it there"});
+  }
+
   TEST_CASE("unknown key, with did-you-mean") {
     CHECK(errors_of(with("  epochs: 90", "  epochs: 90\n  epoch: 90")) ==
           Messages{"unknown key 'epoch' at s.yaml:11:3 (workload.epoch); did you mean epochs?"});
