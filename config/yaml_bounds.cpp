@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -165,146 +166,131 @@ SourceMark source_mark(const YAML::Mark& mark, const std::string& file) {
   return mark.line < 0 ? SourceMark{file, 0, 0} : SourceMark{file, mark.line + 1, mark.column + 1};
 }
 
-/// The fix of a YAML syntax error at `mark`: a tab in the indentation of a line up to the
-/// error's (YAML indents with spaces only, YAML 1.2 section 6.1; yaml-cpp reports only what it
-/// could not read after it), else a '{' or '[' still open at the error (yaml-cpp reports an
-/// unclosed flow collection where it gives up, lines later), else the general advice.
-std::string syntax_fix(const std::string& text, const YAML::Mark& mark, const std::string& file) {
-  struct Open {
-    char bracket;
-    int line;
-    int column;
-  };
-  std::vector<Open> open;
+/// A character of the text: its bracket or quote and where it is (0-based).
+struct TextMark {
+  char c = 0;
+  int line = 0;
+  int column = 0;
+};
+
+/// What one pass over a YAML text up to a position finds, by the rules of flow scalars and
+/// collections (YAML 1.2 sections 6.1, 7.3, 7.4): a quote or bracket opens a value only after
+/// ':', ',', '-', '[', '{' or a line's start; a quoted value runs on across lines until its
+/// closing quote ('' inside single quotes, an escaped \" inside double quotes); '#' after a
+/// space or at a line's start begins a comment outside quotes.
+struct TextScan {
+  int tab_line = -1;                     ///< first line up to the position indented with a tab
+  std::vector<TextMark> open_brackets;   ///< '{' and '[' open at the position, innermost last
+  std::optional<TextMark> open_quote;    ///< the quote open at the position
+  /// The first quote still open where a later line starts with a top-level key (`seed:` at
+  /// column 0), that key and its line: the keys after such a quote are read as its text.
+  std::optional<TextMark> runaway_quote;
+  std::string swallowed_key;
+  int swallowed_key_line = 0;
+};
+
+/// A top-level key at `text[i]`, a line's start: identifier characters, then ':' and a space
+/// or the line's end; empty where there is none.
+std::string top_level_key_at(const std::string& text, std::size_t i) {
+  std::size_t j = i;
+  while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) != 0 || text[j] == '_')) ++j;
+  const bool key = j > i && j < text.size() && text[j] == ':' &&
+                   (j + 1 == text.size() || text[j + 1] == ' ' || text[j + 1] == '\n' || text[j + 1] == '\r');
+  return key ? text.substr(i, j - i) : std::string();
+}
+
+/// Scans `text` up to (not including) 0-based `stop_line`:`stop_column` (the whole text by
+/// default).
+TextScan scan_text(const std::string& text, int stop_line = std::numeric_limits<int>::max(),
+                   int stop_column = std::numeric_limits<int>::max()) {
+  TextScan scan;
   int line = 0;
   int column = 0;
   bool indentation = true;  // still in the line's leading whitespace
   char previous = '\n';     // the line's last character other than a space
-  char quote = 0;
-  int quote_line = 0;
-  int quote_column = 0;
-  std::optional<Open> unclosed_quote;  // the last quote still open at its line's end
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (line > mark.line || (line == mark.line && column >= mark.column)) break;
+    if (line > stop_line || (line == stop_line && column >= stop_column)) break;
     if (c == '\n') {
-      if (quote != 0) unclosed_quote = Open{quote, quote_line, quote_column};
       ++line;
       column = 0;
       indentation = true;
       previous = '\n';
-      quote = 0;  // a quoted scalar across lines is rare in a scenario; restart cleanly
-      continue;
-    }
-    if (indentation && c == '\t') {
-      return fmt::format("; line {} is indented with a tab: YAML indents with spaces only, replace the tab with spaces",
-                         line + 1);
-    }
-    if (c != ' ' && c != '\t') indentation = false;
-    if (quote != 0) {
-      if (c == quote) quote = 0;
-    } else if (c == '#' && (previous == '\n' || (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')))) {
-      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;  // a comment: skip to the line's end
-    } else if ((c == '"' || c == '\'') && std::string_view(":,-[{\n").find(previous) != std::string_view::npos) {
-      quote = c;
-      quote_line = line;
-      quote_column = column;
-    } else if ((c == '{' || c == '[') && std::string_view(":,-[{\n").find(previous) != std::string_view::npos) {
-      open.push_back({c, line, column});
-    } else if ((c == '}' || c == ']') && !open.empty()) {
-      open.pop_back();
-    }
-    if (c != ' ' && c != '\t') previous = c;
-    ++column;
-  }
-  if (quote != 0) unclosed_quote = Open{quote, quote_line, quote_column};  // open where the error is
-  // A quote left open inside the innermost open bracket swallowed its closing bracket.
-  if (unclosed_quote && (open.empty() || std::make_pair(unclosed_quote->line, unclosed_quote->column) >
-                                              std::make_pair(open.back().line, open.back().column))) {
-    return fmt::format("; the {} at {}:{}:{} is not closed on its line: close it there",
-                       unclosed_quote->bracket == '"' ? "double quote" : "single quote", file, unclosed_quote->line + 1,
-                       unclosed_quote->column + 1);
-  }
-  if (!open.empty()) {
-    const Open& unclosed = open.back();
-    return fmt::format("; the '{}' at {}:{}:{} is not closed: add its '{}'", unclosed.bracket, file, unclosed.line + 1,
-                       unclosed.column + 1, unclosed.bracket == '{' ? '}' : ']');
-  }
-  return "; check the indentation and quoting there";
-}
-
-/// A quote that opens a scalar (after ':', ',', '-', '[', '{' or a line's start) and is still
-/// open where a later line starts with a top-level key (`workload:` at column 0): YAML reads
-/// a quoted scalar on across lines, so a missing closing quote swallows the keys after it
-/// and the file parses, with those sections missing. The quote's 0-based line and column,
-/// and the swallowed key's line; nullopt where no quote runs away so.
-struct RunawayQuote {
-  char quote;
-  int line;
-  int column;
-  int key_line;
-  std::string key;
-};
-std::optional<RunawayQuote> runaway_quote(const std::string& text) {
-  int line = 0;
-  int column = 0;
-  char previous = '\n';  // the line's last character other than a space
-  char quote = 0;
-  int quote_line = 0;
-  int quote_column = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') {
-      ++line;
-      column = 0;
-      previous = '\n';
-      if (quote != 0) {
-        // A top-level key at the next line's start: identifier characters, then ':' and a
-        // space or the line's end.
-        std::size_t j = i + 1;
-        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) != 0 || text[j] == '_')) ++j;
-        if (j > i + 1 && j < text.size() && text[j] == ':' &&
-            (j + 1 == text.size() || text[j + 1] == ' ' || text[j + 1] == '\n' || text[j + 1] == '\r')) {
-          return RunawayQuote{quote, quote_line, quote_column, line, text.substr(i + 1, j - i - 1)};
+      if (scan.open_quote && !scan.runaway_quote) {
+        const std::string key = top_level_key_at(text, i + 1);
+        if (!key.empty()) {
+          scan.runaway_quote = scan.open_quote;
+          scan.swallowed_key = key;
+          scan.swallowed_key_line = line;
         }
       }
       continue;
     }
-    if (quote != 0) {
-      if (quote == '"' && c == '\\') {
-        ++i;  // an escape: the next character is not the closing quote
+    if (indentation && c == '\t' && scan.tab_line < 0 && !scan.open_quote) scan.tab_line = line;
+    if (c != ' ' && c != '\t') indentation = false;
+    if (scan.open_quote) {
+      const char quote = scan.open_quote->c;
+      const bool escaped_pair = (quote == '"' && c == '\\') ||
+                                (quote == '\'' && c == '\'' && i + 1 < text.size() && text[i + 1] == '\'');
+      if (escaped_pair && i + 1 < text.size() && text[i + 1] != '\n') {
+        ++i;  // the next character is part of the value, not its closing quote
         ++column;
       } else if (c == quote) {
-        if (quote == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
-          ++i;  // '' is a quote inside a single-quoted scalar
-          ++column;
-        } else {
-          quote = 0;
-        }
+        scan.open_quote.reset();
       }
     } else if (c == '#' && (previous == '\n' || (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')))) {
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;  // a comment: skip to the line's end
     } else if ((c == '"' || c == '\'') && std::string_view(":,-[{\n").find(previous) != std::string_view::npos) {
-      quote = c;
-      quote_line = line;
-      quote_column = column;
+      scan.open_quote = TextMark{c, line, column};
+    } else if ((c == '{' || c == '[') && std::string_view(":,-[{\n").find(previous) != std::string_view::npos) {
+      scan.open_brackets.push_back({c, line, column});
+    } else if ((c == '}' || c == ']') && !scan.open_brackets.empty()) {
+      scan.open_brackets.pop_back();
     }
     if (c != ' ' && c != '\t') previous = c;
     ++column;
   }
-  return std::nullopt;
+  return scan;
+}
+
+std::string_view quote_name(char quote) { return quote == '"' ? "double quote" : "single quote"; }
+
+/// The fix of a YAML syntax error at `mark`: a tab in the indentation of a line up to the
+/// error's (YAML indents with spaces only, YAML 1.2 section 6.1; yaml-cpp reports only what it
+/// could not read after it), else a quote still open at the error (it swallowed what follows,
+/// a closing bracket too), else a '{' or '[' still open there (yaml-cpp reports an unclosed
+/// flow collection where it gives up, lines later), else the general advice.
+std::string syntax_fix(const std::string& text, const YAML::Mark& mark, const std::string& file) {
+  const TextScan scan = scan_text(text, mark.line, mark.column);
+  if (scan.tab_line >= 0) {
+    return fmt::format("; line {} is indented with a tab: YAML indents with spaces only, replace the tab with spaces",
+                       scan.tab_line + 1);
+  }
+  if (scan.open_quote) {
+    return fmt::format("; the {} at {}:{}:{} is not closed: close it on its line", quote_name(scan.open_quote->c), file,
+                       scan.open_quote->line + 1, scan.open_quote->column + 1);
+  }
+  if (!scan.open_brackets.empty()) {
+    const TextMark& unclosed = scan.open_brackets.back();
+    return fmt::format("; the '{}' at {}:{}:{} is not closed: add its '{}'", unclosed.c, file, unclosed.line + 1,
+                       unclosed.column + 1, unclosed.c == '{' ? '}' : ']');
+  }
+  return "; check the indentation and quoting there";
 }
 
 }  // namespace
 
 void check_yaml_bounds(const std::string& text, const std::string& file) {
-  if (const std::optional<RunawayQuote> q = runaway_quote(text)) {
+  // A quote that swallows the keys after it parses: named here, before the sections it
+  // swallowed would be reported missing.
+  if (const TextScan scan = scan_text(text); scan.runaway_quote) {
+    const TextMark& q = *scan.runaway_quote;
     throw ConfigError(format_diagnostic(
         fmt::format("unclosed {} (YAML reads the value on across lines, taking in the '{}:' of line {})",
-                    q->quote == '"' ? "double quote" : "single quote", q->key, q->key_line + 1),
-        SourceMark{file, q->line + 1, q->column + 1}, "",
-        fmt::format("; close it on line {} (a {} inside the value is written {})", q->line + 1,
-                    q->quote == '"' ? "double quote" : "single quote", q->quote == '"' ? "\\\"" : "''")));
+                    quote_name(q.c), scan.swallowed_key, scan.swallowed_key_line + 1),
+        SourceMark{file, q.line + 1, q.column + 1}, "",
+        fmt::format("; close it on line {} (a {} inside the value is written {})", q.line + 1, quote_name(q.c),
+                    q.c == '"' ? "\\\"" : "''")));
   }
   std::istringstream in(text);
   BoundsHandler handler;

@@ -26,7 +26,7 @@ inline constexpr std::size_t kMaxYamlValues = 200'000;
 ///   would be reported missing;
 /// - has a YAML syntax error ("YAML syntax error: <reason> at f:l:c; <fix>": the fix names
 ///   a tab in the indentation of a line up to the error's, else a quote left open at its
-///   line's end inside the innermost open '{' or '[' (or outside any), else a '{' or '['
+///   error (it swallowed what follows, a closing bracket too), else a '{' or '['
 ///   still open there with its position, else "check the indentation and quoting there");
 /// - has a control character in a value (C0 but tab, line feed and carriage return; DEL;
 ///   C1), which only a YAML escape such as "\u0000" writes: "a control character (U+0000)

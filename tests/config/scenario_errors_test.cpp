@@ -47,7 +47,7 @@ TEST_SUITE("config.scenario_errors") {
     // Inside a flow mapping it swallows the closing brace: named before the brace.
     CHECK(errors_of(with("  storage: nvme_ssd", "  storage: nvme_ssd\n  network: {bandwidth: '100 Gbit/s}")) ==
           Messages{"YAML syntax error: end of map flow not found at s.yaml:19:1; the single quote at s.yaml:18:24 is "
-                   "not closed on its line: close it there"});
+                   "not closed: close it on its line"});
   }
 
   TEST_CASE("unknown key, with did-you-mean") {
