@@ -50,8 +50,12 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
     throw std::invalid_argument("simulate_steps: the plan has no forward ops");
   }
   const int ga = plan.gradient_accumulation;
+  // With GA > 3 three micro-steps per step are simulated: the first, which follows the
+  // optimizer and waits for what it updates (ZeRO's and the distributed optimizer's parameter
+  // all-gather), one middle micro-step standing for the GA - 2 alike, and the final one, which
+  // runs the gradient reduction and the optimizer.
   const int simulated_ga = std::min(ga, 3);
-  const double nonfinal_weight = simulated_ga > 1 ? static_cast<double>(ga - 1) / (simulated_ga - 1) : 0.0;
+  const double middle_weight = simulated_ga > 2 ? static_cast<double>(ga - 2) : 0.0;
   StepGraph graph(plan, simulated_ga, options.trace_steps > 0);
   StepMeasurement observer(graph, plan, true, options.trace_steps > 0);
 
@@ -101,7 +105,7 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
         const int i = s * simulated_ga + m;
         const Attribution a =
             observer.attribute(micro[i].start, micro[i + 1].start, plan.comm.overlap_compute_slowdown);
-        step.add(a, micro[i].final ? 1.0 : nonfinal_weight);
+        step.add(a, m == 0 || micro[i].final ? 1.0 : middle_weight);
       }
       per_step.push_back(step);
     }

@@ -13,8 +13,10 @@
 /// means is below `relative_precision` of the mean (at least `min_steps` and four cycles, at
 /// most max(`max_steps`, `max_cycles` cycles) rounded down to whole cycles), and the window's
 /// two halves agree (otherwise the first half joins the warm-up; step_simulation.cpp). Gradient accumulation: with GA > 3
-/// only two non-final micro-steps per step are simulated, and the step time is
-/// (GA - 1) x mean non-final micro-step + final micro-step.
+/// three micro-steps per step are simulated, and the step time is first micro-step + (GA - 2)
+/// x middle micro-step + final micro-step: the first one also waits for what the previous
+/// optimizer step updates (a parameter all-gather), which a mean over the first and a middle
+/// one would count (GA - 1) / 2 times.
 
 #include <cstdint>
 #include <string>

@@ -96,7 +96,10 @@ TEST_SUITE("cli.validate") {
     CHECK(j["single_gpu_throughput_cases"].get<int>() >= 40);
     CHECK(j["single_gpu_throughput_mape"].get<double>() <= 0.077);
     CHECK(j["multi_gpu_throughput_cases"].get<int>() >= 84);
-    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.077);
+    // 7.6 -> 7.7 % when the first micro-step of an accumulated step stopped being counted
+    // (GA - 1) / 2 times (its wait for the distributed optimizer's parameter all-gather):
+    // N002 -7.8 -> +12.5 %, N012 -6.1 -> +10.4 %, which the repeated wait had hidden.
+    CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.078);
     CHECK(j["memory_mape"].get<double>() <= 0.052);
     CHECK(j["fits_right"].get<int>() >= 7);
   }
@@ -151,7 +154,7 @@ TEST_SUITE("cli.validate") {
     CHECK(sum / n <= 0.07);
   }
 
-  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 7.9 % MAPE, each within 20 %") {
+  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N012 within 8.7 % MAPE, each within 20 %") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -168,8 +171,10 @@ TEST_SUITE("cli.validate") {
     // 7.6 % with attention: flash3 and fp8 confined to the blocks' linears (9.6 % before); 8.3 %
     // with Megatron's 16-bit fused layer norms (their traffic halves: N001 +23.0 -> +26.1 %); 7.3 %
     // with Transformer Engine's fp8 cast-transpose kernels (N001 +17.9 %); 10.5 % with causal tile
-    // skipping; 7.8 % with the fp8 and Blackwell MAMF fractions.
-    CHECK(sum / n <= 0.079);
+    // skipping; 7.8 % with the fp8 and Blackwell MAMF fractions; 8.6 % once the distributed
+    // optimizer's parameter all-gather is waited for once per step, not (GA - 1) / 2 times
+    // (N002 -7.8 -> +12.5 %, N012 -6.1 -> +10.4 %: the TP x PP rows now read fast).
+    CHECK(sum / n <= 0.087);
   }
 
   TEST_CASE("vTrain's Megatron-DeepSpeed rows D001-D007 within 12.5 % MAPE") {

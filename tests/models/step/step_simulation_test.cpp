@@ -113,6 +113,22 @@ TEST_SUITE("models.step.step_simulation") {
     CHECK(simulate_steps(p).breakdown.step_time_s == doctest::Approx(34e-3));
   }
 
+  TEST_CASE("gradient accumulation: the parameter all-gather after the optimizer is waited for once per step") {
+    // The distributed optimizer's all-gather of the updated parameters (20 ms on the comm
+    // stream after the optimizer kernel) holds the next step's first forward kernel. The host
+    // dispatches that forward 1 ms after the step's sync, so 19 ms of the gather show, once per
+    // step at any accumulation (the first micro-step is simulated apart from the middle ones,
+    // which once stood for it (GA - 1) / 2 times).
+    StepPlan p = simple_plan();
+    p.comm.parameter_all_gather_s = 20e-3;
+    for (const int ga : {1, 2, 8, 64}) {
+      CAPTURE(ga);
+      p.gradient_accumulation = ga;
+      // (GA - 1) micro-steps of 16 ms, the final one of 18 ms, the exposed gather 19 ms.
+      CHECK(simulate_steps(p).breakdown.step_time_s == doctest::Approx((ga - 1) * 16e-3 + 18e-3 + 19e-3));
+    }
+  }
+
   TEST_CASE("trace covers the first steps, in pipeline order") {
     StepSimOptions o;
     o.trace_steps = 1;
