@@ -167,6 +167,11 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
   if (t.causal_mask == CausalMask::kAttnMask && t.attention != AttentionKernel::kEager) {
     add("gpu_compute", {{"training.causal_mask", "is_causal"}});
   }
+  // Recomputation replays forward work in backward to save memory; where the activations
+  // fit without it (the re-run checks), switching it off removes that work.
+  if (t.activation_recompute != ActivationRecompute::kNone) {
+    add("gpu_compute", {{"training.activation_checkpointing", "false"}});
+  }
   // A bigger batch amortises per-step costs (dispatch, optimizer, the all-reduce); it changes
   // the optimisation too, which the user decides (README, "Bottleneck and suggestion").
   const bool communication = gpus > 1 && worth_relieving(path_share(row, {"communication"}));

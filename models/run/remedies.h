@@ -81,6 +81,7 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
 /// | gpu_compute | training.precision: bf16_amp (fp16_amp before compute capability 8) | fp32/tf32 on a GPU with fp16 tensor cores |
 /// | gpu_compute | training.memory_format: channels_last | a ResNet in channels_first under a tensor-core precision |
 /// | gpu_compute | training.framework_overhead: compiled | eager |
+/// | gpu_compute | training.activation_checkpointing: false | recomputation on (full, selective or every N layers) |
 /// | gpu_compute / communication | training.batch_size: x2 | always (OOM is checked by the re-run) |
 /// | communication | training.gradient_accumulation: x4 | exposed communication, DDP |
 /// | communication | parallelism.strategy: ddp | DataParallel |

@@ -121,6 +121,22 @@ TEST_SUITE("models.run.advice") {
                                    "training.framework_overhead: compiled", "training.batch_size: 64"});
   }
 
+  TEST_CASE("recomputation is offered off where it runs: the replayed forward is GPU work the memory may spare") {
+    JobSpec job;
+    job.hardware.gpu = testing::ampere_like();
+    job.training.batch_size = 4;
+    job.training.precision = Precision::kBf16Amp;
+    job.training.framework_overhead = FrameworkOverhead::kCompiled;
+    const VariantResult row = row_with({{"gpu_compute", 0.100, 1.0}}, 3600.0, std::nullopt);
+    CHECK(paths_of(candidate_remedies(job, row, {})) == std::vector<std::string>{"training.batch_size: 8"});
+    for (const ActivationRecompute r :
+         {ActivationRecompute::kFull, ActivationRecompute::kSelective, ActivationRecompute::kEvery}) {
+      job.training.activation_recompute = r;
+      CHECK(paths_of(candidate_remedies(job, row, {})) ==
+            std::vector<std::string>{"training.activation_checkpointing: false", "training.batch_size: 8"});
+    }
+  }
+
   TEST_CASE("the remedy with the largest gain on its goal is the suggestion and names the bottleneck") {
     VariantResult row = row_with({{"gpu_compute", 0.1, 0.0}}, 3600.0, 100.0);
     const Remedy workers{"data_loading_cpu", {{"data_loader.num_workers", "7"}}, RemedyGoal::kTimeToTrain, ""};
