@@ -117,6 +117,11 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                [number](const PlanPoint& p) { return number(p.finished_share); }});
   f.push_back({"checkpoint_interval_s", "s", Applies::kFits, "chosen checkpoint interval (work seconds); 0 = none",
                [number](const PlanPoint& p) { return number(p.checkpoint_interval_s); }});
+  f.push_back({"peak_memory_bytes", "B", Applies::kFits,
+               "peak memory of the busiest GPU (the worst pipeline stage's), as gpuplan run reports it",
+               [number](const PlanPoint& p) { return number(p.peak_memory_bytes); }});
+  f.push_back({"memory_capacity_bytes", "B", Applies::kFits, "memory of one GPU",
+               [number](const PlanPoint& p) { return number(p.memory_capacity_bytes); }});
   f.push_back({"bound_time_s", "s", Applies::kFits, "lower bound on the time (compute at peak, gradient exchange)",
                [number](const PlanPoint& p) { return number(p.bound_time_s); }});
   f.push_back({"meets_deadline", "", Applies::kAlways, "time p90 <= deadline, and fits",

@@ -109,6 +109,8 @@ struct PlanPoint {
   double finished_share = 1.0;
   double checkpoint_interval_s = 0.0;
   double bound_time_s = 0.0;   ///< plan_lower_bound's time: never above time_p50_s
+  double peak_memory_bytes = 0.0;      ///< the busiest GPU's peak memory (gpuplan run's peak_memory_bytes)
+  double memory_capacity_bytes = 0.0;  ///< one GPU's memory
   bool meets_deadline = false; ///< time_p90_s <= deadline (and fits)
   bool within_budget = true;   ///< cost_p90_usd <= budget (when given)
   bool pareto = false;         ///< on the front of (time_p90, cost_p90) among all points that fit

@@ -90,6 +90,7 @@ constexpr std::size_t kNotSimulated = std::numeric_limits<std::size_t>::max();
 /// What a step problem (step key) needs before and after its simulation.
 struct StepInfo {
   bool fits_memory = false;
+  double peak_memory_bytes = 0.0;  ///< models::rank_memory's total: the busiest GPU's peak
   PlanBound bound;
   std::size_t step = kNotSimulated;  ///< index of its simulation
 };
@@ -106,6 +107,8 @@ struct Candidate {
   std::size_t step = 0;    ///< index into the step problems
   double bound_s = 0.0;
   double bound_cost_usd = 0.0;
+  double peak_memory_bytes = 0.0;      ///< its step problem's (StepInfo)
+  double memory_capacity_bytes = 0.0;  ///< one GPU's memory
 };
 
 /// The Pareto staircase of (time, dollars) of the points evaluated so far: sorted by time,
@@ -409,6 +412,7 @@ PlanSearch Planner::evaluate() const {
       assign_candidate_job(j, c, *types_[c.type].groups[c.group].front(), catalogs_);
       // The rule run_variant uses: the busiest GPU, the worst pipeline stage's.
       const models::MemoryBreakdown m = models::rank_memory(j, params.memory);
+      infos[k].peak_memory_bytes = m.total_bytes();
       infos[k].fits_memory = m.total_bytes() <= j.hardware.gpu.memory_bytes;
       if (infos[k].fits_memory) infos[k].bound = plan_lower_bound(j);
     });
@@ -440,6 +444,8 @@ PlanSearch Planner::evaluate() const {
         continue;
       }
       type_fits[c.type] = true;
+      c.peak_memory_bytes = info.peak_memory_bytes;
+      c.memory_capacity_bytes = catalogs_.gpus.find(type.groups[c.group].front()->gpu)->memory_bytes;
       c.bound_s = info.bound.time_s();
       counts.best_bound_s = std::min(counts.best_bound_s, c.bound_s);
       c.bound_cost_usd = c.bound_s * nodes * lowest_price_usd_per_s(type.groups[c.group]);
@@ -518,6 +524,8 @@ PlanSearch Planner::evaluate() const {
         const Candidate& c = round[list[k].candidate];
         points[k] = evaluate_point(c.variant, c.layout, *list[k].row, list[k].market, c.nodes,
                                    candidate_job(c, *list[k].row, catalogs_), steps[c.step], c.bound_s);
+        points[k].peak_memory_bytes = c.peak_memory_bytes;
+        points[k].memory_capacity_bytes = c.memory_capacity_bytes;
       });
       for (const PlanPoint& p : points) {
         if (!p.fits) continue;

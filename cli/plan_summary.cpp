@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "models/run/run_variant.h"
 #include "report/human_units.h"
 
 namespace gpuplan::cli {
@@ -14,13 +15,19 @@ std::string describe(const PlanPoint& p) {
   const int per_node = p.gpus / p.nodes;
   const std::string schedule =
       p.pipeline_parallel > 1 && p.pipeline_schedule != "1f1b" ? " (" + p.pipeline_schedule + ")" : std::string();
+  // A plan whose peak is within kTightMemoryShare of the GPU's memory says so, as gpuplan run does.
+  const std::string tight =
+      p.memory_capacity_bytes > 0.0 && p.peak_memory_bytes > models::kTightMemoryShare * p.memory_capacity_bytes
+          ? fmt::format("; peak memory {:.1f} of {:.1f} GB, within {:.0f} % of capacity", p.peak_memory_bytes / 1e9,
+                        p.memory_capacity_bytes / 1e9, 100.0 * (1.0 - models::kTightMemoryShare))
+          : std::string();
   return fmt::format("{} ({} node{} x {} GPU{}, {} in {}, variant {}; {}, DP {} x TP {}{} x PP {}{}, micro-batch {} x {} "
-                     "accumulated, recompute {}): {} and {} at p90",
+                     "accumulated, recompute {}{}): {} and {} at p90",
                      p.instance, p.nodes, p.nodes == 1 ? "" : "s", per_node, per_node == 1 ? "" : "s",
                      p.market == "spot" ? "spot" : "on-demand", p.zone.empty() ? p.region : p.zone, p.strategy,
                      p.data_parallel, p.data_parallel_degree(), p.tensor_parallel,
                      p.sequence_parallel ? " (sequence parallel)" : "", p.pipeline_parallel, schedule,
-                     p.micro_batch, p.gradient_accumulation, p.recompute, report::human_duration(p.time_p90_s),
+                     p.micro_batch, p.gradient_accumulation, p.recompute, tight, report::human_duration(p.time_p90_s),
                      report::human_usd(p.cost_p90_usd));
 }
 
@@ -68,9 +75,9 @@ std::string plan_summary(const PlanResult& plan) {
   if (fastest != nullptr && plan.counts.simulated > 0) {
     // The search stops growing an instance type's nodes at the first count that meets the
     // deadline (plan_search.cpp): the fastest plan is the fastest of those node counts.
-    out += fmt::format("(Node counts grow in powers of two per instance type until one meets the deadline, up to {} "
-                       "here: larger counts, which may be faster, are not searched; a shorter --deadline searches "
-                       "them.)\n",
+    out += fmt::format("(Node counts grow in powers of two per instance type and stop at the first that meets the "
+                       "deadline; only types that never meet it grow further, up to {} nodes here. More nodes of a type "
+                       "that met it, which may be faster, are not searched: a shorter --deadline searches them.)\n",
                        plan.counts.max_nodes);
   }
   return out;

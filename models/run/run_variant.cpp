@@ -23,10 +23,6 @@
 
 namespace gpuplan::models {
 
-/// Above this share of the GPU's memory a fitting row gets a note that it is tight: the
-/// modelled allocator slack is a mean, and the peak-memory validation rows scatter by about
-/// 5 % (tests/validation/README.md).
-constexpr double kTightMemoryShare = 0.95;
 /// Share of the peak above which the loss's backward phase gets a run note: a twentieth, where a
 /// fused loss would change what fits.
 constexpr double kLossBackwardNoteShare = 0.05;

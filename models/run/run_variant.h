@@ -30,6 +30,11 @@ struct VariantRun {
   std::uint64_t events = 0;
 };
 
+/// Above this share of the GPU's memory a fitting row (or plan) is called tight: the modelled
+/// allocator slack is a mean, and the peak-memory validation rows scatter by about 5 %
+/// (tests/validation/README.md). Read by run_variant's note and `gpuplan plan`'s summary.
+inline constexpr double kTightMemoryShare = 0.95;
+
 /// Simulates `job` and fills the result row named `strategy`. Throws std::invalid_argument
 /// when the job cannot run at all, and sim::TimeRangeError when its time to train is past
 /// simulated time's range (2^63 ns, about 292 years; sim/sim_time.h): the message gives the

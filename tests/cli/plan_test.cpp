@@ -311,6 +311,15 @@ TEST_SUITE("cli.plan") {
     plan.points[0].pipeline_schedule = "interleaved_1f1b";
     CHECK(cli::render_plan(plan, "table").find("interleaved_1f1b") != std::string::npos);
     CHECK(cli::plan_summary(plan).find("DP 1 x TP 8 (sequence parallel) x PP 16 (interleaved_1f1b),") != std::string::npos);
+    // A peak within 5 % of the GPU's memory is named, as gpuplan run's note does (84.1 of 85.9
+    // GB is 97.9 %); 81 GB (94.3 %) is not.
+    plan.points[0].memory_capacity_bytes = 85.9e9;
+    plan.points[0].peak_memory_bytes = 84.1e9;
+    CHECK(cli::plan_summary(plan).find("recompute full; peak memory 84.1 of 85.9 GB, within 5 % of capacity): 20.00 d") !=
+          std::string::npos);
+    CHECK(cli::render_plan(plan, "csv").find(",84100000000,85900000000,") != std::string::npos);
+    plan.points[0].peak_memory_bytes = 81e9;
+    CHECK(cli::plan_summary(plan).find("peak memory") == std::string::npos);
   }
 
   TEST_CASE("the fastest plan is named when it is also the cheapest, as on one provider without spot") {
@@ -352,9 +361,12 @@ TEST_SUITE("cli.plan") {
     // fastest of those (a new user took it for the fastest possible).
     plan.counts.simulated = 2;
     plan.counts.max_nodes = 4;
-    CHECK(cli::plan_summary(plan).find("\n(Node counts grow in powers of two per instance type until one meets the "
-                                       "deadline, up to 4 here: larger counts, which may be faster, are not searched; a "
-                                       "shorter --deadline searches them.)\n") != std::string::npos);
+    // A second new user read "up to 4 here" as every type's reach: the types that met the
+    // deadline stopped earlier, and the text says so.
+    CHECK(cli::plan_summary(plan).find("\n(Node counts grow in powers of two per instance type and stop at the first "
+                                       "that meets the deadline; only types that never meet it grow further, up to 4 "
+                                       "nodes here. More nodes of a type that met it, which may be faster, are not "
+                                       "searched: a shorter --deadline searches them.)\n") != std::string::npos);
   }
 
   TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {
