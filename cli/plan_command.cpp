@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -38,6 +39,8 @@ struct Args {
   std::string deadline;
   std::string budget;
   std::string providers;
+  bool providers_given = false;
+  bool gpus_given = false;
   std::string gpus;
   std::string format = "table";
   bool format_given = false;  ///< --format given; otherwise the extension of -o FILE decides
@@ -63,8 +66,13 @@ Args parse_args(const std::vector<std::string>& args) {
     if (k == "--help" || k == "-h") a.help = true;
     else if (k == "--deadline") a.deadline = value();
     else if (k == "--budget") a.budget = value();
-    else if (k == "--providers") a.providers = value();
-    else if (k == "--gpus") a.gpus = value();
+    else if (k == "--providers") {
+      a.providers = value();
+      a.providers_given = true;
+    } else if (k == "--gpus") {
+      a.gpus = value();
+      a.gpus_given = true;
+    }
     else if (k == "--format") {
       a.format = value();
       a.format_given = true;
@@ -73,12 +81,15 @@ Args parse_args(const std::vector<std::string>& args) {
     else if (k == "--catalogs") a.catalogs = value();
     else if (k == "--catalog") a.extra_catalogs.push_back(value());
     else if (k == "--threads") {
+      // 1 to 1,024 threads (a bound on what one machine runs; std::stoul read "-3" as 2^64 - 3).
       const std::string v = value();
-      try {
-        a.threads = static_cast<unsigned>(std::stoul(v));
-      } catch (const std::exception&) {
-        throw std::invalid_argument("--threads expects a count, found '" + v + "'");
+      unsigned n = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc{} || end != v.data() + v.size() || n < 1 || n > 1024) {
+        throw std::invalid_argument("--threads expects a whole number from 1 to 1024, found '" + v +
+                                    "'; leave it out to use every core");
       }
+      a.threads = n;
     } else if (!k.empty() && k[0] == '-') {
       throw std::invalid_argument("unknown option '" + k + "' of gpuplan plan" +
                                   core::did_you_mean(core::closest(k, kPlanOptions, 2, 1)));
@@ -151,6 +162,17 @@ int plan_main(const std::vector<std::string>& args) {
   }
   options.providers = split_commas(a.providers);
   options.gpus = split_commas(a.gpus);
+  // Given but naming nothing ("", ","): refused, not read as "every provider".
+  if (a.providers_given && options.providers.empty()) {
+    throw std::invalid_argument("--providers '" + a.providers +
+                                "' names no provider; write them comma-separated (--providers aws,gcp), or leave the "
+                                "option out to plan on every provider");
+  }
+  if (a.gpus_given && options.gpus.empty()) {
+    throw std::invalid_argument("--gpus '" + a.gpus +
+                                "' names no GPU; write them comma-separated (--gpus h100-sxm,a100-80gb), or leave the "
+                                "option out to plan on every GPU");
+  }
   options.threads = a.threads;
 
   int rank = 0;

@@ -236,8 +236,10 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
   for (const models::InstanceSpec& row : catalogs.instances.rows()) known_providers.insert(row.provider);
   for (const std::string& p : options.providers) {
     if (known_providers.count(p) == 0U) {
-      throw std::invalid_argument(fmt::format("unknown provider '{}' in --providers; the catalogs hold {}", p,
-                                              fmt::join(known_providers, ", ")));
+      const std::string hint = core::did_you_mean(
+          core::closest(p, std::vector<std::string>(known_providers.begin(), known_providers.end())));
+      throw std::invalid_argument(fmt::format("unknown provider '{}' in --providers{} the catalogs hold {}", p,
+                                              hint.empty() ? ";" : hint + " Besides,", fmt::join(known_providers, ", ")));
     }
   }
   for (const std::string& g : options.gpus) {

@@ -428,6 +428,13 @@ void report_architecture_keys(MapReader& section, const models::Workload* model,
   if (family == nullptr) return;
   for (const models::ArchitectureParameter& p : family->parameters()) {
     if (section.knows(p.name) || !section.has(p.name)) continue;
+    if (p.name == "sequence_length") {
+      // Also a key of the workload section, where a scenario writes it for any model.
+      section.error(p.name, "'sequence_length' is read in the workload section",
+                    "; write workload.sequence_length: <tokens>");
+      section.declare({p.name});
+      continue;
+    }
     const std::string base = model->name == "inline" ? "" : "base: " + model->name + ", ";
     section.error(p.name,
                   "'" + p.name + "' is an architecture key of " + model->family + " models, read inside workload.model",

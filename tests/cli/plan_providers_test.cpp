@@ -17,6 +17,35 @@ TEST_SUITE("cli.plan_providers") {
     CHECK(r.out.empty());
     CHECK(r.err == "gpuplan: unknown provider 'foo' in --providers; the catalogs hold aws, azure, gcp, lambda (see "
                    "gpuplan --help)\n");
+    // A near miss is named.
+    const auto typo = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
+                                  "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --providers lambda,lamda");
+    CHECK(typo.exit_code == 2);
+    CHECK(typo.err == "gpuplan: unknown provider 'lamda' in --providers; did you mean lambda? Besides, the catalogs "
+                      "hold aws, azure, gcp, lambda (see gpuplan --help)\n");
+  }
+
+  TEST_CASE("--providers or --gpus that name nothing are refused, not read as every one") {
+    for (const std::string option : {"--providers ''", "--providers ,", "--gpus ''"}) {
+      CAPTURE(option);
+      const auto r = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
+                                 "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h " + option);
+      CHECK(r.exit_code == 2);
+      CHECK(r.out.empty());
+      CHECK(r.err.find("names no") != std::string::npos);
+      CHECK(r.err.find("leave the option out") != std::string::npos);
+    }
+  }
+
+  TEST_CASE("--threads takes 1 to 1024; -3 was read as 2^64 - 3") {
+    for (const std::string value : {"-3", "0", "1025", "two", "1.5"}) {
+      CAPTURE(value);
+      const auto r = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
+                                 "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --threads " + value);
+      CHECK(r.exit_code == 2);
+      CHECK(r.err == "gpuplan: --threads expects a whole number from 1 to 1024, found '" + value +
+                         "'; leave it out to use every core (see gpuplan --help)\n");
+    }
   }
 }
 

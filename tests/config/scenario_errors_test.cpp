@@ -66,6 +66,11 @@ TEST_SUITE("config.scenario_errors") {
                                   "  batch_size: 32\n  loss: fused_linear_cross_entropy")) ==
           Messages{"'loss' is an architecture key of transformer_decoder models, read inside workload.model at "
                    "s.yaml:13:9 (training.loss); write workload.model: {base: gpt2, loss: <value>}"});
+    // sequence_length is the workload section's own key.
+    CHECK(errors_of(with_replaced(with("  model: resnet50", "  model: gpt2"), "  batch_size: 32",
+                                  "  batch_size: 32\n  sequence_length: 512")) ==
+          Messages{"'sequence_length' is read in the workload section at s.yaml:13:20 (training.sequence_length); "
+                   "write workload.sequence_length: <tokens>"});
   }
 
   TEST_CASE("a whole number written with an exponent or a decimal point is refused with its digits") {
