@@ -60,6 +60,8 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
   using Value = std::optional<FieldValue>;
   const auto count = [](int n) { return Value(FieldValue(static_cast<std::int64_t>(n))); };
   const auto number = [](double x) { return Value(FieldValue(x)); };
+  // A spot plan's quantile whose trial did not finish is +infinity (plan_search.cpp): absent.
+  const auto finite = [](double x) { return std::isfinite(x) ? Value(FieldValue(x)) : std::nullopt; };
   std::vector<report::ResultField<PlanPoint>> f;
   f.push_back({"instance", "", Applies::kAlways, "provider/instance type",
                [](const PlanPoint& p) { return Value(p.instance); }, "instance"});
@@ -100,13 +102,13 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
   f.push_back({"recompute", "", Applies::kAlways, "activation checkpointing: false | selective | full",
                [](const PlanPoint& p) { return Value(p.recompute); }, "recompute"});
   f.push_back({"time_p50_s", "s", Applies::kFits, "median wall time to finish",
-               [number](const PlanPoint& p) { return number(p.time_p50_s); }, "time p50"});
+               [finite](const PlanPoint& p) { return finite(p.time_p50_s); }, "time p50"});
   f.push_back({"time_p90_s", "s", Applies::kFits, "90th percentile of the wall time",
-               [number](const PlanPoint& p) { return number(p.time_p90_s); }, "time p90"});
+               [finite](const PlanPoint& p) { return finite(p.time_p90_s); }, "time p90"});
   f.push_back({"cost_p50_usd", "USD", Applies::kFits, "median dollars",
-               [number](const PlanPoint& p) { return number(p.cost_p50_usd); }, "$ p50"});
+               [finite](const PlanPoint& p) { return finite(p.cost_p50_usd); }, "$ p50"});
   f.push_back({"cost_p90_usd", "USD", Applies::kFits, "90th percentile of the dollars",
-               [number](const PlanPoint& p) { return number(p.cost_p90_usd); }, "$ p90"});
+               [finite](const PlanPoint& p) { return finite(p.cost_p90_usd); }, "$ p90"});
   f.push_back({"expected_preemptions", "", Applies::kFits, "spot: mean preemptions over the trials; 0 on-demand",
                [number](const PlanPoint& p) { return number(p.expected_preemptions); }, "preempt.",
                [](const PlanPoint& p) {
@@ -173,7 +175,7 @@ void mark_pareto(std::vector<PlanPoint>& points) {
   std::vector<std::size_t> by_time;
   for (std::size_t i = 0; i < points.size(); ++i) {
     points[i].pareto = false;
-    if (points[i].fits) by_time.push_back(i);
+    if (points[i].fits && std::isfinite(points[i].time_p90_s)) by_time.push_back(i);
   }
   std::sort(by_time.begin(), by_time.end(), [&](std::size_t a, std::size_t b) {
     return std::tie(points[a].time_p90_s, points[a].cost_p90_usd, a) <
@@ -212,7 +214,9 @@ void mark_pareto(std::vector<PlanPoint>& points) {
 const PlanPoint* fastest_plan(const std::vector<PlanPoint>& points) {
   const PlanPoint* least_time = nullptr;
   for (const PlanPoint& p : points) {
-    if (p.fits && (least_time == nullptr || p.time_p90_s < least_time->time_p90_s)) least_time = &p;
+    if (p.fits && std::isfinite(p.time_p90_s) && (least_time == nullptr || p.time_p90_s < least_time->time_p90_s)) {
+      least_time = &p;
+    }
   }
   const PlanPoint* fastest = nullptr;
   for (const PlanPoint& p : points) {

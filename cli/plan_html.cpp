@@ -1,6 +1,7 @@
 #include "cli/plan_html.h"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "cli/plan_summary.h"
@@ -25,7 +26,7 @@ std::string render_plan_html(const PlanResult& plan) {
   double max_usd = 0.0;
   double max_h = core::to_hours(plan.deadline_s);
   for (const PlanPoint& p : plan.points) {
-    if (!p.fits) continue;
+    if (!p.fits || !std::isfinite(p.time_p90_s)) continue;  // a spot plan whose p90 trial did not finish
     const json point = {{"x", core::to_hours(p.time_p90_s)}, {"y", p.cost_p90_usd}};
     max_usd = std::max(max_usd, p.cost_p90_usd);
     max_h = std::max(max_h, core::to_hours(p.time_p90_s));

@@ -632,6 +632,11 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
     p.cost_p90_usd = o.spot->cost_p90_usd;
     p.expected_preemptions = o.spot->preemptions_mean;
     p.finished_share = static_cast<double>(o.spot->finished) / o.spot->trials;
+    // As gpuplan run: no time or dollars at a quantile whose trial did not finish (+infinity
+    // here: never the cheapest, the fastest or on the front; absent in the output).
+    constexpr double kNone = std::numeric_limits<double>::infinity();
+    if (!o.spot->finishes_at(0.9)) p.time_p90_s = p.cost_p90_usd = kNone;
+    if (!o.spot->finishes_at(0.5)) p.time_p50_s = p.cost_p50_usd = kNone;
   } else {
     p.cost_p50_usd = models::on_demand_cost_usd(row, nodes, o.times.time_to_train_s);
     p.cost_p90_usd = p.cost_p50_usd;

@@ -78,6 +78,14 @@ struct SpotSummary {
   /// sums over trials.
   double lost_time_share = 0.0;
   std::uint64_t events = 0;
+
+  /// True when the `quantile` (0.5, 0.9) trial finished, i.e. at least that share of the
+  /// trials did: only then does the run have a time and dollars at that quantile (a capped
+  /// trial's dollars are those of work left undone, often less than a finished run's). The
+  /// one rule of gpuplan run's and gpuplan plan's quantiles.
+  bool finishes_at(double quantile) const {
+    return trials > 0 && static_cast<double>(finished) >= quantile * static_cast<double>(trials);
+  }
 };
 
 /// Runs `trials` trials (0..trials-1) and summarizes them; `no_preemption_s` is the time the

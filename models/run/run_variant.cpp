@@ -82,16 +82,16 @@ void fill_cloud_outputs(const JobSpec& job, const JobOutcome& o, VariantResult& 
     // A quantile of the run exists only where that share of the trials finished: the
     // p50 trial of a job that half the trials never finish has no time and no per-run cost
     // (a capped trial's dollars are those of work left undone, often less than a finished run's).
-    if (*r.finished_share < 0.9) {
+    if (!o.spot->finishes_at(0.9)) {
       r.time_p90_s.reset();
       r.cost_p90_usd.reset();
     }
-    if (*r.finished_share < 0.5) {
+    if (!o.spot->finishes_at(0.5)) {
       r.time_p50_s.reset();
       r.cost_p50_usd.reset();
       r.notes.push_back("spot: the job does not finish (fewer than half the trials finish within the cap): no p50 "
                         "time or dollars per run");
-    } else if (*r.finished_share < 0.9) {
+    } else if (!o.spot->finishes_at(0.9)) {
       r.notes.push_back("spot: fewer than 90 % of the trials finish within the cap: no p90 time or dollars");
     }
   } else {

@@ -1,6 +1,7 @@
 // gpuplan plan: the same bytes whatever the thread count or the split across ranks, a
 // correct Pareto front, the deadline and budget flags, the notes, and a golden plan CSV.
 #include "cli/plan.h"
+#include "models/job/spot_job.h"
 
 #include <doctest/doctest.h>
 
@@ -320,6 +321,53 @@ TEST_SUITE("cli.plan") {
     CHECK(cli::render_plan(plan, "csv").find(",84100000000,85900000000,") != std::string::npos);
     plan.points[0].peak_memory_bytes = 81e9;
     CHECK(cli::plan_summary(plan).find("peak memory") == std::string::npos);
+  }
+
+  TEST_CASE("a spot plan whose p90 trial does not finish has no p90: absent in CSV and JSON, never fastest or on the front") {
+    models::SpotSummary s;
+    s.trials = 200;
+    s.finished = 179;  // 89.5 %
+    CHECK(s.finishes_at(0.5));
+    CHECK_FALSE(s.finishes_at(0.9));
+    s.finished = 180;
+    CHECK(s.finishes_at(0.9));
+    s.trials = 0;
+    CHECK_FALSE(s.finishes_at(0.5));
+
+    cli::PlanResult plan;
+    plan.scenario_name = "spot";
+    plan.deadline_s = 86400.0;
+    cli::PlanPoint done;
+    done.strategy = "baseline";
+    done.instance = "aws/p4d.24xlarge";
+    done.gpu = "a100-40gb";
+    done.region = "us-east-1";
+    done.market = "on_demand";
+    done.data_parallel = "ddp";
+    done.recompute = "false";
+    done.time_p50_s = done.time_p90_s = 7200.0;
+    done.cost_p50_usd = done.cost_p90_usd = 100.0;
+    cli::PlanPoint capped = done;
+    capped.market = "spot";
+    capped.zone = "use1-az1";
+    capped.finished_share = 0.0;
+    capped.time_p50_s = capped.time_p90_s = std::numeric_limits<double>::infinity();
+    capped.cost_p50_usd = capped.cost_p90_usd = std::numeric_limits<double>::infinity();
+    plan.points = {done, capped};
+    cli::mark_pareto(plan.points);
+    CHECK(plan.points[0].pareto);
+    CHECK_FALSE(plan.points[1].pareto);
+    REQUIRE(cli::fastest_plan(plan.points) != nullptr);
+    CHECK(cli::fastest_plan(plan.points)->market == "on_demand");
+    plan.points = {capped};
+    cli::mark_pareto(plan.points);
+    CHECK_FALSE(plan.points[0].pareto);
+    CHECK(cli::fastest_plan(plan.points) == nullptr);
+    const std::string csv = cli::render_plan(plan, "csv");
+    CHECK(csv.find(",spot,baseline,ddp,") != std::string::npos);
+    CHECK(csv.find("inf") == std::string::npos);
+    const std::string json = cli::render_plan(plan, "json");
+    CHECK(json.find("\"time_p90_s\": null") != std::string::npos);
   }
 
   TEST_CASE("the fastest plan is named when it is also the cheapest, as on one provider without spot") {
