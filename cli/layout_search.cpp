@@ -11,6 +11,7 @@ std::vector<models::ScenarioOverride> Layout::overrides() const {
   o.push_back({"parallelism.zero_stage", data_parallel.zero_stage == 0 ? "~" : std::to_string(data_parallel.zero_stage)});
   o.push_back({"parallelism.tensor_parallel", std::to_string(tensor_parallel)});
   o.push_back({"parallelism.sequence_parallel", sequence_parallel() ? "true" : "~"});
+  o.push_back({"parallelism.distributed_optimizer", distributed_optimizer() ? "true" : "~"});
   o.push_back({"parallelism.pipeline_parallel", std::to_string(pipeline_parallel)});
   o.push_back({"parallelism.pipeline_schedule", "~"});
   o.push_back({"parallelism.virtual_stages", "~"});

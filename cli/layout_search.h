@@ -65,6 +65,13 @@ struct Layout {
   /// volume as the all-reduces it replaces, the norms' and dropouts' activations and work split
   /// tensor_parallel ways). The one rule of the search's parallelism.sequence_parallel.
   bool sequence_parallel() const { return tensor_parallel > 1; }
+  /// True where the layout is Megatron's (tensor_parallel or pipeline_parallel > 1, over
+  /// ddp): it runs Megatron's distributed optimizer, as Megatron-LM's and NeMo's recipes do
+  /// (--use-distributed-optimizer): the optimizer state and fp32 main parameters sharded over
+  /// the data-parallel ranks, gradients reduce-scattered and parameters all-gathered once per
+  /// step, the same bus volume as DDP's all-reduce. The one rule of the search's
+  /// parallelism.distributed_optimizer.
+  bool distributed_optimizer() const { return tensor_parallel > 1 || pipeline_parallel > 1; }
 
   /// The scenario overrides that write this layout (values as YAML scalar text); keys the
   /// layout does not use are removed ("~"), so a scenario's own sharding or zero_stage does

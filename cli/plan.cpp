@@ -87,6 +87,9 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
   f.push_back({"sequence_parallel", "", Applies::kAlways,
                "Megatron sequence parallelism inside the tensor-parallel group (every layout with TP > 1)",
                [](const PlanPoint& p) { return Value(p.sequence_parallel); }});
+  f.push_back({"distributed_optimizer", "", Applies::kAlways,
+               "Megatron's distributed optimizer over the data-parallel ranks (every layout with TP or PP > 1)",
+               [](const PlanPoint& p) { return Value(p.distributed_optimizer); }});
   f.push_back({"pipeline_parallel", "", Applies::kAlways, "pipeline stages",
                [count](const PlanPoint& p) { return count(p.pipeline_parallel); }, "PP"});
   f.push_back({"pipeline_schedule", "", Applies::kAlways,

@@ -93,6 +93,7 @@ struct PlanPoint {
   std::string data_parallel;   ///< the data-parallel strategy: none | ddp | fsdp/<sharding> | zero-<stage> (the CSV/JSON `strategy`)
   int tensor_parallel = 1;
   bool sequence_parallel = false;  ///< Megatron sequence parallelism (the search's rule: Layout::sequence_parallel)
+  bool distributed_optimizer = false;  ///< Megatron's distributed optimizer (Layout::distributed_optimizer)
   int pipeline_parallel = 1;
   /// The pipeline schedule when pipeline_parallel > 1 (models/step/pipeline_schedule.h names):
   /// the planner runs 1F1B (cli/layout_search.h).

@@ -608,6 +608,7 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
   p.data_parallel = layout.data_parallel_label();
   p.tensor_parallel = layout.tensor_parallel;
   p.sequence_parallel = layout.sequence_parallel();
+  p.distributed_optimizer = layout.distributed_optimizer();
   p.pipeline_parallel = layout.pipeline_parallel;
   p.micro_batch = layout.micro_batch;
   p.gradient_accumulation = layout.gradient_accumulation;
@@ -678,7 +679,7 @@ PlanResult Planner::finish(PlanSearch search) const {
       c.considered, c.max_nodes, c.invalid, c.duplicate, c.pruned_memory, c.pruned_bound, c.simulated, c.step_reused,
       c.spot_unstable, c.spot_pruned));
   r.notes.push_back("layouts: ddp, fsdp (full_shard, hybrid_shard, shard_grad_op) or zero 1-3, tensor parallel 1-8 "
-                    "inside a node (with sequence parallelism) and pipeline parallel 1-16 dividing the layers (each with ddp; the pipeline runs "
+                    "inside a node (with sequence parallelism) and pipeline parallel 1-16 dividing the layers (each with ddp and Megatron's distributed optimizer; the pipeline runs "
                     "1F1B, the scenario's own pipeline_schedule and virtual_stages are not kept), micro-batch 1-32 x "
                     "accumulation keeping the scenario's global batch, "
                     "recompute false/selective/full; on-demand at each instance type's cheapest region, spot at its "

@@ -100,7 +100,8 @@ TEST_SUITE("cli.layout_search") {
     for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
     CHECK(text ==
           "parallelism.strategy=zero;parallelism.sharding=~;parallelism.zero_stage=2;parallelism.tensor_parallel=1;"
-          "parallelism.sequence_parallel=~;parallelism.pipeline_parallel=1;parallelism.pipeline_schedule=~;"
+          "parallelism.sequence_parallel=~;parallelism.distributed_optimizer=~;parallelism.pipeline_parallel=1;"
+          "parallelism.pipeline_schedule=~;"
                  "parallelism.virtual_stages=~;training.batch_size=4;training.gradient_accumulation=8;"
           "training.activation_checkpointing=selective;");
     CHECK(l.data_parallel_label() == "zero-2");
@@ -121,5 +122,23 @@ TEST_SUITE("cli.layout_search") {
     CHECK(l.sequence_parallel());
     CHECK(value_of(l, "parallelism.sequence_parallel") == "true");
     CHECK(value_of(l, "parallelism.tensor_parallel") == "2");
+  }
+
+  TEST_CASE("a Megatron layout (TP or PP > 1) runs the distributed optimizer, the others leave the key unset") {
+    cli::Layout l;
+    l.data_parallel = {"ddp", "", 0};
+    const auto value_of = [](const cli::Layout& layout) {
+      for (const models::ScenarioOverride& o : layout.overrides()) {
+        if (o.path == "parallelism.distributed_optimizer") return o.value;
+      }
+      return std::string("(absent)");
+    };
+    CHECK(value_of(l) == "~");
+    l.pipeline_parallel = 4;
+    CHECK(l.distributed_optimizer());
+    CHECK(value_of(l) == "true");
+    l.pipeline_parallel = 1;
+    l.tensor_parallel = 8;
+    CHECK(value_of(l) == "true");
   }
 }

@@ -284,6 +284,7 @@ TEST_SUITE("cli.plan") {
     p.data_parallel = "ddp";
     p.tensor_parallel = 8;
     p.sequence_parallel = true;
+    p.distributed_optimizer = true;
     p.pipeline_parallel = 16;
     p.micro_batch = 1;
     p.gradient_accumulation = 1024;
@@ -295,9 +296,9 @@ TEST_SUITE("cli.plan") {
     plan.points = {p};
     const std::string csv = cli::render_plan(plan, "csv");
     CHECK(csv.rfind("instance,gpu,nodes,gpus,region,zone,market,variant,strategy,data_parallel,tensor_parallel,"
-                    "sequence_parallel,pipeline_parallel,pipeline_schedule,micro_batch,",
+                    "sequence_parallel,distributed_optimizer,pipeline_parallel,pipeline_schedule,micro_batch,",
                     0) == 0);
-    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,16,1f1b,1,1024,full,") !=
+    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,true,16,1f1b,1,1024,full,") !=
           std::string::npos);
     const std::string table = cli::render_plan(plan, "table");
     CHECK(table.find("variant  strategy  DP  TP  PP  micro  accum.") != std::string::npos);
@@ -305,7 +306,8 @@ TEST_SUITE("cli.plan") {
     CHECK(table.find("schedule") == std::string::npos);  // 1F1B: no schedule column
     CHECK(cli::plan_summary(plan) ==
           "Cheapest plan that meets the deadline: aws/p5.48xlarge (16 nodes x 8 GPUs, on-demand in us-east-1, variant "
-          "baseline; ddp, DP 1 x TP 8 (sequence parallel) x PP 16, micro-batch 1 x 1024 accumulated, recompute full): "
+          "baseline; ddp with the distributed optimizer, DP 1 x TP 8 (sequence parallel) x PP 16, micro-batch 1 x 1024 "
+          "accumulated, recompute full): "
           "20.00 d and $1,000 "
           "at p90.\nFastest plan: the same (no plan simulated is faster).\n");
     // An interleaved schedule is shown, in the table and the summary.
