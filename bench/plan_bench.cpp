@@ -43,14 +43,16 @@ std::pair<cli::PlanResult, bench::Elapsed> run_plan(const config::Scenario& s, c
   return {std::move(r), watch.elapsed()};
 }
 /// Issue 12 item 6's speed target for one search: at least 100,000 candidates considered and
-/// 10,000 step problems simulated in under 60 s on 2 cores, read as 60 s of CPU time (all
-/// threads): the wall time of two idle cores is at most that, and the wall time of this
-/// shared build machine counts other users' work.
+/// 10,000 step problems simulated in under 60 s on 2 cores. Each part is printed on its own,
+/// and the time both ways: CPU seconds (all threads; what the search costs whatever else the
+/// machine runs) and wall seconds (what a user waits on two idle cores).
 std::string target_verdict(const cli::PlanCounts& c, const bench::Elapsed& t) {
-  const bool met = c.considered >= 100'000 && c.simulated >= 10'000 && t.cpu_s < 60.0;
-  return fmt::format("issue 12 target (>= 100,000 considered, >= 10,000 simulated, < 60 s CPU) {}: {} considered, "
-                     "{} simulated, {:.1f} s CPU",
-                     met ? "met" : "not met", c.considered, c.simulated, t.cpu_s);
+  const bool met = c.considered >= 100'000 && c.simulated >= 10'000 && t.wall_s < 60.0;
+  return fmt::format("issue 12 target (>= 100,000 considered, >= 10,000 simulated, < 60 s on 2 cores) {}: {} considered "
+                     "({}), {} simulated ({}), {:.1f} s wall ({}), {:.1f} s CPU ({})",
+                     met ? "met" : "not met", c.considered, c.considered >= 100'000 ? "met" : "not met", c.simulated,
+                     c.simulated >= 10'000 ? "met" : "not met", t.wall_s, t.wall_s < 60.0 ? "met" : "not met",
+                     t.cpu_s, t.cpu_s < 60.0 ? "under 60 s" : "over 60 s");
 }
 
 /// 6216732's planner loop over `s` (cli/plan.cpp at that commit), one thread: per strategy,

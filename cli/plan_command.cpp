@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include "cli/output_file.h"
 #include "cli/output_format.h"
 #include "cli/plan.h"
+#include "cli/plan_summary.h"
 #include "cli/progress_bar.h"
 #include "config/scenario_loader.h"
 #include "core/text_distance.h"
@@ -234,6 +236,14 @@ int plan_main(const std::vector<std::string>& args) {
 #endif
   const PlanResult result = planner.finish(std::move(search));
   const std::string text = render_plan(result, a.format);
+  // CSV and JSON hold the points, not the summary: where no plan qualifies, stderr says so
+  // (a header-only CSV read as an empty answer).
+  const bool any_plan = std::any_of(result.points.begin(), result.points.end(),
+                                    [](const PlanPoint& p) { return p.meets_deadline && p.within_budget; });
+  if (!any_plan && (a.format == "csv" || a.format == "json")) {
+    const std::string summary = plan_summary(result);
+    std::fprintf(stderr, "note: %s\n", summary.substr(0, summary.find('\n')).c_str());
+  }
   if (!a.output.empty() && !is_stdout(a.output)) {
     write_file_atomically(a.output, text, {a.scenario});
   } else {

@@ -37,6 +37,17 @@ TEST_SUITE("cli.plan_providers") {
     }
   }
 
+  TEST_CASE("CSV and JSON where no plan meets the deadline: a note on stderr, exit 0") {
+    for (const std::string format : {"csv", "json"}) {
+      CAPTURE(format);
+      const auto r = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
+                                 "/scenarios/capacity-plan-llm-finetune.yaml --deadline 1min --providers lambda "
+                                 "--format " + format);
+      CHECK(r.exit_code == 0);
+      CHECK(r.err.rfind("note: No plan meets the deadline of 60.00 s at p90.\n", 0) == 0);
+    }
+  }
+
   TEST_CASE("--threads takes 1 to 1024; -3 was read as 2^64 - 3") {
     for (const std::string value : {"-3", "0", "1025", "two", "1.5"}) {
       CAPTURE(value);
