@@ -141,7 +141,9 @@ std::vector<Field> make_fields() {
   f.push_back({"pipeline_bubble_s", "s", kFits,
                "pipeline parallelism: time per step the simulated stage's GPU waits for the other stages (the "
                "schedule's warm-up and drain, and waits on a slower stage); 0 without a pipeline",
-               [](const VariantResult& v) { return number(v.step.pipeline_bubble_s); }, "bubble time",
+               // "stage wait", not "bubble": the simulated stage is the slowest, which waits longer
+               // than the busiest stage idles (pipeline_bubble_share, the table's "bubble").
+               [](const VariantResult& v) { return number(v.step.pipeline_bubble_s); }, "stage wait",
                [](const VariantResult& v) { return human_duration(v.step.pipeline_bubble_s); },
                [](const VariantResult& v) { return v.pipeline_bubble_share.has_value(); }});
   f.push_back({"scaling_efficiency",
@@ -187,7 +189,7 @@ std::vector<Field> make_fields() {
                "pipeline parallelism: share of the simulated schedule's makespan the busiest stage's GPU idles "
                "(warm-up, drain and waits for sends); empty without a pipeline",
                [](const VariantResult& v) { return optional_number(v.pipeline_bubble_share); },
-               "bubble",
+               "bubble (busiest)",
                {},
                [](const VariantResult& v) { return v.pipeline_bubble_share.has_value(); }});
   f.push_back({"peak_memory_bytes",
