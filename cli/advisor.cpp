@@ -4,11 +4,14 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
 #include "cli/parallel_for.h"
+#include "cli/scenario_runner.h"
 #include "config/variant_overrides.h"
+#include "models/run/job_time_range_error.h"
 #include "models/run/remedies.h"
 
 namespace gpuplan::cli {
@@ -43,7 +46,7 @@ struct Task {
 /// Simulates each distinct job of `tasks` once (all cores, results independent of the thread
 /// count), remembering results in `done` by override key across calls, and appends each
 /// task's outcome to its row's list.
-void simulate(std::vector<Task>& tasks, const ScenarioRun& run, const models::ModelParams& quiet, unsigned threads,
+void simulate(std::vector<Task>& tasks, const ScenarioRun& run, const config::Scenario& scenario, const models::ModelParams& quiet, unsigned threads,
               std::map<std::string, models::VariantResult>& done,
               std::vector<std::vector<models::RemedyOutcome>>& outcomes, std::vector<std::vector<models::JobSpec>>& jobs) {
   std::vector<const Task*> fresh;  // the first task of each key not simulated yet
@@ -52,9 +55,23 @@ void simulate(std::vector<Task>& tasks, const ScenarioRun& run, const models::Mo
     if (done.count(t.key) == 0 && seen.insert(t.key).second) fresh.push_back(&t);
   }
   std::vector<models::VariantResult> results(fresh.size());
+  std::vector<char> past_range(fresh.size(), 0);
+  std::vector<std::string> range_errors(fresh.size());
   parallel_for(fresh.size(), threads, {}, 0, 0, [&](std::size_t k) {
-    results[k] = models::run_variant(fresh[k]->job, run.result.variants[fresh[k]->row].strategy, quiet).result;
+    try {
+      results[k] = models::run_variant(fresh[k]->job, run.result.variants[fresh[k]->row].strategy, quiet).result;
+    } catch (const models::JobTimeRangeError& e) {
+      // A remedy that makes a row that did not fit run, past simulated time's range: the
+      // row's own budget is absurd (its time was never computed), and says so at its key.
+      past_range[k] = 1;
+      range_errors[k] = e.what();
+    }
   });
+  for (std::size_t k = 0; k < fresh.size(); ++k) {
+    if (past_range[k] != 0) {
+      throw_located_time_range_error(scenario.variants[fresh[k]->row], std::runtime_error(range_errors[k]));
+    }
+  }
   for (std::size_t k = 0; k < fresh.size(); ++k) done.emplace(fresh[k]->key, std::move(results[k]));
   for (Task& t : tasks) {
     models::VariantResult result = done.at(t.key);
@@ -106,7 +123,7 @@ void advise(ScenarioRun& run, const config::Scenario& scenario, const AppContext
   quiet.step.trace_steps = 0;
   quiet.scaling_reference = false;
   if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
-  simulate(tasks, run, quiet, threads, done, outcomes, jobs);
+  simulate(tasks, run, scenario, quiet, threads, done, outcomes, jobs);
   // Rows that no single remedy helps enough: each of the best starts (models::pair_starts)
   // with the remedies of its own result on top, validated and simulated like the others.
   const models::RemedyOptions options = remedy_options(context);
@@ -126,7 +143,7 @@ void advise(ScenarioRun& run, const config::Scenario& scenario, const AppContext
       }
     }
   }
-  simulate(tasks, run, quiet, threads, done, outcomes, jobs);
+  simulate(tasks, run, scenario, quiet, threads, done, outcomes, jobs);
   for (std::size_t i = 0; i < rows; ++i) models::apply_advice(run.result.variants[i], outcomes[i]);
 }
 

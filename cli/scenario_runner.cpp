@@ -10,6 +10,13 @@ std::string row_name(const config::Variant& variant) {
   return variant.sweep_point.empty() ? variant.strategy : variant.strategy + " [" + variant.sweep_point + "]";
 }
 
+void throw_located_time_range_error(const config::Variant& variant, const std::exception& error) {
+  throw LocatedTimeRangeError(config::format_diagnostic(
+      row_name(variant) + ": " + error.what(), variant.duration_mark, variant.duration_key,
+      "; lower " + variant.duration_key + ", or check what makes each step slow (workload.dataset.sample_size, "
+      "the storage, the batch)"));
+}
+
 ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelParams& params,
                          const std::function<void(std::size_t, std::size_t)>& progress) {
   ScenarioRun run;
@@ -20,11 +27,7 @@ ScenarioRun run_scenario(const config::Scenario& scenario, const models::ModelPa
     try {
       v = models::run_variant(variant.job, row_name(variant), params);
     } catch (const models::JobTimeRangeError& e) {
-      // A job past the engine's range: reported at the key that sizes it.
-      throw LocatedTimeRangeError(config::format_diagnostic(
-          row_name(variant) + ": " + e.what(), variant.duration_mark, variant.duration_key,
-          "; lower " + variant.duration_key + ", or check what makes each step slow (workload.dataset.sample_size, "
-          "the storage, the batch)"));
+      throw_located_time_range_error(variant, e);  // at the key that sizes the job
     }
     v.result.sweep_settings = variant.sweep_settings;
     v.result.notes.insert(v.result.notes.begin(), variant.notes.begin(), variant.notes.end());

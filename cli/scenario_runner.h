@@ -21,6 +21,11 @@ struct ScenarioRun {
 /// The row name of a variant: the strategy, plus " [sweep point]" when there is one.
 std::string row_name(const config::Variant& variant);
 
+/// Throws LocatedTimeRangeError (cli/located_time_range_error.h): `error` (a job of `variant`,
+/// or of a remedy of it, past simulated time's range) at the variant's workload.epochs or
+/// workload.tokens, the key that sizes the job, with the fix.
+[[noreturn]] void throw_located_time_range_error(const config::Variant& variant, const std::exception& error);
+
 /// Simulates every variant of `scenario` with `params`, calling `progress(done, total)` after
 /// each variant when given. Throws std::invalid_argument when a variant cannot run (the
 /// loader rejects such input first), sim::TimeRangeError when a step does not fit in

@@ -215,6 +215,23 @@ TEST_SUITE("cli.hostile_input") {
                                 "(workload.dataset.sample_size, the storage, the batch)"));
   }
 
+  TEST_CASE("a row out of memory on a token budget past 292 years: the advice's re-run reports it at the key") {
+    // The baseline does not fit, so its time was never computed; the memory remedies that fit
+    // ran past simulated time and stopped the run as an unlocated error.
+    const TempDir dir;
+    const std::string file = dir.write("s.yaml", "format: gpuplan/v1\nname: t\nworkload:\n  model: llama3-8b\n"
+                                                 "  sequence_length: 4096\n  tokens: 1000000000000000000\n"
+                                                 "  dataset: {synthetic: true}\ntraining:\n  batch_size: 2\n"
+                                                 "  gradient_accumulation: 4\n  precision: bf16_amp\n"
+                                                 "  fine_tuning: {method: lora, rank: 16}\n"
+                                                 "cloud: {instance: lambda/gpu_1x_h100_sxm5}\n");
+    const auto r = run_gpuplan("run " + file);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.rfind("gpuplan: 1 error:\n  baseline: time to train ", 0) == 0);
+    CHECK(r.err.find("exceeds 9.22e+09 s (2^63 ns, about 292 years) at " + file +
+                     ":6:11 (workload.tokens); lower workload.tokens") != std::string::npos);
+  }
+
   TEST_CASE("diagnose: a UTF-16 log, a NUL byte, /dev/zero and a FIFO as a log: exit 2, the message, no -o file") {
     // The readers of every other file kind: tests/config/hostile_inputs_test.cpp.
     const TempDir dir;
