@@ -34,6 +34,21 @@ const config::Scenario& scenario() {
       context().families);
   return s;
 }
+/// An on-demand point of variant "baseline" with ddp in us-east-1 on `instance` (`gpu`), at
+/// `time_s` and `cost_usd` for both p50 and p90; the layout fields keep their defaults.
+cli::PlanPoint on_demand_point(const std::string& instance, const std::string& gpu, double time_s, double cost_usd) {
+  cli::PlanPoint p;
+  p.strategy = "baseline";
+  p.instance = instance;
+  p.gpu = gpu;
+  p.region = "us-east-1";
+  p.market = "on_demand";
+  p.data_parallel = "ddp";
+  p.time_p50_s = p.time_p90_s = time_s;
+  p.cost_p50_usd = p.cost_p90_usd = cost_usd;
+  return p;
+}
+
 cli::PlanOptions gcp_options(unsigned threads) {
   cli::PlanOptions o;
   o.deadline_s = 48 * 3600.0;
@@ -273,15 +288,9 @@ TEST_SUITE("cli.plan") {
     cli::PlanResult plan;
     plan.scenario_name = "pp";
     plan.deadline_s = 30 * 86400.0;
-    cli::PlanPoint p;
-    p.strategy = "baseline";
-    p.instance = "aws/p5.48xlarge";
-    p.gpu = "h100-sxm";
-    p.region = "us-east-1";
-    p.market = "on_demand";
+    cli::PlanPoint p = on_demand_point("aws/p5.48xlarge", "h100-sxm", 20 * 86400.0, 1000.0);
     p.nodes = 16;
     p.gpus = 128;
-    p.data_parallel = "ddp";
     p.tensor_parallel = 8;
     p.sequence_parallel = true;
     p.distributed_optimizer = true;
@@ -289,8 +298,6 @@ TEST_SUITE("cli.plan") {
     p.micro_batch = 1;
     p.gradient_accumulation = 1024;
     p.recompute = "full";
-    p.time_p50_s = p.time_p90_s = 20 * 86400.0;
-    p.cost_p50_usd = p.cost_p90_usd = 1000.0;
     p.meets_deadline = true;
     p.pareto = true;
     plan.points = {p};
@@ -339,16 +346,8 @@ TEST_SUITE("cli.plan") {
     cli::PlanResult plan;
     plan.scenario_name = "spot";
     plan.deadline_s = 86400.0;
-    cli::PlanPoint done;
-    done.strategy = "baseline";
-    done.instance = "aws/p4d.24xlarge";
-    done.gpu = "a100-40gb";
-    done.region = "us-east-1";
-    done.market = "on_demand";
-    done.data_parallel = "ddp";
+    cli::PlanPoint done = on_demand_point("aws/p4d.24xlarge", "a100-40gb", 7200.0, 100.0);
     done.recompute = "false";
-    done.time_p50_s = done.time_p90_s = 7200.0;
-    done.cost_p50_usd = done.cost_p90_usd = 100.0;
     cli::PlanPoint capped = done;
     capped.market = "spot";
     capped.zone = "use1-az1";
