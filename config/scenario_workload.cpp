@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "config/architecture_aliases.h"
 #include "config/scenario_reading.h"
 #include "models/workload/architecture_reader.h"
 
@@ -45,6 +46,33 @@ std::string accepted_range(const models::ArchitectureParameter& p) {
                             : kind + " of at least " + low;
 }
 
+/// The alias of `key` written in `section` and not read there, or null.
+const ArchitectureAlias* alias_written(const MapReader& section, std::string_view key) {
+  for (const ArchitectureAlias& alias : architecture_aliases()) {
+    const std::string name(alias.alias);
+    if (alias.key == key && section.has(name) && !section.knows(name)) return &alias;
+  }
+  return nullptr;
+}
+
+/// "16" for `alias: 16` in `section`, else "<value>": the value to repeat in a fix.
+std::string written_value(MapReader& section, const std::string& key) {
+  const YAML::Node node = section.raw(key);
+  return node.IsScalar() && !node.Scalar().empty() ? node.Scalar() : "<value>";
+}
+
+/// Each alias of one of `parameters` written in `model` (num_hidden_layers: 16): an error
+/// naming gpuplan's key with the value, instead of finish()'s "unknown key"; then declared.
+void report_aliases_in_model(MapReader& model, const std::vector<models::ArchitectureParameter>& parameters) {
+  for (const models::ArchitectureParameter& p : parameters) {
+    const ArchitectureAlias* alias = alias_written(model, p.name);
+    if (alias == nullptr) continue;
+    const std::string name(alias->alias);
+    model.error(name, alias_phrase(*alias), "; write " + p.name + ": " + written_value(model, name));
+    model.declare({name});
+  }
+}
+
 /// Reads the architecture keys of an inline model that its family declares, with the
 /// checks of ArchitectureReader, so that every bad key is reported (build() stops at the
 /// first). Cross-parameter consistency is left to build().
@@ -55,7 +83,8 @@ void read_inline_parameters(MapReader& model, const std::vector<models::Architec
   for (const models::ArchitectureParameter& p : parameters) {
     if (!model.has(p.name)) {
       // sequence_length may also come from workload.sequence_length (checked by the caller).
-      if (p.required() && p.name != "sequence_length" && !from_base) {
+      // An alias (num_hidden_layers for layers) is reported by report_aliases_in_model.
+      if (p.required() && p.name != "sequence_length" && !from_base && alias_written(model, p.name) == nullptr) {
         missing_key(model, p.name, "; add " + p.name + ": <value> (" + p.summary + ")");
       }
       continue;
@@ -218,6 +247,7 @@ std::optional<ModelInput> read_model(MapReader& workload, const Catalogs& catalo
     input.catalog_sequence_length = base->default_sequence_length;
   }
   read_inline_parameters(model, parameters, input.values, base != nullptr);
+  report_aliases_in_model(model, parameters);
   if (base == nullptr) {
     for (const models::ArchitectureParameter& p : parameters) {
       if (p.choices.empty() || model.has(p.name) || !p.default_value) continue;
@@ -421,10 +451,37 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
   return section;
 }
 
+namespace {
+
+/// Each alias written in `section` (training.num_layers: 16) of a key of `family` (of any
+/// family where the model could not be built): an error naming gpuplan's key, its place in
+/// workload.model and the value; then declared. `model_name` is the catalog base, or empty.
+void report_aliases_beside_model(MapReader& section, const models::IWorkloadFamily* family,
+                                 const std::string& model_name) {
+  std::vector<models::ArchitectureParameter> parameters;
+  if (family != nullptr) parameters = family->parameters();
+  for (const ArchitectureAlias& alias : architecture_aliases()) {
+    const std::string name(alias.alias);
+    if (!section.has(name) || section.knows(name)) continue;
+    if (family != nullptr && find_parameter(parameters, std::string(alias.key)) == nullptr) continue;
+    const std::string value = written_value(section, name);
+    if (alias.key == "sequence_length") {
+      section.error(name, alias_phrase(alias), "; write workload.sequence_length: " + value);
+    } else {
+      const std::string base = model_name.empty() ? "" : "base: " + model_name + ", ";
+      section.error(name, alias_phrase(alias) + ", an architecture key read inside workload.model",
+                    "; write workload.model: {" + base + std::string(alias.key) + ": " + value + "}");
+    }
+    section.declare({name});
+  }
+}
+
+}  // namespace
+
 void report_architecture_keys(MapReader& section, const models::Workload* model,
                               const core::Registry<models::IWorkloadFamily>& families) {
-  if (model == nullptr) return;
-  const models::IWorkloadFamily* family = families.find(model->family);
+  const models::IWorkloadFamily* family = model == nullptr ? nullptr : families.find(model->family);
+  report_aliases_beside_model(section, family, model == nullptr || model->name == "inline" ? "" : model->name);
   if (family == nullptr) return;
   for (const models::ArchitectureParameter& p : family->parameters()) {
     if (section.knows(p.name) || !section.has(p.name)) continue;

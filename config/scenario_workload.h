@@ -44,7 +44,9 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
 /// the model, `training.loss: ...`) rather than inside workload.model: an error at the key that
 /// says where it goes, written out, in place of finish()'s plain "unknown key"; the key is then
 /// declared. Keys `section` reads itself are left alone, so call it after reading them and
-/// before finish(). Nothing for a null model or an unknown family.
+/// before finish(). Likewise another program's name for such a key (`training.num_layers`,
+/// Megatron's name for layers: config/architecture_aliases.h), answered with gpuplan's key and
+/// the value written. Nothing for a null model or an unknown family.
 void report_architecture_keys(MapReader& section, const models::Workload* model,
                               const core::Registry<models::IWorkloadFamily>& families);
 

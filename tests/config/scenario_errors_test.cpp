@@ -73,6 +73,29 @@ TEST_SUITE("config.scenario_errors") {
                    "write workload.sequence_length: <tokens>"});
   }
 
+  TEST_CASE("another program's name for an architecture key is answered with gpuplan's key and the value") {
+    // Copied from a Hugging Face config.json or nanoGPT: inside the model, the value repeated
+    // under gpuplan's name, and no second error for the required key it stands for.
+    CHECK(errors_of(with("  model: resnet50",
+                         "  model: {family: transformer_decoder, num_hidden_layers: 12, hidden: 768, n_head: 12,\n"
+                         "          ffn_hidden: 3072, vocab: 50257, sequence_length: 1024}")) ==
+          Messages{"'num_hidden_layers' is the Hugging Face config.json name for layers at s.yaml:5:59 "
+                   "(workload.model.num_hidden_layers); write layers: 12",
+                   "'n_head' is the nanoGPT name for heads at s.yaml:5:84 (workload.model.n_head); write heads: 12"});
+    // Under training: where it goes, with the base model.
+    CHECK(errors_of(with_replaced(with("  model: resnet50", "  model: gpt2"), "  batch_size: 32",
+                                  "  batch_size: 32\n  num_layers: 24")) ==
+          Messages{"'num_layers' is the Megatron-LM name for layers, an architecture key read inside workload.model "
+                   "at s.yaml:13:15 (training.num_layers); write workload.model: {base: gpt2, layers: 24}"});
+    // A sequence length belongs to the workload section.
+    CHECK(errors_of(with("  model: resnet50", "  model: gpt2\n  block_size: 512")) ==
+          Messages{"'block_size' is the nanoGPT name for sequence_length at s.yaml:6:15 (workload.block_size); "
+                   "write workload.sequence_length: 512"});
+    // The alias of a key the family lacks stays an unknown key (ResNet has no vocabulary).
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  vocab_size: 50257")) ==
+          Messages{"unknown key 'vocab_size' at s.yaml:13:3 (training.vocab_size)"});
+  }
+
   TEST_CASE("a whole number written with an exponent or a decimal point is refused with its digits") {
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: 1e3")) ==
           Messages{"expected a whole number from 1 to 1000000, found '1e3' at s.yaml:12:15 (training.batch_size); "
