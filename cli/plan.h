@@ -49,14 +49,28 @@ inline constexpr int kPlanSpotTrials = 200;
 /// The most nodes the planner tries of one instance type (1,024 nodes: 8,192 GPUs of 8-GPU
 /// instances); a bound on effort, reached only when nothing meets the deadline sooner.
 /// How node counts grow for one instance type: doubling from 1 while the type has a row with
-/// a network (up to kPlanMaxNodes), and stopping after the first count at which
-///   - a plan of the type meets the deadline at p90 (more nodes only cost more per work
-///     done; the front's faster end is then the other types' and this count's), or
+/// a network (up to kPlanMaxNodes). Before a plan of the type meets the deadline at p90, it
+/// stops after the first count at which
 ///   - every fitting layout's gradient exchange alone misses the deadline (more nodes do not
 ///     shorten it), or its cheapest lower-bound dollars are above the cheapest plan found
 ///     that meets the deadline, or
 ///   - no layout is valid (the data-parallel ranks exceed the global batch).
+/// From the count that meets it on, more nodes only cost more per work done but may be on the
+/// time/dollar front's faster end: it doubles on, at most kPlanDoublingsPastDeadline times,
+/// while that makes the type's fastest plan kPlanGrowthSpeedup times faster than at the count
+/// before (or nothing ran there).
 inline constexpr int kPlanMaxNodes = 1024;
+
+/// The most doublings of an instance type's nodes past the first count that meets the
+/// deadline: 2, up to four times those nodes. A bound on effort (the 70 B plan's search took
+/// 1.6x the time to double on to 1,024 nodes, for plans at 5.8x the dollars of the cheapest).
+inline constexpr int kPlanDoublingsPastDeadline = 2;
+
+/// The speed-up per doubling of nodes for which the planner keeps doubling an instance type
+/// that already meets the deadline: 1.5x, a scaling efficiency of 75 %. A bound on effort
+/// (not a model parameter): past it twice the nodes buy less than 1.5x the speed for at least
+/// 1.33x the dollars, a point few budgets pick.
+inline constexpr double kPlanGrowthSpeedup = 1.5;
 
 /// Upper bound of effort in the step simulations the planner runs (not a model parameter):
 /// warm-up and minimum measured steps; the window still grows until the step time is
@@ -144,6 +158,11 @@ struct PlanResult {
   std::vector<PlanPoint> points;   ///< sorted: p90 dollars, p90 time, then names
   PlanCounts counts;
   std::vector<std::string> notes;
+  /// Changes to the scenario, as "path: value", that keep less in GPU memory and that the
+  /// search does not try, for the advice where nothing fits: the scenario's optimizer with
+  /// less state (models::smaller_optimizer_state), optimizer offload to the host where no
+  /// variant offloads it. Each applies to at least one variant.
+  std::vector<std::string> memory_suggestions;
 };
 
 /// The points of a search and its counts.

@@ -28,6 +28,7 @@
 #include "models/job/job_time.h"
 #include "models/memory/parallel_memory.h"
 #include "models/workload/tensor_parallel_shard.h"
+#include "models/run/remedies.h"
 #include "models/run/run_variant.h"
 
 namespace gpuplan::cli {
@@ -307,6 +308,8 @@ PlanSearch Planner::evaluate() const {
   Front front;
   double best_meeting_usd = std::numeric_limits<double>::infinity();
   std::vector<bool> growing(types_.size(), true);
+  std::vector<int> doublings_past_met(types_.size(), -1);  // -1: no plan of the type met the deadline yet
+  std::vector<double> previous_best_s(types_.size(), std::numeric_limits<double>::infinity());
 
   for (int nodes = 1; nodes <= kPlanMaxNodes; nodes *= 2) {
     std::vector<std::size_t> active;
@@ -573,20 +576,31 @@ PlanSearch Planner::evaluate() const {
 
     // 5. Growth: which types try twice the nodes.
     std::vector<bool> met(types_.size(), false);
+    std::vector<double> best_s(types_.size(), std::numeric_limits<double>::infinity());
     for (std::vector<PlanPoint>* list : {&on_demand, &spot}) {
       const std::vector<Job>& from = list == &on_demand ? jobs : spot_jobs;
       for (std::size_t k = 0; k < list->size(); ++k) {
         PlanPoint& p = (*list)[k];
+        const std::size_t t = round[from[k].candidate].type;
         if (p.fits && p.time_p90_s <= options_.deadline_s) {
-          met[round[from[k].candidate].type] = true;
+          met[t] = true;
           best_meeting_usd = std::min(best_meeting_usd, p.cost_p90_usd);
         }
+        if (p.fits) best_s[t] = std::min(best_s[t], p.time_p90_s);
         out.points.push_back(std::move(p));
       }
     }
     for (const std::size_t t : active) {
-      const bool bound_out = type_fits[t] && (!type_exchange_ok[t] || type_lowest_cost[t] > best_meeting_usd);
-      if (met[t] || bound_out || !any_layout[t]) growing[t] = false;
+      if (met[t] || doublings_past_met[t] >= 0) {
+        // Met: on for the front's faster end while doubling pays (kPlanGrowthSpeedup).
+        ++doublings_past_met[t];
+        growing[t] = doublings_past_met[t] < kPlanDoublingsPastDeadline && std::isfinite(best_s[t]) &&
+                     (!std::isfinite(previous_best_s[t]) || best_s[t] * kPlanGrowthSpeedup <= previous_best_s[t]);
+      } else {
+        const bool bound_out = type_fits[t] && (!type_exchange_ok[t] || type_lowest_cost[t] > best_meeting_usd);
+        if (bound_out || !any_layout[t]) growing[t] = false;
+      }
+      previous_best_s[t] = best_s[t];
     }
   }
   return out;
@@ -666,6 +680,17 @@ PlanResult Planner::finish(PlanSearch search) const {
     return plan_point_key(a) < plan_point_key(b);
   });
   mark_pareto(points);
+  const auto suggest = [&r](const std::string& change) {
+    if (std::find(r.memory_suggestions.begin(), r.memory_suggestions.end(), change) == r.memory_suggestions.end()) {
+      r.memory_suggestions.push_back(change);
+    }
+  };
+  for (const config::Variant& v : scenario_.variants) {
+    if (const auto o = models::smaller_optimizer_state(v.job.training)) suggest(o->path + ": " + o->value);
+  }
+  for (const config::Variant& v : scenario_.variants) {
+    if (v.job.parallelism.optimizer_offload == models::OffloadTarget::kNone) suggest("parallelism.offload.optimizer: cpu");
+  }
   std::size_t unfinished = 0;
   for (const PlanPoint& p : points) unfinished += p.fits && p.finished_share < 1.0 ? 1 : 0;
   r.points = std::move(points);

@@ -50,12 +50,13 @@ std::string plan_summary(const PlanResult& plan) {
   } else if (fastest == nullptr && plan.counts.pruned_memory > 0 && plan.counts.simulated == 0 &&
              plan.counts.pruned_bound == 0) {
     // Nothing was simulated because nothing fits: say so, not "too slow".
+    std::string changes;
+    for (const std::string& change : plan.memory_suggestions) changes += change + ", ";
     out += fmt::format("No plan: none of the {} distinct candidates that validation accepted fits in GPU memory (the largest "
-                       "layouts tried span {} node{}). Try an optimizer that keeps less state (training.optimizer: "
-                       "adamw_8bit), parallelism.offload.optimizer: cpu, GPUs with more memory (--gpus), or providers "
+                       "layouts tried span {} node{}). Try {}GPUs with more memory (--gpus), or providers "
                        "whose catalog gives a network between nodes (--providers; the notes list the instance types "
                        "planned on one node only).\n",
-                       plan.counts.pruned_memory, plan.counts.max_nodes, plan.counts.max_nodes == 1 ? "" : "s");
+                       plan.counts.pruned_memory, plan.counts.max_nodes, plan.counts.max_nodes == 1 ? "" : "s", changes);
   } else {
     out += "No plan meets the deadline of " + report::human_duration(plan.deadline_s) +
            (plan.budget_usd ? " within the budget" : std::string()) + " at p90.\n";
@@ -74,12 +75,13 @@ std::string plan_summary(const PlanResult& plan) {
     out += "Fastest plan: " + describe(*fastest) + ".\n";
   }
   if (fastest != nullptr && plan.counts.simulated > 0) {
-    // The search stops growing an instance type's nodes at the first count that meets the
-    // deadline (plan_search.cpp): the fastest plan is the fastest of those node counts.
-    out += fmt::format("(Node counts grow in powers of two per instance type and stop at the first that meets the "
-                       "deadline; only types that never meet it grow further, up to {} nodes here. More nodes of a type "
-                       "that met it, which may be faster, are not searched: a shorter --deadline searches them.)\n",
-                       plan.counts.max_nodes);
+    // The search stops growing an instance type's nodes soon after the first count that meets
+    // the deadline (plan.h, kPlanDoublingsPastDeadline): the fastest plan is the fastest of those.
+    out += fmt::format("(Node counts grow in powers of two per instance type, up to {} nodes here; a type that meets "
+                       "the deadline doubles on at most {} more times, while each doubling makes it at least {}x "
+                       "faster. More nodes, which may be faster still, are not searched: a shorter --deadline "
+                       "searches them.)\n",
+                       plan.counts.max_nodes, kPlanDoublingsPastDeadline, kPlanGrowthSpeedup);
   }
   return out;
 }

@@ -39,6 +39,11 @@ ScenarioOverride fused_linear_loss_override(const JobSpec& job) {
   return {"workload.model", "{base: " + job.workload.name + ", loss: fused_linear_cross_entropy}"};
 }
 
+std::optional<ScenarioOverride> smaller_optimizer_state(const TrainingSpec& t) {
+  if (t.optimizer != Optimizer::kAdam && t.optimizer != Optimizer::kAdamW) return std::nullopt;
+  return ScenarioOverride{"training.optimizer", "adamw_8bit"};
+}
+
 std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row) {
   std::vector<Remedy> out;
   if (row.fits) return out;
@@ -77,8 +82,8 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
   if (gpus >= 2 && par.strategy == ParallelStrategy::kDdp && par.tensor_parallel == 1 && par.pipeline_parallel == 1) {
     add({{"parallelism.strategy", "fsdp"}});
   }
-  if ((t.optimizer == Optimizer::kAdam || t.optimizer == Optimizer::kAdamW) && m.optimizer_state_bytes > 0.0) {
-    add({{"training.optimizer", "adamw_8bit"}}, "8-bit optimizer moments");
+  if (const auto optimizer = smaller_optimizer_state(t); optimizer && m.optimizer_state_bytes > 0.0) {
+    add({*optimizer}, "8-bit optimizer moments");
   }
   if (is_mixed(t.precision) && job.hardware.gpu.has_tf32_bf16()) {
     add({{"training.precision", "bf16"}}, "bf16 weights without fp32 master copies");

@@ -10,6 +10,7 @@
 /// supports it (bf16 needs compute capability 8.0), the instance allows it, or it fits in
 /// memory is decided by validation and the re-run, not guessed here.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,12 @@ struct RemedyOptions {
 /// else the catalog model rewritten as {base: <name>, loss: fused_linear_cross_entropy}
 /// (a catalog name is a string, which a dotted path cannot reach into).
 ScenarioOverride fused_linear_loss_override(const JobSpec& job);
+
+/// The optimizer with less state that the memory remedies offer for `t`'s: training.optimizer:
+/// adamw_8bit (bitsandbytes' block-wise 8-bit moments, 2 B of state per parameter instead of
+/// 8) for torch Adam and AdamW; nullopt for any other optimizer, 8-bit ones included. One rule
+/// for memory_remedies() and the planner's advice where nothing fits (cli/plan_summary.cpp).
+std::optional<ScenarioOverride> smaller_optimizer_state(const TrainingSpec& t);
 
 /// The changes that may make the row `row` of `job` that does not fit in memory fit, each
 /// relieving "memory", in a fixed order: activation checkpointing, half the per-GPU batch

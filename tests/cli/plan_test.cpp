@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "cli/app_context.h"
@@ -57,6 +58,42 @@ cli::PlanOptions gcp_options(unsigned threads) {
   o.threads = threads;
   return o;
 }
+/// Checks that past the first node count that meets the deadline each instance type doubled
+/// on at most twice, and only while each doubling made its fastest plan 1.5x faster (plan.h,
+/// kPlanGrowthSpeedup). Returns the (type, node count) pairs searched past the first that met.
+int check_growth_past_deadline(const cli::PlanResult& r) {
+  std::map<std::string, std::map<int, double>> fastest_s;  // instance -> nodes -> fastest p90
+  std::map<std::string, int> first_met;                    // instance -> fewest nodes meeting
+  for (const cli::PlanPoint& p : r.points) {
+    double& best = fastest_s[p.instance].try_emplace(p.nodes, std::numeric_limits<double>::infinity()).first->second;
+    best = std::min(best, p.time_p90_s);
+    if (!p.meets_deadline) continue;
+    const auto [it, added] = first_met.emplace(p.instance, p.nodes);
+    if (!added) it->second = std::min(it->second, p.nodes);
+  }
+  int grew_past = 0;
+  for (const auto& [instance, by_nodes] : fastest_s) {
+    const auto met = first_met.find(instance);
+    if (met == first_met.end()) continue;
+    for (const auto& [count, best] : by_nodes) {
+      CAPTURE(instance);
+      CAPTURE(count);
+      CHECK(count <= 4 * met->second);
+      if (count <= met->second) continue;
+      ++grew_past;
+      // Searched at `count` because the count before it, past the first that met, paid.
+      const int before = count / 2;
+      if (before > met->second) {
+        const auto b = by_nodes.find(before);
+        const auto bb = by_nodes.find(before / 2);
+        REQUIRE(b != by_nodes.end());
+        if (bb != by_nodes.end()) CHECK(b->second * cli::kPlanGrowthSpeedup <= bb->second);
+      }
+    }
+  }
+  return grew_past;
+}
+
 // The three whole-search property cases below take about 15 s each in a Release build and
 // more than 15 minutes together under AddressSanitizer, and the 70 B plan golden several
 // minutes more; the sanitizer build runs the same search code through the capacity-plan
@@ -111,6 +148,8 @@ TEST_SUITE("cli.plan") {
       }
     }
     CHECK(pareto >= 1);
+    // a3-highgpu-8g meets 48 h on one node (3,750 s) and doubles on: 1,998 s on 2, 1,355 s on 4.
+    CHECK(check_growth_past_deadline(r) >= 2);
     double last = 0.0;  // sorted by p90 dollars
     for (const cli::PlanPoint& p : r.points) {
       CHECK(p.cost_p90_usd >= last);
@@ -146,6 +185,8 @@ TEST_SUITE("cli.plan") {
     CHECK(r.counts.pruned_bound > 0);
     CHECK(r.counts.max_nodes >= 2);
     CHECK(slow_on_front >= 1);
+
+    check_growth_past_deadline(r);  // none here: 8 nodes met it, 1.19x faster than 4
   }
 
   TEST_CASE("the lower bound never exceeds the simulated time: 70 B on p5, ResNet-50 on 8 A100s, BERT") {
@@ -412,10 +453,28 @@ TEST_SUITE("cli.plan") {
     plan.counts.max_nodes = 4;
     // A second new user read "up to 4 here" as every type's reach: the types that met the
     // deadline stopped earlier, and the text says so.
-    CHECK(cli::plan_summary(plan).find("\n(Node counts grow in powers of two per instance type and stop at the first "
-                                       "that meets the deadline; only types that never meet it grow further, up to 4 "
-                                       "nodes here. More nodes of a type that met it, which may be faster, are not "
-                                       "searched: a shorter --deadline searches them.)\n") != std::string::npos);
+    CHECK(cli::plan_summary(plan).find("\n(Node counts grow in powers of two per instance type, up to 4 nodes here; "
+                                       "a type that meets the deadline doubles on at most 2 more times, while each "
+                                       "doubling makes it at least 1.5x faster. More nodes, which may be faster "
+                                       "still, are not searched: a shorter --deadline searches them.)\n") !=
+          std::string::npos);
+  }
+
+  TEST_CASE("the changes suggested where nothing fits are those the scenario can still make") {
+    // The shipped capacity plan trains with plain SGD: no 8-bit AdamW to offer (a new user
+    // was told to switch to adamw_8bit while already on it).
+    const cli::Planner sgd(scenario(), context().catalogs, context().families, gcp_options(1));
+    CHECK(sgd.finish(cli::PlanSearch{}).memory_suggestions ==
+          std::vector<std::string>{"parallelism.offload.optimizer: cpu"});
+    config::Scenario adamw = scenario();
+    for (config::Variant& v : adamw.variants) v.job.training.optimizer = models::Optimizer::kAdamW;
+    const cli::Planner with_adamw(adamw, context().catalogs, context().families, gcp_options(1));
+    CHECK(with_adamw.finish(cli::PlanSearch{}).memory_suggestions ==
+          std::vector<std::string>{"training.optimizer: adamw_8bit", "parallelism.offload.optimizer: cpu"});
+    for (config::Variant& v : adamw.variants) v.job.training.optimizer = models::Optimizer::kAdamW8bit;
+    const cli::Planner eight_bit(adamw, context().catalogs, context().families, gcp_options(1));
+    CHECK(eight_bit.finish(cli::PlanSearch{}).memory_suggestions ==
+          std::vector<std::string>{"parallelism.offload.optimizer: cpu"});
   }
 
   TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {
@@ -425,11 +484,12 @@ TEST_SUITE("cli.plan") {
     plan.counts.invalid = 168;
     plan.counts.pruned_memory = 1032;
     plan.counts.max_nodes = 1;
+    plan.memory_suggestions = {"training.optimizer: adamw_8bit", "parallelism.offload.optimizer: cpu"};
     CHECK(cli::plan_summary(plan) ==
           "No plan: none of the 1032 distinct candidates that validation accepted fits in GPU memory (the largest layouts tried "
-          "span 1 node). Try an optimizer that keeps less state (training.optimizer: adamw_8bit), "
-          "parallelism.offload.optimizer: cpu, GPUs with more memory (--gpus), or providers whose catalog gives a "
-          "network between nodes (--providers; the notes list the instance types planned on one node only).\n");
+          "span 1 node). Try training.optimizer: adamw_8bit, parallelism.offload.optimizer: cpu, GPUs with more memory "
+          "(--gpus), or providers whose catalog gives a network between nodes (--providers; the notes list the instance "
+          "types planned on one node only).\n");
     // Some fit but their bound misses the deadline: the deadline sentence, and how far off it is.
     plan.counts.pruned_bound = 5;
     plan.counts.best_bound_s = 20 * 86400.0;
