@@ -13,8 +13,8 @@ std::vector<models::ScenarioOverride> Layout::overrides() const {
   o.push_back({"parallelism.sequence_parallel", sequence_parallel() ? "true" : "~"});
   o.push_back({"parallelism.distributed_optimizer", distributed_optimizer() ? "true" : "~"});
   o.push_back({"parallelism.pipeline_parallel", std::to_string(pipeline_parallel)});
-  o.push_back({"parallelism.pipeline_schedule", "~"});
-  o.push_back({"parallelism.virtual_stages", "~"});
+  o.push_back({"parallelism.pipeline_schedule", virtual_stages > 1 ? pipeline_schedule() : "~"});
+  o.push_back({"parallelism.virtual_stages", virtual_stages > 1 ? std::to_string(virtual_stages) : "~"});
   o.push_back({"training.batch_size", std::to_string(micro_batch)});
   o.push_back({"training.gradient_accumulation", std::to_string(gradient_accumulation)});
   o.push_back({"training.activation_checkpointing", recompute});
@@ -50,15 +50,20 @@ std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
         const long long per_rank = problem.global_batch_samples / ranks;
         for (const int micro : kMicroBatchSizes) {
           if (per_rank % micro != 0) continue;
-          for (const std::string& recompute : kRecomputeChoices) {
-            Layout l;
-            l.data_parallel = dp_choice;
-            l.tensor_parallel = tp;
-            l.pipeline_parallel = pp;
-            l.micro_batch = micro;
-            l.gradient_accumulation = static_cast<int>(per_rank / micro);
-            l.recompute = recompute;
-            out.push_back(l);
+          const long long accumulation = per_rank / micro;
+          for (const int chunks : kVirtualStageChoices) {
+            if (chunks > 1 && (pp == 1 || problem.layers % (pp * chunks) != 0 || accumulation % pp != 0)) continue;
+            for (const std::string& recompute : kRecomputeChoices) {
+              Layout l;
+              l.data_parallel = dp_choice;
+              l.tensor_parallel = tp;
+              l.pipeline_parallel = pp;
+              l.micro_batch = micro;
+              l.gradient_accumulation = static_cast<int>(accumulation);
+              l.recompute = recompute;
+              l.virtual_stages = chunks;
+              out.push_back(l);
+            }
           }
         }
       }

@@ -43,6 +43,13 @@ inline const std::vector<int> kTensorParallelSizes = {1, 2, 4, 8};
 /// node count, one always divides the other, as that file also requires.
 inline const std::vector<int> kPipelineParallelSizes = {1, 2, 4, 8, 16};
 
+/// Model chunks per pipeline stage tried (parallelism.virtual_stages): 1 runs 1F1B, 2 Megatron's
+/// interleaved 1F1B (Narayanan et al. 2021 section 2.2.2: the bubble halved for twice the
+/// point-to-point sends). 2 only where it divides the layers per stage and the micro-batches are
+/// a multiple of the stages (Megatron-LM's rule, config/scenario_model_parallel.cpp). More
+/// chunks are not tried: a bound on effort.
+inline const std::vector<int> kVirtualStageChoices = {1, 2};
+
 /// Per-GPU micro-batches tried (samples); each must divide the data-parallel rank's share of
 /// the global batch.
 inline const std::vector<int> kMicroBatchSizes = {1, 2, 4, 8, 16, 32};
@@ -59,6 +66,11 @@ struct Layout {
   int micro_batch = 1;            ///< samples per GPU per micro-step (training.batch_size)
   int gradient_accumulation = 1;  ///< micro-steps per optimizer step
   std::string recompute = "false";
+  int virtual_stages = 1;  ///< model chunks per pipeline stage: 2 or more runs interleaved 1F1B
+
+  /// "1f1b" or "interleaved_1f1b" (the models/step/pipeline_schedule.h names); meaningful
+  /// where pipeline_parallel > 1.
+  std::string pipeline_schedule() const { return virtual_stages > 1 ? "interleaved_1f1b" : "1f1b"; }
 
   /// True where tensor_parallel > 1: a tensor-parallel layout runs with sequence parallelism,
   /// as Megatron-LM's and NeMo's recipes do (Korthikanti et al. 2022: the same communication
@@ -97,8 +109,10 @@ struct LayoutProblem {
 /// pipeline parallel, micro-batch, recomputation). On one GPU the strategy is none. Rules:
 /// tensor_parallel divides gpus_per_node, heads and kv_heads and needs strategy ddp (the rule
 /// of config/scenario_model_parallel.cpp); pipeline_parallel divides the layers, needs
-/// strategy ddp and runs the default schedule (1F1B; a scenario's own pipeline_schedule and
-/// virtual_stages are removed, since they may not suit another stage count); a sharded strategy needs 2+ data-parallel ranks;
+/// strategy ddp and runs 1F1B, or interleaved 1F1B with kVirtualStageChoices' chunks where they
+/// divide the layers per stage and the accumulation is a multiple of the stages (a scenario's
+/// own pipeline_schedule and virtual_stages are removed, since they may not suit another stage
+/// count); a sharded strategy needs 2+ data-parallel ranks;
 /// hybrid_shard needs 2+ nodes (on one it is full_shard); the data-parallel ranks divide the
 /// global batch and the micro-batch divides each rank's share.
 std::vector<Layout> enumerate_layouts(const LayoutProblem& problem);

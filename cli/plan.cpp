@@ -94,10 +94,17 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                [count](const PlanPoint& p) { return count(p.pipeline_parallel); }, "PP"});
   f.push_back({"pipeline_schedule", "", Applies::kAlways,
                "pipeline schedule (gpipe | 1f1b | interleaved_1f1b) when pipeline_parallel > 1; the table shows "
-               "it only where it is not 1f1b",
+               "it only where it is not 1f1b, with x V for V virtual stages",
                [](const PlanPoint& p) { return p.pipeline_parallel > 1 ? Value(p.pipeline_schedule) : std::nullopt; },
-               "schedule", nullptr,
+               "schedule",
+               [](const PlanPoint& p) {
+                 return p.virtual_stages > 1 ? fmt::format("{} x{}", p.pipeline_schedule, p.virtual_stages)
+                                             : p.pipeline_schedule;
+               },
                [](const PlanPoint& p) { return p.pipeline_parallel > 1 && p.pipeline_schedule != "1f1b"; }});
+  f.push_back({"virtual_stages", "", Applies::kAlways,
+               "model chunks per pipeline stage when pipeline_parallel > 1 (interleaved_1f1b: 2 or more; else 1)",
+               [count](const PlanPoint& p) { return p.pipeline_parallel > 1 ? count(p.virtual_stages) : std::nullopt; }});
   f.push_back({"micro_batch", "samples", Applies::kAlways, "per-GPU micro-batch (training.batch_size)",
                [count](const PlanPoint& p) { return count(p.micro_batch); }, "micro"});
   f.push_back({"gradient_accumulation", "", Applies::kAlways, "micro-batches per optimizer step",
@@ -141,9 +148,9 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
 }  // namespace
 
 std::string plan_point_key(const PlanPoint& p) {
-  return fmt::format("{}|{}|{}|{}|{:06}|{}|{}|{:02}|{:02}|{:06}|{:08}|{}", p.instance, p.region, p.zone, p.market,
-                     p.nodes, p.strategy, p.data_parallel, p.tensor_parallel, p.pipeline_parallel, p.micro_batch,
-                     p.gradient_accumulation, p.recompute);
+  return fmt::format("{}|{}|{}|{}|{:06}|{}|{}|{:02}|{:02}|{:02}|{:06}|{:08}|{}", p.instance, p.region, p.zone, p.market,
+                     p.nodes, p.strategy, p.data_parallel, p.tensor_parallel, p.pipeline_parallel, p.virtual_stages,
+                     p.micro_batch, p.gradient_accumulation, p.recompute);
 }
 
 PlanBound plan_lower_bound(const models::JobSpec& job) {

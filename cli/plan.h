@@ -110,8 +110,9 @@ struct PlanPoint {
   bool distributed_optimizer = false;  ///< Megatron's distributed optimizer (Layout::distributed_optimizer)
   int pipeline_parallel = 1;
   /// The pipeline schedule when pipeline_parallel > 1 (models/step/pipeline_schedule.h names):
-  /// the planner runs 1F1B (cli/layout_search.h).
+  /// the planner runs 1F1B or interleaved 1F1B (cli/layout_search.h).
   std::string pipeline_schedule = "1f1b";
+  int virtual_stages = 1;  ///< model chunks per stage (interleaved_1f1b: 2 or more)
   int micro_batch = 1;         ///< samples per GPU per micro-step
   int gradient_accumulation = 1;
   std::string recompute;       ///< false | selective | full

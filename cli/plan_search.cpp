@@ -347,8 +347,10 @@ PlanSearch Planner::evaluate() const {
             c.type = t;
             c.group = g;
             c.nodes = nodes;
-            Layout shape = layout;  // validated once for every accumulation
-            shape.gradient_accumulation = 1;
+            // Validated once for every accumulation: 1, or the stage count, the interleaved
+            // schedule's smallest (it needs a multiple of the stages).
+            Layout shape = layout;
+            shape.gradient_accumulation = layout.virtual_stages > 1 ? layout.pipeline_parallel : 1;
             const std::vector<models::ScenarioOverride> o = shape.overrides();
             // What validation reads of the hardware is the GPU, its count per node and whether
             // there are several nodes: validated once per (GPU, GPUs per node, 1 or 2+ nodes)
@@ -624,6 +626,8 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
   p.sequence_parallel = layout.sequence_parallel();
   p.distributed_optimizer = layout.distributed_optimizer();
   p.pipeline_parallel = layout.pipeline_parallel;
+  p.pipeline_schedule = layout.pipeline_schedule();
+  p.virtual_stages = layout.virtual_stages;
   p.micro_batch = layout.micro_batch;
   p.gradient_accumulation = layout.gradient_accumulation;
   p.recompute = layout.recompute;
@@ -705,7 +709,9 @@ PlanResult Planner::finish(PlanSearch search) const {
       c.spot_unstable, c.spot_pruned));
   r.notes.push_back("layouts: ddp, fsdp (full_shard, hybrid_shard, shard_grad_op) or zero 1-3, tensor parallel 1-8 "
                     "inside a node (with sequence parallelism) and pipeline parallel 1-16 dividing the layers (each with ddp and Megatron's distributed optimizer; the pipeline runs "
-                    "1F1B, the scenario's own pipeline_schedule and virtual_stages are not kept), micro-batch 1-32 x "
+                    "1F1B, or interleaved 1F1B with 2 virtual stages where they divide the layers per stage and the "
+                    "micro-batches are a multiple of the stages; the scenario's own pipeline_schedule and virtual_stages "
+                    "are not kept), micro-batch 1-32 x "
                     "accumulation keeping the scenario's global batch, "
                     "recompute false/selective/full; on-demand at each instance type's cheapest region, spot at its "
                     "cheapest zone (other rows of the same hardware take as long and cost more)");

@@ -13,8 +13,11 @@ namespace {
 
 std::string describe(const PlanPoint& p) {
   const int per_node = p.gpus / p.nodes;
-  const std::string schedule =
-      p.pipeline_parallel > 1 && p.pipeline_schedule != "1f1b" ? " (" + p.pipeline_schedule + ")" : std::string();
+  std::string schedule;
+  if (p.pipeline_parallel > 1 && p.pipeline_schedule != "1f1b") {
+    schedule = " (" + p.pipeline_schedule +
+               (p.virtual_stages > 1 ? ", " + std::to_string(p.virtual_stages) + " virtual stages" : std::string()) + ")";
+  }
   // A plan whose peak is within kTightMemoryShare of the GPU's memory says so, as gpuplan run does.
   const std::string tight =
       p.memory_capacity_bytes > 0.0 && p.peak_memory_bytes > models::kTightMemoryShare * p.memory_capacity_bytes

@@ -48,7 +48,7 @@ TEST_SUITE("cli.layout_search") {
     }
   }
 
-  TEST_CASE("8 decoder layers on 2 x 8 GPUs: pipeline stages 1/2/4/8 with ddp only, 258 layouts") {
+  TEST_CASE("8 decoder layers on 2 x 8 GPUs: pipeline stages 1/2/4/8 with ddp only, 258 + 90 interleaved layouts") {
     cli::LayoutProblem p = problem(8, 2, 64, 8, 64);
     p.layers = 8;
     const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
@@ -57,17 +57,32 @@ TEST_SUITE("cli.layout_search") {
     // TP x PP = 1/2/4/8/16 leaves 16/8/4/2/1 ranks of 4/8/16/32/64 samples: 3/4/5/6/6
     // micro-batches. (1x3 + 2x4 + 3x5 + 4x6 + 3x6) x 3 recomputation choices = 204; the six
     // sharded choices keep their 54 (TP 1, PP 1).
-    CHECK(layouts.size() == 204 + 54);
+    // Interleaved with 2 virtual stages where 2 x PP divides the 8 layers (PP 2 or 4) and the
+    // accumulation is a multiple of PP: (TP, PP) = (1,2): accumulations 8/4/2 of {8,4,2,1};
+    // (1,4): 16/8/4; (2,2): 16/8/4/2; (2,4): 32/16/8/4; (4,2): 32/16/8/4/2; (4,4): 64/32/16/8/4;
+    // (8,2): all six. (3 + 3 + 4 + 4 + 5 + 5 + 6) x 3 = 90.
+    CHECK(layouts.size() == 204 + 54 + 90);
     std::size_t pipelined = 0;
+    std::size_t interleaved = 0;
     for (const cli::Layout& l : layouts) {
-      if (l.pipeline_parallel == 1) continue;
+      if (l.pipeline_parallel == 1) {
+        CHECK(l.virtual_stages == 1);
+        continue;
+      }
       ++pipelined;
       CHECK(l.data_parallel_label() == "ddp");
       CHECK(8 % l.pipeline_parallel == 0);
       const int ranks = 16 / (l.tensor_parallel * l.pipeline_parallel);
       CHECK(l.micro_batch * l.gradient_accumulation * ranks == 64);
+      if (l.virtual_stages == 1) continue;
+      ++interleaved;
+      CHECK(l.virtual_stages == 2);
+      CHECK(8 % (2 * l.pipeline_parallel) == 0);
+      CHECK(l.gradient_accumulation % l.pipeline_parallel == 0);
+      CHECK(l.pipeline_schedule() == "interleaved_1f1b");
     }
-    CHECK(pipelined == 204 - 54);
+    CHECK(pipelined == 204 - 54 + 90);
+    CHECK(interleaved == 90);
   }
 
   TEST_CASE("one node: no hybrid_shard; 2 key/value heads: no TP 4 or 8; one GPU: strategy none") {
@@ -105,6 +120,14 @@ TEST_SUITE("cli.layout_search") {
                  "parallelism.virtual_stages=~;training.batch_size=4;training.gradient_accumulation=8;"
           "training.activation_checkpointing=selective;");
     CHECK(l.data_parallel_label() == "zero-2");
+    // An interleaved pipeline writes its schedule and chunks.
+    l.data_parallel = {"ddp", "", 0};
+    l.pipeline_parallel = 4;
+    l.virtual_stages = 2;
+    text.clear();
+    for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
+    CHECK(text.find(";parallelism.pipeline_parallel=4;parallelism.pipeline_schedule=interleaved_1f1b;"
+                    "parallelism.virtual_stages=2;") != std::string::npos);
   }
 
   TEST_CASE("a tensor-parallel layout runs with sequence parallelism, the others leave the key unset") {

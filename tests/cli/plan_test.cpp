@@ -344,10 +344,11 @@ TEST_SUITE("cli.plan") {
     plan.points = {p};
     const std::string csv = cli::render_plan(plan, "csv");
     CHECK(csv.rfind("instance,gpu,nodes,gpus,region,zone,market,variant,strategy,data_parallel,tensor_parallel,"
-                    "sequence_parallel,distributed_optimizer,pipeline_parallel,pipeline_schedule,micro_batch,",
+                    "sequence_parallel,distributed_optimizer,pipeline_parallel,pipeline_schedule,virtual_stages,"
+                    "micro_batch,",
                     0) == 0);
-    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,true,16,1f1b,1,1024,full,") !=
-          std::string::npos);
+    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,true,16,1f1b,1,1,1024,"
+                   "full,") != std::string::npos);
     const std::string table = cli::render_plan(plan, "table");
     CHECK(table.find("variant  strategy  DP  TP  PP  micro  accum.") != std::string::npos);
     CHECK(table.find("baseline       ddp   1   8  16      1    1024") != std::string::npos);
@@ -358,10 +359,13 @@ TEST_SUITE("cli.plan") {
           "accumulated, recompute full): "
           "20.00 d and $1,000 "
           "at p90.\nFastest plan: the same (no plan simulated is faster).\n");
-    // An interleaved schedule is shown, in the table and the summary.
+    // An interleaved schedule is shown with its virtual stages, in the table, CSV and summary.
     plan.points[0].pipeline_schedule = "interleaved_1f1b";
-    CHECK(cli::render_plan(plan, "table").find("interleaved_1f1b") != std::string::npos);
-    CHECK(cli::plan_summary(plan).find("DP 1 x TP 8 (sequence parallel) x PP 16 (interleaved_1f1b),") != std::string::npos);
+    plan.points[0].virtual_stages = 2;
+    CHECK(cli::render_plan(plan, "table").find("interleaved_1f1b x2") != std::string::npos);
+    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,1,1024,full,") != std::string::npos);
+    CHECK(cli::plan_summary(plan).find("DP 1 x TP 8 (sequence parallel) x PP 16 (interleaved_1f1b, 2 virtual stages),") !=
+          std::string::npos);
     // A peak within 5 % of the GPU's memory is named, as gpuplan run's note does (84.1 of 85.9
     // GB is 97.9 %); 81 GB (94.3 %) is not.
     plan.points[0].memory_capacity_bytes = 85.9e9;
