@@ -44,6 +44,27 @@ constexpr models::AttentionKernel kDefaultAttention = models::AttentionKernel::k
 /// A causal mask reaches SDPA as is_causal=True unless the scenario says otherwise: nanoGPT,
 /// litgpt, torchtitan and HF transformers in eager mode pass the flag (models/precision.h).
 constexpr models::CausalMask kDefaultCausalMask = models::CausalMask::kIsCausal;
+/// Names other tools give the precisions (folded as for kAttentionAliases), for "did you mean":
+/// PyTorch Lightning's Trainer(precision=...) ("bf16-mixed", "16-mixed", "bf16-true",
+/// "32-true"), HF Trainer's flags (bf16=True, fp16=True: autocast over fp32 weights) and
+/// torch.autocast's dtypes. A mixed name must not be read as pure bf16 (different numerics and
+/// memory), which is the nearest by spelling.
+const std::vector<ChoiceAlias> kPrecisionAliases = {
+    {"bf16mixed", "bf16_amp"}, {"16mixed", "fp16_amp"},   {"fp16mixed", "fp16_amp"}, {"bf16true", "bf16"},
+    {"32true", "fp32"},        {"32", "fp32"},            {"float32", "fp32"},       {"16", "fp16_amp"},
+    {"fp16", "fp16_amp"},      {"float16", "fp16_amp"},   {"half", "fp16_amp"},      {"amp", "fp16_amp"},
+    {"bfloat16", "bf16"},      {"transformerengine", "fp8"}, {"float8", "fp8"}};
+
+/// Names HF Trainer's `optim` gives the optimizers (folded as for kAttentionAliases), for "did
+/// you mean": adamw_torch, adamw_torch_fused (torch AdamW; gpuplan's
+/// training.optimizer_implementation says fused), adamw_bnb_8bit, paged_adamw_8bit's
+/// spellings and sgd.
+const std::vector<ChoiceAlias> kOptimizerAliases = {
+    {"adamwtorch", "adamw"},     {"adamwtorchfused", "adamw"}, {"adamwhf", "adamw"},
+    {"adamwapexfused", "adamw"}, {"fusedadam", "adamw"},       {"adamwbnb8bit", "adamw_8bit"},
+    {"adamw8bitbnb", "adamw_8bit"}, {"bnbadamw8bit", "adamw_8bit"}, {"pagedadamw", "paged_adamw_8bit"},
+    {"pagedadamw8bitbnb", "paged_adamw_8bit"}};
+
 /// Names other tools give the attention kernels (folded: lower case, no '-', '_', '.' or
 /// spaces), for "did you mean": HF transformers' attn_implementation ("flash_attention_2",
 /// "flash_attention_3"), the flash-attn package (flash_attn, FlashAttention-2/-3, "FA2"; llm-foundry attn_impl "triton"),
@@ -79,9 +100,12 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   models::TrainingSpec spec;
   const auto batch_size = t->integer("batch_size", 1, kMaxBatchSize, Requirement::kRequired);
   const auto accumulation = t->integer("gradient_accumulation", 1, kMaxGradientAccumulation);
-  const std::optional<std::string> precision = t->choice("precision", models::names_of<models::Precision>());
+  const std::optional<std::string> precision =
+      t->choice("precision", models::names_of<models::Precision>(), Requirement::kOptional, kPrecisionAliases);
   spec.precision = enum_or(precision, kDefaultPrecision);
-  spec.optimizer = enum_or(t->choice("optimizer", models::names_of<models::Optimizer>()), kDefaultOptimizer);
+  spec.optimizer = enum_or(
+      t->choice("optimizer", models::names_of<models::Optimizer>(), Requirement::kOptional, kOptimizerAliases),
+      kDefaultOptimizer);
   spec.optimizer_state_precision =
       enum_or(t->choice("optimizer_state_precision", models::names_of<models::OptimizerStatePrecision>()),
               kDefaultOptimizerStatePrecision);

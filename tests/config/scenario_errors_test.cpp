@@ -96,6 +96,23 @@ TEST_SUITE("config.scenario_errors") {
           Messages{"unknown key 'vocab_size' at s.yaml:13:3 (training.vocab_size)"});
   }
 
+  TEST_CASE("another tool's precision or optimizer name is answered with gpuplan's, not the nearest spelling") {
+    // Lightning's bf16-mixed is autocast over fp32 weights: bf16_amp, not pure bf16 (one edit away).
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  precision: bf16-mixed")) ==
+          Messages{"unknown value 'bf16-mixed', expected one of fp32, tf32, fp16_amp, bf16_amp, bf16 or fp8 at "
+                   "s.yaml:13:14 (training.precision); did you mean bf16_amp?"});
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  precision: 16-mixed")) ==
+          Messages{"unknown value '16-mixed', expected one of fp32, tf32, fp16_amp, bf16_amp, bf16 or fp8 at "
+                   "s.yaml:13:14 (training.precision); did you mean fp16_amp?"});
+    // HF Trainer's optim names.
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  optimizer: adamw_torch_fused")) ==
+          Messages{"unknown value 'adamw_torch_fused', expected one of sgd, sgd_momentum, adam, adamw, adamw_8bit, "
+                   "paged_adamw_8bit or adafactor at s.yaml:13:14 (training.optimizer); did you mean adamw?"});
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  optimizer: adamw_bnb_8bit")) ==
+          Messages{"unknown value 'adamw_bnb_8bit', expected one of sgd, sgd_momentum, adam, adamw, adamw_8bit, "
+                   "paged_adamw_8bit or adafactor at s.yaml:13:14 (training.optimizer); did you mean adamw_8bit?"});
+  }
+
   TEST_CASE("a whole number written with an exponent or a decimal point is refused with its digits") {
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: 1e3")) ==
           Messages{"expected a whole number from 1 to 1000000, found '1e3' at s.yaml:12:15 (training.batch_size); "
@@ -414,7 +431,7 @@ strategies:
     CHECK(got[1] == "out-of-range value 0 at s.yaml:10:15 (training.batch_size); expected a whole number from 1 to "
                     "1000000");
     CHECK(got[2] == "unknown value 'fp16', expected one of fp32, tf32, fp16_amp, bf16_amp, bf16 or fp8 at "
-                    "s.yaml:11:14 (training.precision); did you mean fp32, fp16_amp or bf16?");
+                    "s.yaml:11:14 (training.precision); did you mean fp16_amp?");
     CHECK(got[3] == "unknown gpu 'a100-80' at s.yaml:13:8 (hardware.gpu); did you mean a100-80gb or a100-80gb-pcie?");
     CHECK(got[4] == "unknown key 'data_loader.num_wrokers' at s.yaml:18:13 "
                     "(strategies.workers.data_loader.num_wrokers); did you mean data_loader.num_workers?");
