@@ -169,7 +169,11 @@ PlanBound plan_lower_bound(const models::JobSpec& job) {
   const models::Topology& topology = job.hardware.topology;
   if (job.hardware.nodes > 1 && topology.inter_node && job.parallelism.strategy != models::ParallelStrategy::kNone) {
     const double n = job.hardware.nodes;
-    const double bytes = 2.0 * (n - 1.0) / n * 2.0 * job.workload.parameters;
+    const double per_node = job.hardware.gpus_per_node;
+    const double model_parallel = static_cast<double>(job.parallelism.tensor_parallel) * job.parallelism.pipeline_parallel;
+    const double held = model_parallel > per_node ? per_node / model_parallel : 1.0;  // share of the parameters
+    const double replicas = model_parallel > per_node ? n * per_node / model_parallel : n;
+    const double bytes = 2.0 * (replicas - 1.0) / replicas * 2.0 * held * job.workload.parameters;
     exchange_s = bytes / (topology.inter_node->bytes_per_s_per_direction * topology.nics_per_node);
   }
   return {steps * compute_s, steps * exchange_s};
@@ -260,7 +264,8 @@ std::string render_plan(const PlanResult& plan, const std::string& format) {
     std::stable_sort(pareto.begin(), pareto.end(),
                      [](const PlanPoint& a, const PlanPoint& b) { return a.time_p90_s < b.time_p90_s; });
     out += md ? "\n**Pareto front: time p90 against dollars p90**\n\n" : "\nPareto front (time p90 against $ p90):\n";
-    out += report::grid_table(report::make_grid<PlanPoint>(fields, pareto, fits), md);
+    out += pareto.empty() ? std::string("  none: no plan that fits was simulated\n")
+                          : report::grid_table(report::make_grid<PlanPoint>(fields, pareto, fits), md);
     out += md ? "\n" : "\nNotes:\n";
     for (const std::string& n : plan.notes) out += (md ? "- " : "  ") + n + "\n";
     return out;

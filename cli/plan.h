@@ -182,9 +182,12 @@ struct PlanSearch {
 /// fused_attention_tile_share of its square) over all GPUs at the dense matmul peak of the precision
 /// (models::math_peak_flop_per_s; every kernel runs at most at that peak) and exchange, with
 /// several nodes, is what any all-reduce (or reduce-scatter + all-gather) of the trainable
-/// parameters' 16-bit gradients moves through each node's network, 2 (N-1)/N x 2 bytes x
-/// parameters (Patarasuk and Yuan 2009, the bandwidth-optimal all-reduce), over the node's
-/// NICs per direction.
+/// parameters' 16-bit gradients moves through each node's network, 2 (R-1)/R x 2 bytes x
+/// the parameters a node holds (Patarasuk and Yuan 2009, the bandwidth-optimal all-reduce),
+/// over the node's NICs per direction. A model-parallel group of M = TP x PP GPUs that spans
+/// nodes (M > G GPUs per node) leaves a node G / M of the parameters and R = N G / M
+/// data-parallel replicas to reduce over (none when R = 1); otherwise a node holds whole
+/// replicas, reduced inside it first, and R = N.
 struct PlanBound {
   double compute_s = 0.0;   ///< steps x compute at peak
   double exchange_s = 0.0;  ///< steps x gradient exchange over the network; 0 on one node

@@ -1,5 +1,6 @@
 #include "cli/plan_summary.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -80,11 +81,19 @@ std::string plan_summary(const PlanResult& plan) {
   if (fastest != nullptr && plan.counts.simulated > 0) {
     // The search stops growing an instance type's nodes soon after the first count that meets
     // the deadline (plan.h, kPlanDoublingsPastDeadline): the fastest plan is the fastest of those.
-    out += fmt::format("(Node counts grow in powers of two per instance type, up to {} nodes here; a type that meets "
-                       "the deadline doubles on at most {} more times, while each doubling makes it at least {}x "
-                       "faster. More nodes, which may be faster still, are not searched: a shorter --deadline "
-                       "searches them.)\n",
-                       plan.counts.max_nodes, kPlanDoublingsPastDeadline, kPlanGrowthSpeedup);
+    const bool any_met = std::any_of(plan.points.begin(), plan.points.end(),
+                                     [](const PlanPoint& p) { return p.meets_deadline; });
+    if (!any_met) {
+      // Nothing met the deadline: only the plan.h bounds stopped the growth.
+      out += fmt::format("(Node counts grow in powers of two per instance type, up to {} nodes here.)\n",
+                         plan.counts.max_nodes);
+    } else {
+      out += fmt::format("(Node counts grow in powers of two per instance type, up to {} nodes here; a type that meets "
+                         "the deadline doubles on at most {} more times, while each doubling makes it at least {}x "
+                         "faster. More nodes, which may be faster still, are not searched: a shorter --deadline "
+                         "searches them.)\n",
+                         plan.counts.max_nodes, kPlanDoublingsPastDeadline, kPlanGrowthSpeedup);
+    }
   }
   return out;
 }

@@ -225,6 +225,36 @@ TEST_SUITE("cli.plan") {
     }
   }
 
+  TEST_CASE("the exchange bound counts the parameters a node holds: a model-parallel group over nodes moves less") {
+    // A new user's 12 h plan of the 70 B model stopped at 2 nodes with "no layout can finish in
+    // under 63 d": every layout was charged the whole model's all-reduce, also TP x PP = 16 over
+    // 2 nodes, which has one replica and no gradient exchange over the network at all.
+    const config::Scenario s = config::load_scenario(
+        std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/llama3-70b-pretrain-plan.yaml", context().catalogs,
+        context().families);
+    const models::InstanceSpec* row = nullptr;
+    for (const models::InstanceSpec& r : context().catalogs.instances.rows()) {
+      if (r.instance_type == "p5.48xlarge") row = &r;
+    }
+    REQUIRE(row != nullptr);
+    const auto exchange_s = [&](int nodes, int tp, int pp) {
+      models::JobSpec job = cli::plan_job(s.variants.front().job, *row, nodes, context().catalogs);
+      job.parallelism.tensor_parallel = tp;
+      job.parallelism.pipeline_parallel = pp;
+      job.training.gradient_accumulation *= tp * pp;  // the same global batch: as many steps
+      return cli::plan_lower_bound(job).exchange_s;
+    };
+    // 4 nodes, whole replicas in each node (TP 1 or 4): 2 (4-1)/4 x 2 B x P = 3 P bytes a node.
+    const double ddp = exchange_s(4, 1, 1);
+    REQUIRE(ddp > 0.0);
+    CHECK(exchange_s(4, 4, 1) == doctest::Approx(ddp));
+    CHECK(exchange_s(4, 4, 2) == doctest::Approx(ddp));  // TP x PP = 8 = a node
+    // TP 4 x PP 4 = 16 GPUs over 2 nodes: a node holds P / 2, 2 replicas: 2 (2-1)/2 x 2 B x P/2 = P.
+    CHECK(exchange_s(4, 4, 4) == doctest::Approx(ddp / 3.0));
+    // TP 8 x PP 2 on 2 nodes: one replica, nothing to reduce over the network.
+    CHECK(exchange_s(2, 8, 2) == 0.0);
+  }
+
   TEST_CASE("the lower bound counts a causal fused kernel's executed tiles: Llama 3 8B at 32K with flash3") {
     // At 32K tokens attention is over half of the whole-square model FLOP; flash3 computes about
     // half of its square, so a bound on the whole square would exceed the simulated time.
@@ -455,8 +485,13 @@ TEST_SUITE("cli.plan") {
     // fastest of those (a new user took it for the fastest possible).
     plan.counts.simulated = 2;
     plan.counts.max_nodes = 4;
+    // Nothing met the deadline: no word of what types that meet it do.
+    CHECK(cli::plan_summary(plan).find("\n(Node counts grow in powers of two per instance type, up to 4 nodes here.)\n") !=
+          std::string::npos);
     // A second new user read "up to 4 here" as every type's reach: the types that met the
     // deadline stopped earlier, and the text says so.
+    plan.deadline_s = 3600.0;
+    plan.points[0].meets_deadline = true;
     CHECK(cli::plan_summary(plan).find("\n(Node counts grow in powers of two per instance type, up to 4 nodes here; "
                                        "a type that meets the deadline doubles on at most 2 more times, while each "
                                        "doubling makes it at least 1.5x faster. More nodes, which may be faster "
