@@ -88,6 +88,10 @@ constexpr std::size_t kValidationBatch = 256;
 
 constexpr std::size_t kNotSimulated = std::numeric_limits<std::size_t>::max();
 
+/// Relative dollars below which two plans at the same time are the same point of the front
+/// (a point tests itself against the front it is on).
+constexpr double kFrontCostTolerance = 1e-9;
+
 /// What a step problem (step key) needs before and after its simulation.
 struct StepInfo {
   bool fits_memory = false;
@@ -579,6 +583,7 @@ PlanSearch Planner::evaluate() const {
     // 5. Growth: which types try twice the nodes.
     std::vector<bool> met(types_.size(), false);
     std::vector<double> best_s(types_.size(), std::numeric_limits<double>::infinity());
+    std::vector<bool> on_front(types_.size(), false);  // a plan of the type on the front after this round
     for (std::vector<PlanPoint>* list : {&on_demand, &spot}) {
       const std::vector<Job>& from = list == &on_demand ? jobs : spot_jobs;
       for (std::size_t k = 0; k < list->size(); ++k) {
@@ -589,14 +594,17 @@ PlanSearch Planner::evaluate() const {
           best_meeting_usd = std::min(best_meeting_usd, p.cost_p90_usd);
         }
         if (p.fits) best_s[t] = std::min(best_s[t], p.time_p90_s);
+        // On the front: no point found so far is as fast and strictly cheaper.
+        if (p.fits && !front.dominates(p.time_p90_s, p.cost_p90_usd * (1.0 - kFrontCostTolerance))) on_front[t] = true;
         out.points.push_back(std::move(p));
       }
     }
     for (const std::size_t t : active) {
       if (met[t] || doublings_past_met[t] >= 0) {
-        // Met: on for the front's faster end while doubling pays (kPlanGrowthSpeedup).
+        // Met: on for the front's faster end while the type is on it and doubling pays
+        // (kPlanGrowthSpeedup).
         ++doublings_past_met[t];
-        growing[t] = doublings_past_met[t] < kPlanDoublingsPastDeadline && std::isfinite(best_s[t]) &&
+        growing[t] = doublings_past_met[t] < kPlanDoublingsPastDeadline && on_front[t] && std::isfinite(best_s[t]) &&
                      (!std::isfinite(previous_best_s[t]) || best_s[t] * kPlanGrowthSpeedup <= previous_best_s[t]);
       } else {
         const bool bound_out = type_fits[t] && (!type_exchange_ok[t] || type_lowest_cost[t] > best_meeting_usd);

@@ -64,11 +64,11 @@ std::string notes(const ScenarioResult& result, bool markdown) {
   };
   std::string out = markdown ? "\n**Next step per strategy**\n\n" : "\nNext step per strategy:\n";
   for (const VariantResult& v : result.variants) {
-    out += bullet + one_line(v.strategy) + ": " + v.bottleneck + " -> " + v.suggestion;
+    // How far out of memory beside the word memory, before the remedy and its own check.
+    const std::string shortfall =
+        v.fits ? "" : " (needs " + human_bytes(v.peak_memory_bytes) + ", has " + human_bytes(v.memory_capacity_bytes) + ")";
+    out += bullet + one_line(v.strategy) + ": " + v.bottleneck + shortfall + " -> " + v.suggestion;
     if (v.suggested) out += " (simulated: " + suggestion_effect(*v.suggested) + ")";
-    if (!v.fits) {
-      out += " (needs " + human_bytes(v.peak_memory_bytes) + ", has " + human_bytes(v.memory_capacity_bytes) + ")";
-    }
     out += "\n";
     for (const auto& n : v.notes) {
       if (!is_shared(n)) out += note_bullet + n + "\n";

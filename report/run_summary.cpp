@@ -118,9 +118,12 @@ std::string run_summary(const models::ScenarioResult& result) {
     if (cheapest != nullptr) out += ", " + human_usd(*run_cost_usd(*cheapest)) + " per run" + spot_spread(*cheapest);
     out += ".\n";
   }
-  out += fmt::format("In {}, {}", quoted(first), limiter_in_words(first));
-  if (first.fits && !first.suggestion.empty()) out += "; next: " + first.suggestion;
-  out += ".\n";
+  // A first row out of memory is named in the out-of-memory line below, not twice.
+  if (first.fits) {
+    out += fmt::format("In {}, {}", quoted(first), limiter_in_words(first));
+    if (!first.suggestion.empty()) out += "; next: " + first.suggestion;
+    out += ".\n";
+  }
   if (fastest != nullptr && fastest != &first) {
     out += fmt::format("In {}, {}.\n", quoted(*fastest), limiter_in_words(*fastest));
   }

@@ -152,8 +152,11 @@ TEST_SUITE("cli.llm_training_behaviour") {
     const auto r = testing::run_gpuplan("run " + path);
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     CAPTURE(r.out);
-    CHECK(r.out.find("memory -> workload.model: {base: llama3-8b, loss: fused_linear_cross_entropy} (checked: fits") !=
+    CHECK(r.out.find("\n  baseline: memory (needs ") != std::string::npos);  // how far out, before the remedy
+    CHECK(r.out.find(" -> workload.model: {base: llama3-8b, loss: fused_linear_cross_entropy} (checked: fits") !=
           std::string::npos);
+    // The summary names the row out of memory once (it said "In baseline, it does not fit" too).
+    CHECK(r.out.find("lora-4090\n\nOut of GPU memory: baseline.\n") == 0);
   }
 
   TEST_CASE("Liger's fused linear cross-entropy fits Llama 3.1 8B at 128K on an H200; F.cross_entropy does not") {
