@@ -72,10 +72,14 @@ int check_growth_past_deadline(const cli::PlanResult& r) {
     if (!added) it->second = std::min(it->second, p.nodes);
   }
   int grew_past = 0;
-  for (const auto& [instance, by_nodes] : fastest_s) {
+  // Not structured bindings: CAPTURE's lambda captures them, which clang 14 (the ASan build) refuses.
+  for (const auto& type_entry : fastest_s) {
+    const std::string& instance = type_entry.first;
+    const std::map<int, double>& by_nodes = type_entry.second;
     const auto met = first_met.find(instance);
     if (met == first_met.end()) continue;
-    for (const auto& [count, best] : by_nodes) {
+    for (const auto& node_entry : by_nodes) {
+      const int count = node_entry.first;
       CAPTURE(instance);
       CAPTURE(count);
       CHECK(count <= 4 * met->second);
