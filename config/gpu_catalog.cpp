@@ -464,7 +464,34 @@ std::vector<std::string> GpuCatalog::also_covered(std::string_view written, cons
   return out;
 }
 
+namespace {
+/// A GPU name as tools print it, folded for comparison: lower case, without spaces, '-', '_'
+/// and the vendor and brand words nvidia-smi and rocm-smi put before it ("NVIDIA", "Tesla",
+/// "GeForce", "AMD", "Instinct"): "H100 80GB HBM3" and "NVIDIA H100 80GB HBM3" both fold to
+/// "h10080gbhbm3".
+std::string spelling_folded(std::string_view name) {
+  std::string s = fold(name);
+  for (const std::string_view word : {"nvidia", "tesla", "geforce", "amd", "instinct"}) {
+    for (std::size_t at = s.find(word); at != std::string::npos; at = s.find(word)) s.erase(at, word.size());
+  }
+  std::erase_if(s, [](char c) { return c == ' ' || c == '-' || c == '_'; });
+  return s;
+}
+}  // namespace
+
+std::optional<std::string> GpuCatalog::spelled_alike(std::string_view unknown_name) const {
+  const std::string folded = spelling_folded(unknown_name);
+  if (folded.empty()) return std::nullopt;
+  for (const models::GpuSpec& spec : specs_) {
+    bool same = spelling_folded(spec.name) == folded;
+    for (const std::string& alias : spec.aliases) same = same || spelling_folded(alias) == folded;
+    if (same) return spec.name;
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> GpuCatalog::suggestions(std::string_view unknown_name) const {
+  if (const auto alike = spelled_alike(unknown_name)) return {*alike};
   return core::closest(unknown_name, names());
 }
 

@@ -24,6 +24,7 @@
 /// matched case-insensitively and each may belong to one GPU only.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -58,7 +59,13 @@ class GpuCatalog {
   /// (h100-sxm) also covers h100-pcie and h100-nvl, "A100" (a100-40gb) a100-80gb and the
   /// PCIe ones. Empty when `written` is `chosen`'s own name or covers nothing else.
   std::vector<std::string> also_covered(std::string_view written, const models::GpuSpec& chosen) const;
-  /// Up to three catalog names closest to an unknown name, for "did you mean" (STYLE.md C3).
+  /// The catalog name of the first entry (file order) whose name or alias equals
+  /// `unknown_name` up to case, spaces, '-', '_' and the vendor and brand words tools print
+  /// ("NVIDIA", "Tesla", "GeForce", "AMD", "Instinct"): "H100 80GB HBM3" -> h100-sxm, whose
+  /// alias is nvidia-smi's "NVIDIA H100 80GB HBM3". nullopt when none.
+  std::optional<std::string> spelled_alike(std::string_view unknown_name) const;
+  /// Up to three catalog names closest to an unknown name, for "did you mean" (STYLE.md C3):
+  /// spelled_alike's name alone where there is one, else core::closest over the names.
   std::vector<std::string> suggestions(std::string_view unknown_name) const;
   /// Catalog names, sorted.
   std::vector<std::string> names() const;

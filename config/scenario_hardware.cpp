@@ -499,7 +499,11 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
                           " (write the catalog name to choose one)");
       }
       if (gpu == nullptr) {
-        h.reader->error("gpu", "unknown gpu '" + name + "'", suggest_names(name, catalogs.gpus.names(), "GPUs"));
+        const std::optional<std::string> alike = catalogs.gpus.spelled_alike(name);
+        const std::string hint =
+            alike ? core::did_you_mean({*alike}) : suggest_names(name, catalogs.gpus.names(), "GPUs");
+        h.reader->error("gpu", "unknown gpu '" + name + "'",
+                        hint.empty() ? "; `gpuplan list gpus` prints the catalog's GPUs" : hint);
       } else if (inst_gpu != nullptr && inst_gpu->name != gpu->name) {
         contradiction("gpu", "'" + name + "'",
                       std::to_string(inst->accelerator_count) + " x " + inst_gpu->name,

@@ -268,6 +268,19 @@ TEST_SUITE("config.gpu_catalog") {
           std::vector<std::string>{"a10", "a100-80gb", "a100-80gb-pcie"});
   }
 
+  TEST_CASE("spelled_alike: a name as a tool prints it, without its vendor word or with other separators") {
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    // nvidia-smi prints "NVIDIA H100 80GB HBM3" (an alias); people drop the vendor word.
+    CHECK(gpus.find("H100 80GB HBM3") == nullptr);
+    CHECK(gpus.spelled_alike("H100 80GB HBM3") == "h100-sxm");
+    CHECK(gpus.suggestions("H100 80GB HBM3") == std::vector<std::string>{"h100-sxm"});
+    CHECK(gpus.spelled_alike("geforce rtx-4090") == "rtx4090");
+    CHECK(gpus.spelled_alike("AMD MI300X") == "mi300x");
+    CHECK(gpus.spelled_alike("h100_pcie") == "h100-pcie");
+    CHECK(gpus.spelled_alike("tpu-v5e") == std::nullopt);
+    CHECK(gpus.spelled_alike("NVIDIA") == std::nullopt);  // folds to nothing
+  }
+
   TEST_CASE("shipped figures are dense, per direction and in SI units") {
     const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
     const auto* a100 = gpus.find("a100-80gb");

@@ -194,6 +194,12 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(with("gpu: rtx3090", "gpu: a100-80")) ==
           Messages{"unknown gpu 'a100-80' at s.yaml:14:8 (hardware.gpu); did you mean a100-80gb or "
                    "a100-80gb-pcie?"});
+    // nvidia-smi's name without its "NVIDIA"; a name near nothing points to the catalog.
+    CHECK(errors_of(with("gpu: rtx3090", "gpu: H100 80GB HBM3")) ==
+          Messages{"unknown gpu 'H100 80GB HBM3' at s.yaml:14:8 (hardware.gpu); did you mean h100-sxm?"});
+    CHECK(errors_of(with("gpu: rtx3090", "gpu: tpu-v5e")) ==
+          Messages{"unknown gpu 'tpu-v5e' at s.yaml:14:8 (hardware.gpu); `gpuplan list gpus` prints the "
+                   "catalog's GPUs"});
     CHECK(errors_of(with("model: resnet50", "model: resnet-50")) ==
           Messages{"unknown model 'resnet-50' at s.yaml:5:10 (workload.model); did you mean resnet50?"});
     // Hugging Face ids and spellings of the model cards find the catalog's name.
