@@ -117,18 +117,34 @@ void locate_at_cause(ScenarioDiagnostic& d, const std::vector<const Override*>& 
       d.key_path.starts_with("sweep.")) {
     return;
   }
+  const std::string base_at =
+      d.mark.file + ":" + std::to_string(d.mark.line) + ":" + std::to_string(d.mark.column);
+  const std::string leaf = d.key_path.substr(d.key_path.rfind('.') + 1);
+  // A fix that says "remove <key>" of a key only the base sets: a strategy removes it by
+  // writing it as null (config/overrides.h).
+  const bool fix_removes = d.fix.find("remove " + leaf) != std::string::npos;
+  bool merged = false;
   for (const Override* o : overrides) {
     const std::string& mapping = o->written_in;
     if (mapping.empty() || !o->source_path.starts_with("strategies.") || d.key_path.size() <= mapping.size() ||
         !d.key_path.starts_with(mapping) || d.key_path[mapping.size()] != '.') {
       continue;
     }
-    d.fix = "; " + d.key_path + " is the base's, set at " + d.mark.file + ":" + std::to_string(d.mark.line) + ":" +
-            std::to_string(d.mark.column) + ": a strategy's " + mapping +
-            " merges into the base's mapping, keeping the keys it does not set, so set " +
-            d.key_path.substr(mapping.size() + 1) + " in the strategy's " + mapping + " too" +
+    const std::string key = d.key_path.substr(mapping.size() + 1);
+    d.fix = "; " + d.key_path + " is the base's, set at " + base_at + ": a strategy's " + mapping +
+            " merges into the base's mapping, keeping the keys it does not set, so set " + key +
+            " in the strategy's " + mapping + " too" +
+            (fix_removes ? ", or write " + key + ": null there to remove it" : std::string()) +
             (d.fix.size() > 2 ? " (" + d.fix.substr(2) + ")" : std::string());
+    merged = true;
     break;
+  }
+  const bool from_strategy = std::any_of(overrides.begin(), overrides.end(), [](const Override* o) {
+    return o->source_path.starts_with("strategies.");
+  });
+  if (!merged && fix_removes && from_strategy) {
+    d.fix += "; the base sets " + d.key_path + " at " + base_at + ": write " + d.key_path +
+             ": null in the strategy to remove it there";
   }
   const Override* cause = most_shared(d.key_path, overrides, overrides.size() == 1 ? overrides.front() : nullptr);
   if (cause != nullptr) {

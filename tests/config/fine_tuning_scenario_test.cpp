@@ -116,6 +116,29 @@ TEST_SUITE("config.fine_tuning") {
                    "base_precision: bf16"});
   }
 
+  TEST_CASE("a strategy back to full fine-tuning: the fix says how a strategy removes the base's rank") {
+    // The base sets rank: 16 (line 12, column 37); the strategy sets method: full, by a dotted path
+    // (line 19, column 39) or in a mapping (column 41). A strategy removes a key with null.
+    CHECK(scenario_errors(qlora_scenario("{method: lora, rank: 16}",
+                                         "strategies:\n  full: {training.fine_tuning.method: full}\n")) ==
+          Messages{"rank applies to lora and qlora adapters, and method is full at s.yaml:19:39 "
+                   "(strategies.full.training.fine_tuning.method); remove rank, or use method: lora; the base sets "
+                   "training.fine_tuning.rank at s.yaml:12:37: write training.fine_tuning.rank: null in the strategy "
+                   "to remove it there"});
+    CHECK(scenario_errors(qlora_scenario("{method: lora, rank: 16}",
+                                         "strategies:\n  full: {training.fine_tuning: {method: full}}\n")) ==
+          Messages{"rank applies to lora and qlora adapters, and method is full at s.yaml:19:41 "
+                   "(strategies.full.training.fine_tuning.method); training.fine_tuning.rank is the base's, set at "
+                   "s.yaml:12:37: a strategy's training.fine_tuning merges into the base's mapping, keeping the keys it "
+                   "does not set, so set rank in the strategy's training.fine_tuning too, or write rank: null there to "
+                   "remove it (remove rank, or use method: lora)"});
+    // The fix as the message gives it.
+    const Scenario fixed = parse_text(qlora_scenario(
+        "{method: lora, rank: 16}",
+        "strategies:\n  full: {training.fine_tuning.method: full, training.fine_tuning.rank: null}\n"));
+    CHECK(fixed.variants.front().job.training.fine_tuning.method == models::FineTuningMethod::kFull);
+  }
+
   TEST_CASE("dropout: peft's 0 by default; above 0 each adapted projection keeps the dropped input and mask") {
     const models::JobSpec none = job_of(qlora_scenario("{method: qlora, targets: [q, v]}"));
     CHECK(none.training.fine_tuning.dropout == 0.0);
