@@ -240,6 +240,18 @@ const PlanPoint* fastest_plan(const std::vector<PlanPoint>& points) {
   return fastest;
 }
 
+std::vector<const PlanPoint*> cheapest_meeting_plans(const std::vector<PlanPoint>& points, std::size_t limit) {
+  std::vector<const PlanPoint*> out;
+  std::set<std::tuple<std::string, int, std::string>> offers;  // instance, nodes, market
+  for (const PlanPoint& p : points) {
+    if (out.size() >= limit) break;
+    if (p.meets_deadline && p.within_budget && offers.emplace(p.instance, p.nodes, p.market).second) {
+      out.push_back(&p);
+    }
+  }
+  return out;
+}
+
 std::string render_plan(const PlanResult& plan, const std::string& format) {
   if (format == "html") return render_plan_html(plan);
   const std::vector<report::ResultField<PlanPoint>> fields = plan_fields();
@@ -251,10 +263,11 @@ std::string render_plan(const PlanResult& plan, const std::string& format) {
            (plan.budget_usd ? ", budget " + report::human_usd(*plan.budget_usd) + " at p90" : "") + "\n\n";
     out += (md ? plan_summary(plan) : report::wrap_text(plan_summary(plan), report::kTerminalColumns)) + "\n";
     std::vector<PlanPoint> cheapest;
-    for (const PlanPoint& p : plan.points) {
-      if (p.meets_deadline && p.within_budget && cheapest.size() < 10) cheapest.push_back(p);
-    }
-    out += md ? "**Cheapest plans that meet the deadline**\n\n" : "Cheapest plans that meet the deadline:\n";
+    for (const PlanPoint* p : cheapest_meeting_plans(plan.points, kPlanTableRows)) cheapest.push_back(*p);
+    out += md ? "**Cheapest plans that meet the deadline** (the cheapest layout of each instance type, node count "
+                "and market)\n\n"
+              : "Cheapest plans that meet the deadline (the cheapest layout of each instance type, node count and "
+                "market):\n";
     out += cheapest.empty() ? std::string("  none: no plan meets the deadline (and budget) at p90\n")
                             : report::grid_table(report::make_grid<PlanPoint>(fields, cheapest, fits), md);
     std::vector<PlanPoint> pareto;

@@ -225,6 +225,16 @@ void mark_pareto(std::vector<PlanPoint>& points);
 /// prefers a dearer plan.
 const PlanPoint* fastest_plan(const std::vector<PlanPoint>& points);
 
+/// Rows of the "cheapest plans that meet the deadline" tables (table, markdown, HTML).
+inline constexpr std::size_t kPlanTableRows = 10;
+
+/// The rows of the "cheapest plans that meet the deadline" tables: the points that meet the
+/// deadline and the budget, in `points` order (cheapest first), one per instance type, node
+/// count and market (the first, so the cheapest layout of each: layouts that differ by a
+/// minute at the same price would fill the table with one offer), at most `limit`. Pointers
+/// into `points`.
+std::vector<const PlanPoint*> cheapest_meeting_plans(const std::vector<PlanPoint>& points, std::size_t limit);
+
 /// The planner's search space and its evaluation.
 class Planner {
  public:

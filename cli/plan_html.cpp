@@ -11,13 +11,6 @@
 
 namespace gpuplan::cli {
 
-namespace {
-
-/// Plans shown in the table under the chart.
-constexpr std::size_t kTablePlans = 10;
-
-}  // namespace
-
 std::string render_plan_html(const PlanResult& plan) {
   using nlohmann::json;
   json others = json::array();
@@ -59,15 +52,16 @@ std::string render_plan_html(const PlanResult& plan) {
   std::vector<report::HtmlChart> charts = {{"Time against dollars of every plan simulated", config.dump()}};
 
   std::vector<std::vector<std::string>> rows;
-  for (const PlanPoint& p : plan.points) {
-    if (!p.meets_deadline || !p.within_budget || rows.size() >= kTablePlans) continue;
+  for (const PlanPoint* point : cheapest_meeting_plans(plan.points, kPlanTableRows)) {
+    const PlanPoint& p = *point;
     rows.push_back({p.instance, p.gpu, std::to_string(p.nodes) + " x " + std::to_string(p.gpus / p.nodes),
                     p.zone.empty() ? p.region : p.zone, p.market, p.strategy, p.data_parallel,
                     std::to_string(p.data_parallel_degree()), std::to_string(p.tensor_parallel),
                     std::to_string(p.pipeline_parallel), report::human_duration(p.time_p90_s),
                     report::human_usd(p.cost_p90_usd)});
   }
-  std::string body = "<h2>Cheapest plans that meet the deadline</h2>\n" +
+  std::string body = "<h2>Cheapest plans that meet the deadline</h2>\n<p>The cheapest layout of each instance type, node count and "
+                     "market.</p>\n" +
                      (rows.empty() ? std::string("<p>None: no plan meets the deadline (and budget) at p90.</p>\n")
                                    : report::html_table({"instance", "gpu", "nodes x GPUs", "region/zone", "market",
                                                          "variant", "strategy", "DP", "TP", "PP", "time p90", "$ p90"},

@@ -303,6 +303,42 @@ TEST_SUITE("cli.plan") {
     CHECK(flags == "1101000");
   }
 
+  TEST_CASE("the cheapest-plans table: one row per instance type, node count and market, the cheapest layout") {
+    const auto point = [](const std::string& instance, int nodes, const std::string& market, const std::string& strategy,
+                          bool meets) {
+      cli::PlanPoint p;
+      p.instance = instance;
+      p.nodes = nodes;
+      p.market = market;
+      p.strategy = strategy;
+      p.meets_deadline = meets;
+      return p;
+    };
+    // In `points` order (cheapest first): three layouts of the 8 x H100 on-demand offer (the
+    // capacity plan's Lambda rows: fsdp/shard_grad_op, fsdp/full_shard, zero-3 within a minute
+    // at one price) keep only the first; 2 nodes and spot are other offers; a plan past the
+    // deadline or over the budget is not listed.
+    std::vector<cli::PlanPoint> pts = {
+        point("lambda/gpu_8x_h100_sxm5", 1, "on_demand", "fsdp/shard_grad_op", true),
+        point("lambda/gpu_8x_h100_sxm5", 1, "on_demand", "fsdp/full_shard", true),
+        point("aws/p5.48xlarge", 1, "spot", "fsdp/full_shard", false),
+        point("lambda/gpu_8x_h100_sxm5", 1, "on_demand", "zero-3", true),
+        point("lambda/gpu_8x_h100_sxm5", 2, "on_demand", "zero-3", true),
+        point("aws/p5.48xlarge", 1, "spot", "fsdp/shard_grad_op", true),
+        point("aws/p5.48xlarge", 1, "on_demand", "fsdp/shard_grad_op", true),
+    };
+    pts[6].within_budget = false;
+    std::vector<std::string> rows;
+    for (const cli::PlanPoint* p : cli::cheapest_meeting_plans(pts, 10)) {
+      rows.push_back(p->instance + " " + std::to_string(p->nodes) + " " + p->market + " " + p->strategy);
+    }
+    CHECK(rows == std::vector<std::string>{"lambda/gpu_8x_h100_sxm5 1 on_demand fsdp/shard_grad_op",
+                                           "lambda/gpu_8x_h100_sxm5 2 on_demand zero-3",
+                                           "aws/p5.48xlarge 1 spot fsdp/shard_grad_op"});
+    CHECK(cli::cheapest_meeting_plans(pts, 2).size() == 2);
+    CHECK(cli::cheapest_meeting_plans(pts, 0).empty());
+  }
+
   TEST_CASE("times within a relative 1e-9 are the same plan time: the cheaper dominates and is the fastest") {
     const auto point = [](double t, double c, const std::string& market) {
       cli::PlanPoint p;
