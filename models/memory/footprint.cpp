@@ -133,14 +133,14 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
   // marked its ops (Op::checkpointed); its ops' saves give way to the block's input.
   const std::vector<double> op_saved = saved_bytes_per_sample(workload, training);
   double saved = 0.0;
-  std::map<std::string, double> block_saved;   // bytes per sample of each checkpointed block
-  std::map<std::string, double> block_input;   // bytes per sample of each checkpointed block's input
+  std::map<std::string_view, double> block_saved;  // bytes per sample of each checkpointed block (views into names)
+  std::map<std::string_view, double> block_input;  // bytes per sample of each checkpointed block's input
   auto current = block_saved.end();            // the last op's block: a block's ops come one after another
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
     const double bytes = op_saved[i];
-    const std::string block =
-        training.activation_checkpointing || op.checkpointed ? block_of(op) : std::string();
+    const std::string_view block =
+        training.activation_checkpointing || op.checkpointed ? block_view(op) : std::string_view();
     if (block.empty()) {
       saved += bytes;
       continue;

@@ -192,11 +192,11 @@ namespace {
 /// activations footprint.h adds once for the block being recomputed (one micro-batch's).
 double recompute_buffer_bytes_per_sample(const Workload& workload, const TrainingSpec& training) {
   const std::vector<double> saved = saved_bytes_per_sample(workload, training);
-  std::map<std::string, double> block_saved;
+  std::map<std::string_view, double> block_saved;  // views into the ops' names
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
     if (!(training.activation_checkpointing || op.checkpointed)) continue;
-    const std::string block = block_of(op);
+    const std::string_view block = block_view(op);
     if (!block.empty()) block_saved[block] += saved[i];
   }
   double largest = 0.0;

@@ -63,12 +63,12 @@ double host_optimizer_bytes_per_parameter(const Workload& workload, const Traini
 
 std::vector<ShardUnit> shard_units(const Workload& workload) {
   std::vector<ShardUnit> units;
-  std::string current;
+  std::string_view current;  // views into the ops' names
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
-    const std::string block = block_of(op);
+    const std::string_view block = block_view(op);
     if (units.empty() || block != current) {
-      units.push_back({block.empty() ? op.name : block, i, i, 0.0});
+      units.push_back({block.empty() ? op.name : std::string(block), i, i, 0.0});
       current = block;
     }
     units.back().end_op = i + 1;

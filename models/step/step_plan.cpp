@@ -150,9 +150,11 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   OpUnitSpans spans;
   spans.backward_begin.resize(ops.size());
   spans.backward_end.resize(ops.size());
+  std::vector<OpWork> work;  // each op's, for forward and then backward
+  work.reserve(ops.size());
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
-    const OpWork w = op_work(op, plan.micro_batch, gpu, t, e, input_cast(i));
+    const OpWork& w = work.emplace_back(op_work(op, plan.micro_batch, gpu, t, e, input_cast(i)));
     spans.forward_begin.push_back(plan.forward.size());
     model_parallel(plan.forward, op, TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
     plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
@@ -178,7 +180,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // (torch.utils.checkpoint's backward calls it), so its kernels cost a forward's dispatch,
   // not autograd's.
   for (std::size_t r = ops.size(); r-- > 0;) {
-    const OpWork w = op_work(ops[r], plan.micro_batch, gpu, t, e, input_cast(r));
+    const OpWork& w = work[r];
     spans.backward_begin[r] = plan.backward.size();
     if (replays_forward(ops[r], t.activation_checkpointing)) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).

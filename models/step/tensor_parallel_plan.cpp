@@ -99,7 +99,12 @@ TensorParallelPlan::TensorParallelPlan(const JobSpec& job, const GpuEfficiency& 
 }
 
 double TensorParallelPlan::collective_s(Collective collective, double payload_bytes) const {
-  return fastest_collective(builtin_collective_registry(), collective, payload_bytes, topology_).time_s;
+  for (const Timed& t : timed_) {
+    if (t.collective == collective && t.payload_bytes == payload_bytes) return t.time_s;
+  }
+  const double time_s = fastest_collective(builtin_collective_registry(), collective, payload_bytes, topology_).time_s;
+  timed_.push_back({collective, payload_bytes, time_s});
+  return time_s;
 }
 
 void TensorParallelPlan::add(std::vector<DispatchUnit>& units, const Op& op, TensorParallelPoint point,

@@ -77,7 +77,9 @@ class TensorParallelPlan {
   /// the op's own kernel time in that pass.
   void add(std::vector<DispatchUnit>& units, const Op& op, TensorParallelPoint point, double micro_batch,
            double gemm_s = 0.0) const;
-  /// Time of one `collective` of `payload_bytes` over the group, seconds.
+  /// Time of one `collective` of `payload_bytes` over the group, seconds. Every layer asks
+  /// for the same few payloads: each is timed once (fastest_collective) and kept, so a plan
+  /// is not to be shared between threads.
   double collective_s(Collective collective, double payload_bytes) const;
 
  private:
@@ -88,6 +90,12 @@ class TensorParallelPlan {
   double forward_dispatch_s_ = 0.0;
   double backward_dispatch_s_ = 0.0;
   Topology topology_;
+  struct Timed {
+    Collective collective;
+    double payload_bytes;
+    double time_s;
+  };
+  mutable std::vector<Timed> timed_;  // collective_s's answers so far
 };
 
 }  // namespace gpuplan::models

@@ -26,9 +26,9 @@ bool has_eager_attention(const Workload& workload) {
 }
 
 int checkpoint_blocks(const Workload& workload) {
-  std::set<std::string> blocks;
+  std::set<std::string_view> blocks;  // views into the ops' names
   for (const Op& op : workload.ops) {
-    const std::string block = block_of(op);
+    const std::string_view block = block_view(op);
     if (!block.empty()) {
       blocks.insert(block);
     }
@@ -76,7 +76,7 @@ Workload with_checkpoint_every(Workload workload, int n) {
   std::string current;
   bool any = false;
   for (Op& op : workload.ops.edit()) {
-    const std::string block = block_of(op);
+    const std::string_view block = block_view(op);
     if (block.empty()) {
       continue;
     }

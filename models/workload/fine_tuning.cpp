@@ -216,7 +216,7 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
     // bitsandbytes replaces every nn.Linear of the layers (transformers' replace_with_bnb_linear),
     // adapted or not, experts and router included; the head stays 16-bit.
     const double in_features = linear_in_features(original);
-    const bool quantize = quantized(spec.base_precision) && in_features > 0.0 && !block_of(original).empty();
+    const bool quantize = quantized(spec.base_precision) && in_features > 0.0 && in_block(original);
     base.frozen_element_bytes =
         quantize ? base_weight_element_bytes(spec.base_precision, in_features, spec.double_quantization) : kBf16Bytes;
     bool any_targeted = false;

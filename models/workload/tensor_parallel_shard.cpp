@@ -14,31 +14,40 @@ bool ends_with(std::string_view name, std::string_view tail) {
   return name.size() >= tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-/// Block ops between a column- and a row-parallel linear (transformer_block.cpp names; the
-/// fused attention op of attention_kernel.cpp).
-constexpr std::array kShardedInBlock = {
-    std::string_view{"attn.rotary"}, std::string_view{"attn.repeat_kv"}, std::string_view{"attn.scores"},
-    std::string_view{"attn.scale"},  std::string_view{"attn.alibi"},     std::string_view{"attn.mask"},
-    std::string_view{"attn.softmax"}, std::string_view{"attn.dropout"},  std::string_view{"attn.context"},
-    std::string_view{"attn.fused"},  std::string_view{"attn.merge_heads"}, std::string_view{"mlp.gelu"},
-    std::string_view{"mlp.swiglu"},  std::string_view{"mlp.relu2"},
+struct BlockTail {
+  std::string_view tail;
+  TensorSplit split;
+};
+
+/// How a block op splits, by the end of its name (transformer_block.cpp names; the fused
+/// attention op of attention_kernel.cpp): the column- and row-parallel linears, then the ops
+/// between a column- and a row-parallel linear (sharded). Other block ops are replicated.
+constexpr std::array kBlockTails = {
+    BlockTail{"attn.qkv", TensorSplit::kColumn},     BlockTail{"mlp.up", TensorSplit::kColumn},
+    BlockTail{"mlp.gate_up", TensorSplit::kColumn},  BlockTail{"attn.out", TensorSplit::kRow},
+    BlockTail{"mlp.down", TensorSplit::kRow},        BlockTail{"attn.rotary", TensorSplit::kSharded},
+    BlockTail{"attn.repeat_kv", TensorSplit::kSharded}, BlockTail{"attn.scores", TensorSplit::kSharded},
+    BlockTail{"attn.scale", TensorSplit::kSharded},  BlockTail{"attn.alibi", TensorSplit::kSharded},
+    BlockTail{"attn.mask", TensorSplit::kSharded},   BlockTail{"attn.softmax", TensorSplit::kSharded},
+    BlockTail{"attn.dropout", TensorSplit::kSharded}, BlockTail{"attn.context", TensorSplit::kSharded},
+    BlockTail{"attn.fused", TensorSplit::kSharded},  BlockTail{"attn.merge_heads", TensorSplit::kSharded},
+    BlockTail{"mlp.gelu", TensorSplit::kSharded},    BlockTail{"mlp.swiglu", TensorSplit::kSharded},
+    BlockTail{"mlp.relu2", TensorSplit::kSharded},
 };
 
 }  // namespace
 
 TensorSplit tensor_split_of(const Op& op) {
-  if (block_of(op).empty()) {
+  if (!in_block(op)) {
     if (op.name == "embed.tokens") return TensorSplit::kVocab;
     if (op.name == "lm_head") return TensorSplit::kColumn;
     if (op.name == "loss") return TensorSplit::kSharded;
     return TensorSplit::kReplicated;
   }
-  if (ends_with(op.name, "attn.qkv") || ends_with(op.name, "mlp.up") || ends_with(op.name, "mlp.gate_up")) {
-    return TensorSplit::kColumn;
-  }
-  if (ends_with(op.name, "attn.out") || ends_with(op.name, "mlp.down")) return TensorSplit::kRow;
-  for (const std::string_view tail : kShardedInBlock) {
-    if (ends_with(op.name, tail)) return TensorSplit::kSharded;
+  // The last character first: this runs for every op of every layout a plan sizes.
+  const std::string_view name = op.name;
+  for (const BlockTail& t : kBlockTails) {
+    if (name.back() == t.tail.back() && ends_with(name, t.tail)) return t.split;
   }
   return TensorSplit::kReplicated;
 }

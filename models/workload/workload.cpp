@@ -19,10 +19,10 @@ std::string_view name_of(OpClass c) {
 }
 
 bool replays_forward(const Op& op, bool full_checkpointing) {
-  return op.recompute_in_backward || (full_checkpointing && !block_of(op).empty());
+  return op.recompute_in_backward || (full_checkpointing && in_block(op));
 }
 
-std::string block_of(const Op& op) {
+std::string_view block_view(const Op& op) {
   // Blocks are named by the generators with a numeric path component: "layer3.2.conv1",
   // "encoder.layer.7.attn.qkv", "layers.31.mlp.up". The block is the name up to and
   // including the first numeric component that is followed by more; stem, embeddings, head
@@ -32,27 +32,31 @@ std::string block_of(const Op& op) {
   while (begin < name.size()) {
     const std::size_t dot = name.find('.', begin);
     if (dot == std::string_view::npos) {
-      return "";
+      return {};
     }
     const std::string_view part = name.substr(begin, dot - begin);
     if (!part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return std::string(name.substr(0, dot));
+      return name.substr(0, dot);
     }
     begin = dot + 1;
   }
-  return "";
+  return {};
 }
+
+std::string block_of(const Op& op) { return std::string(block_view(op)); }
+
+bool in_block(const Op& op) { return !block_view(op).empty(); }
 
 bool runs_fp8_gemm(const Op& op) {
   return op.op_class == OpClass::kMatmul && (op.parameters > 0.0 || op.frozen_parameters > 0.0) &&
-         !block_of(op).empty();
+         in_block(op);
 }
 
 bool runs_fp32_under_autocast(const Op& op, FrameworkOverhead mode) {
   if (!op.autocast_fp32) return false;
   if (mode != FrameworkOverhead::kEagerFused) return true;
   const bool fused_norm = op.op_class == OpClass::kNormalization;
-  const bool fused_softmax = op.op_class == OpClass::kSoftmax && !block_of(op).empty();
+  const bool fused_softmax = op.op_class == OpClass::kSoftmax && in_block(op);
   return !fused_norm && !fused_softmax;
 }
 

@@ -170,6 +170,12 @@ struct Op {
 /// "layer2.1"), or "" for stem, embedding, head and loss ops. Checkpointing works per block.
 std::string block_of(const Op& op);
 
+/// block_of(op) as a view into op.name (no copy): valid while `op` and its name are.
+std::string_view block_view(const Op& op);
+
+/// True when `op` belongs to a repeated block (block_of(op) is not empty).
+bool in_block(const Op& op);
+
 /// True when `op`'s forward runs again before its backward: under full activation
 /// checkpointing (`full_checkpointing`, every repeated block: HF's gradient_checkpointing and
 /// Megatron's full recomputation wrap the layers, not the embedding, final norm, head or loss),
