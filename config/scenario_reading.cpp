@@ -147,12 +147,7 @@ std::pair<std::string, std::string> split_problem_fix(const std::string& text) {
 
 std::optional<double> positive_number(MapReader& reader, const std::string& key, double max_value,
                                       Requirement req) {
-  const std::optional<double> value = reader.number(key, 0.0, max_value, req);
-  if (value && *value <= 0.0) {
-    reader.error(key, "out-of-range value 0", "; expected more than zero");
-    return std::nullopt;
-  }
-  return value;
+  return reader.number(key, 0.0, max_value, req, /*above_min=*/true);
 }
 
 std::optional<double> whole_number(MapReader& reader, const std::string& key, double min_value,

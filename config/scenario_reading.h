@@ -32,7 +32,8 @@ std::string suggest_model_names(const std::string& name, const std::vector<std::
 /// Splits an exception text "<problem>; <fix>" at its first "; " into {problem, "; fix"}.
 std::pair<std::string, std::string> split_problem_fix(const std::string& text);
 
-/// A number in (0, max_value]: MapReader::number, plus "expected more than zero" for 0.
+/// A number in (0, max_value]: MapReader::number with above_min ("expected a number above 0, at
+/// most <max_value>" for a negative value and for 0 alike).
 std::optional<double> positive_number(MapReader& reader, const std::string& key, double max_value,
                                       Requirement req = Requirement::kOptional);
 

@@ -532,7 +532,30 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                   replicas;
       const std::string replicas_text =
           replicas == total_gpus ? plural(total_gpus, "GPU") : plural(replicas, "data-parallel rank");
-      if (global_batch > workload.dataset->samples) {
+      const bool sized_by_tokens = workload.duration && workload.duration->tokens > 0.0 && workload.dataset_reader &&
+                                   !workload.dataset_reader->has("samples");
+      const double trained_samples =
+          workload.duration && workload.duration->epochs > 0.0 ? workload.dataset->samples * workload.duration->epochs
+                                                                : workload.dataset->samples;
+      const std::string batch_text = "one global batch of " + models::format_architecture_value(global_batch) +
+                                     " (batch_size " + std::to_string(training->batch_size) +
+                                     " x gradient_accumulation " + std::to_string(training->gradient_accumulation) +
+                                     " x " + replicas_text + ")";
+      if (global_batch > workload.dataset->samples && sized_by_tokens && workload.workload) {
+        // The dataset is the token budget: the budget is what to raise. Reported at the batch
+        // (as the dataset's case below), which a strategy's batch override is then found from.
+        const double tokens_per_sequence = workload.workload->tokens_per_sample;
+        training_reader->error(
+            "batch_size",
+            "tokens " + models::format_architecture_value(workload.duration->tokens) + " make " +
+                models::format_architecture_value(workload.dataset->samples) + " sequence(s), fewer than " + batch_text +
+                ": the job ends before its first optimizer step",
+            "; raise tokens to at least " +
+                models::format_architecture_value(global_batch * tokens_per_sequence) + " (" +
+                models::format_architecture_value(global_batch) + " sequences of " +
+                models::format_architecture_value(tokens_per_sequence) +
+                " tokens), or lower batch_size or gradient_accumulation");
+      } else if (global_batch > workload.dataset->samples) {
         training_reader->error(
             "batch_size",
             "global batch " + models::format_architecture_value(global_batch) + " (batch_size " +
@@ -541,6 +564,17 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                 ") exceeds the dataset's " + models::format_architecture_value(workload.dataset->samples) +
                 " samples",
             "; lower batch_size or gradient_accumulation, or check workload.dataset.samples");
+      } else if (global_batch > trained_samples && workload.reader) {
+        // Less than one optimizer step of training: its time would be a fraction of a step.
+        workload.reader->error(
+            "epochs",
+            "epochs " + models::format_architecture_value(workload.duration->epochs) + " of " +
+                models::format_architecture_value(workload.dataset->samples) + " samples train " +
+                models::format_architecture_value(trained_samples) + " samples, fewer than " + batch_text +
+                ": the job ends before its first optimizer step",
+            "; raise epochs to at least " +
+                models::format_architecture_value(global_batch / workload.dataset->samples) +
+                ", or lower batch_size or gradient_accumulation");
       }
     }
   }
@@ -579,6 +613,17 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   result.notes.insert(result.notes.end(), hardware.notes.begin(), hardware.notes.end());
   result.notes.insert(result.notes.end(), cloud.notes.begin(), cloud.notes.end());
   result.notes.insert(result.notes.end(), training_notes.begin(), training_notes.end());
+  // PyTorch's DataLoader warns when a process's workers outnumber the CPUs it may use
+  // (torch/utils/data/dataloader.py, _check_worker_number_rationality); the simulation runs
+  // each worker's batches, so thousands of them also cost time here.
+  const int node_workers = job.data_loader.num_workers * job.hardware.gpus_per_node;
+  if (!job.dataset.synthetic && job.hardware.cpu_cores > 0 && node_workers > job.hardware.cpu_cores) {
+    result.notes.push_back(
+        "data_loader: " + std::to_string(job.data_loader.num_workers) + " workers per GPU x " +
+        std::to_string(job.hardware.gpus_per_node) + " GPU(s) = " + std::to_string(node_workers) +
+        " worker processes share " + std::to_string(job.hardware.cpu_cores) +
+        " CPU cores (PyTorch warns above the core count); more workers than cores add no decode throughput");
+  }
   return result;
 }
 

@@ -311,9 +311,13 @@ std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int6
 }
 
 std::optional<double> MapReader::number(const std::string& key, double min_value, double max_value,
-                                        Requirement req) {
+                                        Requirement req, bool above_min) {
   std::ostringstream range_text;
-  range_text << "a number from " << min_value << " to " << max_value;
+  if (above_min) {
+    range_text << "a number above " << min_value << ", at most " << max_value;
+  } else {
+    range_text << "a number from " << min_value << " to " << max_value;
+  }
   auto text = scalar(key, req, range_text.str());
   if (!text || refused_quoted(key, range_text.str())) {
     return std::nullopt;
@@ -326,7 +330,7 @@ std::optional<double> MapReader::number(const std::string& key, double min_value
     error(key, "expected " + range_text.str() + ", found '" + *text + "'", plain_count_fix(*text, false));
     return std::nullopt;
   }
-  if (value < min_value || value > max_value) {
+  if (value < min_value || value > max_value || (above_min && value == min_value)) {
     error(key, "out-of-range value " + *text, "; expected " + range_text.str());
     return std::nullopt;
   }

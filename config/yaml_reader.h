@@ -116,9 +116,11 @@ class MapReader {
   std::optional<std::int64_t> integer(const std::string& key, std::int64_t min_value,
                                       std::int64_t max_value,
                                       Requirement req = Requirement::kOptional);
-  /// A dimensionless number (counts that may be written as 1.28e6, epochs).
+  /// A dimensionless number (counts that may be written as 1.28e6, epochs) in [min_value,
+  /// max_value], or in (min_value, max_value] with `above_min` ("expected a number above 0, at
+  /// most 1e+06": one range text for a negative value, 0 and junk alike).
   std::optional<double> number(const std::string& key, double min_value, double max_value,
-                               Requirement req = Requirement::kOptional);
+                               Requirement req = Requirement::kOptional, bool above_min = false);
   std::optional<bool> boolean(const std::string& key, Requirement req = Requirement::kOptional);
   /// One of `allowed`; the error lists them and suggests the closest (STYLE.md C5). A value
   /// that `aliases` names (compared in lower case without '-', '_', '.' and spaces: "FA-3"

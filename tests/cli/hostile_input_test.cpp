@@ -189,7 +189,7 @@ TEST_SUITE("cli.hostile_input") {
                                 "from 1 to 1e+15"));
     for (const char* number : {".nan", "NaN", ".NAN", ".inf", ".Inf", "-.INF", "+.inf", "inf", "Infinity", "-infinity"}) {
       check_run_refused(replaced(kBase, "epochs: 1", std::string("epochs: ") + number),
-                        one_error(std::string("expected a number from 0 to 1e+06, found '") + number +
+                        one_error(std::string("expected a number above 0, at most 1e+06, found '") + number +
                                   "' at @:10:11 (workload.epochs)"));
     }
     for (const char* size : {"nan KiB", "inf KiB", "-inf KiB", "NaN B", "infinity GB"}) {

@@ -165,7 +165,7 @@ TEST_SUITE("config.scenario_errors") {
           Messages{"expected a whole number from 1 to 4096, found the quoted text \"4\" at s.yaml:20:22 "
                    "(parallelism.pipeline_parallel); write 4 without quotes (quotes make it text in YAML)"});
     CHECK(errors_of(with("  epochs: 90", "  epochs: '90'")) ==
-          Messages{"expected a number from 0 to 1e+06, found the quoted text \"90\" at s.yaml:10:11 "
+          Messages{"expected a number above 0, at most 1e+06, found the quoted text \"90\" at s.yaml:10:11 "
                    "(workload.epochs); write 90 without quotes (quotes make it text in YAML)"});
   }
 
@@ -181,6 +181,13 @@ TEST_SUITE("config.scenario_errors") {
                    "(hardware.network); write 'Gbit' for bits or 'GB' for bytes"});
   }
 
+  TEST_CASE("a positive number says the same range for a negative value and for 0") {
+    CHECK(errors_of(with("  epochs: 90", "  epochs: -3")) ==
+          Messages{"out-of-range value -3 at s.yaml:10:11 (workload.epochs); expected a number above 0, at most 1e+06"});
+    CHECK(errors_of(with("  epochs: 90", "  epochs: 0")) ==
+          Messages{"out-of-range value 0 at s.yaml:10:11 (workload.epochs); expected a number above 0, at most 1e+06"});
+  }
+
   TEST_CASE("out-of-range values") {
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: 0")) ==
           Messages{"out-of-range value 0 at s.yaml:12:15 (training.batch_size); expected a whole number from 1 to "
@@ -188,6 +195,29 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(with("\"6 ms\"", "\"-4 ms\"")) ==
           Messages{"out-of-range duration '-4 ms' at s.yaml:9:18 (workload.dataset.decode_time); expected zero or "
                    "more"});
+  }
+
+  TEST_CASE("a job shorter than one optimizer step is refused where its length is written") {
+    // 1e-5 of 1,281,167 samples is 12.8 samples, fewer than the 32 of one step: its time to
+    // train would be a fraction of one step.
+    CHECK(errors_of(with("  epochs: 90", "  epochs: 0.00001")) ==
+          Messages{"epochs 1e-05 of 1281167 samples train 12.8117 samples, fewer than one global batch of 32 "
+                   "(batch_size 32 x gradient_accumulation 1 x 1 GPU): the job ends before its first optimizer step at "
+                   "s.yaml:10:11 (workload.epochs); raise epochs to at least 2.49772e-05, or lower batch_size or "
+                   "gradient_accumulation"});
+    CHECK_NOTHROW(parse_scenario(with("  epochs: 90", "  epochs: 0.0001"), "s.yaml", shipped_catalogs(),
+                                 builtin_families()));  // 128 samples: 4 steps
+    // A token budget sizes the dataset: the budget is what to raise.
+    const std::string lm = with_replaced(
+        with_replaced(with_replaced(kValid, "  model: resnet50", "  model: gpt2\n  sequence_length: 1024"),
+                      "    samples: 1281167\n    sample_size: \"110 KiB\"\n    decode_time: \"6 ms\"\n",
+                      "    synthetic: true\n"),
+        "  epochs: 90", "  tokens: 1000");
+    CHECK(errors_of(lm) ==
+          Messages{"tokens 1000 make 1 sequence(s), fewer than one global batch of 32 (batch_size 32 x "
+                   "gradient_accumulation 1 x 1 GPU): the job ends before its first optimizer step at s.yaml:11:15 "
+                   "(training.batch_size); raise tokens to at least 32768 (32 sequences of 1024 tokens), or lower "
+                   "batch_size or gradient_accumulation"});
   }
 
   TEST_CASE("unknown catalog names suggest the closest") {
