@@ -30,6 +30,7 @@
 #include "models/workload/tensor_parallel_shard.h"
 #include "models/run/remedies.h"
 #include "models/run/run_variant.h"
+#include "report/report_format.h"
 
 namespace gpuplan::cli {
 namespace {
@@ -731,6 +732,7 @@ PlanResult Planner::finish(PlanSearch search) const {
   }
   r.notes.push_back("the scenario's own hardware, cloud instance and market are replaced by each plan's; spot "
                     "preemption rates come from the scenario when it writes one, else from catalogs/preemption.yaml");
+  r.notes.push_back(report::kCatalogPricesNote);
   if (unfinished > 0) {
     r.notes.push_back(fmt::format("{} spot plans did not finish within the trial cap in some trials (time = cap)",
                                   unfinished));

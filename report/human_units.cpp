@@ -30,7 +30,7 @@ std::string human_duration(double s) {
   return fmt::format("{:.2f} d", core::to_days(s));
 }
 
-std::string human_bytes(double bytes) { return fmt::format("{:.1f} GB", core::to_gigabytes(bytes)); }
+std::string human_bytes(double bytes) { return with_thousands(core::to_gigabytes(bytes), 1) + " GB"; }
 
 std::string human_usd(double usd) { return "$" + with_thousands(usd, usd < 100 ? 2 : 0); }
 

@@ -8,6 +8,8 @@
 namespace gpuplan::report {
 
 std::string human_duration(double seconds);
+/// GB (10^9 B) with one decimal and thousands separators, whatever the size, so that a
+/// column compares at a glance: "14.9 GB", "354,973.2 GB".
 std::string human_bytes(double bytes);
 std::string human_usd(double usd);
 std::string human_percent(double fraction);

@@ -63,6 +63,8 @@ std::string notes(const ScenarioResult& result, bool markdown) {
     return std::find(shared.begin(), shared.end(), n) != shared.end();
   };
   std::string out = markdown ? "\n**Next step per strategy**\n\n" : "\nNext step per strategy:\n";
+  // A note some strategies share is printed under the first of them; the others point to it.
+  std::vector<std::pair<std::string, std::string>> printed;  // note, strategy it is under
   for (const VariantResult& v : result.variants) {
     // How far out of memory beside the word memory, before the remedy and its own check.
     const std::string shortfall =
@@ -70,8 +72,24 @@ std::string notes(const ScenarioResult& result, bool markdown) {
     out += bullet + one_line(v.strategy) + ": " + v.bottleneck + shortfall + " -> " + v.suggestion;
     if (v.suggested) out += " (simulated: " + suggestion_effect(*v.suggested) + ")";
     out += "\n";
+    std::vector<std::string> as_under;  // the strategy of each note printed before, in order
     for (const auto& n : v.notes) {
-      if (!is_shared(n)) out += note_bullet + n + "\n";
+      if (is_shared(n)) continue;
+      const auto before = std::find_if(printed.begin(), printed.end(), [&n](const auto& p) { return p.first == n; });
+      if (before != printed.end()) {
+        as_under.push_back(before->second);
+        continue;
+      }
+      out += note_bullet + n + "\n";
+      printed.emplace_back(n, one_line(v.strategy));
+    }
+    for (std::size_t i = 0; i < as_under.size();) {
+      std::size_t j = i;
+      while (j < as_under.size() && as_under[j] == as_under[i]) ++j;
+      out += note_bullet + (j - i == 1 ? std::string("the same note as under ")
+                                       : std::to_string(j - i) + " notes the same as under ") +
+             as_under[i] + "\n";
+      i = j;
     }
   }
   if (!shared.empty()) {
@@ -85,6 +103,10 @@ std::string notes(const ScenarioResult& result, bool markdown) {
       "Times are simulated. GPU util = share of time a kernel runs (nvidia-smi); MFU = model "
       "FLOP/s / dense peak of the precision. GB = 10^9 B. ");
   out += calibrated ? "Calibrated GPU profile.\n" : "GPU figures from the datasheet catalog (uncalibrated).\n";
+  if (std::any_of(result.variants.begin(), result.variants.end(),
+                  [](const models::VariantResult& v) { return v.cost_on_demand_usd.has_value(); })) {
+    out += kCatalogPricesNote + "\n";
+  }
   std::vector<const models::VariantResult*> unmeasured;
   for (const auto& v : result.variants) {
     if (v.gpu_prediction_only &&

@@ -13,6 +13,14 @@ namespace gpuplan::report {
 
 enum class Format { kTable, kMarkdown, kCsv, kJson };
 
+/// Said under every report with cloud dollars (run and plan): the instance catalog's prices
+/// are those of the SkyPilot catalog commit each row cites, not today's (catalogs/README.md
+/// names the rows known to be stale since).
+inline const std::string kCatalogPricesNote =
+    "Cloud prices are the instance catalog's, as of the SkyPilot catalog commit each row cites, not today's "
+    "(catalogs/README.md names rows known to be stale, such as AWS P4/P5 before the June 2025 cuts); "
+    "--catalog ~/.sky/catalogs/v7/<provider>/vms.csv prices with a fresh one.";
+
 /// "table", "markdown", "csv", "json" -> Format; throws std::invalid_argument naming the
 /// accepted values otherwise.
 Format format_from_name(std::string_view name);

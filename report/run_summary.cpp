@@ -17,10 +17,17 @@ using models::VariantResult;
 double share(double part_s, double step_s) { return step_s > 0.0 ? part_s / step_s : 0.0; }
 
 /// The dollars of a run on its market: p50 on spot (none when the job does not finish),
-/// on-demand otherwise; none when unpriced.
+/// on-demand otherwise; on premises (amortized hardware and energy) for a row without a
+/// cloud instance; none when unpriced.
 std::optional<double> run_cost_usd(const VariantResult& v) {
   if (v.market == "spot") return v.cost_p50_usd;  // absent: the job does not finish
-  return v.cost_on_demand_usd;
+  if (v.cost_on_demand_usd) return v.cost_on_demand_usd;
+  return v.cost_on_premises_usd;
+}
+
+/// " on premises" after the dollars of a row priced on premises (run_cost_usd), else "".
+std::string premises_mark(const VariantResult& v) {
+  return !v.cost_on_demand_usd && v.market != "spot" && v.cost_on_premises_usd ? " on premises" : "";
 }
 
 std::string quoted(const VariantResult& v) { return one_line(v.strategy); }
@@ -109,13 +116,15 @@ std::string run_summary(const models::ScenarioResult& result) {
                          soonest->market == "spot" ? " (spot: p50)" : "");
     }
     if (cheapest != nullptr) {
-      out += fmt::format(" Cheapest: {}, {} per run{}.", quoted(*cheapest), human_usd(*run_cost_usd(*cheapest)),
-                         spot_spread(*cheapest));
+      out += fmt::format(" Cheapest: {}, {} per run{}{}.", quoted(*cheapest), human_usd(*run_cost_usd(*cheapest)),
+                         premises_mark(*cheapest), spot_spread(*cheapest));
     }
     out += "\n";
   } else if (fastest != nullptr) {
     out += fmt::format("{}: {} samples/s", quoted(*fastest), human_rate(fastest->throughput_samples_per_s));
-    if (cheapest != nullptr) out += ", " + human_usd(*run_cost_usd(*cheapest)) + " per run" + spot_spread(*cheapest);
+    if (cheapest != nullptr) {
+      out += ", " + human_usd(*run_cost_usd(*cheapest)) + " per run" + premises_mark(*cheapest) + spot_spread(*cheapest);
+    }
     out += ".\n";
   }
   // A first row out of memory is named in the out-of-memory line below, not twice.

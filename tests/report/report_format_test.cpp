@@ -120,6 +120,26 @@ TEST_SUITE("report.report_format") {
     CHECK(report::render_table(r).find("    note: " + shared + "\n") != std::string::npos);
   }
 
+  TEST_CASE("a note some strategies share is printed under the first; the others point to it") {
+    // A new user's LoRA comparison printed the same four-line loss-memory note under three
+    // strategies.
+    models::ScenarioResult r = two_rows();
+    r.variants.push_back(r.variants[0]);
+    r.variants[2].strategy = "third";
+    r.variants[2].fits = true;
+    const std::string loss = "memory: the peak is the loss's backward";
+    r.variants[0].notes = {"first only"};
+    r.variants[1].notes = {loss, "scaling note"};
+    r.variants[2].notes = {loss, "scaling note", "third only"};
+    const std::string table = report::render_table(r);
+    CHECK(table.find(loss) == table.rfind(loss));
+    CHECK(table.find("\n    note: " + loss + "\n    note: scaling note\n") != std::string::npos);
+    CHECK(table.find("  third: ") != std::string::npos);
+    CHECK(table.find("\n    note: third only\n    note: 2 notes the same as under bs1024, big\n") != std::string::npos);
+    r.variants[2].notes = {"scaling note"};
+    CHECK(report::render_table(r).find("\n    note: the same note as under bs1024, big\n") != std::string::npos);
+  }
+
   TEST_CASE("CSV and JSON carry the same fields under the same names, so the same units") {
     const models::ScenarioResult r = two_rows();
     const std::string csv = report::render_csv(r);
@@ -263,6 +283,10 @@ TEST_SUITE("report.report_format") {
     CHECK(report::human_duration(3 * 86400) == "3.00 d");
     CHECK(report::human_usd(1234567.4) == "$1,234,567");
     CHECK(report::human_usd(12.345) == "$12.35");
+    // Always GB, with thousands separators: a new user's 100 M-token sequence printed
+    // "354973.2 GB".
+    CHECK(report::human_bytes(14.94e9) == "14.9 GB");
+    CHECK(report::human_bytes(3.549732e14) == "354,973.2 GB");
   }
 
   TEST_CASE("unknown format names the accepted ones") {

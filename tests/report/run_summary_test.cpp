@@ -39,6 +39,24 @@ TEST_SUITE("report.run_summary") {
           "Out of GPU memory: bs512.\n");
   }
 
+  TEST_CASE("a row on premises is priced at its amortized dollars, and says so, beside cloud rows") {
+    // A new user's QLoRA comparison: an RTX 4090 they own against an L40S instance; the
+    // summary named the L40S cheapest at $14.25 while the table showed $1.37 on premises.
+    models::ScenarioResult r;
+    models::VariantResult cloud = variant("l40s", 1.07, "gpu_compute");
+    cloud.gpu_utilization = 0.9;
+    cloud.cost_on_demand_usd = 14.25;
+    models::VariantResult owned = variant("rtx4090", 0.81, "gpu_compute");
+    owned.gpu_utilization = 0.95;
+    owned.cost_on_premises_usd = 1.37;
+    r.variants = {cloud, owned};
+    CHECK(run_summary(r) == "Fastest: l40s at 1.1 samples/s. Cheapest: rtx4090, $1.37 per run on premises.\n"
+                            "In l40s, the GPU computes 90 % of the time.\n");
+    r.variants = {owned};
+    CHECK(run_summary(r) == "rtx4090: 0.8 samples/s, $1.37 per run on premises.\n"
+                            "In rtx4090, the GPU computes 95 % of the time.\n");
+  }
+
   TEST_CASE("one strategy; spot is priced at its p50") {
     models::ScenarioResult r;
     models::VariantResult v = variant("spot", 36.1, "communication");
