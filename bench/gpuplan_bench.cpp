@@ -102,6 +102,7 @@ void bench_data_parallel_scale() {
 void bench_plan_sweep();  // bench/plan_bench.cpp
 void bench_plan_6216732();  // bench/plan_bench.cpp: 6216732's plan workload only
 void bench_load();        // bench/load_bench.cpp
+void bench_layout_scale();  // bench/layout_scale_bench.cpp
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "plan") {  // only the sweep figures (bench/plan_bench.cpp)
@@ -116,8 +117,9 @@ int main(int argc, char** argv) {
     bench_load();
     return 0;
   }
-  if (argc > 1 && std::string(argv[1]) == "scale") {  // only the data-parallel scale figures
+  if (argc > 1 && std::string(argv[1]) == "scale") {  // only the data- and model-parallel scale figures
     bench_data_parallel_scale();
+    bench_layout_scale();
     return 0;
   }
   if (argc > 1 && std::string(argv[1]) == "scenarios") {  // only the engine and scenario figures
@@ -128,6 +130,7 @@ int main(int argc, char** argv) {
   bench_engine();
   bench_scenarios();
   bench_data_parallel_scale();
+  bench_layout_scale();
   bench_plan_sweep();
   bench_load();
   return 0;
