@@ -13,7 +13,8 @@ namespace gpuplan::models {
 
 StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options,
                             std::optional<StepStats>* stats) {
-  StepPlan slowest = plan_step(job, efficiency, 0);
+  const bool labels = options.trace_steps > 0;  // only a trace reads the units' labels
+  StepPlan slowest = plan_step(job, efficiency, 0, labels);
   if (slowest.pipeline.stages <= 1) return slowest;
   StepSimOptions quiet = options;
   quiet.trace_steps = 0;
@@ -22,7 +23,7 @@ StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency,
   const std::vector<int> roles = slowest.pipeline.roles;
   for (const int stage : roles) {
     if (stage == 0) continue;
-    StepPlan plan = plan_step(job, efficiency, stage);
+    StepPlan plan = plan_step(job, efficiency, stage, labels);
     StepStats step = simulate_steps(plan, quiet);
     if (step.breakdown.step_time_s > slowest_stats.breakdown.step_time_s) {
       slowest_stats = std::move(step);

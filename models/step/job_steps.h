@@ -39,7 +39,8 @@ struct JobSteps {
 /// parallelism each distinct stage (PipelineStagePlan::roles) simulated once to steady state
 /// (no trace) and the slowest kept, since the step ends when every stage has. With
 /// `stats`, it receives the slowest stage's simulation when one was run (several stages;
-/// `options` without trace and exact), so that a caller need not simulate it again.
+/// `options` without trace and exact), so that a caller need not simulate it again. Its units
+/// carry labels only when `options` traces (plan_step's `labels`).
 StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options,
                             std::optional<StepStats>* stats = nullptr);
 

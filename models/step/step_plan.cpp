@@ -93,7 +93,7 @@ LoaderPlan plan_loader(const JobSpec& job) {
 
 }  // namespace
 
-StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
+StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage, bool labels) {
   const TrainingSpec& t = job.training;
   if (t.batch_size < 1 || t.gradient_accumulation < 1) {
     throw std::invalid_argument("batch_size and gradient_accumulation must be at least 1");
@@ -105,7 +105,8 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
   // One tensor-parallel rank runs its shard of the model (tensor_parallel_shard.h) and the
   // group's collectives around it (tensor_parallel_plan.h).
   const Workload whole_rank = rank_workload(job);
-  const TensorParallelPlan tensor_parallel(job, e);
+  const TensorParallelPlan tensor_parallel(job, e, labels);
+  const auto label = [labels](const Op& op, const char* phase) { return labels ? op.name + phase : std::string(); };
   // Context parallelism: ring attention's key/value exchange after each attention unit.
   const ContextParallelPlan context_parallel(job, whole_rank, e);
   const auto& ops = whole_rank.ops;
@@ -157,7 +158,7 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     const OpWork& w = work.emplace_back(op_work(op, plan.micro_batch, gpu, t, e, input_cast(i)));
     spans.forward_begin.push_back(plan.forward.size());
     model_parallel(plan.forward, op, TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
-    plan.forward.push_back(unit_of(op.name + " fwd", w.forward, t, false, e));
+    plan.forward.push_back(unit_of(label(op, " fwd"), w.forward, t, false, e));
     // (a copy of the unit: the ring's push_back may move it; no call when there is no ring)
     if (context_parallel.active()) {
       context_parallel.add(plan.forward, op, DispatchUnit(plan.forward.back()), false, plan.micro_batch);
@@ -185,14 +186,14 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage) {
     if (replays_forward(ops[r], t.activation_checkpointing)) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
       model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
-      plan.backward.push_back(unit_of(ops[r].name + " recompute", w.forward, t, false, e));
+      plan.backward.push_back(unit_of(label(ops[r], " recompute"), w.forward, t, false, e));
       if (context_parallel.active()) {
         context_parallel.add(plan.backward, ops[r], DispatchUnit(plan.backward.back()), false, plan.micro_batch);
       }
       model_parallel(plan.backward, ops[r], TensorParallelPoint::kAfterForward, w.forward.gpu_time_s);
     }
     model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, w.backward.gpu_time_s);
-    DispatchUnit bwd = unit_of(ops[r].name + " bwd", w.backward, t, true, e);
+    DispatchUnit bwd = unit_of(label(ops[r], " bwd"), w.backward, t, true, e);
     bwd.grad_bytes = ops[r].parameters * gradient_bytes;
     bwd.expert_grads = ops[r].experts > 0.0;
     plan.backward.push_back(bwd);

@@ -99,7 +99,9 @@ struct StepPlan {
 /// units of pipeline stage `stage` (0 .. pipeline_parallel - 1) for one micro-batch, the
 /// simulated schedule's wait (pipeline_parallel_plan.h), DDP over the stage's group and the
 /// optimizer on its parameters. Throws std::invalid_argument when the job cannot run (zero
-/// batch, no CPU core for a loader that needs one, a stage out of range).
-StepPlan plan_step(const JobSpec& job, const GpuEfficiency& efficiency, int stage = 0);
+/// batch, no CPU core for a loader that needs one, a stage out of range). With `labels` false
+/// the op units and tensor-parallel collectives carry no DispatchUnit::label (only a trace
+/// reads them; a planner sizing thousands of layouts skips one string per unit).
+StepPlan plan_step(const JobSpec& job, const GpuEfficiency& efficiency, int stage = 0, bool labels = true);
 
 }  // namespace gpuplan::models

@@ -85,10 +85,11 @@ Topology data_parallel_topology(const JobSpec& job) {
   return group;
 }
 
-TensorParallelPlan::TensorParallelPlan(const JobSpec& job, const GpuEfficiency& efficiency)
+TensorParallelPlan::TensorParallelPlan(const JobSpec& job, const GpuEfficiency& efficiency, bool labels)
     : ranks_(job.parallelism.tensor_parallel),
       sequence_parallel_(job.parallelism.sequence_parallel),
-      async_(job.parallelism.async_tensor_parallel) {
+      async_(job.parallelism.async_tensor_parallel),
+      labels_(labels) {
   if (ranks_ <= 1) return;
   const TrainingSpec& t = job.training;
   element_bytes_ = activation_element_bytes(t.precision);
@@ -121,12 +122,12 @@ void TensorParallelPlan::add(std::vector<DispatchUnit>& units, const Op& op, Ten
   const double payload_bytes = elements * micro_batch * element_bytes_;
   const bool backward = point == TensorParallelPoint::kBeforeBackward || point == TensorParallelPoint::kAfterBackward;
   DispatchUnit u;
-  u.label = op.name + (backward ? " bwd " : " fwd ") + collective_name(collective) + " (tensor parallel)";
+  if (labels_) u.label = op.name + (backward ? " bwd " : " fwd ") + collective_name(collective) + " (tensor parallel)";
   u.dispatch_s = backward ? backward_dispatch_s_ : forward_dispatch_s_;
   u.gpu_s = collective_s(collective, payload_bytes);
   if (async_ && op.op_class == OpClass::kMatmul && collective != Collective::kAllReduce) {
     u.gpu_s = async_exposed_s(ranks_, u.gpu_s, gemm_s);  // decomposed with the linear's GEMM
-    u.label += " async";
+    if (labels_) u.label += " async";
   }
   u.communication = true;
   units.push_back(u);

@@ -67,8 +67,9 @@ Topology data_parallel_topology(const JobSpec& job);
 /// The collectives of one tensor-parallel rank, as dispatch units on the compute stream.
 class TensorParallelPlan {
  public:
-  /// Inactive (adds nothing) when job.parallelism.tensor_parallel is 1.
-  TensorParallelPlan(const JobSpec& job, const GpuEfficiency& efficiency);
+  /// Inactive (adds nothing) when job.parallelism.tensor_parallel is 1. Without `labels` its
+  /// units carry no DispatchUnit::label (plan_step's `labels`).
+  TensorParallelPlan(const JobSpec& job, const GpuEfficiency& efficiency, bool labels = true);
   bool active() const { return ranks_ > 1; }
   /// Appends to `units` the collective that `op` (of the rank's op table) has at `point` for
   /// a micro-batch of `micro_batch` samples: one NCCL kernel (its dispatch cost) whose GPU
@@ -86,6 +87,7 @@ class TensorParallelPlan {
   int ranks_ = 1;
   bool sequence_parallel_ = false;
   bool async_ = false;
+  bool labels_ = true;
   double element_bytes_ = 0.0;
   double forward_dispatch_s_ = 0.0;
   double backward_dispatch_s_ = 0.0;
