@@ -537,10 +537,12 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
       const double trained_samples =
           workload.duration && workload.duration->epochs > 0.0 ? workload.dataset->samples * workload.duration->epochs
                                                                 : workload.dataset->samples;
-      const std::string batch_text = "one global batch of " + models::format_architecture_value(global_batch) +
-                                     " (batch_size " + std::to_string(training->batch_size) +
-                                     " x gradient_accumulation " + std::to_string(training->gradient_accumulation) +
-                                     " x " + replicas_text + ")";
+      // "<global batch> (batch_size B x gradient_accumulation A x <replicas>)", in every message below.
+      const std::string global_batch_text = models::format_architecture_value(global_batch) + " (batch_size " +
+                                            std::to_string(training->batch_size) + " x gradient_accumulation " +
+                                            std::to_string(training->gradient_accumulation) + " x " + replicas_text +
+                                            ")";
+      const std::string batch_text = "one global batch of " + global_batch_text;
       if (global_batch > workload.dataset->samples && sized_by_tokens && workload.workload) {
         // The dataset is the token budget: the budget is what to raise. Reported at the batch
         // (as the dataset's case below), which a strategy's batch override is then found from.
@@ -558,10 +560,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
       } else if (global_batch > workload.dataset->samples) {
         training_reader->error(
             "batch_size",
-            "global batch " + models::format_architecture_value(global_batch) + " (batch_size " +
-                std::to_string(training->batch_size) + " x gradient_accumulation " +
-                std::to_string(training->gradient_accumulation) + " x " + replicas_text +
-                ") exceeds the dataset's " + models::format_architecture_value(workload.dataset->samples) +
+            "global batch " + global_batch_text + " exceeds the dataset's " +
+                models::format_architecture_value(workload.dataset->samples) +
                 " samples",
             "; lower batch_size or gradient_accumulation, or check workload.dataset.samples");
       } else if (global_batch > trained_samples && workload.reader) {
