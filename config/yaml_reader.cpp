@@ -342,8 +342,16 @@ std::optional<bool> MapReader::boolean(const std::string& key, Requirement req) 
   if (!text) {
     return std::nullopt;
   }
-  if (*text == "true") return true;
-  if (*text == "false") return false;
+  const bool quoted = is_quoted_scalar(node_[key]);
+  if (!quoted && *text == "true") return true;
+  if (!quoted && *text == "false") return false;
+  if (quoted && (*text == "true" || *text == "false")) {
+    // As quoted_number: YAML makes "true" text, and a key that is sometimes text and
+    // sometimes a flag would read differently from the same file in other YAML tools.
+    error(key, "expected true or false, found the quoted text \"" + *text + "\"",
+          "; write " + *text + " without quotes (quotes make it text in YAML)");
+    return std::nullopt;
+  }
   error(key, "expected true or false, found '" + *text + "'");
   return std::nullopt;
 }

@@ -128,6 +128,18 @@ TEST_SUITE("config.yaml_reader") {
                      "expected a number from 1 to 1e+09, found the quoted text \"1e6\" at s.yaml:5:4 (t); "
                      "write 1e6 without quotes (quotes make it text in YAML)",
                  });
+    // A flag in quotes is text too, refused the same way; plain true and false stay flags.
+    CHECK(messages_of("f: \"true\"\ng: 'false'\nh: true\n", [](MapReader& r) {
+            CHECK_FALSE(r.boolean("f"));
+            CHECK_FALSE(r.boolean("g"));
+            CHECK(r.boolean("h") == true);
+            r.finish();
+          }) == Messages{
+                    "expected true or false, found the quoted text \"true\" at s.yaml:1:4 (f); write true without "
+                    "quotes (quotes make it text in YAML)",
+                    "expected true or false, found the quoted text \"false\" at s.yaml:2:4 (g); write false without "
+                    "quotes (quotes make it text in YAML)",
+                });
     // A quoted text key stays text: compute_capability: "8.0" is read as a string.
     CHECK(messages_of("cc: \"8.0\"\n", [](MapReader& r) {
             CHECK(r.string("cc") == "8.0");
