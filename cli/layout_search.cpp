@@ -36,10 +36,12 @@ std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
   for (const DataParallelChoice& dp_choice : choices) {
     if (dp_choice.sharding == "hybrid_shard" && problem.nodes < 2) continue;
     for (const int tp : kTensorParallelSizes) {
-      if (tp > 1 && (dp_choice.strategy != "ddp" || problem.heads == 0 || problem.gpus_per_node % tp != 0 ||
-                     problem.heads % tp != 0 || kv_heads % tp != 0)) {
+      if (tp > 1 && (problem.heads == 0 || problem.gpus_per_node % tp != 0 || problem.heads % tp != 0 ||
+                     kv_heads % tp != 0)) {
         continue;
       }
+      // hybrid_shard shards within a node: tensor parallelism must leave two ranks there.
+      if (dp_choice.sharding == "hybrid_shard" && problem.gpus_per_node / tp < 2) continue;
       for (const int pp : kPipelineParallelSizes) {
         if (pp > 1 && (dp_choice.strategy != "ddp" || problem.layers == 0 || problem.layers % pp != 0)) continue;
         if (gpus % (tp * pp) != 0) continue;

@@ -78,12 +78,15 @@ struct Layout {
   /// tensor_parallel ways). The one rule of the search's parallelism.sequence_parallel.
   bool sequence_parallel() const { return tensor_parallel > 1; }
   /// True where the layout is Megatron's (tensor_parallel or pipeline_parallel > 1, over
-  /// ddp): it runs Megatron's distributed optimizer, as Megatron-LM's and NeMo's recipes do
+  /// ddp; FSDP and ZeRO beside tensor parallelism shard the states themselves, as
+  /// torchtitan's 2-D FSDP2 + TP does): it runs Megatron's distributed optimizer, as Megatron-LM's and NeMo's recipes do
   /// (--use-distributed-optimizer): the optimizer state and fp32 main parameters sharded over
   /// the data-parallel ranks, gradients reduce-scattered and parameters all-gathered once per
   /// step, the same bus volume as DDP's all-reduce. The one rule of the search's
   /// parallelism.distributed_optimizer.
-  bool distributed_optimizer() const { return tensor_parallel > 1 || pipeline_parallel > 1; }
+  bool distributed_optimizer() const {
+    return data_parallel.strategy == "ddp" && (tensor_parallel > 1 || pipeline_parallel > 1);
+  }
 
   /// The scenario overrides that write this layout (values as YAML scalar text); keys the
   /// layout does not use are removed ("~"), so a scenario's own sharding or zero_stage does
@@ -107,8 +110,9 @@ struct LayoutProblem {
 
 /// Every valid layout of `problem`, in a fixed order (data-parallel choice, tensor parallel,
 /// pipeline parallel, micro-batch, recomputation). On one GPU the strategy is none. Rules:
-/// tensor_parallel divides gpus_per_node, heads and kv_heads and needs strategy ddp (the rule
-/// of config/scenario_model_parallel.cpp); pipeline_parallel divides the layers, needs
+/// tensor_parallel divides gpus_per_node, heads and kv_heads, under ddp or beside FSDP / ZeRO
+/// sharding the remaining data-parallel ranks (torchtitan's 2-D layout; hybrid_shard keeps 2+
+/// of them in a node: config/scenario_model_parallel.cpp); pipeline_parallel divides the layers, needs
 /// strategy ddp and runs 1F1B, or interleaved 1F1B with kVirtualStageChoices' chunks where they
 /// divide the layers per stage and the accumulation is a multiple of the stages (a scenario's
 /// own pipeline_schedule and virtual_stages are removed, since they may not suit another stage

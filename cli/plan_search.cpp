@@ -717,7 +717,9 @@ PlanResult Planner::finish(PlanSearch search) const {
       c.considered, c.max_nodes, c.invalid, c.duplicate, c.pruned_memory, c.pruned_bound, c.simulated, c.step_reused,
       c.spot_unstable, c.spot_pruned));
   r.notes.push_back("layouts: ddp, fsdp (full_shard, hybrid_shard, shard_grad_op) or zero 1-3, tensor parallel 1-8 "
-                    "inside a node (with sequence parallelism) and pipeline parallel 1-16 dividing the layers (each with ddp and Megatron's distributed optimizer; the pipeline runs "
+                    "inside a node (with sequence parallelism; beside ddp with Megatron's distributed optimizer, or "
+                    "beside fsdp/zero sharding the remaining ranks) and pipeline parallel 1-16 dividing the layers "
+                    "(with ddp and Megatron's distributed optimizer; the pipeline runs "
                     "1F1B, or interleaved 1F1B with 2 virtual stages where they divide the layers per stage and the "
                     "micro-batches are a multiple of the stages; the scenario's own pipeline_schedule and virtual_stages "
                     "are not kept), micro-batch 1-32 x "

@@ -26,7 +26,7 @@ cli::LayoutProblem problem(int gpus_per_node, int nodes, int heads, int kv_heads
 }  // namespace
 
 TEST_SUITE("cli.layout_search") {
-  TEST_CASE("2 nodes x 8 GPUs, 64 heads (8 key/value), global batch 64: 108 layouts, counted by hand") {
+  TEST_CASE("2 nodes x 8 GPUs, 64 heads (8 key/value), global batch 64: 324 layouts, counted by hand") {
     const std::vector<cli::Layout> layouts = cli::enumerate_layouts(problem(8, 2, 64, 8, 64));
     // ddp, TP 1/2/4/8: 16/8/4/2 data-parallel ranks of 4/8/16/32 samples; the micro-batches
     // of {1,2,4,8,16,32} dividing them: 3, 4, 5, 6; x 3 recomputation choices.
@@ -34,13 +34,21 @@ TEST_SUITE("cli.layout_search") {
     CHECK(count_if(layouts, "ddp", 2) == 12);
     CHECK(count_if(layouts, "ddp", 4) == 15);
     CHECK(count_if(layouts, "ddp", 8) == 18);
-    // The six sharded choices (hybrid_shard too: 2 nodes), TP 1 only: 16 ranks of 4: 3 x 3.
+    // The six sharded choices (hybrid_shard too: 2 nodes) shard the ranks TP leaves, as ddp
+    // has them (torchtitan's 2-D FSDP + TP); hybrid_shard needs 2 ranks inside a node, so not TP 8.
     for (const char* dp : {"fsdp/full_shard", "fsdp/hybrid_shard", "fsdp/shard_grad_op", "zero-1", "zero-2", "zero-3"}) {
       CAPTURE(dp);
       CHECK(count_if(layouts, dp, 1) == 9);
-      CHECK(count_if(layouts, dp, 2) == 0);  // tensor parallelism needs strategy ddp today
+      CHECK(count_if(layouts, dp, 2) == 12);
+      CHECK(count_if(layouts, dp, 4) == 15);
+      CHECK(count_if(layouts, dp, 8) == (std::string(dp) == "fsdp/hybrid_shard" ? 0 : 18));
     }
-    CHECK(layouts.size() == 54 + 54);
+    CHECK(layouts.size() == 54 + 6 * 54 - 18);
+    for (const cli::Layout& l : layouts) {
+      // Megatron's distributed optimizer under ddp only: FSDP and ZeRO shard the states themselves.
+      CHECK(l.distributed_optimizer() == (l.data_parallel.strategy == "ddp" && l.tensor_parallel > 1));
+      CHECK(l.sequence_parallel() == (l.tensor_parallel > 1));
+    }
     for (const cli::Layout& l : layouts) {
       const int ranks = 16 / l.tensor_parallel;
       CHECK(l.micro_batch * l.gradient_accumulation * ranks == 64);  // the global batch is kept
@@ -48,7 +56,7 @@ TEST_SUITE("cli.layout_search") {
     }
   }
 
-  TEST_CASE("8 decoder layers on 2 x 8 GPUs: pipeline stages 1/2/4/8 with ddp only, 258 + 90 interleaved layouts") {
+  TEST_CASE("8 decoder layers on 2 x 8 GPUs: pipeline stages 1/2/4/8 with ddp only, 510 + 90 interleaved layouts") {
     cli::LayoutProblem p = problem(8, 2, 64, 8, 64);
     p.layers = 8;
     const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
@@ -56,12 +64,13 @@ TEST_SUITE("cli.layout_search") {
     // TP x PP = 1: (1,1); 2: (1,2) (2,1); 4: three pairs; 8: four; 16: (2,8) (4,4) (8,2).
     // TP x PP = 1/2/4/8/16 leaves 16/8/4/2/1 ranks of 4/8/16/32/64 samples: 3/4/5/6/6
     // micro-batches. (1x3 + 2x4 + 3x5 + 4x6 + 3x6) x 3 recomputation choices = 204; the six
-    // sharded choices keep their 54 (TP 1, PP 1).
+    // sharded choices keep their 9 + 12 + 15 + 18 at TP 1, 2, 4, 8 (PP 1; hybrid_shard not
+    // at TP 8): 6 x 54 - 18 = 306.
     // Interleaved with 2 virtual stages where 2 x PP divides the 8 layers (PP 2 or 4) and the
     // accumulation is a multiple of PP: (TP, PP) = (1,2): accumulations 8/4/2 of {8,4,2,1};
     // (1,4): 16/8/4; (2,2): 16/8/4/2; (2,4): 32/16/8/4; (4,2): 32/16/8/4/2; (4,4): 64/32/16/8/4;
     // (8,2): all six. (3 + 3 + 4 + 4 + 5 + 5 + 6) x 3 = 90.
-    CHECK(layouts.size() == 204 + 54 + 90);
+    CHECK(layouts.size() == 204 + 306 + 90);
     std::size_t pipelined = 0;
     std::size_t interleaved = 0;
     for (const cli::Layout& l : layouts) {
@@ -88,8 +97,10 @@ TEST_SUITE("cli.layout_search") {
   TEST_CASE("one node: no hybrid_shard; 2 key/value heads: no TP 4 or 8; one GPU: strategy none") {
     cli::LayoutProblem p = problem(8, 1, 64, 8, 64);
     // ddp: TP 1/2/4/8 over 8/4/2/1 ranks of 8/16/32/64: 4 + 5 + 6 + 6 micro-batches; five
-    // sharded choices over 8 ranks of 8: 4 each; x 3.
-    CHECK(cli::enumerate_layouts(p).size() == (21 + 5 * 4) * 3);
+    // sharded choices over the 8/4/2 ranks of TP 1/2/4 (TP 8 leaves one rank: nothing to
+    // shard): 4 + 5 + 6 each; x 3.
+    CHECK(cli::enumerate_layouts(p).size() == (21 + 5 * 15) * 3);
+    CHECK(count_if(cli::enumerate_layouts(p), "zero-3", 8) == 0);
     CHECK(count_if(cli::enumerate_layouts(p), "fsdp/hybrid_shard", 1) == 0);
     p.kv_heads = 2;
     CHECK(count_if(cli::enumerate_layouts(p), "ddp", 4) == 0);
