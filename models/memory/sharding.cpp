@@ -68,11 +68,12 @@ std::vector<ShardUnit> shard_units(const Workload& workload) {
     const Op& op = workload.ops[i];
     const std::string_view block = block_view(op);
     if (units.empty() || block != current) {
-      units.push_back({block.empty() ? op.name : std::string(block), i, i, 0.0});
+      units.push_back({block.empty() ? op.name : std::string(block), i, i, 0.0, 0.0});
       current = block;
     }
     units.back().end_op = i + 1;
     units.back().parameters += op.parameters;
+    units.back().frozen_bytes += op.frozen_parameters * op.frozen_element_bytes;
   }
   return units;
 }
@@ -82,8 +83,8 @@ double gathered_parameter_element_bytes(Precision precision) { return activation
 double gathered_unit_bytes(const Workload& workload, const ShardUnit& unit, Precision precision,
                            bool fp8_all_gather) {
   const double element = gathered_parameter_element_bytes(precision);
-  if (!fp8_all_gather || precision != Precision::kFp8) return unit.parameters * element;
-  double bytes = 0.0;
+  if (!fp8_all_gather || precision != Precision::kFp8) return unit.parameters * element + unit.frozen_bytes;
+  double bytes = unit.frozen_bytes;
   for (std::size_t i = unit.first_op; i < unit.end_op && i < workload.ops.size(); ++i) {
     const Op& op = workload.ops[i];
     const double weight = op.op_class == OpClass::kMatmul && op.name != "lm_head"

@@ -66,6 +66,11 @@ struct ShardUnit {
   std::size_t first_op = 0;  ///< index into Workload::ops
   std::size_t end_op = 0;    ///< one past its last op
   double parameters = 0.0;   ///< trainable parameters of the unit
+  /// Bytes of the unit's frozen weights as stored (Op::frozen_parameters x
+  /// Op::frozen_element_bytes: a LoRA/QLoRA base). FSDP shards them with the trained ones and
+  /// gathers them before each use like any parameter, at their stored width (bf16, or NF4
+  /// packed as FSDP-QLoRA runs it); they have no gradient to reduce.
+  double frozen_bytes = 0.0;
 };
 
 /// The units of `workload`, in forward order: each maximal run of consecutive ops with the
@@ -78,7 +83,7 @@ std::vector<ShardUnit> shard_units(const Workload& workload);
 double gathered_parameter_element_bytes(Precision precision);
 
 /// Bytes of `unit`'s parameters as FSDP all-gathers them: gathered_parameter_element_bytes()
-/// each, except that with `fp8_all_gather` (precision fp8: torchao float8 training with FSDP2,
+/// each, plus its frozen weights as stored (ShardUnit::frozen_bytes), except that with `fp8_all_gather` (precision fp8: torchao float8 training with FSDP2,
 /// Float8LinearConfig.enable_fsdp_float8_all_gather) the weights of the float8 linears are
 /// gathered as 1-byte float8 (torchao docs, "float8 all-gather with FSDP2"): every linear
 /// with a weight except `lm_head`, which torchtitan's float8 converter leaves in bf16 (its

@@ -106,7 +106,7 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
     c.backward_begin = spans.backward_begin[u.end_op - 1];
     c.backward_end = spans.backward_end[u.first_op];
     c.parameter_bytes = gathered_unit_bytes(w, u, job.training.precision, job.parallelism.fp8_all_gather);
-    if (u.parameters > 0.0) {
+    if (u.parameters > 0.0 || (layout.parameters && u.frozen_bytes > 0.0)) {
       const double grads = u.parameters * gradient_bytes;
       if (layout.parameters) {
         const CollectiveChoice gather = fastest_collective(registry, Collective::kAllGather, c.parameter_bytes, shards);
@@ -116,8 +116,11 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
         // _runtime_utils.py, _post_forward_reshard).
         const bool last = &u == &units.back();
         c.backward_all_gather_s = layout.reshard_after_forward && !last ? gather.time_s : 0.0;
-        c.gradient_reduce_s = fastest_collective(registry, Collective::kReduceScatter, grads, shards).time_s;
-        if (across_replicas) {
+        // A unit of frozen weights only (a LoRA run's embedding) has no gradient to reduce.
+        if (grads > 0.0) {
+          c.gradient_reduce_s = fastest_collective(registry, Collective::kReduceScatter, grads, shards).time_s;
+        }
+        if (across_replicas && grads > 0.0) {
           c.replica_all_reduce_s =
               fastest_collective(registry, Collective::kAllReduce, grads, replica_topology(topology)).time_s;
         }

@@ -216,6 +216,31 @@ TEST_SUITE("models.sharded_memory") {
     CHECK(m.gathered_bytes == doctest::Approx(14.12e9));
   }
 
+  TEST_CASE("LoRA under FSDP: the frozen base is gathered too, at its stored width, with no gradient") {
+    // seven_b() with every weight frozen in bf16 and 1e6 adapter parameters in each block
+    // (a LoRA run's shape; models/workload/fine_tuning.h).
+    JobSpec job = job_on(8, 1, ParallelStrategy::kFsdp);
+    for (Op& op : job.workload.ops.edit()) {
+      op.frozen_parameters = op.parameters;
+      op.frozen_element_bytes = 2.0;
+      op.parameters = op.name.rfind("layers.", 0) == 0 ? 5e5 : 0.0;  // attn and mlp: 1e6 per block
+    }
+    job.workload.parameters = 3.2e7;
+    job.workload.frozen_parameters = 6.66e9;
+    const std::vector<ShardUnit> units = shard_units(job.workload);
+    CHECK(units[1].parameters == doctest::Approx(1e6));
+    CHECK(units[1].frozen_bytes == doctest::Approx(4e8));  // 2e8 frozen x 2 B
+    CHECK(units[0].frozen_bytes == doctest::Approx(2.6e8));
+    CHECK(gathered_unit_bytes(job.workload, units[1], Precision::kBf16Amp, false) == doctest::Approx(4.02e8));
+    // full_shard: 2 units in flight of the largest, (2e8 x 2 B + 1e6 x 2 B) each, plus that
+    // block's fp32 adapter gradient (1e6 x 4 B).
+    CHECK(memory_of(job).gathered_bytes == doctest::Approx(2 * 4.02e8 + 4e6));
+    // shard_grad_op: the whole base stays gathered, 13.32e9 B of bf16 plus the adapters' 6.4e7:
+    // the case a GPU cannot hold for a 70 B base (issue 11's new-user trial).
+    job.parallelism.sharding = Sharding::kShardGradOp;
+    CHECK(memory_of(job).gathered_bytes == doctest::Approx(13.32e9 + 3.2e7 * 2 + 4e6));
+  }
+
   TEST_CASE("fsdp hybrid_shard shards within a node of 4, replicates across 2 nodes") {
     JobSpec job = job_on(4, 2, ParallelStrategy::kFsdp);
     job.parallelism.sharding = Sharding::kHybridShard;
