@@ -13,6 +13,7 @@
 #include "config/scenario_reading.h"
 #include "config/spot_trace.h"
 #include "models/host/loader_host_memory.h"
+#include "models/memory/parallel_memory.h"
 #include "core/text_distance.h"
 #include "core/units.h"
 
@@ -803,21 +804,62 @@ std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, 
 
 bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud) {
   const models::LoaderHostMemory need = models::loader_host_memory(job);
-  if (!(job.hardware.host_memory_bytes < need.bytes)) return true;
-  const models::DataLoaderSpec& dl = job.data_loader;
-  auto bytes = [](double b) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.0f B (%.1f MiB)", b, b / core::mebibytes(1.0));
+  const double offloaded = models::offloaded_host_bytes_per_node(job);
+  const double total = need.bytes + offloaded;
+  // Synthetic data defaults the host's keys (read_hardware_section); an offloading job uses
+  // both, so they are asked for rather than defaulted.
+  const bool own_host_keys = cloud.instance != nullptr || !hardware.reader;
+  const auto gb = [](double b) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
     return std::string(text);
   };
-  const std::string problem =
-      "host memory " + bytes(job.hardware.host_memory_bytes) + " per node is less than the " + bytes(need.bytes) +
-      " the data loaders hold: " + std::to_string(job.hardware.gpus_per_node) + " GPU(s) x " +
+  if (offloaded > 0.0 && !own_host_keys) {
+    const std::string states = "parallelism.offload keeps " + gb(offloaded) +
+                               " of training state in host memory per node and runs the optimizer step on the "
+                               "node's CPU cores";
+    bool missing = false;
+    for (const char* key : {"host_memory", "cpu_cores"}) {
+      if (hardware.reader->has(key)) continue;
+      missing = true;
+      hardware.reader->error(key, states + ", but hardware." + key + " is not given (synthetic data defaults it)",
+                             std::string("; add hardware.") + key + ": the node's real " +
+                                 (std::string(key) == "cpu_cores" ? "core count" : "host memory (at least " + gb(total) + ")"));
+    }
+    if (missing) return false;
+  }
+  if (!(job.hardware.host_memory_bytes < total)) return true;
+  const models::DataLoaderSpec& dl = job.data_loader;
+  // Exact bytes for the loaders' batches; GB where offloaded states (hundreds of GB) count.
+  auto bytes = [offloaded](double b) {
+    char text[64];
+    if (offloaded > 0.0) {
+      std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
+    } else {
+      std::snprintf(text, sizeof text, "%.0f B (%.1f MiB)", b, b / core::mebibytes(1.0));
+    }
+    return std::string(text);
+  };
+  const std::string loaders =
+      bytes(need.bytes) + " the data loaders hold: " + std::to_string(job.hardware.gpus_per_node) + " GPU(s) x " +
       std::to_string(need.batches_per_gpu) + " batches (max(1, num_workers " + std::to_string(dl.num_workers) +
       " x prefetch_factor " + std::to_string(dl.prefetch_factor) + ") in flight + 1 in use" +
       (dl.pin_memory ? " + 1 pinned copy" : "") + ") x " + bytes(need.batch_bytes) + " per batch";
-  const std::string fix = "; give the node's real host memory (at least " + bytes(need.bytes) +
-                          "), or lower num_workers, prefetch_factor or batch_size";
+  const std::string states = bytes(offloaded) + " of states parallelism.offload keeps in host memory (" +
+                             std::to_string(job.hardware.gpus_per_node) +
+                             " GPU(s) x their shards of the fp32 master weights, optimizer state and fp32 "
+                             "gradients, and of the parameters where offload.parameters is cpu)";
+  std::string problem = "host memory " + bytes(job.hardware.host_memory_bytes) + " per node is less than the ";
+  if (offloaded <= 0.0) {
+    problem += loaders;
+  } else if (need.bytes <= 0.0) {
+    problem += states;
+  } else {
+    problem += bytes(total) + " the job holds there: " + states + " and " + loaders;
+  }
+  const std::string fix = "; give the node's real host memory (at least " + bytes(total) + ")" +
+                          (offloaded > 0.0 ? ", offload to nvme, or add nodes to shard the states over"
+                                           : ", or lower num_workers, prefetch_factor or batch_size");
   if (hardware.reader && hardware.reader->has("host_memory")) {
     hardware.reader->error("host_memory", problem, fix);
   } else if (cloud.reader) {

@@ -260,7 +260,9 @@ const std::vector<KeyDoc> kDocs = {
     {"parallelism.offload", K::kSection, "", "nothing offloaded", "strategy fsdp or zero",
      "training state kept off the GPU: ZeRO-Offload / ZeRO-Infinity, FSDP CPUOffload (docs/language-models.md)"},
     {"parallelism.offload.optimizer", K::kChoice, "", "none",
-     "nvme needs hardware.storage nvme_ssd; fsdp: cpu with parameters cpu only (CPUOffload)",
+     "nvme needs hardware.storage nvme_ssd; fsdp: cpu with parameters cpu only (CPUOffload); cpu needs "
+     "hardware.host_memory for the node's shards (fp32 master weights, optimizer state, fp32 gradients) and "
+     "hardware.cpu_cores, even with synthetic data",
      "where the optimizer state and fp32 master weights live: cpu or nvme moves them off the GPU, copies the "
      "gradient shard to the host and the updated parameter shard back over PCIe every step, and runs the "
      "optimizer step on the node's CPU cores",

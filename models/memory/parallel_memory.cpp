@@ -171,6 +171,25 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
 
 }  // namespace
 
+double offloaded_host_bytes_per_node(const JobSpec& job) {
+  const ShardingLayout l = sharding_layout(job);
+  const bool optimizer = l.optimizer_offload == OffloadTarget::kCpu;
+  const bool parameters = l.parameter_offload == OffloadTarget::kCpu;
+  if (!optimizer && !parameters) return 0.0;
+  const Workload rank = rank_workload(job);
+  const Precision precision = job.training.precision;
+  const double shards = std::max(1, l.shard_ranks);
+  double bytes = 0.0;
+  if (optimizer) {
+    const double master_and_gradient = 2.0 * parameter_element_bytes(precision);
+    bytes += (rank.parameters * master_and_gradient + optimizer_state_bytes(rank, job.training)) / shards;
+  }
+  if (parameters) {
+    bytes += (rank.parameters * gathered_parameter_element_bytes(precision) + rank.frozen_weight_bytes()) / shards;
+  }
+  return bytes * job.hardware.gpus_per_node;
+}
+
 double data_parallel_memory_bytes(const JobSpec& job) {
   RankOps rank_ops(job, nullptr);
   return data_parallel_memory_bytes(job, rank_ops);

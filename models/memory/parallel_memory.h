@@ -37,6 +37,16 @@ double model_output_elements_per_sample(const Workload& workload);
 /// (it runs on the last stage, the embedding on the first; Megatron-LM does the same).
 Workload rank_workload(const JobSpec& job);
 
+/// Host bytes one node holds for the states `job` offloads to CPU memory
+/// (parallelism.offload ... cpu), a lower bound: per GPU its shard of the trained parameters
+/// times, for offload.optimizer cpu, the fp32 master weight, the optimizer state and the
+/// fp32 gradient the host step reads (parameter_element_bytes, optimizer_state_bytes), and
+/// for offload.parameters cpu the shard at the compute width with the frozen base's shard;
+/// times gpus_per_node. DeepSpeed's estimate_zero3_model_states_mem_needs counts the same 16
+/// (optimizer) and 18 (with parameters) bytes per AdamW parameter under AMP, before its 1.5
+/// buffer factor. NVMe targets hold their states on the drive: 0 here. 0 without offload.
+double offloaded_host_bytes_per_node(const JobSpec& job);
+
 /// Gradient buckets ZeRO-1/2 keeps in flight: the one being reduced and the one being
 /// filled, bucket_size each (DeepSpeed's double-buffered reduce bucket,
 /// `overlap_comm`; an estimate: its default reduce_bucket_size is 5e8 elements, gpuplan uses

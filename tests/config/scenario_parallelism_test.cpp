@@ -113,6 +113,36 @@ TEST_SUITE("config.scenario_parallelism") {
     CHECK(fsdp.parameter_offload == models::OffloadTarget::kCpu);
   }
 
+  TEST_CASE("offload to cpu: the states must fit the node's host memory, which synthetic data must then give") {
+    // Llama-3-8B (8.03e9 parameters) under bf16 AMP with AdamW on 8 GPUs of one node, ZeRO-3
+    // with the optimizer on the CPU: per node 8.03e9 x (4 B fp32 master + 4 B fp32 gradient +
+    // 8 B moments) = 128.5 GB (the 16 B of DeepSpeed's estimate_zero3_model_states_mem_needs).
+    const std::string base = "format: gpuplan/v1\nname: off\nworkload:\n  model: llama3-8b\n  sequence_length: 2048\n"
+                             "  tokens: 1e9\n  dataset: {synthetic: true}\n"
+                             "training: {batch_size: 1, precision: bf16_amp, optimizer: adamw}\n"
+                             "parallelism: {strategy: zero, zero_stage: 3, offload: {optimizer: cpu}}\n";
+    CHECK(scenario_errors(base + "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n") ==
+          Messages{"parallelism.offload keeps 128.5 GB of training state in host memory per node and runs the "
+                   "optimizer step on the node's CPU cores, but hardware.host_memory is not given (synthetic data "
+                   "defaults it) at s.yaml:10:11 (hardware.host_memory); add hardware.host_memory: the node's real "
+                   "host memory (at least 128.5 GB)",
+                   "parallelism.offload keeps 128.5 GB of training state in host memory per node and runs the "
+                   "optimizer step on the node's CPU cores, but hardware.cpu_cores is not given (synthetic data "
+                   "defaults it) at s.yaml:10:11 (hardware.cpu_cores); add hardware.cpu_cores: the node's real core "
+                   "count"});
+    CHECK(scenario_errors(base + "hardware: {gpu: h100-sxm, gpus_per_node: 8, cpu_cores: 96, host_memory: \"100 GiB\"}\n") ==
+          Messages{"host memory 107.4 GB per node is less than the 128.5 GB of states parallelism.offload keeps in "
+                   "host memory (8 GPU(s) x their shards of the fp32 master weights, optimizer state and fp32 "
+                   "gradients, and of the parameters where offload.parameters is cpu) at s.yaml:10:73 "
+                   "(hardware.host_memory); give the node's real host memory (at least 128.5 GB), offload to nvme, "
+                   "or add nodes to shard the states over"});
+    // Two nodes hold half each; 100 GiB is then enough.
+    CHECK(parse_text(base + "hardware: {gpu: h100-sxm, gpus_per_node: 8, nodes: 2, network: \"400 Gbit/s\", "
+                            "cpu_cores: 96, host_memory: \"100 GiB\"}\n")
+              .variants.front()
+              .job.hardware.nodes == 2);
+  }
+
   TEST_CASE("offload: refused without sharded state, parameters without sharded parameters, nvme without NVMe") {
     CHECK(scenario_errors(on_four_gpus("parallelism:\n  strategy: ddp\n  offload: {optimizer: cpu}\n")) ==
           Messages{"offload moves sharded training state off the GPU, which strategy ddp does not shard at "
