@@ -6,6 +6,7 @@
 #include <array>
 
 #include "config/applied_overrides.h"
+#include "config/no_effect_notes.h"
 #include "config/scenario_fine_tuning.h"
 #include "config/scenario_recompute.h"
 #include "config/scenario_hardware.h"
@@ -613,6 +614,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   result.notes.insert(result.notes.end(), hardware.notes.begin(), hardware.notes.end());
   result.notes.insert(result.notes.end(), cloud.notes.begin(), cloud.notes.end());
   result.notes.insert(result.notes.end(), training_notes.begin(), training_notes.end());
+  const std::vector<std::string> unused = no_effect_notes(root_node, job);
+  result.notes.insert(result.notes.end(), unused.begin(), unused.end());
   // PyTorch's DataLoader warns when a process's workers outnumber the CPUs it may use
   // (torch/utils/data/dataloader.py, _check_worker_number_rationality); the simulation runs
   // each worker's batches, so thousands of them also cost time here.
