@@ -806,27 +806,22 @@ bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardwa
   const models::LoaderHostMemory need = models::loader_host_memory(job);
   const double offloaded = models::offloaded_host_bytes_per_node(job);
   const double total = need.bytes + offloaded;
-  // Synthetic data defaults the host's keys (read_hardware_section); an offloading job uses
-  // both, so they are asked for rather than defaulted.
+  // Synthetic data defaults host_memory to 0 B (read_hardware_section); an offloading job
+  // holds its states there, so the key is asked for rather than defaulted. (cpu_cores keeps
+  // its noted default of one per GPU, which the host optimizer step then runs on.)
   const bool own_host_keys = cloud.instance != nullptr || !hardware.reader;
   const auto gb = [](double b) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
     return std::string(text);
   };
-  if (offloaded > 0.0 && !own_host_keys) {
-    const std::string states = "parallelism.offload keeps " + gb(offloaded) +
-                               " of training state in host memory per node and runs the optimizer step on the "
-                               "node's CPU cores";
-    bool missing = false;
-    for (const char* key : {"host_memory", "cpu_cores"}) {
-      if (hardware.reader->has(key)) continue;
-      missing = true;
-      hardware.reader->error(key, states + ", but hardware." + key + " is not given (synthetic data defaults it)",
-                             std::string("; add hardware.") + key + ": the node's real " +
-                                 (std::string(key) == "cpu_cores" ? "core count" : "host memory (at least " + gb(total) + ")"));
-    }
-    if (missing) return false;
+  if (offloaded > 0.0 && !own_host_keys && !hardware.reader->has("host_memory")) {
+    hardware.reader->error("host_memory",
+                           "parallelism.offload keeps " + gb(offloaded) +
+                               " of training state in host memory per node, but hardware.host_memory is not given "
+                               "(synthetic data defaults it to 0 B)",
+                           "; add hardware.host_memory: the node's real host memory (at least " + gb(total) + ")");
+    return false;
   }
   if (!(job.hardware.host_memory_bytes < total)) return true;
   const models::DataLoaderSpec& dl = job.data_loader;

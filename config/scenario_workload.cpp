@@ -456,13 +456,13 @@ namespace {
 /// Each alias written in `section` (training.num_layers: 16) of a key of `family` (of any
 /// family where the model could not be built): an error naming gpuplan's key, its place in
 /// workload.model and the value; then declared. `model_name` is the catalog base, or empty.
-void report_aliases_beside_model(MapReader& section, const models::IWorkloadFamily* family,
-                                 const std::string& model_name) {
+void report_aliases_beside_model(MapReader& section, const std::vector<std::string>& written,
+                                 const models::IWorkloadFamily* family, const std::string& model_name) {
   std::vector<models::ArchitectureParameter> parameters;
   if (family != nullptr) parameters = family->parameters();
   for (const ArchitectureAlias& alias : architecture_aliases()) {
     const std::string name(alias.alias);
-    if (!section.has(name) || section.knows(name)) continue;
+    if (std::find(written.begin(), written.end(), name) == written.end() || section.knows(name)) continue;
     if (family != nullptr && find_parameter(parameters, std::string(alias.key)) == nullptr) continue;
     const std::string value = written_value(section, name);
     if (alias.key == "sequence_length") {
@@ -481,10 +481,13 @@ void report_aliases_beside_model(MapReader& section, const models::IWorkloadFami
 void report_architecture_keys(MapReader& section, const models::Workload* model,
                               const core::Registry<models::IWorkloadFamily>& families) {
   const models::IWorkloadFamily* family = model == nullptr ? nullptr : families.find(model->family);
-  report_aliases_beside_model(section, family, model == nullptr || model->name == "inline" ? "" : model->name);
+  // One pass over the keys written: most of the aliases and parameters asked about are absent.
+  const std::vector<std::string> written = section.written_keys();
+  report_aliases_beside_model(section, written, family,
+                              model == nullptr || model->name == "inline" ? "" : model->name);
   if (family == nullptr) return;
   for (const models::ArchitectureParameter& p : family->parameters()) {
-    if (section.knows(p.name) || !section.has(p.name)) continue;
+    if (section.knows(p.name) || std::find(written.begin(), written.end(), p.name) == written.end()) continue;
     if (p.name == "sequence_length") {
       // Also a key of the workload section, where a scenario writes it for any model.
       section.error(p.name, "'sequence_length' is read in the workload section",

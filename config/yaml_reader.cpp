@@ -496,6 +496,15 @@ void MapReader::missing(const std::string& key, const std::string& fix) {
 
 bool MapReader::knows(const std::string& key) const { return contains(known_, key); }
 
+std::vector<std::string> MapReader::written_keys() const {
+  std::vector<std::string> keys;
+  if (!valid_) return keys;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    if (it->first.IsScalar()) keys.push_back(it->first.Scalar());
+  }
+  return keys;
+}
+
 void MapReader::finish() {
   if (!valid_) {
     return;

@@ -97,6 +97,9 @@ class MapReader {
 
   bool valid() const { return valid_; }
   bool has(const std::string& key) const;
+  /// The mapping's scalar keys as written, in order (empty when it is not a mapping): one
+  /// pass, for a caller that asks has() of many keys that are mostly absent.
+  std::vector<std::string> written_keys() const;
   /// True when `key` was read or declared here (finish() will not call it unknown).
   bool knows(const std::string& key) const;
   const std::string& key_path() const { return key_path_; }
