@@ -120,9 +120,15 @@ std::string suggest_model_names(const std::string& name, const std::vector<std::
   std::vector<std::string> same;
   std::vector<std::string> close;
   const std::string folded = folded_model_name(name);
+  // A letter O typed for a zero after a digit ("resnet5O"): the same name once read as 0.
+  std::string zeros = name;
+  for (std::size_t i = 1; i < zeros.size(); ++i) {
+    if ((zeros[i] == 'O' || zeros[i] == 'o') && std::isdigit(static_cast<unsigned char>(zeros[i - 1]))) zeros[i] = '0';
+  }
+  const std::string folded_zeros = folded_model_name(zeros);
   for (const std::string& c : catalog_names) {
     const std::string f = folded_model_name(c);
-    if (f == folded) {
+    if (f == folded || f == folded_zeros) {
       same.push_back(c);
     } else if (same_numbers(c, name) && (core::edit_distance(f, folded) <= 1 || (f.size() >= 6 && folded.rfind(f, 0) == 0))) {
       close.push_back(c);

@@ -517,7 +517,15 @@ void MapReader::finish() {
     }
     std::vector<std::string> shown;
     const std::vector<std::string> paths = unknown_key_suggestions(key, key_path_, unique, shown);
-    sink_->add_unknown_key(key, it->first.Mark(), path_of(key), core::did_you_mean(shown), paths);
+    std::string fix = core::did_you_mean(shown);
+    if (fix.empty() && !unique.empty()) {
+      // Nothing close: the keys this mapping takes, so that the fix is not a search.
+      constexpr std::size_t kListed = 12;
+      fix = "; remove it, or use a key of " + (key_path_.empty() ? std::string("the file") : key_path_) + ": ";
+      for (std::size_t i = 0; i < unique.size() && i < kListed; ++i) fix += (i == 0 ? "" : ", ") + unique[i];
+      if (unique.size() > kListed) fix += ", ...";
+    }
+    sink_->add_unknown_key(key, it->first.Mark(), path_of(key), fix, paths);
   }
 }
 

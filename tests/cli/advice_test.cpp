@@ -72,7 +72,7 @@ std::string with_suggestion(const std::string& path, const config::Variant& v,
 }
 
 /// The tester's L8 job: Llama-3-8B, bf16 AMP AdamW, batch 1 x 8 micro-steps, full
-/// recomputation, on 8 H100 SXM; `sequence_length`, `tokens` and the `parallelism` and `rest`
+/// recomputation, on 8 H100 SXM with 2 TiB of host memory (for the CPU offload cases); `sequence_length`, `tokens` and the `parallelism` and `rest`
 /// lines (a cloud or strategies block) vary per test.
 std::string l8_yaml(int sequence_length, const std::string& tokens, const std::string& parallelism,
                     const std::string& rest = "") {
@@ -82,7 +82,7 @@ std::string l8_yaml(int sequence_length, const std::string& tokens, const std::s
          ", dataset: {synthetic: true}}\n"
          "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
          "           activation_checkpointing: full}\n"
-         "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
+         "hardware: {gpu: h100-sxm, gpus_per_node: 8, host_memory: \"2 TiB\"}\n"
          "parallelism: " + parallelism + "\n" + rest;
 }
 
@@ -289,7 +289,7 @@ TEST_SUITE("cli.advice") {
                                      "dataset: {synthetic: true}}\n"
                                      "training: {batch_size: 1, precision: bf16_amp, optimizer: adamw, attention: flash3,\n"
                                      "           activation_checkpointing: full}\n"
-                                     "hardware: {gpu: h100-sxm, gpus_per_node: 2}\n"
+                                     "hardware: {gpu: h100-sxm, gpus_per_node: 2, host_memory: \"2 TiB\"}\n"
                                      "parallelism: {strategy: zero, zero_stage: 3, offload: {optimizer: cpu}}\n";
     const models::VariantResult offloaded = advised_text(long_context).at("baseline");
     REQUIRE_FALSE(offloaded.fits);

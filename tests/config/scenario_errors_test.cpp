@@ -17,6 +17,12 @@ using namespace testing;
 
 Messages errors_of(const std::string& text) { return scenario_errors(text); }
 
+/// The fix of an unknown training key with nothing close: the section's first keys.
+const std::string kTrainingKeys =
+    "; remove it, or use a key of training: batch_size, gradient_accumulation, precision, optimizer, "
+    "optimizer_state_precision, optimizer_implementation, activation_checkpointing, memory_format, "
+    "framework_overhead, framework, attention, causal_mask, ...";
+
 // A valid scenario, so that each test changes one thing. Line numbers matter below.
 const char* const kValid = kMinimalScenario;
 
@@ -93,7 +99,7 @@ TEST_SUITE("config.scenario_errors") {
                    "write workload.sequence_length: 512"});
     // The alias of a key the family lacks stays an unknown key (ResNet has no vocabulary).
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  vocab_size: 50257")) ==
-          Messages{"unknown key 'vocab_size' at s.yaml:13:3 (training.vocab_size)"});
+          Messages{"unknown key 'vocab_size' at s.yaml:13:3 (training.vocab_size)" + kTrainingKeys});
   }
 
   TEST_CASE("another tool's precision or optimizer name is answered with gpuplan's, not the nearest spelling") {
@@ -142,7 +148,7 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(with("  batch_size: 32", "  micro_batch: 32")) ==
           Messages{"missing key 'batch_size' at s.yaml:12:3 (training.batch_size); add batch_size: a whole number "
                    "from 1 to 1000000",
-                   "unknown key 'micro_batch' at s.yaml:12:3 (training.micro_batch)"});
+                   "unknown key 'micro_batch' at s.yaml:12:3 (training.micro_batch)" + kTrainingKeys});
   }
 
   TEST_CASE("duplicate key") {
@@ -241,6 +247,9 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(with("model: resnet50", "model: mistralai/Mistral-7B-v0.1")) ==
           Messages{"unknown model 'mistralai/Mistral-7B-v0.1' at s.yaml:5:10 (workload.model); did you mean "
                    "mistral-7b?"});
+    // A letter O typed for a zero after a digit.
+    CHECK(errors_of(with("model: resnet50", "model: resnet5O")) ==
+          Messages{"unknown model 'resnet5O' at s.yaml:5:10 (workload.model); did you mean resnet50?"});
     // Another size is not the same model: pythia-12b is not pythia-1b.
     CHECK(errors_of(with("model: resnet50", "model: pythia-12b"))[0].find("did you mean pythia-1b") ==
           std::string::npos);

@@ -122,14 +122,10 @@ TEST_SUITE("config.scenario_parallelism") {
                              "training: {batch_size: 1, precision: bf16_amp, optimizer: adamw}\n"
                              "parallelism: {strategy: zero, zero_stage: 3, offload: {optimizer: cpu}}\n";
     CHECK(scenario_errors(base + "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n") ==
-          Messages{"parallelism.offload keeps 128.5 GB of training state in host memory per node and runs the "
-                   "optimizer step on the node's CPU cores, but hardware.host_memory is not given (synthetic data "
-                   "defaults it) at s.yaml:10:11 (hardware.host_memory); add hardware.host_memory: the node's real "
-                   "host memory (at least 128.5 GB)",
-                   "parallelism.offload keeps 128.5 GB of training state in host memory per node and runs the "
-                   "optimizer step on the node's CPU cores, but hardware.cpu_cores is not given (synthetic data "
-                   "defaults it) at s.yaml:10:11 (hardware.cpu_cores); add hardware.cpu_cores: the node's real core "
-                   "count"});
+          Messages{"parallelism.offload keeps 128.5 GB of training state in host memory per node, but "
+                   "hardware.host_memory is not given (synthetic data defaults it to 0 B) at s.yaml:10:11 "
+                   "(hardware.host_memory); add hardware.host_memory: the node's real host memory (at least "
+                   "128.5 GB)"});
     CHECK(scenario_errors(base + "hardware: {gpu: h100-sxm, gpus_per_node: 8, cpu_cores: 96, host_memory: \"100 GiB\"}\n") ==
           Messages{"host memory 107.4 GB per node is less than the 128.5 GB of states parallelism.offload keeps in "
                    "host memory (8 GPU(s) x their shards of the fp32 master weights, optimizer state and fp32 "

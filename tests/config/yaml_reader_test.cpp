@@ -57,7 +57,7 @@ TEST_SUITE("config.yaml_reader") {
                       [](MapReader& r) {
                         r.integer("batch_size", 1, 10);
                         r.finish();
-                      }) == Messages{"unknown key 'colour' at s.yaml:2:1 (colour)"});
+                      }) == Messages{"unknown key 'colour' at s.yaml:2:1 (colour); remove it, or use a key of the file: batch_size"});
   }
 
   TEST_CASE("quantities: SI values, and the errors of missing, bad and out-of-range units") {
