@@ -92,7 +92,7 @@ std::string diagnosis_summary(const DiagnoseResult& r) {
     }
     std::string headline = f.headline;
     if (!headline.empty() && headline[0] >= 'a' && headline[0] <= 'z') headline[0] = static_cast<char>(headline[0] - 'a' + 'A');
-    out += headline + also + (f.supported || f.bottleneck == "unknown" ? "" : " (inferred from utilization alone)") + ". Try: " + f.remedy + ".\n";
+    out += headline + also + (f.supported || f.bottleneck == "unknown" ? "" : " (inferred from GPU utilization: no host log shows the cause)") + ". Try: " + f.remedy + ".\n";
   }
   if (r.simulated && !r.remedies.empty() && r.remedies.front().gain > 0.0) {
     const auto& best = r.remedies.front();

@@ -270,7 +270,15 @@ Finding classify(const GpuUsage* u, int gpu_count, const HostUsage& h, const Pro
                "log nvidia-smi --query-gpu=timestamp,index,utilization.gpu,memory.used,power.draw --format=csv -l 1 "
                "alongside mpstat 1 and iostat -x 1");
   }
-  const std::string confirm = "; log `mpstat 1` and `iostat -x 1` alongside to confirm";
+  // What the host logs given could not show, so the fix asks for what would.
+  std::string confirm = "; log `mpstat 1` and `iostat -x 1` alongside to confirm";
+  if (known(h.cpu_busy_mean)) {
+    confirm = fmt::format(
+        "; the host log shows the CPUs {} busy on average and no full core{}: log `mpstat -P ALL 1` (each core) {}to "
+        "find one busy process",
+        pct(h.cpu_busy_mean), known(h.busiest_core_mean) ? "" : " it could see (it has no per-core lines)",
+        known(h.iowait_mean) || known(h.busiest_disk_utilization) ? "" : "and `iostat -x 1` ");
+  }
   if (bursty) {
     return set("input_pipeline", false,
                fmt::format("{} works in bursts and waits {} of the time: the pattern of a data loader that cannot keep up", who,

@@ -103,6 +103,18 @@ TEST_SUITE("models.diagnosis.log_diagnosis") {
     const Finding b = classify(&steady, 1, {}, {});
     CHECK(b.bottleneck == "host_dispatch");
     CHECK_FALSE(b.supported);
+    CHECK(a.remedy == "more DataLoader workers and prefetch; log `mpstat 1` and `iostat -x 1` alongside to confirm");
+    // With an mpstat log of all CPUs (no per-core lines) that are far from full, the fix asks
+    // for what that log could not show, not for the log it was given.
+    HostUsage h;
+    h.cpu_busy_mean = 0.14;
+    h.iowait_mean = 0.002;
+    const Finding c = classify(&bursty, 1, h, {});
+    CHECK(c.bottleneck == "input_pipeline");
+    CHECK_FALSE(c.supported);
+    CHECK(c.remedy == "more DataLoader workers and prefetch; the host log shows the CPUs 14 % busy on average and no "
+                      "full core it could see (it has no per-core lines): log `mpstat -P ALL 1` (each core) to find one "
+                      "busy process");
   }
 
   TEST_CASE("summarize_profiles reads the DataLoader, launch and NCCL rows") {
