@@ -40,8 +40,9 @@ std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
                      kv_heads % tp != 0)) {
         continue;
       }
-      // hybrid_shard shards within a node: tensor parallelism must leave two ranks there.
-      if (dp_choice.sharding == "hybrid_shard" && problem.gpus_per_node / tp < 2) continue;
+      // hybrid_shard shards within a node: tensor parallelism must leave two ranks there (the
+      // validator's rule, config/scenario_model_parallel.cpp; without TP it is not asked).
+      if (tp > 1 && dp_choice.sharding == "hybrid_shard" && problem.gpus_per_node / tp < 2) continue;
       for (const int pp : kPipelineParallelSizes) {
         if (pp > 1 && (dp_choice.strategy != "ddp" || problem.layers == 0 || problem.layers % pp != 0)) continue;
         if (gpus % (tp * pp) != 0) continue;
