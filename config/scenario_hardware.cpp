@@ -826,13 +826,10 @@ bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardwa
   if (!(job.hardware.host_memory_bytes < total)) return true;
   const models::DataLoaderSpec& dl = job.data_loader;
   // Exact bytes for the loaders' batches; GB where offloaded states (hundreds of GB) count.
-  auto bytes = [offloaded](double b) {
+  auto bytes = [offloaded, &gb](double b) {
+    if (offloaded > 0.0) return gb(b);
     char text[64];
-    if (offloaded > 0.0) {
-      std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
-    } else {
-      std::snprintf(text, sizeof text, "%.0f B (%.1f MiB)", b, b / core::mebibytes(1.0));
-    }
+    std::snprintf(text, sizeof text, "%.0f B (%.1f MiB)", b, b / core::mebibytes(1.0));
     return std::string(text);
   };
   const std::string loaders =
