@@ -18,6 +18,10 @@ std::vector<models::ScenarioOverride> Layout::overrides() const {
   o.push_back({"training.batch_size", std::to_string(micro_batch)});
   o.push_back({"training.gradient_accumulation", std::to_string(gradient_accumulation)});
   o.push_back({"training.activation_checkpointing", recompute});
+  if (mixture_of_experts) {
+    o.push_back({"parallelism.expert_parallel", std::to_string(expert_parallel)});
+    if (expert_parallel == 1) o.push_back({"parallelism.expert_load_imbalance", "~"});
+  }
   return o;
 }
 
@@ -26,6 +30,25 @@ std::string Layout::data_parallel_label() const {
   if (data_parallel.strategy == "zero") return "zero-" + std::to_string(data_parallel.zero_stage);
   return data_parallel.strategy;
 }
+
+namespace {
+
+/// The expert-parallel sizes valid for a layout with `ranks` data-parallel ranks under `dp`
+/// (the rules of config/scenario_expert_parallel.cpp): {1} for a dense model.
+std::vector<int> expert_parallel_sizes(const LayoutProblem& problem, const DataParallelChoice& dp, int ranks) {
+  if (problem.experts <= 0) return {1};
+  std::vector<int> out;
+  for (const int e : kExpertParallelSizes) {
+    if (e > 1 && (dp.strategy != "ddp" || problem.experts % e != 0 || ranks % e != 0 ||
+                  (problem.gpus_per_node % e != 0 && e % problem.gpus_per_node != 0))) {
+      continue;
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
   std::vector<Layout> out;
@@ -36,7 +59,7 @@ std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
   for (const DataParallelChoice& dp_choice : choices) {
     if (dp_choice.sharding == "hybrid_shard" && problem.nodes < 2) continue;
     for (const int tp : kTensorParallelSizes) {
-      if (tp > 1 && (problem.heads == 0 || problem.gpus_per_node % tp != 0 || problem.heads % tp != 0 ||
+      if (tp > 1 && (problem.heads == 0 || problem.experts > 0 || problem.gpus_per_node % tp != 0 || problem.heads % tp != 0 ||
                      kv_heads % tp != 0)) {
         continue;
       }
@@ -56,16 +79,21 @@ std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
           const long long accumulation = per_rank / micro;
           for (const int chunks : kVirtualStageChoices) {
             if (chunks > 1 && (pp == 1 || problem.layers % (pp * chunks) != 0 || accumulation % pp != 0)) continue;
-            for (const std::string& recompute : kRecomputeChoices) {
-              Layout l;
-              l.data_parallel = dp_choice;
-              l.tensor_parallel = tp;
-              l.pipeline_parallel = pp;
-              l.micro_batch = micro;
-              l.gradient_accumulation = static_cast<int>(accumulation);
-              l.recompute = recompute;
-              l.virtual_stages = chunks;
-              out.push_back(l);
+            for (const int ep : expert_parallel_sizes(problem, dp_choice, ranks)) {
+              for (const std::string& recompute : kRecomputeChoices) {
+                if (recompute == "selective" && !problem.selective_recompute) continue;
+                Layout l;
+                l.data_parallel = dp_choice;
+                l.tensor_parallel = tp;
+                l.pipeline_parallel = pp;
+                l.micro_batch = micro;
+                l.gradient_accumulation = static_cast<int>(accumulation);
+                l.recompute = recompute;
+                l.virtual_stages = chunks;
+                l.expert_parallel = ep;
+                l.mixture_of_experts = problem.experts > 0;
+                out.push_back(l);
+              }
             }
           }
         }

@@ -3,7 +3,7 @@
 /// The parallel layouts `gpuplan plan` tries on each instance type and node count (issue 12
 /// item 6): data-parallel strategy (DDP, FSDP full_shard / hybrid_shard / shard_grad_op,
 /// ZeRO stages 1-3), tensor parallelism within a node, pipeline parallelism (stages dividing
-/// the layers, 1F1B), per-GPU micro-batch and gradient accumulation that keep the
+/// the layers, 1F1B), expert parallelism for a mixture-of-experts model, per-GPU micro-batch and gradient accumulation that keep the
 /// scenario's global batch, and activation recomputation. Pure: no catalog, no simulation.
 ///
 /// A layout is written into the scenario as config overrides (Layout::overrides), validated
@@ -50,6 +50,13 @@ inline const std::vector<int> kPipelineParallelSizes = {1, 2, 4, 8, 16};
 /// chunks are not tried: a bound on effort.
 inline const std::vector<int> kVirtualStageChoices = {1, 2};
 
+/// Expert-parallel sizes tried for a mixture-of-experts model (parallelism.expert_parallel; Lepikhin
+/// et al. 2021, GShard; Megatron-Core's expert parallelism): each must divide the routed experts
+/// and the data-parallel ranks, and divide or be a multiple of the node's GPUs, under strategy ddp
+/// only (the rules of config/scenario_expert_parallel.cpp). 64 is DeepSeek-V3's EP (DeepSeek-AI
+/// 2024, sec. 3.4); a dense model runs 1.
+inline const std::vector<int> kExpertParallelSizes = {1, 2, 4, 8, 16, 32, 64};
+
 /// Per-GPU micro-batches tried (samples); each must divide the data-parallel rank's share of
 /// the global batch.
 inline const std::vector<int> kMicroBatchSizes = {1, 2, 4, 8, 16, 32};
@@ -67,6 +74,12 @@ struct Layout {
   int gradient_accumulation = 1;  ///< micro-steps per optimizer step
   std::string recompute = "false";
   int virtual_stages = 1;  ///< model chunks per pipeline stage: 2 or more runs interleaved 1F1B
+  /// Ranks the routed experts are split over (1: every rank holds every expert).
+  int expert_parallel = 1;
+  /// The model has routed experts: the layout writes parallelism.expert_parallel, and removes
+  /// the scenario's expert_load_imbalance where expert_parallel is 1 (it needs 2 or more). A
+  /// dense model's layout leaves both keys alone.
+  bool mixture_of_experts = false;
 
   /// "1f1b" or "interleaved_1f1b" (the models/step/pipeline_schedule.h names); meaningful
   /// where pipeline_parallel > 1.
@@ -84,8 +97,10 @@ struct Layout {
   /// the data-parallel ranks, gradients reduce-scattered and parameters all-gathered once per
   /// step, the same bus volume as DDP's all-reduce. The one rule of the search's
   /// parallelism.distributed_optimizer.
+  /// Not beside expert parallelism, which the validator refuses it with
+  /// (config/scenario_parallelism.cpp): expert gradients reduce over fewer ranks than the rest.
   bool distributed_optimizer() const {
-    return data_parallel.strategy == "ddp" && (tensor_parallel > 1 || pipeline_parallel > 1);
+    return data_parallel.strategy == "ddp" && (tensor_parallel > 1 || pipeline_parallel > 1) && expert_parallel == 1;
   }
 
   /// The scenario overrides that write this layout (values as YAML scalar text); keys the
@@ -103,6 +118,14 @@ struct LayoutProblem {
   int heads = 0;     ///< attention heads (0: not a transformer; tensor_parallel stays 1)
   int kv_heads = 0;  ///< key/value heads (grouped-query attention); 0 = heads
   int layers = 0;    ///< decoder blocks (for the pipeline rule)
+  /// Routed experts per MoE layer (models::routed_experts); 0 for a dense model. A model with
+  /// experts runs tensor_parallel 1 (tensor parallelism does not split experts here) and tries
+  /// kExpertParallelSizes.
+  int experts = 0;
+  /// Selective recomputation applies: the job runs eager attention, whose saved scores it
+  /// recomputes (config/scenario_recompute.cpp refuses it beside a fused kernel, which saves
+  /// none). False: "selective" is not tried.
+  bool selective_recompute = true;
   /// Samples per optimizer step to keep (the scenario's batch_size x accumulation x
   /// data-parallel ranks); every layout's micro_batch x accumulation x ranks equals it.
   long long global_batch_samples = 1;
@@ -118,7 +141,9 @@ struct LayoutProblem {
 /// own pipeline_schedule and virtual_stages are removed, since they may not suit another stage
 /// count); a sharded strategy needs 2+ data-parallel ranks;
 /// hybrid_shard needs 2+ nodes (on one it is full_shard); the data-parallel ranks divide the
-/// global batch and the micro-batch divides each rank's share.
+/// global batch and the micro-batch divides each rank's share. A mixture-of-experts model runs
+/// tensor_parallel 1 and expert_parallel from kExpertParallelSizes (above 1 under ddp only, with
+/// its rules there).
 std::vector<Layout> enumerate_layouts(const LayoutProblem& problem);
 
 }  // namespace gpuplan::cli

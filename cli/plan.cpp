@@ -105,6 +105,12 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
   f.push_back({"virtual_stages", "", Applies::kAlways,
                "model chunks per pipeline stage when pipeline_parallel > 1 (interleaved_1f1b: 2 or more; else 1)",
                [count](const PlanPoint& p) { return p.pipeline_parallel > 1 ? count(p.virtual_stages) : std::nullopt; }});
+  f.push_back({"expert_parallel", "", Applies::kAlways,
+               "ranks the routed experts of a mixture-of-experts model are split over, inside the data-parallel "
+               "ranks (1: every rank holds every expert); the table shows it for mixture-of-experts plans",
+               [count](const PlanPoint& p) { return count(p.expert_parallel); }, "EP",
+               [](const PlanPoint& p) { return std::to_string(p.expert_parallel); },
+               [](const PlanPoint& p) { return p.expert_parallel > 1; }});
   f.push_back({"micro_batch", "samples", Applies::kAlways, "per-GPU micro-batch (training.batch_size)",
                [count](const PlanPoint& p) { return count(p.micro_batch); }, "micro"});
   f.push_back({"gradient_accumulation", "", Applies::kAlways, "micro-batches per optimizer step",
@@ -148,9 +154,9 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
 }  // namespace
 
 std::string plan_point_key(const PlanPoint& p) {
-  return fmt::format("{}|{}|{}|{}|{:06}|{}|{}|{:02}|{:02}|{:02}|{:06}|{:08}|{}", p.instance, p.region, p.zone, p.market,
-                     p.nodes, p.strategy, p.data_parallel, p.tensor_parallel, p.pipeline_parallel, p.virtual_stages,
-                     p.micro_batch, p.gradient_accumulation, p.recompute);
+  return fmt::format("{}|{}|{}|{}|{:06}|{}|{}|{:02}|{:02}|{:02}|{:04}|{:06}|{:08}|{}", p.instance, p.region, p.zone,
+                     p.market, p.nodes, p.strategy, p.data_parallel, p.tensor_parallel, p.pipeline_parallel,
+                     p.virtual_stages, p.expert_parallel, p.micro_batch, p.gradient_accumulation, p.recompute);
 }
 
 PlanBound plan_lower_bound(const models::JobSpec& job) {
@@ -170,7 +176,11 @@ PlanBound plan_lower_bound(const models::JobSpec& job) {
   if (job.hardware.nodes > 1 && topology.inter_node && job.parallelism.strategy != models::ParallelStrategy::kNone) {
     const double n = job.hardware.nodes;
     const double per_node = job.hardware.gpus_per_node;
-    const double model_parallel = static_cast<double>(job.parallelism.tensor_parallel) * job.parallelism.pipeline_parallel;
+    // A node holds the whole model while tensor x pipeline x expert parallel fit inside it;
+    // beyond, a share. With experts spread over nodes the bound takes every parameter at the
+    // experts' share and replicas, though the dense weights are held whole: still a lower bound.
+    const double model_parallel = static_cast<double>(job.parallelism.tensor_parallel) *
+                                  job.parallelism.pipeline_parallel * job.parallelism.expert_parallel;
     const double held = model_parallel > per_node ? per_node / model_parallel : 1.0;  // share of the parameters
     const double replicas = model_parallel > per_node ? n * per_node / model_parallel : n;
     const double bytes = 2.0 * (replicas - 1.0) / replicas * 2.0 * held * job.workload.parameters;

@@ -114,6 +114,7 @@ struct PlanPoint {
   /// the planner runs 1F1B or interleaved 1F1B (cli/layout_search.h).
   std::string pipeline_schedule = "1f1b";
   int virtual_stages = 1;  ///< model chunks per stage (interleaved_1f1b: 2 or more)
+  int expert_parallel = 1;  ///< ranks the routed experts are split over (within the data-parallel ranks)
   int micro_batch = 1;         ///< samples per GPU per micro-step
   int gradient_accumulation = 1;
   std::string recompute;       ///< false | selective | full

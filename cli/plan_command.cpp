@@ -28,11 +28,11 @@ namespace gpuplan::cli {
 const char* const kPlanUsage =
     "gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--gpus h100-sxm,...]\n"
     "             [--format table|markdown|csv|json|html] [-o FILE] [--threads N] [--catalogs DIR] [--catalog FILE]\n"
-    "  Searches parallel layouts (DDP / FSDP / ZeRO, tensor parallel, micro-batch x accumulation,\n"
-    "  recomputation) and instances together: every instance type of the catalogs at 1, 2, 4, ... nodes,\n"
-    "  on-demand and spot, for the scenario's strategies; prunes by memory and by a lower bound, then\n"
-    "  prints the cheapest plan that meets the deadline at p90, the fastest, and the Pareto front of p90\n"
-    "  time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n";
+    "  Searches parallel layouts (DDP / FSDP / ZeRO, tensor, pipeline and expert parallel, micro-batch x\n"
+    "  accumulation, recomputation) and instances together: every instance type of the catalogs at 1, 2,\n"
+    "  4, ... nodes, on-demand and spot, for the scenario's strategies; prunes by memory and by a lower\n"
+    "  bound, then prints the cheapest plan that meets the deadline at p90, the fastest, and the Pareto\n"
+    "  front of p90 time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n";
 
 namespace {
 

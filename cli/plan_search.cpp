@@ -27,6 +27,8 @@
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
 #include "models/memory/parallel_memory.h"
+#include "models/workload/activation_recompute.h"
+#include "models/workload/moe_expert_shard.h"
 #include "models/workload/tensor_parallel_shard.h"
 #include "models/run/remedies.h"
 #include "models/run/run_variant.h"
@@ -339,6 +341,12 @@ PlanSearch Planner::evaluate() const {
         problem.heads = heads.heads;
         problem.kv_heads = heads.kv_heads;
         problem.layers = job.workload.family == "transformer_decoder" ? models::decoder_layers(job.workload) : 0;
+        problem.experts = static_cast<int>(models::routed_experts(job.workload));
+        // The kernel as validation resolved it on the scenario's own GPU. Under `attention:
+        // sdpa` another GPU may choose otherwise (bf16 before sm80 runs math): there a
+        // selective layout is not tried, or is refused by validation.
+        problem.selective_recompute =
+            job.training.attention == models::AttentionKernel::kEager && models::has_eager_attention(job.workload);
         problem.global_batch_samples = static_cast<long long>(models::global_batch_samples(job));
         const std::vector<Layout> layouts = enumerate_layouts(problem);
         any_layout[t] = any_layout[t] || !layouts.empty();
@@ -637,6 +645,7 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
   p.pipeline_parallel = layout.pipeline_parallel;
   p.pipeline_schedule = layout.pipeline_schedule();
   p.virtual_stages = layout.virtual_stages;
+  p.expert_parallel = layout.expert_parallel;
   p.micro_batch = layout.micro_batch;
   p.gradient_accumulation = layout.gradient_accumulation;
   p.recompute = layout.recompute;
@@ -722,9 +731,10 @@ PlanResult Planner::finish(PlanSearch search) const {
                     "(with ddp and Megatron's distributed optimizer; the pipeline runs "
                     "1F1B, or interleaved 1F1B with 2 virtual stages where they divide the layers per stage and the "
                     "micro-batches are a multiple of the stages; the scenario's own pipeline_schedule and virtual_stages "
-                    "are not kept), micro-batch 1-32 x "
+                    "are not kept), expert parallel 1-64 for a mixture-of-experts model (with ddp; "
+                    "dividing the experts and the data-parallel ranks), micro-batch 1-32 x "
                     "accumulation keeping the scenario's global batch, "
-                    "recompute false/selective/full; on-demand at each instance type's cheapest region, spot at its "
+                    "recompute false/selective/full (selective beside eager attention only: a fused kernel saves no scores); on-demand at each instance type's cheapest region, spot at its "
                     "cheapest zone (other rows of the same hardware take as long and cost more)");
   for (const std::string& row : skipped_rows_) r.notes.push_back(row);
   if (!no_network_types_.empty()) {

@@ -25,12 +25,14 @@ std::string describe(const PlanPoint& p) {
           ? fmt::format("; peak memory {:.1f} of {:.1f} GB, within {:.0f} % of capacity", p.peak_memory_bytes / 1e9,
                         p.memory_capacity_bytes / 1e9, 100.0 * (1.0 - models::kTightMemoryShare))
           : std::string();
-  return fmt::format("{} ({} node{} x {} GPU{}, {} in {}, variant {}; {}{}, DP {} x TP {}{} x PP {}{}, micro-batch {} x {} "
+  const std::string experts =
+      p.expert_parallel > 1 ? fmt::format(" (experts over {} of them)", p.expert_parallel) : std::string();
+  return fmt::format("{} ({} node{} x {} GPU{}, {} in {}, variant {}; {}{}, DP {}{} x TP {}{} x PP {}{}, micro-batch {} x {} "
                      "accumulated, recompute {}{}): {} and {} at p90",
                      p.instance, p.nodes, p.nodes == 1 ? "" : "s", per_node, per_node == 1 ? "" : "s",
                      p.market == "spot" ? "spot" : "on-demand", p.zone.empty() ? p.region : p.zone, p.strategy,
                      p.data_parallel, p.distributed_optimizer ? " with the distributed optimizer" : "",
-                     p.data_parallel_degree(), p.tensor_parallel,
+                     p.data_parallel_degree(), experts, p.tensor_parallel,
                      p.sequence_parallel ? " (sequence parallel)" : "", p.pipeline_parallel, schedule,
                      p.micro_batch, p.gradient_accumulation, p.recompute, tight, report::human_duration(p.time_p90_s),
                      report::human_usd(p.cost_p90_usd));

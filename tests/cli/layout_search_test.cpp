@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 using namespace gpuplan;
@@ -174,5 +175,64 @@ TEST_SUITE("cli.layout_search") {
     l.pipeline_parallel = 1;
     l.tensor_parallel = 8;
     CHECK(value_of(l) == "true");
+  }
+
+  TEST_CASE("a mixture-of-experts model: no TP, expert parallel 1/2/4/8 under ddp only, counted by hand") {
+    // 8 experts (Mixtral) on 2 nodes x 8 GPUs, global batch 64: TP is not tried (experts are
+    // not split by it here). ddp: 16 ranks of 4 samples, micro-batches 1/2/4 (3), x EP 1/2/4/8
+    // (each divides 8 experts and 16 ranks, and the node's 8 GPUs; 16 divides no 8 experts),
+    // x 3 recomputation choices: 36. Each sharded choice runs EP 1 only: 3 x 3 = 9.
+    cli::LayoutProblem p = problem(8, 2, 32, 8, 64);
+    p.experts = 8;
+    const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
+    CHECK(layouts.size() == 36 + 6 * 9);
+    std::size_t ep_layouts = 0;
+    for (const cli::Layout& l : layouts) {
+      CHECK(l.tensor_parallel == 1);
+      CHECK(l.mixture_of_experts);
+      if (l.expert_parallel > 1) {
+        ++ep_layouts;
+        CHECK(l.data_parallel.strategy == "ddp");
+      }
+    }
+    CHECK(ep_layouts == 3 * 3 * 3);
+    // 4 GPUs per node, one node: EP 2/4 (8 does not divide the 4 ranks).
+    p.gpus_per_node = 4;
+    p.nodes = 1;
+    std::size_t max_ep = 0;
+    for (const cli::Layout& l : cli::enumerate_layouts(p)) max_ep = std::max<std::size_t>(max_ep, l.expert_parallel);
+    CHECK(max_ep == 4);
+    // The overrides write the expert count, and remove the scenario's load imbalance at EP 1
+    // (the validator wants 2 or more with it); a dense model's layout writes neither key.
+    cli::Layout l;
+    l.data_parallel = {"ddp", "", 0};
+    l.mixture_of_experts = true;
+    l.expert_parallel = 1;
+    std::string text;
+    for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
+    CHECK(text.find("parallelism.expert_parallel=1;parallelism.expert_load_imbalance=~;") != std::string::npos);
+    l.expert_parallel = 4;
+    l.pipeline_parallel = 2;
+    text.clear();
+    for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
+    CHECK(text.find("parallelism.expert_parallel=4;") != std::string::npos);
+    CHECK(text.find("expert_load_imbalance") == std::string::npos);
+    // Megatron's distributed optimizer is refused beside expert parallelism: not set.
+    CHECK_FALSE(l.distributed_optimizer());
+    CHECK(text.find("parallelism.distributed_optimizer=~;") != std::string::npos);
+    l.mixture_of_experts = false;
+    l.expert_parallel = 1;
+    text.clear();
+    for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
+    CHECK(text.find("expert") == std::string::npos);
+  }
+
+  TEST_CASE("beside fused attention selective recomputation is not tried: two choices, not three") {
+    cli::LayoutProblem p = problem(8, 1, 64, 8, 64);
+    const std::size_t all = cli::enumerate_layouts(p).size();
+    p.selective_recompute = false;
+    const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
+    CHECK(layouts.size() * 3 == all * 2);
+    for (const cli::Layout& l : layouts) CHECK(l.recompute != "selective");
   }
 }

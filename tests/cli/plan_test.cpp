@@ -415,9 +415,9 @@ TEST_SUITE("cli.plan") {
     const std::string csv = cli::render_plan(plan, "csv");
     CHECK(csv.rfind("instance,gpu,nodes,gpus,region,zone,market,variant,strategy,data_parallel,tensor_parallel,"
                     "sequence_parallel,distributed_optimizer,pipeline_parallel,pipeline_schedule,virtual_stages,"
-                    "micro_batch,",
+                    "expert_parallel,micro_batch,",
                     0) == 0);
-    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,true,16,1f1b,1,1,1024,"
+    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,true,16,1f1b,1,1,1,1024,"
                    "full,") != std::string::npos);
     const std::string table = cli::render_plan(plan, "table");
     CHECK(table.find("variant  strategy  DP  TP  PP  micro  accum.") != std::string::npos);
@@ -433,9 +433,17 @@ TEST_SUITE("cli.plan") {
     plan.points[0].pipeline_schedule = "interleaved_1f1b";
     plan.points[0].virtual_stages = 2;
     CHECK(cli::render_plan(plan, "table").find("interleaved_1f1b x2") != std::string::npos);
-    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,1,1024,full,") != std::string::npos);
+    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,1,1,1024,full,") != std::string::npos);
     CHECK(cli::plan_summary(plan).find("DP 1 x TP 8 (sequence parallel) x PP 16 (interleaved_1f1b, 2 virtual stages),") !=
           std::string::npos);
+    // Expert parallelism: an EP column in the table (only then), the CSV's expert_parallel and
+    // the summary's expert ranks.
+    CHECK(cli::render_plan(plan, "table").find(" EP") == std::string::npos);
+    plan.points[0].expert_parallel = 4;
+    CHECK(cli::render_plan(plan, "table").find("PP             schedule  EP\n") != std::string::npos);
+    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,4,1,1024,full,") != std::string::npos);
+    CHECK(cli::plan_summary(plan).find("DP 1 (experts over 4 of them) x TP 8") != std::string::npos);
+    plan.points[0].expert_parallel = 1;
     // A peak within 5 % of the GPU's memory is named, as gpuplan run's note does (84.1 of 85.9
     // GB is 97.9 %); 81 GB (94.3 %) is not.
     plan.points[0].memory_capacity_bytes = 85.9e9;
