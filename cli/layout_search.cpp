@@ -18,6 +18,13 @@ std::vector<models::ScenarioOverride> Layout::overrides() const {
   o.push_back({"training.batch_size", std::to_string(micro_batch)});
   o.push_back({"training.gradient_accumulation", std::to_string(gradient_accumulation)});
   o.push_back({"training.activation_checkpointing", recompute});
+  // The scenario's own offload is replaced too: ddp has none to offload.
+  if (offload == Offload::kNone) {
+    o.push_back({"parallelism.offload", "~"});
+  } else {
+    o.push_back({"parallelism.offload.optimizer", "cpu"});
+    o.push_back({"parallelism.offload.parameters", offload == Offload::kOptimizerAndParameters ? "cpu" : "none"});
+  }
   if (mixture_of_experts) {
     o.push_back({"parallelism.expert_parallel", std::to_string(expert_parallel)});
     if (expert_parallel == 1) o.push_back({"parallelism.expert_load_imbalance", "~"});
@@ -29,6 +36,26 @@ std::string Layout::data_parallel_label() const {
   if (data_parallel.strategy == "fsdp") return "fsdp/" + data_parallel.sharding;
   if (data_parallel.strategy == "zero") return "zero-" + std::to_string(data_parallel.zero_stage);
   return data_parallel.strategy;
+}
+
+std::string Layout::offload_label() const {
+  switch (offload) {
+    case Offload::kNone: return "none";
+    case Offload::kOptimizer: return "optimizer";
+    case Offload::kOptimizerAndParameters: return "optimizer+parameters";
+  }
+  return "none";
+}
+
+std::vector<Offload> offload_choices(const DataParallelChoice& dp) {
+  if (dp.strategy == "zero") {
+    if (dp.zero_stage == 3) return {Offload::kOptimizer, Offload::kOptimizerAndParameters};
+    return {Offload::kOptimizer};
+  }
+  if (dp.strategy == "fsdp" && (dp.sharding == "full_shard" || dp.sharding == "hybrid_shard")) {
+    return {Offload::kOptimizerAndParameters};
+  }
+  return {};
 }
 
 namespace {

@@ -65,6 +65,22 @@ inline const std::vector<int> kMicroBatchSizes = {1, 2, 4, 8, 16, 32};
 /// chain, Korthikanti et al. 2022), full (every block).
 inline const std::vector<std::string> kRecomputeChoices = {"false", "selective", "full"};
 
+/// CPU offload of the sharded training state (parallelism.offload) in a layout.
+enum class Offload {
+  kNone,
+  /// optimizer: cpu. ZeRO-Offload (Ren et al. 2021): the optimizer states, the fp32 master
+  /// weights and the optimizer step on the host (zero 1-3).
+  kOptimizer,
+  /// optimizer: cpu and parameters: cpu. FSDP's CPUOffload(offload_params=True) (full_shard,
+  /// hybrid_shard), or ZeRO-Infinity's parameter offload to the CPU (zero 3).
+  kOptimizerAndParameters,
+};
+
+/// The offloads `dp` offers beyond none (config/scenario_parallelism.cpp's rules): zero 1-2
+/// the optimizer's; zero 3 that or both; fsdp full_shard / hybrid_shard both together (FSDP
+/// has no optimizer-only offload); none for ddp, shard_grad_op and one GPU. NVMe is not tried.
+std::vector<Offload> offload_choices(const DataParallelChoice& dp);
+
 /// One layout on `nodes` x `gpus_per_node` GPUs.
 struct Layout {
   DataParallelChoice data_parallel;
@@ -80,6 +96,10 @@ struct Layout {
   /// the scenario's expert_load_imbalance where expert_parallel is 1 (it needs 2 or more). A
   /// dense model's layout leaves both keys alone.
   bool mixture_of_experts = false;
+  /// CPU offload. enumerate_layouts yields kNone only: the planner tries offload_choices()
+  /// where no layout of an instance type and node count fits in GPU memory without them
+  /// (cli/plan_search.cpp), as offload trades step time for memory.
+  Offload offload = Offload::kNone;
 
   /// "1f1b" or "interleaved_1f1b" (the models/step/pipeline_schedule.h names); meaningful
   /// where pipeline_parallel > 1.
@@ -109,6 +129,8 @@ struct Layout {
   std::vector<models::ScenarioOverride> overrides() const;
   /// "fsdp/full_shard", "zero-2", "ddp": the data-parallel part for tables.
   std::string data_parallel_label() const;
+  /// "none", "optimizer" or "optimizer+parameters": the offload for tables.
+  std::string offload_label() const;
 };
 
 /// What the enumeration needs to know of the job and the hardware.

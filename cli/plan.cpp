@@ -111,6 +111,12 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                [count](const PlanPoint& p) { return count(p.expert_parallel); }, "EP",
                [](const PlanPoint& p) { return std::to_string(p.expert_parallel); },
                [](const PlanPoint& p) { return p.expert_parallel > 1; }});
+  f.push_back({"offload", "", Applies::kAlways,
+               "CPU offload of the sharded state: none | optimizer (ZeRO-Offload) | optimizer+parameters (FSDP "
+               "CPUOffload, ZeRO-Infinity to the CPU); the search tries it where no layout of the instance type and "
+               "node count fits without, and the table shows it where used",
+               [](const PlanPoint& p) { return Value(p.offload); }, "offload", nullptr,
+               [](const PlanPoint& p) { return p.offload != "none"; }});
   f.push_back({"micro_batch", "samples", Applies::kAlways, "per-GPU micro-batch (training.batch_size)",
                [count](const PlanPoint& p) { return count(p.micro_batch); }, "micro"});
   f.push_back({"gradient_accumulation", "", Applies::kAlways, "micro-batches per optimizer step",
@@ -154,9 +160,10 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
 }  // namespace
 
 std::string plan_point_key(const PlanPoint& p) {
-  return fmt::format("{}|{}|{}|{}|{:06}|{}|{}|{:02}|{:02}|{:02}|{:04}|{:06}|{:08}|{}", p.instance, p.region, p.zone,
-                     p.market, p.nodes, p.strategy, p.data_parallel, p.tensor_parallel, p.pipeline_parallel,
-                     p.virtual_stages, p.expert_parallel, p.micro_batch, p.gradient_accumulation, p.recompute);
+  return fmt::format("{}|{}|{}|{}|{:06}|{}|{}|{:02}|{:02}|{:02}|{:04}|{}|{:06}|{:08}|{}", p.instance, p.region,
+                     p.zone, p.market, p.nodes, p.strategy, p.data_parallel, p.tensor_parallel, p.pipeline_parallel,
+                     p.virtual_stages, p.expert_parallel, p.offload, p.micro_batch, p.gradient_accumulation,
+                     p.recompute);
 }
 
 PlanBound plan_lower_bound(const models::JobSpec& job) {

@@ -115,6 +115,7 @@ struct PlanPoint {
   std::string pipeline_schedule = "1f1b";
   int virtual_stages = 1;  ///< model chunks per stage (interleaved_1f1b: 2 or more)
   int expert_parallel = 1;  ///< ranks the routed experts are split over (within the data-parallel ranks)
+  std::string offload = "none";  ///< CPU offload: none | optimizer | optimizer+parameters (Layout::offload_label)
   int micro_batch = 1;         ///< samples per GPU per micro-step
   int gradient_accumulation = 1;
   std::string recompute;       ///< false | selective | full
@@ -148,6 +149,7 @@ struct PlanCounts {
   std::size_t step_reused = 0;      ///< candidates whose step problem was simulated already
   std::size_t spot_pruned = 0;      ///< spot evaluations skipped: not the fastest layout of its instance and nodes, or dominated
   std::size_t spot_unstable = 0;    ///< spot plans preempted more often than once per restart (not evaluated)
+  std::size_t offload_tried = 0;    ///< candidates with CPU offload (of considered; tried where nothing fits without)
   int max_nodes = 0;                ///< the most nodes tried of any type
   /// The smallest lower bound (plan_lower_bound) of a candidate that fits in memory, seconds;
   /// infinity when none does. A deadline under it cannot be met by any layout tried.

@@ -330,6 +330,28 @@ PlanSearch Planner::evaluate() const {
     std::vector<Candidate> round;
     std::vector<Validation> to_validate;
     std::vector<bool> any_layout(types_.size(), false);
+    // Adds candidate `c` on `rep` (its group's first row), and its validation when new.
+    const auto add_candidate = [&](Candidate c, const models::InstanceSpec& rep) {
+      // Validated once for every accumulation: 1, or the stage count, the interleaved
+      // schedule's smallest (it needs a multiple of the stages).
+      Layout shape = c.layout;
+      shape.gradient_accumulation = c.layout.virtual_stages > 1 ? c.layout.pipeline_parallel : 1;
+      const std::vector<models::ScenarioOverride> o = shape.overrides();
+      // What validation reads of the hardware is the GPU, its count per node and whether
+      // there are several nodes: validated once per (GPU, GPUs per node, 1 or 2+ nodes) on
+      // the first row met with them (its hardware is replaced by plan_job). A pipeline's rules
+      // read the GPU count itself (TP x PP divides it): validated per node count. An offload's
+      // read the node's host memory against the state per node: per node count and row memory.
+      const bool offload = c.layout.offload != Offload::kNone;
+      const int validation_nodes = c.layout.pipeline_parallel > 1 || offload ? c.nodes : std::min(c.nodes, 2);
+      c.validation = fmt::format("{}|{}|{}|{}|{}", c.variant, rep.gpu, rep.accelerator_count, validation_nodes,
+                                 offload ? fmt::format("{:a}|", rep.memory_bytes) : std::string());
+      for (const models::ScenarioOverride& x : o) c.validation += x.path + "=" + x.value + ";";
+      if (validated.emplace(c.validation, ValidatedLayout{}).second) {
+        to_validate.push_back({c.validation, c.variant, o, &rep, validation_nodes});
+      }
+      round.push_back(std::move(c));
+    };
     for (const std::size_t t : active) {
       const InstanceType& type = types_[t];
       for (std::size_t v = 0; v < scenario_.variants.size(); ++v) {
@@ -360,83 +382,105 @@ PlanSearch Planner::evaluate() const {
             c.type = t;
             c.group = g;
             c.nodes = nodes;
-            // Validated once for every accumulation: 1, or the stage count, the interleaved
-            // schedule's smallest (it needs a multiple of the stages).
-            Layout shape = layout;
-            shape.gradient_accumulation = layout.virtual_stages > 1 ? layout.pipeline_parallel : 1;
-            const std::vector<models::ScenarioOverride> o = shape.overrides();
-            // What validation reads of the hardware is the GPU, its count per node and whether
-            // there are several nodes: validated once per (GPU, GPUs per node, 1 or 2+ nodes)
-            // on the first row met with them (its hardware is replaced by plan_job). A pipeline's
-            // rules read the GPU count itself (TP x PP divides it): validated per node count.
-            const int validation_nodes = layout.pipeline_parallel > 1 ? nodes : std::min(nodes, 2);
-            c.validation = fmt::format("{}|{}|{}|{}|", v, rep.gpu, rep.accelerator_count, validation_nodes);
-            for (const models::ScenarioOverride& x : o) c.validation += x.path + "=" + x.value + ";";
-            if (validated.emplace(c.validation, ValidatedLayout{}).second) {
-              to_validate.push_back({c.validation, v, o, &rep, validation_nodes});
-            }
-            round.push_back(std::move(c));
+            add_candidate(std::move(c), rep);
           }
         }
       }
     }
-    counts.considered += round.size();
-    std::vector<ValidatedLayout> fresh(to_validate.size());
-    // In batches of kValidationBatch, each with its own validators (one per variant, the
-    // scenario parsed once per batch and variant; config/variant_validator.h), so that no
-    // tree is shared between threads and none keeps more than a batch's value nodes.
-    const std::size_t batches = (to_validate.size() + kValidationBatch - 1) / kValidationBatch;
-    parallel_for(batches, options_.threads, options_.progress, 0, batches, [&](std::size_t b) {
-      std::map<std::size_t, std::unique_ptr<config::VariantValidator>> validators;
-      const std::size_t end = std::min(to_validate.size(), (b + 1) * kValidationBatch);
-      for (std::size_t i = b * kValidationBatch; i < end; ++i) {
-        const Validation& w = to_validate[i];
-        std::unique_ptr<config::VariantValidator>& validator = validators[w.variant];
-        if (!validator) {
-          validator = std::make_unique<config::VariantValidator>(scenario_, scenario_.variants[w.variant], catalogs_,
-                                                                 families_);
+    // Validates to_validate[from, end) in batches of kValidationBatch, each with its own
+    // validators (one per variant, the scenario parsed once per batch and variant;
+    // config/variant_validator.h), so that no tree is shared between threads and none keeps
+    // more than a batch's value nodes.
+    const auto validate_from = [&](std::size_t from) {
+      const std::size_t count = to_validate.size() - from;
+      std::vector<ValidatedLayout> fresh(count);
+      const std::size_t batches = (count + kValidationBatch - 1) / kValidationBatch;
+      parallel_for(batches, options_.threads, options_.progress, 0, batches, [&](std::size_t b) {
+        std::map<std::size_t, std::unique_ptr<config::VariantValidator>> validators;
+        const std::size_t end = std::min(count, (b + 1) * kValidationBatch);
+        for (std::size_t i = b * kValidationBatch; i < end; ++i) {
+          const Validation& w = to_validate[from + i];
+          std::unique_ptr<config::VariantValidator>& validator = validators[w.variant];
+          if (!validator) {
+            validator = std::make_unique<config::VariantValidator>(scenario_, scenario_.variants[w.variant], catalogs_,
+                                                                   families_);
+          }
+          std::vector<models::ScenarioOverride> all = instance_overrides(*w.row, w.nodes);
+          all.insert(all.end(), w.layout.begin(), w.layout.end());
+          config::OverriddenJob j = validator->validate(all);
+          if (!j.job) {
+            fresh[i].errors = std::move(j.errors);
+            continue;
+          }
+          // The layout's own overrides: the same text for every variant that reaches the same job.
+          fresh[i].key = validator->key(w.layout);
+          fresh[i].job = std::make_shared<const models::JobSpec>(std::move(*j.job));
         }
-        std::vector<models::ScenarioOverride> all = instance_overrides(*w.row, w.nodes);
-        all.insert(all.end(), w.layout.begin(), w.layout.end());
-        config::OverriddenJob j = validator->validate(all);
-        if (!j.job) {
-          fresh[i].errors = std::move(j.errors);
-          continue;
-        }
-        // The layout's own overrides: the same text for every variant that reaches the same job.
-        fresh[i].key = validator->key(w.layout);
-        fresh[i].job = std::make_shared<const models::JobSpec>(std::move(*j.job));
-      }
-    });
-    for (std::size_t i = 0; i < to_validate.size(); ++i) validated[to_validate[i].key] = std::move(fresh[i]);
+      });
+      for (std::size_t i = 0; i < count; ++i) validated[to_validate[from + i].key] = std::move(fresh[i]);
+    };
 
     // 2. Memory and lower bound once per distinct step problem (in parallel), then the
     //    pruning in candidate order.
-    std::vector<std::string> step_keys(round.size());
-    std::vector<std::size_t> info_todo;
+    std::vector<std::string> step_keys;
+    // Sizes the step problems of round[from, end) not sized before.
+    const auto size_steps_from = [&](std::size_t from) {
+      step_keys.resize(round.size());
+      std::vector<std::size_t> info_todo;
+      for (std::size_t i = from; i < round.size(); ++i) {
+        Candidate& c = round[i];
+        const ValidatedLayout& vl = validated.at(c.validation);
+        if (!vl.job) continue;
+        c.base = vl.job;
+        step_keys[i] = fmt::format("{}|{}|{}|{}", vl.key, c.layout.gradient_accumulation,
+                                   hardware_signature(*types_[c.type].groups[c.group].front()), nodes);
+        if (step_info.emplace(step_keys[i], StepInfo{}).second) info_todo.push_back(i);
+      }
+      std::vector<StepInfo> infos(info_todo.size());
+      parallel_for(info_todo.size(), options_.threads, {}, 0, 0, [&](std::size_t k) {
+        const Candidate& c = round[info_todo[k]];
+        // candidate_job into one job per thread, assigned over: its op table's storage is reused
+        // from one candidate to the next rather than allocated per op name.
+        thread_local models::JobSpec j;
+        assign_candidate_job(j, c, *types_[c.type].groups[c.group].front(), catalogs_);
+        // The rule run_variant uses: the busiest GPU, the worst pipeline stage's.
+        const models::MemoryBreakdown m = models::rank_memory(j, params.memory);
+        infos[k].peak_memory_bytes = m.total_bytes();
+        infos[k].fits_memory = m.total_bytes() <= j.hardware.gpu.memory_bytes;
+        if (infos[k].fits_memory) infos[k].bound = plan_lower_bound(j);
+      });
+      for (std::size_t k = 0; k < info_todo.size(); ++k) step_info[step_keys[info_todo[k]]] = infos[k];
+    };
+    validate_from(0);
+    size_steps_from(0);
+
+    // 2b. CPU offload where nothing fits: on an instance type where no candidate of this node
+    //     count fits in GPU memory, every validated candidate is tried again with each offload
+    //     its strategy offers (offload_choices). Offload trades step time for GPU memory, so
+    //     where a layout fits without it, offload is not tried (a bound on effort).
+    std::vector<bool> fits_without_offload(types_.size(), false);
     for (std::size_t i = 0; i < round.size(); ++i) {
-      Candidate& c = round[i];
-      const ValidatedLayout& vl = validated.at(c.validation);
-      if (!vl.job) continue;
-      c.base = vl.job;
-      step_keys[i] = fmt::format("{}|{}|{}|{}", vl.key, c.layout.gradient_accumulation,
-                                 hardware_signature(*types_[c.type].groups[c.group].front()), nodes);
-      if (step_info.emplace(step_keys[i], StepInfo{}).second) info_todo.push_back(i);
+      if (round[i].base && step_info.at(step_keys[i]).fits_memory) fits_without_offload[round[i].type] = true;
     }
-    std::vector<StepInfo> infos(info_todo.size());
-    parallel_for(info_todo.size(), options_.threads, {}, 0, 0, [&](std::size_t k) {
-      const Candidate& c = round[info_todo[k]];
-      // candidate_job into one job per thread, assigned over: its op table's storage is reused
-      // from one candidate to the next rather than allocated per op name.
-      thread_local models::JobSpec j;
-      assign_candidate_job(j, c, *types_[c.type].groups[c.group].front(), catalogs_);
-      // The rule run_variant uses: the busiest GPU, the worst pipeline stage's.
-      const models::MemoryBreakdown m = models::rank_memory(j, params.memory);
-      infos[k].peak_memory_bytes = m.total_bytes();
-      infos[k].fits_memory = m.total_bytes() <= j.hardware.gpu.memory_bytes;
-      if (infos[k].fits_memory) infos[k].bound = plan_lower_bound(j);
-    });
-    for (std::size_t k = 0; k < info_todo.size(); ++k) step_info[step_keys[info_todo[k]]] = infos[k];
+    const std::size_t first_offload = round.size();
+    const std::size_t first_offload_validation = to_validate.size();
+    for (std::size_t i = 0; i < first_offload; ++i) {
+      if (!round[i].base || fits_without_offload[round[i].type]) continue;
+      for (const Offload offload : offload_choices(round[i].layout.data_parallel)) {
+        Candidate c;
+        c.variant = round[i].variant;
+        c.layout = round[i].layout;
+        c.layout.offload = offload;
+        c.type = round[i].type;
+        c.group = round[i].group;
+        c.nodes = nodes;
+        add_candidate(std::move(c), *types_[round[i].type].groups[round[i].group].front());
+      }
+    }
+    validate_from(first_offload_validation);
+    size_steps_from(first_offload);
+    counts.considered += round.size();
+    counts.offload_tried += round.size() - first_offload;
 
     std::vector<std::size_t> kept;       // candidates evaluated this round
     std::vector<std::size_t> new_steps;  // candidates whose step problem is simulated this round
@@ -646,6 +690,7 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
   p.pipeline_schedule = layout.pipeline_schedule();
   p.virtual_stages = layout.virtual_stages;
   p.expert_parallel = layout.expert_parallel;
+  p.offload = layout.offload_label();
   p.micro_batch = layout.micro_batch;
   p.gradient_accumulation = layout.gradient_accumulation;
   p.recompute = layout.recompute;
@@ -710,9 +755,6 @@ PlanResult Planner::finish(PlanSearch search) const {
   for (const config::Variant& v : scenario_.variants) {
     if (const auto o = models::smaller_optimizer_state(v.job.training)) suggest(o->path + ": " + o->value);
   }
-  for (const config::Variant& v : scenario_.variants) {
-    if (v.job.parallelism.optimizer_offload == models::OffloadTarget::kNone) suggest("parallelism.offload.optimizer: cpu");
-  }
   std::size_t unfinished = 0;
   for (const PlanPoint& p : points) unfinished += p.fits && p.finished_share < 1.0 ? 1 : 0;
   r.points = std::move(points);
@@ -722,9 +764,11 @@ PlanResult Planner::finish(PlanSearch search) const {
       "considered, {} refused by validation, {} the same job as another row's, {} pruned by memory, {} pruned by the "
       "lower bound (deadline or dominated), {} step problems simulated ({} candidates reused one), {} spot "
       "plans not evaluated because their nodes are preempted more often than once per restart, {} spot "
-      "evaluations skipped (spot runs only the fastest layout of each instance and node count, where not dominated)",
+      "evaluations skipped (spot runs only the fastest layout of each instance and node count, where not dominated); "
+      "{} of the candidates offload to the CPU (tried where no layout of the instance type and node count fits "
+      "without)",
       c.considered, c.max_nodes, c.invalid, c.duplicate, c.pruned_memory, c.pruned_bound, c.simulated, c.step_reused,
-      c.spot_unstable, c.spot_pruned));
+      c.spot_unstable, c.spot_pruned, c.offload_tried));
   r.notes.push_back("layouts: ddp, fsdp (full_shard, hybrid_shard, shard_grad_op) or zero 1-3, tensor parallel 1-8 "
                     "inside a node (with sequence parallelism; beside ddp with Megatron's distributed optimizer, or "
                     "beside fsdp/zero sharding the remaining ranks) and pipeline parallel 1-16 dividing the layers "
@@ -733,7 +777,8 @@ PlanResult Planner::finish(PlanSearch search) const {
                     "micro-batches are a multiple of the stages; the scenario's own pipeline_schedule and virtual_stages "
                     "are not kept), expert parallel 1-64 for a mixture-of-experts model (with ddp; "
                     "dividing the experts and the data-parallel ranks), micro-batch 1-32 x "
-                    "accumulation keeping the scenario's global batch, "
+                    "accumulation keeping the scenario's global batch, CPU offload (zero: the optimizer, zero-3 also the "
+                    "parameters; fsdp full_shard / hybrid_shard both) where nothing fits without it, "
                     "recompute false/selective/full (selective beside eager attention only: a fused kernel saves no scores); on-demand at each instance type's cheapest region, spot at its "
                     "cheapest zone (other rows of the same hardware take as long and cost more)");
   for (const std::string& row : skipped_rows_) r.notes.push_back(row);

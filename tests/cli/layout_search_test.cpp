@@ -130,7 +130,7 @@ TEST_SUITE("cli.layout_search") {
           "parallelism.sequence_parallel=~;parallelism.distributed_optimizer=~;parallelism.pipeline_parallel=1;"
           "parallelism.pipeline_schedule=~;"
                  "parallelism.virtual_stages=~;training.batch_size=4;training.gradient_accumulation=8;"
-          "training.activation_checkpointing=selective;");
+          "training.activation_checkpointing=selective;parallelism.offload=~;");
     CHECK(l.data_parallel_label() == "zero-2");
     // An interleaved pipeline writes its schedule and chunks.
     l.data_parallel = {"ddp", "", 0};
@@ -234,5 +234,32 @@ TEST_SUITE("cli.layout_search") {
     const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
     CHECK(layouts.size() * 3 == all * 2);
     for (const cli::Layout& l : layouts) CHECK(l.recompute != "selective");
+  }
+
+  TEST_CASE("the offloads each strategy offers, and what an offloading layout writes") {
+    using cli::Offload;
+    CHECK(cli::offload_choices({"ddp", "", 0}).empty());
+    CHECK(cli::offload_choices({"none", "", 0}).empty());
+    CHECK(cli::offload_choices({"fsdp", "shard_grad_op", 0}).empty());  // FSDP offloads parameters with the optimizer
+    CHECK(cli::offload_choices({"fsdp", "full_shard", 0}) == std::vector<Offload>{Offload::kOptimizerAndParameters});
+    CHECK(cli::offload_choices({"fsdp", "hybrid_shard", 0}) == std::vector<Offload>{Offload::kOptimizerAndParameters});
+    CHECK(cli::offload_choices({"zero", "", 1}) == std::vector<Offload>{Offload::kOptimizer});
+    CHECK(cli::offload_choices({"zero", "", 2}) == std::vector<Offload>{Offload::kOptimizer});
+    CHECK(cli::offload_choices({"zero", "", 3}) ==
+          std::vector<Offload>{Offload::kOptimizer, Offload::kOptimizerAndParameters});
+    // enumerate_layouts itself offloads nothing: the planner adds offload where nothing fits.
+    for (const cli::Layout& l : cli::enumerate_layouts(problem(8, 2, 64, 8, 64))) CHECK(l.offload == Offload::kNone);
+    cli::Layout l;
+    l.data_parallel = {"zero", "", 3};
+    l.offload = Offload::kOptimizer;
+    std::string text;
+    for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
+    CHECK(text.find(";parallelism.offload.optimizer=cpu;parallelism.offload.parameters=none;") != std::string::npos);
+    CHECK(l.offload_label() == "optimizer");
+    l.offload = Offload::kOptimizerAndParameters;
+    text.clear();
+    for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
+    CHECK(text.find(";parallelism.offload.optimizer=cpu;parallelism.offload.parameters=cpu;") != std::string::npos);
+    CHECK(l.offload_label() == "optimizer+parameters");
   }
 }

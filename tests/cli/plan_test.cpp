@@ -415,9 +415,9 @@ TEST_SUITE("cli.plan") {
     const std::string csv = cli::render_plan(plan, "csv");
     CHECK(csv.rfind("instance,gpu,nodes,gpus,region,zone,market,variant,strategy,data_parallel,tensor_parallel,"
                     "sequence_parallel,distributed_optimizer,pipeline_parallel,pipeline_schedule,virtual_stages,"
-                    "expert_parallel,micro_batch,",
+                    "expert_parallel,offload,micro_batch,",
                     0) == 0);
-    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,true,16,1f1b,1,1,1,1024,"
+    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,true,16,1f1b,1,1,none,1,1024,"
                    "full,") != std::string::npos);
     const std::string table = cli::render_plan(plan, "table");
     CHECK(table.find("variant  strategy  DP  TP  PP  micro  accum.") != std::string::npos);
@@ -433,7 +433,7 @@ TEST_SUITE("cli.plan") {
     plan.points[0].pipeline_schedule = "interleaved_1f1b";
     plan.points[0].virtual_stages = 2;
     CHECK(cli::render_plan(plan, "table").find("interleaved_1f1b x2") != std::string::npos);
-    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,1,1,1024,full,") != std::string::npos);
+    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,1,none,1,1024,full,") != std::string::npos);
     CHECK(cli::plan_summary(plan).find("DP 1 x TP 8 (sequence parallel) x PP 16 (interleaved_1f1b, 2 virtual stages),") !=
           std::string::npos);
     // Expert parallelism: an EP column in the table (only then), the CSV's expert_parallel and
@@ -441,7 +441,7 @@ TEST_SUITE("cli.plan") {
     CHECK(cli::render_plan(plan, "table").find(" EP") == std::string::npos);
     plan.points[0].expert_parallel = 4;
     CHECK(cli::render_plan(plan, "table").find("PP             schedule  EP\n") != std::string::npos);
-    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,4,1,1024,full,") != std::string::npos);
+    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,4,none,1,1024,full,") != std::string::npos);
     CHECK(cli::plan_summary(plan).find("DP 1 (experts over 4 of them) x TP 8") != std::string::npos);
     plan.points[0].expert_parallel = 1;
     // A peak within 5 % of the GPU's memory is named, as gpuplan run's note does (84.1 of 85.9
@@ -549,19 +549,54 @@ TEST_SUITE("cli.plan") {
 
   TEST_CASE("the changes suggested where nothing fits are those the scenario can still make") {
     // The shipped capacity plan trains with plain SGD: no 8-bit AdamW to offer (a new user
-    // was told to switch to adamw_8bit while already on it).
+    // was told to switch to adamw_8bit while already on it). CPU offload is not suggested:
+    // the search tries it where nothing fits.
     const cli::Planner sgd(scenario(), context().catalogs, context().families, gcp_options(1));
-    CHECK(sgd.finish(cli::PlanSearch{}).memory_suggestions ==
-          std::vector<std::string>{"parallelism.offload.optimizer: cpu"});
+    CHECK(sgd.finish(cli::PlanSearch{}).memory_suggestions.empty());
     config::Scenario adamw = scenario();
     for (config::Variant& v : adamw.variants) v.job.training.optimizer = models::Optimizer::kAdamW;
     const cli::Planner with_adamw(adamw, context().catalogs, context().families, gcp_options(1));
     CHECK(with_adamw.finish(cli::PlanSearch{}).memory_suggestions ==
-          std::vector<std::string>{"training.optimizer: adamw_8bit", "parallelism.offload.optimizer: cpu"});
+          std::vector<std::string>{"training.optimizer: adamw_8bit"});
     for (config::Variant& v : adamw.variants) v.job.training.optimizer = models::Optimizer::kAdamW8bit;
     const cli::Planner eight_bit(adamw, context().catalogs, context().families, gcp_options(1));
-    CHECK(eight_bit.finish(cli::PlanSearch{}).memory_suggestions ==
-          std::vector<std::string>{"parallelism.offload.optimizer: cpu"});
+    CHECK(eight_bit.finish(cli::PlanSearch{}).memory_suggestions.empty());
+  }
+
+  TEST_CASE("CPU offload is tried where no layout fits without it: Llama-3-70B fine-tuned on one p4de node") {
+    // 70.6 B parameters with AdamW: 16 B each of weights, gradients and state, 1.13 TB over 8
+    // A100 80GB = 141 GB a GPU before activations: no layout of one node fits. With ZeRO-Offload
+    // the optimizer state, fp32 master weights and fp32 gradients (12 B + 4 B a parameter,
+    // 1.13 TB) go to the node's 1,152 GiB of host memory; the GPU keeps the bf16 shards.
+    const config::Scenario s = config::parse_scenario(
+        "format: gpuplan/v1\nname: ft70\n"
+        "workload: {model: llama3-70b, sequence_length: 4096, tokens: 5e7, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 1, gradient_accumulation: 16, precision: bf16_amp, optimizer: adamw,\n"
+        "           activation_checkpointing: full}\n"
+        "hardware: {gpu: a100-80gb, gpus_per_node: 8, host_memory: 1 TiB}\n"
+        "parallelism: {strategy: fsdp, sharding: full_shard}\n",
+        "ft70.yaml", context().catalogs, context().families);
+    cli::PlanOptions o;
+    o.deadline_s = 7 * 86400.0;
+    o.providers = {"aws"};
+    o.gpus = {"a100-80gb"};
+    o.threads = 2;
+    const cli::Planner planner(s, context().catalogs, context().families, o);
+    const cli::PlanResult r = planner.finish(planner.evaluate());
+    CHECK(r.counts.offload_tried > 0);
+    std::map<int, std::set<std::string>> offloads_by_nodes;
+    for (const cli::PlanPoint& p : r.points) {
+      if (p.fits) offloads_by_nodes[p.nodes].insert(p.offload);
+    }
+    // One node: every plan that fits offloads (only zero stages offer the optimizer alone).
+    REQUIRE(offloads_by_nodes.count(1) == 1);
+    CHECK(offloads_by_nodes[1].count("none") == 0);
+    for (const cli::PlanPoint& p : r.points) {
+      if (p.fits && p.nodes == 1 && p.offload == "optimizer") CHECK(p.data_parallel.rfind("zero-", 0) == 0);
+    }
+    // Where a layout fits without offload (4 nodes: TP 4 x PP 8), none is tried.
+    REQUIRE(offloads_by_nodes.count(4) == 1);
+    CHECK(offloads_by_nodes[4] == std::set<std::string>{"none"});
   }
 
   TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {
@@ -571,10 +606,10 @@ TEST_SUITE("cli.plan") {
     plan.counts.invalid = 168;
     plan.counts.pruned_memory = 1032;
     plan.counts.max_nodes = 1;
-    plan.memory_suggestions = {"training.optimizer: adamw_8bit", "parallelism.offload.optimizer: cpu"};
+    plan.memory_suggestions = {"training.optimizer: adamw_8bit"};
     CHECK(cli::plan_summary(plan) ==
           "No plan: none of the 1032 distinct candidates that validation accepted fits in GPU memory (the largest layouts tried "
-          "span 1 node). Try training.optimizer: adamw_8bit, parallelism.offload.optimizer: cpu, GPUs with more memory "
+          "span 1 node). Try training.optimizer: adamw_8bit, GPUs with more memory "
           "(--gpus), or providers whose catalog gives a network between nodes (--providers; the notes list the instance "
           "types planned on one node only).\n");
     // Some fit but their bound misses the deadline: the deadline sentence, and how far off it is.
