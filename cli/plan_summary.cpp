@@ -86,7 +86,12 @@ std::string plan_summary(const PlanResult& plan) {
     // the deadline (plan.h, kPlanDoublingsPastDeadline): the fastest plan is the fastest of those.
     const bool any_met = std::any_of(plan.points.begin(), plan.points.end(),
                                      [](const PlanPoint& p) { return p.meets_deadline; });
-    if (!any_met) {
+    if (plan.counts.max_nodes == 1) {
+      // No type grew past one node ("up to 1 nodes" read as nonsense to a new user).
+      out += "(Each instance type was searched on one node: more were not tried, because the catalog gives the "
+             "type no network between nodes (the notes name those) or because more nodes could not make a plan "
+             "of it cheaper, or faster past the deadline.)\n";
+    } else if (!any_met) {
       // Nothing met the deadline: only the plan.h bounds stopped the growth.
       out += fmt::format("(Node counts grow in powers of two per instance type, up to {} nodes here.)\n",
                          plan.counts.max_nodes);

@@ -545,6 +545,12 @@ TEST_SUITE("cli.plan") {
                                        "doubling makes it at least 1.5x faster. More nodes, which may be faster "
                                        "still, are not searched: a shorter --deadline searches them.)\n") !=
           std::string::npos);
+    // One node only: said so, not "up to 1 nodes".
+    plan.counts.max_nodes = 1;
+    const std::string one = cli::plan_summary(plan);
+    CHECK(one.find("up to 1 nodes") == std::string::npos);
+    CHECK(one.find("\n(Each instance type was searched on one node: more were not tried, because the catalog gives "
+                   "the type no network between nodes") != std::string::npos);
   }
 
   TEST_CASE("the changes suggested where nothing fits are those the scenario can still make") {
