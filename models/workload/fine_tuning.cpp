@@ -257,6 +257,7 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       }
       const std::string prefix = original.name + "." + p.suffix + ".lora_";
       const bool dropout = spec.dropout > 0.0;
+      const std::size_t first_adapter_op = ops.size();
       if (dropout && !dropped_input_saved) {
         ops.push_back(dropout_op(original.name + ".lora_dropout", rows * p.in));
       }
@@ -264,6 +265,8 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       dropped_input_saved = dropped_input_saved || dropout;
       ops.push_back(linear_op(prefix + "b", rows, r, p.out, false, true));
       ops.push_back(elementwise_op(prefix + "add", rows * p.out, 2.0, kLoraAddFlopPerElement, 0.0, kLoraAddKernels));
+      // Beside a routed expert the adapter runs on the same routed token copies.
+      for (std::size_t i = first_adapter_op; i < ops.size(); ++i) ops[i].routed_tokens = original.routed_tokens;
       ++adapters;
     }
   }

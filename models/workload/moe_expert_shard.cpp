@@ -34,6 +34,8 @@ Workload expert_parallel_rank_workload(const Workload& workload, int expert_para
       op.experts /= e;
       op.parameters /= e;
       op.frozen_parameters /= e;
+    }
+    if (op.routed_tokens) {
       op.forward_flop *= load_imbalance;
       op.input_elements *= load_imbalance;
       op.output_elements *= load_imbalance;

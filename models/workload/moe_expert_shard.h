@@ -6,8 +6,10 @@
 /// everything else. After the dispatch all-to-all each rank runs its experts on the tokens
 /// routed to them from all e ranks: k·s tokens per sample on average, the same as without
 /// expert parallelism, times the load imbalance on the busiest rank (the one the step waits
-/// for). So an expert op's parameters (and frozen parameters) are / e, its FLOP, elements
-/// moved and saved x imbalance. The shared experts and the router are replicated.
+/// for). So an expert op's parameters (and frozen parameters) are / e, and the FLOP,
+/// elements moved and saved of every op on the routed tokens (Op::routed_tokens: the expert
+/// GEMMs, the activation between them, LoRA adapters beside them) x imbalance. The shared
+/// experts and the router are replicated.
 
 #include "models/workload/workload.h"
 

@@ -21,6 +21,7 @@ Op expert_linear(const std::string& name, double rows, double in, double out, bo
   op.weight_columns = 0.0;
   op.experts = moe.experts;
   op.active_experts = moe.experts_per_token;
+  op.routed_tokens = true;
   return op;
 }
 
@@ -37,6 +38,7 @@ void append_mlp(std::vector<Op>& ops, const std::string& name, double rows, doub
   ops.push_back(up);
   Op act = swiglu ? elementwise_op(name + "_act", rows * width, 2.0, kSwigluFlopPerElement, 3.0 * rows * width, 2)
                   : elementwise_op(name + "_act", rows * width, 1.0, kGeluFlopPerElement, rows * width);
+  act.routed_tokens = routed != nullptr;
   ops.push_back(act);
   ops.push_back(routed != nullptr ? expert_linear(name + "_down", rows, width, hidden, bias, *routed, 1)
                                   : linear_op(name + "_down", rows, width, hidden, bias, true));

@@ -158,6 +158,11 @@ struct Op {
   double experts = 0.0;
   /// Routed experts each token runs through (top-k), for ops with experts > 0.
   double active_experts = 0.0;
+  /// The op runs on the token copies routed to the experts (a mixture-of-experts layer's
+  /// expert GEMMs, the activation between them, and LoRA adapters beside them): on an
+  /// expert-parallel rank its work and saved activations grow with the load imbalance
+  /// (moe_expert_shard.h). Every op with experts > 0 has it.
+  bool routed_tokens = false;
   /// Backward's activation traffic relative to forward's: 2 for an op whose backward reads
   /// the output gradient and the saved input and writes the input gradient; more for a
   /// chain of copies whose backward also zero-fills and sums (transformer_block.h,

@@ -15,6 +15,7 @@
 #include "models/step/expert_parallel_plan.h"
 #include "models/step/step_plan.h"
 #include "models/step/step_simulation.h"
+#include "models/workload/fine_tuning.h"
 
 using namespace gpuplan::models;
 
@@ -129,9 +130,37 @@ TEST_SUITE("models.step.expert_parallel") {
     CHECK(unit(balanced.forward, up).flop == doctest::Approx(34'359'738'368.0));
     const std::string dispatch = "layers.0.mlp.experts_gate_up fwd dispatch all_to_all (expert parallel)";
     CHECK(unit(skewed.forward, dispatch).gpu_s == doctest::Approx(all_to_all_s(1.5 * 8'388'608.0, 8)));
+    // The activation between the expert GEMMs runs on the same routed tokens: x 1.5 too.
+    const std::string act = "layers.0.mlp.experts_act fwd";
+    CHECK(unit(skewed.forward, act).flop == doctest::Approx(1.5 * unit(balanced.forward, act).flop));
     // Model FLOP (MFU's numerator) are the model's whatever the imbalance or the split.
     CHECK(skewed.model_flop_per_step ==
           doctest::Approx(plan_step(whole_job, GpuEfficiency::defaults()).model_flop_per_step));
+  }
+
+  TEST_CASE("under LoRA the busiest rank saves the frozen experts' activations x imbalance") {
+    // A frozen expert GEMM saves nothing (its input gradient needs only its weight), but the
+    // SwiGLU between them keeps 3 x (k·s = 1024) x 2048 elements per sample and layer at
+    // balance (moe_layer.cpp, as transformer_block.cpp's). The busiest rank of 1.5 keeps 1.5 x
+    // that (a new-user trial found LoRA's peak unmoved by the imbalance).
+    JobSpec job = moe_on_node(8);
+    FineTuningSpec lora;
+    lora.method = FineTuningMethod::kLora;
+    lora.targets = {LoraTarget::kQ, LoraTarget::kV};
+    job.workload = with_fine_tuning(job.workload, lora, job.training.precision);
+    const auto saved = [](const Workload& w, const std::string& name) {
+      for (const Op& op : w.ops) {
+        if (op.name == name) return op.saved_elements;
+      }
+      return -1.0;
+    };
+    const Workload balanced = rank_workload(job);
+    job.parallelism.expert_load_imbalance = 1.5;
+    const Workload skewed = rank_workload(job);
+    const double act = saved(balanced, "layers.0.mlp.experts_act");
+    CHECK(act == doctest::Approx(3.0 * kExpertsPerToken * kTokens * 2048.0));
+    CHECK(saved(skewed, "layers.0.mlp.experts_act") == doctest::Approx(1.5 * act));
+    CHECK(saved(balanced, "layers.0.mlp.experts_gate_up") == 0.0);  // frozen 16-bit: nothing saved
   }
 
   TEST_CASE("expert gradients are all-reduced over the ranks holding the same experts only") {
