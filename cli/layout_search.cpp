@@ -58,6 +58,18 @@ std::vector<Offload> offload_choices(const DataParallelChoice& dp) {
   return {};
 }
 
+std::vector<Layout> offloaded_layouts(const Layout& layout) {
+  Layout base = layout;
+  if (base.data_parallel.strategy == "none") base.data_parallel = {"zero", "", 3};
+  std::vector<Layout> out;
+  for (const Offload offload : offload_choices(base.data_parallel)) {
+    Layout l = base;
+    l.offload = offload;
+    out.push_back(l);
+  }
+  return out;
+}
+
 namespace {
 
 /// The expert-parallel sizes valid for a layout with `ranks` data-parallel ranks under `dp`

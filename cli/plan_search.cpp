@@ -456,7 +456,7 @@ PlanSearch Planner::evaluate() const {
 
     // 2b. CPU offload where nothing fits: on an instance type where no candidate of this node
     //     count fits in GPU memory, every validated candidate is tried again with each offload
-    //     its strategy offers (offload_choices). Offload trades step time for GPU memory, so
+    //     its strategy offers (offloaded_layouts; one GPU: ZeRO-3's). Offload trades step time for GPU memory, so
     //     where a layout fits without it, offload is not tried (a bound on effort).
     std::vector<bool> fits_without_offload(types_.size(), false);
     for (std::size_t i = 0; i < round.size(); ++i) {
@@ -466,11 +466,10 @@ PlanSearch Planner::evaluate() const {
     const std::size_t first_offload_validation = to_validate.size();
     for (std::size_t i = 0; i < first_offload; ++i) {
       if (!round[i].base || fits_without_offload[round[i].type]) continue;
-      for (const Offload offload : offload_choices(round[i].layout.data_parallel)) {
+      for (const Layout& offloaded : offloaded_layouts(round[i].layout)) {
         Candidate c;
         c.variant = round[i].variant;
-        c.layout = round[i].layout;
-        c.layout.offload = offload;
+        c.layout = offloaded;
         c.type = round[i].type;
         c.group = round[i].group;
         c.nodes = nodes;

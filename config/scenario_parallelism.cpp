@@ -239,13 +239,19 @@ void check_parallelism(const ParallelismSection& parallelism, const HardwareSect
             "data_parallel runs in one process on one node, but the hardware has " + plural(hw.nodes, "node"),
             "; use ddp");
   }
-  if (total_gpus == 1 && (s == models::ParallelStrategy::kFsdp || s == models::ParallelStrategy::kZero)) {
+  // On one GPU FSDP and ZeRO shard nothing, but they offload: ZeRO-Offload's single-GPU case
+  // (Ren et al. 2021, a 13 B model on one V100), as DeepSpeed and FSDP(CPUOffload) run it.
+  const bool offloads = spec.optimizer_offload != models::OffloadTarget::kNone ||
+                        spec.parameter_offload != models::OffloadTarget::kNone;
+  if (total_gpus == 1 && !offloads &&
+      (s == models::ParallelStrategy::kFsdp || s == models::ParallelStrategy::kZero)) {
     p.error("strategy",
             strategy_text(parallelism.spec) +
                 " shards the training state over several GPUs, but the "
                 "hardware has 1 GPU",
-            "; write parallelism.strategy: none (or remove parallelism) for one GPU, or set "
-            "hardware.gpus_per_node to the GPUs to shard over");
+            "; write parallelism.strategy: none (or remove parallelism) for one GPU, offload to the CPU "
+            "(parallelism.offload, as ZeRO-Offload does on one GPU), or set hardware.gpus_per_node to the GPUs to "
+            "shard over");
   }
 }
 

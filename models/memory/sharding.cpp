@@ -17,7 +17,10 @@ ShardingLayout sharding_layout(const JobSpec& job) {
   // sharded over the ranks that hold the same shard (FSDP2 + TP's 2-D mesh, torchtitan
   // parallelize_llama), context-parallel ranks included (torchtitan's dp_shard_cp mesh).
   const int ranks = p.gradient_ranks(job.hardware.gpus_per_node * job.hardware.nodes);
-  if (ranks < 2) return l;
+  // One rank shards nothing, but it offloads: ZeRO-Offload's single-GPU case (Ren et al.
+  // 2021), its layout that of the strategy over one rank (collectives of one rank move nothing).
+  const bool offloads = p.optimizer_offload != OffloadTarget::kNone || p.parameter_offload != OffloadTarget::kNone;
+  if (ranks < 2 && !offloads) return l;
   const int node_ranks = std::max(1, job.hardware.gpus_per_node / p.tensor_parallel);
   if (p.strategy == ParallelStrategy::kFsdp) {
     l.sharded_strategy = true;

@@ -56,6 +56,11 @@ struct ShardedUnitComm {
   double backward_all_gather_s = 0.0;  ///< before its backward (resharded after forward)
   double gradient_reduce_s = 0.0;      ///< after its backward: reduce-scatter (no_shard: all-reduce)
   double replica_all_reduce_s = 0.0;   ///< hybrid_shard: the gradient shard's all-reduce across nodes
+  /// The unit's parameters are gathered before its forward / before its backward (FSDP and
+  /// ZeRO-3): where parameter offload copies the shard in first. Set on one rank too, whose
+  /// gathers move nothing (0 s).
+  bool gathers_forward = false;
+  bool gathers_backward = false;
 };
 
 /// The communication of one rank's step.

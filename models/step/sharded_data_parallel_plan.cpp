@@ -53,9 +53,9 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
   const Workload w = rank_workload(job);
   const Topology topology = data_parallel_topology(job);
   validate_topology(topology);
-  if (topology.ranks() < 2) {
-    throw std::invalid_argument("plan_sharded_communication: FSDP and ZeRO need at least 2 ranks");
-  }
+  // One rank (ZeRO-Offload on one GPU: sharding_layout) gathers and reduces nothing: its
+  // units keep their place for the offload's copies, with no collective time.
+  const bool one_rank = topology.ranks() < 2;
   const std::size_t ops = w.ops.size();
   const auto fits = [&](const std::vector<std::size_t>& begin, const std::vector<std::size_t>& end,
                         std::size_t units) {
@@ -78,6 +78,10 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
   comm.overlap_compute_slowdown = kCommOverlapComputeSlowdown;
 
   const bool per_unit = job.parallelism.strategy == ParallelStrategy::kFsdp || layout.parameters;
+  if (!per_unit && one_rank) {
+    plan.comm = comm;
+    return;
+  }
   if (!per_unit) {
     // ZeRO-1/2: DDP's buckets over the backward units' grad_bytes, reduce-scattered to the
     // shards' owners, then the updated parameters gathered after the optimizer: the bytes of
@@ -109,13 +113,19 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
     if (u.parameters > 0.0 || (layout.parameters && u.frozen_bytes > 0.0)) {
       const double grads = u.parameters * gradient_bytes;
       if (layout.parameters) {
-        const CollectiveChoice gather = fastest_collective(registry, Collective::kAllGather, c.parameter_bytes, shards);
-        c.forward_all_gather_s = gather.time_s;
         // The last unit of forward stays gathered for backward, which starts with it (FSDP
         // does not reshard the root's parameters after forward: torch/distributed/fsdp/
         // _runtime_utils.py, _post_forward_reshard).
         const bool last = &u == &units.back();
-        c.backward_all_gather_s = layout.reshard_after_forward && !last ? gather.time_s : 0.0;
+        c.gathers_forward = true;
+        c.gathers_backward = layout.reshard_after_forward && !last;
+        if (one_rank) {
+          comm.units.push_back(c);
+          continue;
+        }
+        const CollectiveChoice gather = fastest_collective(registry, Collective::kAllGather, c.parameter_bytes, shards);
+        c.forward_all_gather_s = gather.time_s;
+        c.backward_all_gather_s = c.gathers_backward ? gather.time_s : 0.0;
         // A unit of frozen weights only (a LoRA run's embedding) has no gradient to reduce.
         if (grads > 0.0) {
           c.gradient_reduce_s = fastest_collective(registry, Collective::kReduceScatter, grads, shards).time_s;
@@ -128,7 +138,7 @@ void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout
           largest = c.parameter_bytes;
           comm.algorithm = gather.algorithm + "/" + protocol_name(gather.protocol);
         }
-      } else {
+      } else if (!one_rank) {
         const CollectiveChoice reduce = fastest_collective(registry, Collective::kAllReduce, grads, topology);
         c.gradient_reduce_s = reduce.time_s;
         if (grads > largest) {
@@ -207,8 +217,8 @@ void apply_offload(const JobSpec& job, const ShardingLayout& layout, double host
     const double shard_bytes = unit.parameter_bytes / layout.shard_ranks;
     double copy_s = shard_bytes / host_link_bytes_per_s;
     if (nvme) copy_s += shard_bytes / rank_share(job.hardware.storage.read_bytes_per_s, job);
-    if (unit.forward_all_gather_s > 0.0) unit.forward_all_gather_s += copy_s;
-    if (unit.backward_all_gather_s > 0.0) unit.backward_all_gather_s += copy_s;
+    if (unit.gathers_forward) unit.forward_all_gather_s += copy_s;
+    if (unit.gathers_backward) unit.backward_all_gather_s += copy_s;
   }
 }
 

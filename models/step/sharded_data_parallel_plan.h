@@ -51,8 +51,9 @@ struct OpUnitSpans {
 /// says where each op's units are (one entry per op of the rank's op table). The FSDP
 /// collectives run on the communication stream beside the tensor-parallel ones on the
 /// compute stream; a link they share is not slowed down (a simplification). Throws
-/// std::invalid_argument when `spans` does not fit the plan or the op table, or for a group
-/// of fewer than 2 ranks.
+/// std::invalid_argument when `spans` does not fit the plan or the op table. A group of one
+/// rank (an offloading job on one GPU: sharding_layout) gathers and reduces nothing: its FSDP
+/// and ZeRO-3 units are kept, with no collective time, for the parameter offload's copies.
 void plan_sharded_communication(const JobSpec& job, const ShardingLayout& layout, const OpUnitSpans& spans,
                                 StepPlan& plan);
 

@@ -320,6 +320,42 @@ TEST_SUITE("models.step.sharded_step") {
     CHECK(p.comm.units[1].backward_all_gather_s == 0.0);  // the last unit stays gathered: no copy
   }
 
+  TEST_CASE("one GPU with ZeRO-3 offload: no collective, each unit's parameters copied in, by hand") {
+    // ZeRO-Offload's one-GPU case: the layout of ZeRO-3 over one rank (shard = the whole
+    // 2e8 parameters), each unit's 1e8 bf16 parameters (2e8 B) copied to the GPU before its
+    // forward (and before unit 0's backward) at 25 GB/s: 8 ms; no gather, no reduce-scatter.
+    JobSpec job = two_block_job(ParallelStrategy::kZero);
+    job.hardware.gpus_per_node = 1;
+    job.hardware.topology.gpus_per_node = 1;
+    job.hardware.cpu_cores = 8;
+    job.parallelism.zero_stage = 3;
+    job.parallelism.optimizer_offload = OffloadTarget::kCpu;
+    job.parallelism.parameter_offload = OffloadTarget::kCpu;
+    const ShardingLayout layout = sharding_layout(job);
+    CHECK(layout.sharded_strategy);
+    CHECK(layout.shard_ranks == 1);
+    CHECK(layout.parameter_offload == OffloadTarget::kCpu);
+    StepPlan p = two_block_units();
+    p.optimizer = {unit("optimizer.step", 1e-4, 1e-3)};
+    plan_sharded_communication(job, layout, p);
+    REQUIRE(p.comm.units.size() == 2);
+    for (const ShardedUnitComm& u : p.comm.units) {
+      CHECK(u.forward_all_gather_s == 0.0);
+      CHECK(u.gradient_reduce_s == 0.0);
+      CHECK(u.gathers_forward);
+    }
+    apply_offload(job, layout, 25e9, p);
+    CHECK(p.comm.units[0].forward_all_gather_s == doctest::Approx(8e-3));
+    CHECK(p.comm.units[0].backward_all_gather_s == doctest::Approx(8e-3));
+    CHECK(p.comm.units[1].backward_all_gather_s == 0.0);  // the last unit stays on the GPU
+    // The whole 2e8-parameter state goes down and up: 8e8 B of fp32 gradients at 25 GB/s.
+    CHECK(offload_costs(job, layout, 25e9).d2h_bytes == doctest::Approx(8e8));
+    // Without an offload one GPU shards nothing: no sharded layout.
+    job.parallelism.optimizer_offload = OffloadTarget::kNone;
+    job.parallelism.parameter_offload = OffloadTarget::kNone;
+    CHECK_FALSE(sharding_layout(job).sharded_strategy);
+  }
+
   TEST_CASE("fp8 all-gather: each unit's float8 weights gathered in 1 B, half the bf16 volume") {
     const CollectiveRegistry& registry = builtin_collective_registry();
     JobSpec fsdp = two_block_job(ParallelStrategy::kFsdp);
