@@ -90,8 +90,9 @@ class RankOps {
 
 /// data_parallel_memory_bytes, with the rank's op table from `rank_ops`.
 double data_parallel_memory_bytes(const JobSpec& job, RankOps& rank_ops) {
+  // One GPU holds nothing of these (each case below gives 0), but for an offloading FSDP or
+  // ZeRO job: its units are copied in from the host and held as gathered ones.
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
-  if (gpus < 2) return 0.0;
   switch (job.parallelism.strategy) {
     case ParallelStrategy::kNone: return 0.0;
     case ParallelStrategy::kDdp:
