@@ -81,11 +81,6 @@ enum class Offload {
 /// has no optimizer-only offload); none for ddp, shard_grad_op and one GPU. NVMe is not tried.
 std::vector<Offload> offload_choices(const DataParallelChoice& dp);
 
-struct Layout;
-/// The offloading layouts tried for `layout` where nothing fits without offload: one per
-/// offload_choices of its strategy; on one GPU (strategy none) ZeRO-3 with each of its
-/// offloads, ZeRO-Offload's single-GPU case (Ren et al. 2021).
-std::vector<Layout> offloaded_layouts(const Layout& layout);
 
 /// One layout on `nodes` x `gpus_per_node` GPUs.
 struct Layout {
@@ -138,6 +133,11 @@ struct Layout {
   /// "none", "optimizer" or "optimizer+parameters": the offload for tables.
   std::string offload_label() const;
 };
+
+/// The offloading layouts tried for `layout` where nothing fits without offload: one per
+/// offload_choices of its strategy; on one GPU (strategy none) ZeRO-3 with each of its
+/// offloads, ZeRO-Offload's single-GPU case (Ren et al. 2021).
+std::vector<Layout> offloaded_layouts(const Layout& layout);
 
 /// What the enumeration needs to know of the job and the hardware.
 struct LayoutProblem {

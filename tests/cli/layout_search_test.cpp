@@ -261,5 +261,15 @@ TEST_SUITE("cli.layout_search") {
     for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
     CHECK(text.find(";parallelism.offload.optimizer=cpu;parallelism.offload.parameters=cpu;") != std::string::npos);
     CHECK(l.offload_label() == "optimizer+parameters");
+    // One GPU (strategy none) is tried as ZeRO-3 with each of its offloads; ddp offers none.
+    cli::Layout one;
+    one.data_parallel = {"none", "", 0};
+    const std::vector<cli::Layout> tried = cli::offloaded_layouts(one);
+    REQUIRE(tried.size() == 2);
+    CHECK(tried[0].data_parallel_label() == "zero-3");
+    CHECK(tried[0].offload == Offload::kOptimizer);
+    CHECK(tried[1].offload == Offload::kOptimizerAndParameters);
+    one.data_parallel = {"ddp", "", 0};
+    CHECK(cli::offloaded_layouts(one).empty());
   }
 }
