@@ -32,7 +32,11 @@ std::string human_duration(double s) {
 
 std::string human_bytes(double bytes) { return with_thousands(core::to_gigabytes(bytes), 1) + " GB"; }
 
-std::string human_usd(double usd) { return "$" + with_thousands(usd, usd < 100 ? 2 : 0); }
+std::string human_usd(double usd) {
+  // A tiny job's cost would round to "$0.00", which reads as free: say it is under a cent.
+  if (usd > 0.0 && usd < 0.005) return "< $0.01";
+  return "$" + with_thousands(usd, usd < 100 ? 2 : 0);
+}
 
 std::string human_percent(double fraction) { return fmt::format("{:.0f} %", fraction * 100.0); }
 

@@ -11,6 +11,8 @@ std::string human_duration(double seconds);
 /// GB (10^9 B) with one decimal and thousands separators, whatever the size, so that a
 /// column compares at a glance: "14.9 GB", "354,973.2 GB".
 std::string human_bytes(double bytes);
+/// US dollars: "$12.35" below $100, "$1,234" above, "< $0.01" for a positive amount that
+/// would round to zero.
 std::string human_usd(double usd);
 std::string human_percent(double fraction);
 std::string human_rate(double per_s);  ///< "2,650"-style with thousands separators

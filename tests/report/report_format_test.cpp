@@ -283,6 +283,9 @@ TEST_SUITE("report.report_format") {
     CHECK(report::human_duration(3 * 86400) == "3.00 d");
     CHECK(report::human_usd(1234567.4) == "$1,234,567");
     CHECK(report::human_usd(12.345) == "$12.35");
+    CHECK(report::human_usd(0.004) == "< $0.01");  // not "$0.00": a tiny job is not free
+    CHECK(report::human_usd(0.005) == "$0.01");
+    CHECK(report::human_usd(0.0) == "$0.00");
     // Always GB, with thousands separators: a new user's 100 M-token sequence printed
     // "354973.2 GB".
     CHECK(report::human_bytes(14.94e9) == "14.9 GB");
