@@ -139,6 +139,17 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
       trace.notes.push_back("GPU " + std::to_string(g.index) + " '" + g.name +
                             "' is not in the GPU catalog: no TDP or capacity beyond the log (--gpu NAME names it)");
     }
+    if (forced != nullptr && !g.name.empty()) {
+      // --gpu wins, but a log that names another catalog GPU says so: the catalog facts the
+      // log lacks are then --gpu's, not the logged GPU's.
+      const models::GpuSpec* logged = context.catalogs.gpus.find(g.name);
+      if (logged != nullptr && logged->name != forced->name) {
+        const std::string note = "--gpu " + forced->name + " differs from the " + logged->name +
+                                 " the logs name; its catalog figures (TDP, idle power, PCIe link) are used where the "
+                                 "log has none";
+        if (std::find(trace.notes.begin(), trace.notes.end(), note) == trace.notes.end()) trace.notes.push_back(note);
+      }
+    }
     if (forced == nullptr && spec != nullptr && scenario_gpu != nullptr && spec->name != scenario_gpu->name) {
       const std::string note = "the logs show " + spec->name + " where the scenario has " + scenario_gpu->name;
       if (std::find(trace.notes.begin(), trace.notes.end(), note) == trace.notes.end()) trace.notes.push_back(note);

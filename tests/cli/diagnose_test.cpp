@@ -135,6 +135,22 @@ TEST_SUITE("cli.diagnose") {
     std::filesystem::remove(gpu);
   }
 
+  TEST_CASE("--gpu that differs from the GPU the log names: used, and the report says so") {
+    const std::string gpu = temp_path("gpu_forced.csv");
+    write(gpu, rtx3090_log());
+    const auto r = run_gpuplan("diagnose " + gpu + " --gpu a100-80gb");
+    CHECK(r.exit_code == 0);
+    INFO(r.out);
+    CHECK(r.out.find("  --gpu a100-80gb differs from the rtx3090 the logs name; its catalog figures (TDP, idle power, "
+                     "PCIe link) are used\n    where the log has none\n") != std::string::npos);
+    CHECK(r.out.find("GPU 0 (NVIDIA GeForce RTX 3090, a100-80gb)") != std::string::npos);
+    // The same --gpu as the log's: no note.
+    const auto same = run_gpuplan("diagnose " + gpu + " --gpu rtx3090");
+    CHECK(same.exit_code == 0);
+    CHECK(same.out.find("differs from") == std::string::npos);
+    std::filesystem::remove(gpu);
+  }
+
   TEST_CASE("the real torch profiler table (R03): the single-process loader") {
     const auto r = run_gpuplan("diagnose " + std::string(GPUPLAN_SHARED_DIR) + "/data/logs/R03-v100-torch-profiler-dataloader.txt");
     CHECK(r.exit_code == 0);
