@@ -486,6 +486,7 @@ PlanSearch Planner::evaluate() const {
     std::vector<double> type_lowest_cost(types_.size(), std::numeric_limits<double>::infinity());
     std::vector<bool> type_exchange_ok(types_.size(), false);
     std::vector<bool> type_fits(types_.size(), false);
+    std::vector<bool> type_valid(types_.size(), false);  // a candidate of the type passed validation
     for (std::size_t i = 0; i < round.size(); ++i) {
       Candidate& c = round[i];
       if (!c.base) {
@@ -496,6 +497,7 @@ PlanSearch Planner::evaluate() const {
         if (!errors.empty()) ++out.refusals[errors.front()];
         continue;
       }
+      type_valid[c.type] = true;
       const InstanceType& type = types_[c.type];
       if (!planned.insert(fmt::format("{}|{}|{}", step_keys[i], type.name, c.group)).second) {
         ++counts.duplicate;
@@ -660,7 +662,11 @@ PlanSearch Planner::evaluate() const {
                      (!std::isfinite(previous_best_s[t]) || best_s[t] * kPlanGrowthSpeedup <= previous_best_s[t]);
       } else {
         const bool bound_out = type_fits[t] && (!type_exchange_ok[t] || type_lowest_cost[t] > best_meeting_usd);
-        if (bound_out || !any_layout[t]) growing[t] = false;
+        // From 2 nodes on, a type whose every candidate validation refused stops: what more
+        // nodes change (data-parallel ranks, more GPUs per layout) refuses more, not less (a
+        // V100 refuses a bf16 variant at any count).
+        const bool all_refused = nodes >= 2 && !type_valid[t];
+        if (bound_out || all_refused || !any_layout[t]) growing[t] = false;
       }
       previous_best_s[t] = best_s[t];
     }

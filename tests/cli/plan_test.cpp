@@ -605,6 +605,27 @@ TEST_SUITE("cli.plan") {
     CHECK(offloads_by_nodes[4] == std::set<std::string>{"none"});
   }
 
+  TEST_CASE("an instance type that validation refuses at 2 nodes is not grown further: bf16 on V100") {
+    // V100 (compute capability 7.0) has no bf16: every candidate on a p3 is refused, at any
+    // node count. The search tries 1 and 2 nodes and stops there, not at 1,024.
+    const config::Scenario s = config::parse_scenario(
+        "format: gpuplan/v1\nname: bf16-v100\n"
+        "workload: {model: gpt2, sequence_length: 1024, tokens: 1e9, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 8, gradient_accumulation: 1, precision: bf16_amp, optimizer: adamw}\n"
+        "hardware: {gpu: a100-80gb, gpus_per_node: 8}\nparallelism: {strategy: ddp}\n",
+        "bf16.yaml", context().catalogs, context().families);
+    cli::PlanOptions o;
+    o.deadline_s = 7 * 86400.0;
+    o.providers = {"aws"};
+    o.gpus = {"v100-16gb"};
+    o.threads = 2;
+    const cli::Planner planner(s, context().catalogs, context().families, o);
+    const cli::PlanSearch search = planner.evaluate();
+    CHECK(search.counts.max_nodes == 2);
+    CHECK(search.counts.invalid == search.counts.considered);
+    CHECK(search.points.empty());
+  }
+
   TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {
     cli::PlanResult plan;
     plan.deadline_s = 14 * 86400.0;
