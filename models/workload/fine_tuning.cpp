@@ -48,11 +48,41 @@ double query_width(const std::vector<Op>& ops, std::size_t i) {
   return qkv.weight_columns;
 }
 
+/// The input width of a linear op's weight matrix: Op::weight_columns, or for a
+/// mixture-of-experts op (moe_layer.cpp leaves its shape out) the per-expert weights over the
+/// output width, the output width being forward_flop / (2 x input_elements) (2·rows·in·out
+/// FLOP over rows·in inputs; a bias, out more weights, makes it 1 too large: 4 B / in of an
+/// int8 scale). 0 for an op that is not a linear layer with weights.
+double linear_in_features(const Op& op) {
+  if (op.op_class != OpClass::kMatmul) return 0.0;
+  if (op.weight_columns > 0.0) return op.weight_columns;
+  if (op.experts <= 0.0 || op.parameters <= 0.0 || op.input_elements <= 0.0 || op.forward_flop <= 0.0) return 0.0;
+  const double out = op.forward_flop / (2.0 * op.input_elements);
+  return op.parameters / op.experts / out;
+}
+
 /// The projections of a transformer-layer linear (names of transformer_block.cpp), or none
 /// for any other op (heads, embeddings, convolutions). `ops[i]` is the linear.
 std::vector<Projection> projections_of(const std::vector<Op>& ops, std::size_t i) {
   const Op& op = ops[i];
-  if (op.op_class != OpClass::kMatmul || op.weight_columns <= 0.0) {
+  if (op.op_class != OpClass::kMatmul) {
+    return {};
+  }
+  if (op.experts > 0.0) {
+    // A routed experts' linear (moe_layer.cpp: "mlp.experts_gate_up" / "_up" / "_down"): each
+    // expert's w1/w3 or w2 is an nn.Linear of its own, so peft adapts each (the adapter ops
+    // carry the experts, with_fine_tuning). Its shape: linear_in_features.
+    const double in = linear_in_features(op);
+    if (in <= 0.0) return {};
+    const double out = op.parameters / op.experts / in;
+    if (ends_with(op.name, "experts_gate_up")) {
+      return {{"gate", {LoraTarget::kGate}, in, out / 2.0}, {"up", {LoraTarget::kUp}, in, out / 2.0}};
+    }
+    if (ends_with(op.name, "experts_up")) return {{"up", {LoraTarget::kUp}, in, out}};
+    if (ends_with(op.name, "experts_down")) return {{"down", {LoraTarget::kDown}, in, out}};
+    return {};
+  }
+  if (op.weight_columns <= 0.0) {
     return {};
   }
   const double in = op.weight_columns;
@@ -68,29 +98,18 @@ std::vector<Projection> projections_of(const std::vector<Op>& ops, std::size_t i
   if (ends_with(op.name, "attn.out")) {
     return {{"o", {LoraTarget::kO}, in, out}};
   }
-  if (ends_with(op.name, "mlp.gate_up")) {
+  // A dense MLP ("mlp.gate_up") or a mixture-of-experts layer's shared experts
+  // ("mlp.shared_gate_up", moe_layer.cpp).
+  if (ends_with(op.name, "mlp.gate_up") || ends_with(op.name, "mlp.shared_gate_up")) {
     return {{"gate", {LoraTarget::kGate}, in, out / 2.0}, {"up", {LoraTarget::kUp}, in, out / 2.0}};
   }
-  if (ends_with(op.name, "mlp.up")) {
+  if (ends_with(op.name, "mlp.up") || ends_with(op.name, "mlp.shared_up")) {
     return {{"up", {LoraTarget::kUp}, in, out}};
   }
-  if (ends_with(op.name, "mlp.down")) {
+  if (ends_with(op.name, "mlp.down") || ends_with(op.name, "mlp.shared_down")) {
     return {{"down", {LoraTarget::kDown}, in, out}};
   }
   return {};
-}
-
-/// The input width of a linear op's weight matrix: Op::weight_columns, or for a
-/// mixture-of-experts op (moe_layer.cpp leaves its shape out) the per-expert weights over the
-/// output width, the output width being forward_flop / (2 x input_elements) (2·rows·in·out
-/// FLOP over rows·in inputs; a bias, out more weights, makes it 1 too large: 4 B / in of an
-/// int8 scale). 0 for an op that is not a linear layer with weights.
-double linear_in_features(const Op& op) {
-  if (op.op_class != OpClass::kMatmul) return 0.0;
-  if (op.weight_columns > 0.0) return op.weight_columns;
-  if (op.experts <= 0.0 || op.parameters <= 0.0 || op.input_elements <= 0.0 || op.forward_flop <= 0.0) return 0.0;
-  const double out = op.forward_flop / (2.0 * op.input_elements);
-  return op.parameters / op.experts / out;
 }
 
 bool targeted(const Projection& p, const FineTuningSpec& spec) {
@@ -249,7 +268,8 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       ops.push_back(dequant);
     }
     ops.push_back(base);
-    const double rows = original.input_elements / original.weight_columns;
+    // Rows through the layer: tokens, or for routed experts the k token copies over them all.
+    const double rows = in_features > 0.0 ? original.input_elements / in_features : 0.0;
     bool dropped_input_saved = false;  // the op's dropout output, saved once for its adapters
     for (const Projection& p : projections) {
       if (!targeted(p, spec)) {
@@ -265,8 +285,20 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       dropped_input_saved = dropped_input_saved || dropout;
       ops.push_back(linear_op(prefix + "b", rows, r, p.out, false, true));
       ops.push_back(elementwise_op(prefix + "add", rows * p.out, 2.0, kLoraAddFlopPerElement, 0.0, kLoraAddKernels));
-      // Beside a routed expert the adapter runs on the same routed token copies.
-      for (std::size_t i = first_adapter_op; i < ops.size(); ++i) ops[i].routed_tokens = original.routed_tokens;
+      // Beside a routed expert the adapter runs on the same routed token copies, and there is
+      // one per expert (peft wraps each expert's nn.Linear): the experts' parameters, each
+      // token copy through one of them (so the FLOP of one adapter over all the copies).
+      for (std::size_t i = first_adapter_op; i < ops.size(); ++i) {
+        Op& adapter = ops[i];
+        adapter.routed_tokens = original.routed_tokens;
+        if (original.experts > 0.0) {
+          adapter.parameters *= original.experts;
+          adapter.experts = original.experts;
+          adapter.active_experts = original.active_experts;
+          adapter.weight_rows = 0.0;  // E matrices: no single shape (as expert_linear's)
+          adapter.weight_columns = 0.0;
+        }
+      }
       ++adapters;
     }
   }

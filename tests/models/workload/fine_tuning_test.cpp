@@ -245,6 +245,45 @@ TEST_SUITE("models.workload.fine_tuning") {
     CHECK_FALSE(has_op(w, "lm_head.dequant"));
   }
 
+  TEST_CASE("LoRA all_linear on Mixtral-8x7B: an adapter per expert, run on the routed token copies") {
+    const Workload base = testing::build_catalog_model("mixtral-8x7b");
+    const Workload w = with_fine_tuning(base, lora(16), Precision::kBf16Amp);
+    // Per layer: q, o 16 x (4096 + 4096) = 131,072 each, k, v 16 x (4096 + 1024) = 81,920
+    // each (425,984); each of 8 experts' w1, w3 16 x (4096 + 14336) = 294,912 and w2 the same
+    // (884,736 an expert, 7,077,888 the layer's): 7,503,872 a layer, 240,123,904 over 32. The
+    // router (4096 x 8) is not adapted: no LoRA target names it.
+    const double layer0 = testing::sum_over(w, "layers.0.", [](const Op& op) { return op.parameters; });
+    CHECK(layer0 == doctest::Approx(7'503'872.0));
+    CHECK(w.parameters == doctest::Approx(240'123'904.0));
+    const Op& gate_a = op_named(w, "layers.0.mlp.experts_gate_up.gate.lora_a");
+    CHECK(gate_a.parameters == doctest::Approx(8.0 * 4096 * 16));
+    CHECK(gate_a.experts == 8.0);
+    CHECK(gate_a.routed_tokens);
+    // The 2 routed copies of each token go through one expert's adapter each: 2 x 4096 x 16 MAC
+    // per copy, 2 copies a token, 4096 tokens a sample.
+    const double tokens = base.ops.front().output_elements / 4096.0;
+    CHECK(gate_a.forward_flop == doctest::Approx(2.0 * 2.0 * tokens * 4096 * 16));
+    CHECK(op_named(w, "layers.0.mlp.experts_down.down.lora_b").parameters == doctest::Approx(8.0 * 16 * 4096));
+    CHECK_FALSE(has_op(w, "layers.0.mlp.router.lora_a"));
+    // The experts are valid targets by name: [gate, up, down] adapts them alone.
+    const Workload mlp = with_fine_tuning(base, lora(16, {LoraTarget::kGate, LoraTarget::kUp, LoraTarget::kDown}),
+                                          Precision::kBf16Amp);
+    CHECK(mlp.parameters == doctest::Approx(32.0 * 7'077'888.0));
+  }
+
+  TEST_CASE("LoRA on a shared expert (Mixtral's shape with one, DeepSeek-style): an ordinary linear, one adapter") {
+    const Workload w = with_fine_tuning(testing::build_catalog_model("mixtral-8x7b", {{"shared_experts", 1}}),
+                                        lora(8, {LoraTarget::kDown}), Precision::kBf16Amp);
+    // The shared expert's down (14336 -> 4096) at r=8 is 8 x (14336 + 4096) = 147,456; the 8
+    // routed experts' 8 x 147,456 = 1,179,648.
+    CHECK(testing::sum_over(w, "layers.0.mlp.shared_down.", [](const Op& op) { return op.parameters; }) ==
+          doctest::Approx(147'456.0));
+    CHECK(testing::sum_over(w, "layers.0.mlp.experts_down.", [](const Op& op) { return op.parameters; }) ==
+          doctest::Approx(8.0 * 147'456.0));
+    CHECK(op_named(w, "layers.0.mlp.shared_down.down.lora_a").experts == 0.0);
+    CHECK_FALSE(op_named(w, "layers.0.mlp.shared_down.down.lora_a").routed_tokens);
+  }
+
   TEST_CASE("dequantize_work: bitsandbytes' kernels and bytes per weight") {
     // nf4 without double quantization: 0.5 B packed + 4/64 B fp32 absmax in, 2 B bf16 out.
     const DequantizeWork single = dequantize_work(BasePrecision::kNf4, 4096.0, false, 2.0);
