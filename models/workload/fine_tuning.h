@@ -28,7 +28,10 @@
 /// - targets are peft's target_modules of a Llama layer: q, k, v, o, gate, up, down. Models
 ///   with one fused qkv GEMM (GPT-2 c_attn, MPT Wqkv, BERT/ViT here) carry one adapter on the
 ///   fused matrix when any of q, k, v is targeted (peft targets the fused module); a GELU MLP
-///   has up and down, no gate. The output head (lm_head, classifiers) and the embeddings stay
+///   has up and down, no gate. In a mixture-of-experts layer gate, up and down adapt each
+///   routed expert (E adapters, parameters x E, carrying Op::experts and routed_tokens: each
+///   of the k token copies goes through one expert's adapter) and the shared experts as
+///   ordinary linears; the router has no target. The output head (lm_head, classifiers) and the embeddings stay
 ///   frozen and full precision (peft's all-linear excludes the output layer; bitsandbytes
 ///   keeps lm_head unquantized);
 /// - QLoRA (base_precision nf4 or int8): every linear weight inside the repeated blocks
@@ -114,7 +117,8 @@ struct DequantizeWork {
 DequantizeWork dequantize_work(BasePrecision base, double in_features, bool double_quantization,
                                double compute_element_bytes);
 
-/// The targets that exist in `workload` (q, k, v, o and up/down, gate for a SwiGLU MLP), in
+/// The targets that exist in `workload` (q, k, v, o and up/down, gate for a SwiGLU MLP or
+/// its experts), in
 /// LoraTarget order; empty for a model without transformer layers (ResNet).
 std::vector<LoraTarget> lora_targets_of(const Workload& workload);
 
