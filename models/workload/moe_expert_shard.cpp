@@ -34,6 +34,9 @@ Workload expert_parallel_rank_workload(const Workload& workload, int expert_para
       op.experts /= e;
       op.parameters /= e;
       op.frozen_parameters /= e;
+      // Per-weight work (a QLoRA base's dequantization): the rank's experts' matrices only.
+      op.pass_bytes /= e;
+      if (op.pass_bytes > 0.0) op.forward_kernels /= expert_parallel;
     }
     if (op.routed_tokens) {
       op.forward_flop *= load_imbalance;

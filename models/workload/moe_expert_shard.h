@@ -6,7 +6,9 @@
 /// everything else. After the dispatch all-to-all each rank runs its experts on the tokens
 /// routed to them from all e ranks: k·s tokens per sample on average, the same as without
 /// expert parallelism, times the load imbalance on the busiest rank (the one the step waits
-/// for). So an expert op's parameters (and frozen parameters) are / e, and the FLOP,
+/// for). So an expert op's parameters (and frozen parameters) are / e, as are the bytes and
+/// kernels of per-weight work over the experts (Op::pass_bytes: a QLoRA base's
+/// dequantization, one kernel set per expert matrix), and the FLOP,
 /// elements moved and saved of every op on the routed tokens (Op::routed_tokens: the expert
 /// GEMMs, the activation between them, LoRA adapters beside them) x imbalance. The shared
 /// experts and the router are replicated.

@@ -12,6 +12,7 @@
 #include "models/gpu/op_time.h"
 #include "models/memory/footprint.h"
 #include "models/workload/attention_kernel.h"
+#include "models/workload/moe_expert_shard.h"
 
 using namespace gpuplan::models;
 
@@ -243,6 +244,14 @@ TEST_SUITE("models.workload.fine_tuning") {
     CHECK(down.forward_kernels == 24);
     CHECK(has_op(w, "layers.0.mlp.router.dequant"));
     CHECK_FALSE(has_op(w, "lm_head.dequant"));
+    // Over 8 expert-parallel ranks each dequantizes its one expert's matrix: 3 kernels, an
+    // eighth of the bytes; the router's (replicated) stays whole.
+    const Workload rank = expert_parallel_rank_workload(w, 8, 1.0);
+    const Op& rank_down = op_named(rank, "layers.0.mlp.experts_down.dequant");
+    CHECK(rank_down.pass_bytes == doctest::Approx(4096.0 * 14336 * 2.765625));
+    CHECK(rank_down.forward_kernels == 3);
+    CHECK(op_named(rank, "layers.0.mlp.router.dequant").pass_bytes ==
+          doctest::Approx(op_named(w, "layers.0.mlp.router.dequant").pass_bytes));
   }
 
   TEST_CASE("LoRA all_linear on Mixtral-8x7B: an adapter per expert, run on the routed token copies") {
