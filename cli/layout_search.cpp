@@ -28,6 +28,9 @@ std::vector<models::ScenarioOverride> Layout::overrides() const {
   if (mixture_of_experts) {
     o.push_back({"parallelism.expert_parallel", std::to_string(expert_parallel)});
     if (expert_parallel == 1) o.push_back({"parallelism.expert_load_imbalance", "~"});
+    if (expert_load_imbalance_cap > 0) {
+      o.push_back({"parallelism.expert_load_imbalance", std::to_string(expert_load_imbalance_cap)});
+    }
   }
   return o;
 }
@@ -131,6 +134,7 @@ std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
                 l.virtual_stages = chunks;
                 l.expert_parallel = ep;
                 l.mixture_of_experts = problem.experts > 0;
+                if (ep > 1 && problem.expert_load_imbalance > ep) l.expert_load_imbalance_cap = ep;
                 out.push_back(l);
               }
             }

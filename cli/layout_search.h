@@ -97,6 +97,10 @@ struct Layout {
   /// the scenario's expert_load_imbalance where expert_parallel is 1 (it needs 2 or more). A
   /// dense model's layout leaves both keys alone.
   bool mixture_of_experts = false;
+  /// Where the scenario's load imbalance exceeds expert_parallel (above it cannot be: all of
+  /// the tokens on one rank is expert_parallel x the mean), the layout writes the cap,
+  /// expert_parallel, as parallelism.expert_load_imbalance; 0 where it does not.
+  int expert_load_imbalance_cap = 0;
   /// CPU offload. enumerate_layouts yields kNone only: the planner tries offload_choices()
   /// where no layout of an instance type and node count fits in GPU memory without them
   /// (cli/plan_search.cpp), as offload trades step time for memory.
@@ -150,6 +154,9 @@ struct LayoutProblem {
   /// experts runs tensor_parallel 1 (tensor parallelism does not split experts here) and tries
   /// kExpertParallelSizes.
   int experts = 0;
+  /// The scenario's parallelism.expert_load_imbalance (1: balanced). An expert-parallel size
+  /// below it gets it capped at the size (Layout::expert_load_imbalance_cap).
+  double expert_load_imbalance = 1.0;
   /// Selective recomputation applies: the job runs eager attention, whose saved scores it
   /// recomputes (config/scenario_recompute.cpp refuses it beside a fused kernel, which saves
   /// none). False: "selective" is not tried.

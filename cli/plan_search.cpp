@@ -364,6 +364,7 @@ PlanSearch Planner::evaluate() const {
         problem.kv_heads = heads.kv_heads;
         problem.layers = job.workload.family == "transformer_decoder" ? models::decoder_layers(job.workload) : 0;
         problem.experts = static_cast<int>(models::routed_experts(job.workload));
+        problem.expert_load_imbalance = job.parallelism.expert_load_imbalance;
         // The kernel as validation resolved it on the scenario's own GPU. Under `attention:
         // sdpa` another GPU may choose otherwise (bf16 before sm80 runs math): there a
         // selective layout is not tried, or is refused by validation.

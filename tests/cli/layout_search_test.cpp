@@ -227,6 +227,27 @@ TEST_SUITE("cli.layout_search") {
     CHECK(text.find("expert") == std::string::npos);
   }
 
+  TEST_CASE("a load imbalance above an expert-parallel size is capped at the size, not refused") {
+    // The scenario's imbalance 3 (the busiest rank 3x the mean) cannot hold on 2 ranks: at
+    // most every token is on one, 2x. EP 2 writes 2; EP 4 and 8 keep the scenario's 3; EP 1
+    // removes it. The same 90 layouts as without an imbalance.
+    cli::LayoutProblem p = problem(8, 2, 32, 8, 64);
+    p.experts = 8;
+    p.expert_load_imbalance = 3.0;
+    const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
+    CHECK(layouts.size() == 36 + 6 * 9);
+    std::size_t capped = 0;
+    for (const cli::Layout& l : layouts) {
+      CHECK(l.expert_load_imbalance_cap == (l.expert_parallel == 2 ? 2 : 0));
+      if (l.expert_load_imbalance_cap == 0) continue;
+      ++capped;
+      std::string text;
+      for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
+      CHECK(text.find("parallelism.expert_parallel=2;parallelism.expert_load_imbalance=2;") != std::string::npos);
+    }
+    CHECK(capped == 3 * 3);
+  }
+
   TEST_CASE("beside fused attention selective recomputation is not tried: two choices, not three") {
     cli::LayoutProblem p = problem(8, 1, 64, 8, 64);
     const std::size_t all = cli::enumerate_layouts(p).size();
