@@ -787,6 +787,18 @@ PlanResult Planner::finish(PlanSearch search) const {
                     "parameters; fsdp full_shard / hybrid_shard both) where nothing fits without it, "
                     "recompute false/selective/full (selective beside eager attention only: a fused kernel saves no scores); on-demand at each instance type's cheapest region, spot at its "
                     "cheapest zone (other rows of the same hardware take as long and cost more)");
+  for (const config::Variant& v : scenario_.variants) {
+    // The imbalance a plan's EP column runs at is not a column of its own: say how it was set.
+    const double imbalance = v.job.parallelism.expert_load_imbalance;
+    if (models::routed_experts(v.job.workload) <= 0.0 || imbalance <= 1.0) continue;
+    const std::string held =
+        imbalance > 2.0 ? fmt::format("holds at each expert-parallel size of at least {:g}, is capped at each size "
+                                      "below that (EP 2 runs at 2: every token on one rank),",
+                                      imbalance)
+                        : "holds at every expert-parallel size from 2";
+    r.notes.push_back(fmt::format("variant {}: its expert_load_imbalance {:g} {} and is dropped at EP 1", v.strategy,
+                                  imbalance, held));
+  }
   for (const std::string& row : skipped_rows_) r.notes.push_back(row);
   if (!no_network_types_.empty()) {
     r.notes.push_back(fmt::format("{} instance type{} give{} no network in the catalog, planned on one node only: {}",

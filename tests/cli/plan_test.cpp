@@ -626,6 +626,31 @@ TEST_SUITE("cli.plan") {
     CHECK(search.points.empty());
   }
 
+  TEST_CASE("a MoE variant's load imbalance: EP 2 plans run it capped at 2, and the notes say so") {
+    const config::Scenario s = config::parse_scenario(
+        "format: gpuplan/v1\nname: mx\n"
+        "workload: {model: mixtral-8x7b, sequence_length: 4096, tokens: 1e8, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, attention: flash, optimizer: adamw,\n"
+        "           activation_checkpointing: true, fine_tuning: {method: lora, rank: 16, targets: [q, k, v, o]}}\n"
+        "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
+        "parallelism: {strategy: ddp, expert_parallel: 8, expert_load_imbalance: 3}\n",
+        "mx.yaml", context().catalogs, context().families);
+    cli::PlanOptions o;
+    o.deadline_s = 86400.0;
+    o.providers = {"aws"};
+    o.gpus = {"h100-sxm"};
+    o.threads = 2;
+    const cli::Planner planner(s, context().catalogs, context().families, o);
+    const cli::PlanResult r = planner.finish(planner.evaluate());
+    std::set<int> eps;
+    for (const cli::PlanPoint& p : r.points) eps.insert(p.expert_parallel);
+    CHECK(eps.count(2) == 1);  // refused before: 3 is above 2
+    CHECK(std::find(r.notes.begin(), r.notes.end(),
+                    "variant baseline: its expert_load_imbalance 3 holds at each expert-parallel size of at least 3, is "
+                    "capped at each size below that (EP 2 runs at 2: every token on one rank), and is dropped at "
+                    "EP 1") != r.notes.end());
+  }
+
   TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {
     cli::PlanResult plan;
     plan.deadline_s = 14 * 86400.0;
