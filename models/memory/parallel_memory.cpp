@@ -164,6 +164,15 @@ MemoryBreakdown per_gpu_memory(const JobSpec& job, const MemoryBreakdown& one_gp
     // fp32 parameters and moments on the CPU), sharded as before; the frozen base stays.
     m.weights_bytes = module_bytes;
     m.optimizer_state_bytes = 0.0;
+    if (l.gradients) {
+      // The gradient partitions go with the optimizer (ZeRO-Offload, sec. 4.1: gradients are
+      // offloaded to the CPU; DeepSpeed allocates grad_partitions_flat_buffer on the
+      // optimizer's device; FSDP's CPUOffload moves the sharded gradients to the CPU). What is
+      // in flight to them stays on the GPU and is counted where it was: ZeRO-2's reduce
+      // buckets in data_parallel_bytes, a sharded unit's gradient before its reduce-scatter in
+      // gathered_bytes (data_parallel_memory_bytes).
+      m.gradients_bytes = 0.0;
+    }
   }
   // The parameter shard lives on the host; the gathered units in flight stay (gathered_bytes).
   if (l.parameter_offload != OffloadTarget::kNone) m.weights_bytes = 0.0;

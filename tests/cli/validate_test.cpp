@@ -100,8 +100,12 @@ TEST_SUITE("cli.validate") {
     // (GA - 1) / 2 times (its wait for the distributed optimizer's parameter all-gather):
     // N002 -7.8 -> +12.5 %, N012 -6.1 -> +10.4 %, which the repeated wait had hidden.
     CHECK(j["multi_gpu_throughput_mape"].get<double>() <= 0.078);
-    CHECK(j["memory_mape"].get<double>() <= 0.052);
-    CHECK(j["fits_right"].get<int>() >= 7);
+    // 5.1 -> 5.8 % when an optimizer offload took the gradient shards off the GPU (ZeRO-Offload
+    // sec. 4.1; Z001, a 13 B model on one V100 32GB, went from OOM at 80.7 GB to fitting):
+    // X148 -5.4 -> -19.9 %, X152 -5.1 -> -8.1 % (tests/validation/README.md, "Gradients under
+    // optimizer offload").
+    CHECK(j["memory_mape"].get<double>() <= 0.059);
+    CHECK(j["fits_right"].get<int>() >= 8);
   }
 
   TEST_CASE("the eager HF language-model peaks measured on the H200 each within 7 %") {

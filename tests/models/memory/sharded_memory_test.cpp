@@ -163,31 +163,36 @@ TEST_SUITE("models.sharded_memory") {
     CHECK(z.total_bytes() == doctest::Approx(16.585e9));
   }
 
-  TEST_CASE("offload: the optimizer state and fp32 weights leave the GPU, then the parameter shards") {
+  TEST_CASE("offload: the optimizer state, fp32 weights and gradient shards leave the GPU, then the parameter shards") {
     // ZeRO-3 on 8 GPUs as above: weights 1.665e9, gradients 3.33e9, state 9.99e9, gathered 1.6e9.
+    // With the optimizer offloaded the gradient partitions live on the host beside it
+    // (ZeRO-Offload, Ren et al. 2021, sec. 4.1; DeepSpeed's grad_partitions_flat_buffer on the
+    // optimizer's device): the GPU keeps the unit gradient in flight, part of gathered_bytes.
     JobSpec job = job_on(8, 1, ParallelStrategy::kZero);
     job.parallelism.zero_stage = 3;
     job.parallelism.optimizer_offload = OffloadTarget::kCpu;
     const MemoryBreakdown m = memory_of(job);
     CHECK(m.weights_bytes == doctest::Approx(1.665e9));  // the bf16 shard only: 6.66e9 x 2 B / 8
-    CHECK(m.gradients_bytes == doctest::Approx(3.33e9));  // unchanged: 6.66e9 x 4 B / 8
+    CHECK(m.gradients_bytes == 0.0);
     CHECK(m.optimizer_state_bytes == 0.0);
     CHECK(m.gathered_bytes == doctest::Approx(1.6e9));    // the units in flight stay
-    CHECK(m.total_bytes() == doctest::Approx(6.595e9));   // 1.665 + 3.33 + 1.6 (16.585 without offload)
+    CHECK(m.total_bytes() == doctest::Approx(3.265e9));   // 1.665 + 1.6 (16.585 without offload)
     job.parallelism.parameter_offload = OffloadTarget::kCpu;
     const MemoryBreakdown both = memory_of(job);
     CHECK(both.weights_bytes == 0.0);
     CHECK(both.gathered_bytes == doctest::Approx(1.6e9));
-    CHECK(both.total_bytes() == doctest::Approx(4.93e9));  // 3.33 + 1.6
+    CHECK(both.total_bytes() == doctest::Approx(1.6e9));
 
     // ZeRO-2 with the optimizer on the host: the whole bf16 model stays (6.66e9 x 2 B), the
-    // fp32 weights, the moments and the bf16 copy leave; gradients sharded (3.33e9).
+    // fp32 weights, the moments, the bf16 copy and the gradient shards leave; the reduce
+    // buckets stay (data_parallel_bytes).
     JobSpec two = job_on(8, 1, ParallelStrategy::kZero);
     two.parallelism.zero_stage = 2;
     two.parallelism.optimizer_offload = OffloadTarget::kNvme;
     const MemoryBreakdown z2 = memory_of(two);
     CHECK(z2.weights_bytes == doctest::Approx(13.32e9));
-    CHECK(z2.gradients_bytes == doctest::Approx(3.33e9));
+    CHECK(z2.gradients_bytes == 0.0);
+    CHECK(z2.data_parallel_bytes > 0.0);
     CHECK(z2.optimizer_state_bytes == 0.0);
     // A parameter offload needs sharded parameters: the layout ignores it on ZeRO-2 (config/
     // refuses it there).
