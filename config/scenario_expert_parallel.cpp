@@ -35,11 +35,13 @@ void check_expert_parallel(MapReader& parallelism, const models::ParallelismSpec
     return;
   }
   if (e == 1) {
-    if (parallelism.has("expert_load_imbalance")) {
+    // 1, the default (perfect balance), is what one rank has: accepted, so that a strategy can
+    // write it over a base scenario's imbalance.
+    if (parallelism.has("expert_load_imbalance") && spec.expert_load_imbalance != 1.0) {
       parallelism.error("expert_load_imbalance",
                         "expert_load_imbalance is the busiest expert-parallel rank's tokens over the mean, but "
                         "expert_parallel is 1",
-                        "; set expert_parallel: 2 or more, or remove expert_load_imbalance");
+                        "; set expert_parallel: 2 or more, or expert_load_imbalance: 1 (a strategy's ~ removes it)");
     }
     return;
   }

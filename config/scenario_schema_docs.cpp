@@ -254,7 +254,7 @@ const std::vector<KeyDoc> kDocs = {
      "critical path; the experts' gradients all-reduced over the ranks holding the same experts",
      1, 4096},
     {"parallelism.expert_load_imbalance", K::kNumber, "", "1 (perfect balance)",
-     "1 to expert_parallel; needs expert_parallel > 1",
+     "1 to expert_parallel; above 1 needs expert_parallel > 1",
      "tokens the busiest expert-parallel rank receives over the mean: its expert GEMMs, their saved activations "
      "and its all-to-alls scale by it, model FLOP (MFU) do not"},
     {"parallelism.offload", K::kSection, "", "nothing offloaded", "strategy fsdp or zero",

@@ -75,7 +75,10 @@ TEST_SUITE("config.expert_parallel") {
     CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  expert_load_imbalance: 1.5\n")) ==
           Messages{"expert_load_imbalance is the busiest expert-parallel rank's tokens over the mean, but "
                    "expert_parallel is 1 at s.yaml:17:26 (parallelism.expert_load_imbalance); set "
-                   "expert_parallel: 2 or more, or remove expert_load_imbalance"});
+                   "expert_parallel: 2 or more, or expert_load_imbalance: 1 (a strategy's ~ removes it)"});
+    // 1, the default, is accepted at expert_parallel 1 (a strategy writes it over a base's imbalance).
+    CHECK(job_of(mixtral_on_node("  strategy: ddp\n  expert_load_imbalance: 1\n")).parallelism.expert_load_imbalance ==
+          1.0);
     CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  tensor_parallel: 2\n")) ==
           Messages{"tensor_parallel 2 splits dense blocks, but mixtral-8x7b has experts, which tensor "
                    "parallelism does not split here at s.yaml:17:20 (parallelism.tensor_parallel); set "
