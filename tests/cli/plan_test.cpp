@@ -58,6 +58,15 @@ cli::PlanOptions gcp_options(unsigned threads) {
   o.threads = threads;
   return o;
 }
+/// A plan on AWS's instances of one catalog GPU on 2 threads, against `deadline_s`.
+cli::PlanOptions aws_options(const std::string& gpu, double deadline_s) {
+  cli::PlanOptions o;
+  o.deadline_s = deadline_s;
+  o.providers = {"aws"};
+  o.gpus = {gpu};
+  o.threads = 2;
+  return o;
+}
 /// Checks that past the first node count that meets the deadline each instance type doubled
 /// on at most twice, and only while each doubling made its fastest plan 1.5x faster (plan.h,
 /// kPlanGrowthSpeedup). Returns the (type, node count) pairs searched past the first that met.
@@ -582,11 +591,7 @@ TEST_SUITE("cli.plan") {
         "hardware: {gpu: a100-80gb, gpus_per_node: 8, host_memory: 1 TiB}\n"
         "parallelism: {strategy: fsdp, sharding: full_shard}\n",
         "ft70.yaml", context().catalogs, context().families);
-    cli::PlanOptions o;
-    o.deadline_s = 7 * 86400.0;
-    o.providers = {"aws"};
-    o.gpus = {"a100-80gb"};
-    o.threads = 2;
+    const cli::PlanOptions o = aws_options("a100-80gb", 7 * 86400.0);
     const cli::Planner planner(s, context().catalogs, context().families, o);
     const cli::PlanResult r = planner.finish(planner.evaluate());
     CHECK(r.counts.offload_tried > 0);
@@ -614,11 +619,7 @@ TEST_SUITE("cli.plan") {
         "training: {batch_size: 8, gradient_accumulation: 1, precision: bf16_amp, optimizer: adamw}\n"
         "hardware: {gpu: a100-80gb, gpus_per_node: 8}\nparallelism: {strategy: ddp}\n",
         "bf16.yaml", context().catalogs, context().families);
-    cli::PlanOptions o;
-    o.deadline_s = 7 * 86400.0;
-    o.providers = {"aws"};
-    o.gpus = {"v100-16gb"};
-    o.threads = 2;
+    const cli::PlanOptions o = aws_options("v100-16gb", 7 * 86400.0);
     const cli::Planner planner(s, context().catalogs, context().families, o);
     const cli::PlanSearch search = planner.evaluate();
     CHECK(search.counts.max_nodes == 2);
@@ -635,11 +636,7 @@ TEST_SUITE("cli.plan") {
         "hardware: {gpu: h100-sxm, gpus_per_node: 8}\n"
         "parallelism: {strategy: ddp, expert_parallel: 8, expert_load_imbalance: 3}\n",
         "mx.yaml", context().catalogs, context().families);
-    cli::PlanOptions o;
-    o.deadline_s = 86400.0;
-    o.providers = {"aws"};
-    o.gpus = {"h100-sxm"};
-    o.threads = 2;
+    const cli::PlanOptions o = aws_options("h100-sxm", 86400.0);
     const cli::Planner planner(s, context().catalogs, context().families, o);
     const cli::PlanResult r = planner.finish(planner.evaluate());
     std::set<int> eps;
