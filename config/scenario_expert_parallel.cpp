@@ -1,5 +1,6 @@
 #include "config/scenario_expert_parallel.h"
 
+#include <limits>
 #include <numeric>
 #include <string>
 
@@ -13,14 +14,17 @@ namespace {
 /// Expert-parallel groups larger than any published run (DeepSeek-V3: EP 64; GB200 NVL72
 /// benchmarks: EP 64) by far are typos.
 constexpr std::int64_t kMaxExpertParallel = 4096;
-/// The largest imbalance read; check_expert_parallel bounds it by expert_parallel.
-constexpr double kMaxLoadImbalance = 4096.0;
 
 }  // namespace
 
 void read_expert_parallel(MapReader& parallelism, models::ParallelismSpec& spec) {
   spec.expert_parallel = static_cast<int>(value_or(parallelism.integer("expert_parallel", 1, kMaxExpertParallel), 1));
-  spec.expert_load_imbalance = value_or(parallelism.number("expert_load_imbalance", 1.0, kMaxLoadImbalance), 1.0);
+  // Any finite number: check_expert_parallel bounds it by 1 and expert_parallel, the range
+  // that applies and that its fix names.
+  spec.expert_load_imbalance =
+      value_or(parallelism.number("expert_load_imbalance", std::numeric_limits<double>::lowest(),
+                                  std::numeric_limits<double>::max()),
+               1.0);
 }
 
 void check_expert_parallel(MapReader& parallelism, const models::ParallelismSpec& spec,
@@ -93,6 +97,11 @@ void check_expert_parallel(MapReader& parallelism, const models::ParallelismSpec
     parallelism.error("expert_load_imbalance",
                       "expert_load_imbalance " + models::format_architecture_value(spec.expert_load_imbalance) +
                           " exceeds " + e_text + " (the busiest rank receives at most every token)",
+                      "; use 1 (perfect balance) to " + std::to_string(e));
+  } else if (spec.expert_load_imbalance < 1.0) {
+    parallelism.error("expert_load_imbalance",
+                      "expert_load_imbalance " + models::format_architecture_value(spec.expert_load_imbalance) +
+                          " is below 1 (the busiest rank's tokens over the mean are at least the mean)",
                       "; use 1 (perfect balance) to " + std::to_string(e));
   }
 }

@@ -343,15 +343,24 @@ std::shared_ptr<const models::Workload> build_workload(MapReader& workload, cons
   return nullptr;
 }
 
-/// `samples` may be left out when the job is sized in tokens (`tokens_given`): the loader then
-/// sets it from the token budget (read_workload_section).
-/// `synthetic_data` is set to the synthetic key as read, also when the block has other errors
-/// (true when the key is written but is not a boolean).
-std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool tokens_given, bool& synthetic_data) {
+/// `samples` is required by a job sized in epochs only (`sized_in_epochs`: workload.epochs
+/// given, or neither it nor tokens for a model that is not a language model): sized in tokens,
+/// the loader sets it from the token budget (read_workload_section); a language model sized in
+/// neither is told to add tokens. Where it is
+/// missing, the fix of a `language_model` also names workload.tokens, the way such jobs are
+/// usually sized. `synthetic_data` is set to the synthetic key as read, also when the block
+/// has other errors (true when the key is written but is not a boolean).
+std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool sized_in_epochs, bool language_model,
+                                                bool& synthetic_data) {
   models::DatasetSpec spec;
   const std::size_t errors_before = dataset.sink().messages().size();
-  const std::optional<double> samples = whole_number(dataset, "samples", 1, kMaxSamples,
-                                                     tokens_given ? Requirement::kOptional : Requirement::kRequired);
+  const std::optional<double> samples = whole_number(dataset, "samples", 1, kMaxSamples);
+  if (sized_in_epochs && !dataset.has("samples")) {
+    missing_key(dataset, "samples",
+                language_model ? "; add samples: <sequences per epoch> (a whole number from 1 to 1e15), or size the "
+                                 "job in tokens with workload.tokens: <token budget> in place of epochs"
+                               : "; add samples: <samples per epoch> (a whole number from 1 to 1e15)");
+  }
   const std::optional<bool> synthetic = dataset.boolean("synthetic");
   // A synthetic key that is not true or false (`yes`) has its own error; read as meant,
   // it adds no missing loader or hardware keys beside it.
@@ -417,7 +426,10 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
 
   section.dataset_reader = workload.map("dataset", Requirement::kRequired);
   if (section.dataset_reader) {
-    section.dataset = read_dataset(*section.dataset_reader, workload.has("tokens"), section.synthetic_data);
+    const bool language_model = section.workload && section.workload->is_language_model;
+    section.dataset = read_dataset(*section.dataset_reader,
+                                   !workload.has("tokens") && (workload.has("epochs") || !language_model),
+                                   language_model, section.synthetic_data);
   }
 
   // Exactly one of epochs and tokens.
@@ -431,7 +443,12 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
                    "; keep one: epochs for a number of passes over the dataset, tokens for a "
                    "language model's token budget");
   } else if (!has_epochs && !has_tokens) {
-    missing_key(workload, "epochs", "; add epochs: 90, or tokens: 2e12 for a language model");
+    // A language model's job is usually a token budget; other models' a number of epochs.
+    if (section.workload && section.workload->is_language_model) {
+      missing_key(workload, "tokens", "; add tokens: <token budget> (e.g. 2e11), or epochs: <passes over dataset.samples>");
+    } else {
+      missing_key(workload, "epochs", "; add epochs: <passes over the dataset> (e.g. 90)");
+    }
   } else if (has_tokens && section.workload && !section.workload->is_language_model) {
     workload.error("tokens",
                    "a token budget needs a language model, and " + section.workload->name +

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <map>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "config/input_text.h"
 #include "config/overrides.h"
@@ -418,10 +420,45 @@ void MapReader::declare(const std::vector<std::string>& keys) {
 
 namespace {
 
-/// The known keys of its own mapping that an unknown `key` is taken to mean: the closest
-/// known key (core::closest); else a known key that `key` ends with after an underscore
-/// (peft's lora_alpha is alpha). Empty when none is near.
+/// Names other tools give a scenario key (torchrun, Megatron-LM, DeepSpeed, HF Trainer,
+/// Lightning), and the key: an unknown key among them is taken to mean its key where the
+/// mapping has it (`gpu_count` under hardware is gpus_per_node, not the nearer-spelled gpu).
+constexpr std::pair<std::string_view, std::string_view> kOtherToolsKeyNames[] = {
+    {"gpu_count", "gpus_per_node"},
+    {"num_gpus", "gpus_per_node"},
+    {"n_gpus", "gpus_per_node"},
+    {"ngpus", "gpus_per_node"},
+    {"gpus", "gpus_per_node"},
+    {"nproc_per_node", "gpus_per_node"},
+    {"num_nodes", "nodes"},
+    {"nnodes", "nodes"},
+    {"node_count", "nodes"},
+    {"micro_batch_size", "batch_size"},
+    {"per_device_train_batch_size", "batch_size"},
+    {"train_micro_batch_size_per_gpu", "batch_size"},
+    {"gradient_accumulation_steps", "gradient_accumulation"},
+    {"accumulate_grad_batches", "gradient_accumulation"},
+    {"gradient_checkpointing", "activation_checkpointing"},
+    {"seq_length", "sequence_length"},
+    {"seq_len", "sequence_length"},
+    {"max_seq_length", "sequence_length"},
+    {"block_size", "sequence_length"},
+    {"num_train_epochs", "epochs"},
+    {"max_epochs", "epochs"},
+    {"tensor_model_parallel_size", "tensor_parallel"},
+    {"pipeline_model_parallel_size", "pipeline_parallel"},
+    {"context_parallel_size", "context_parallel"},
+    {"expert_model_parallel_size", "expert_parallel"},
+};
+
+/// The known keys of its own mapping that an unknown `key` is taken to mean: its key where
+/// another tool names it so (kOtherToolsKeyNames); else the closest known key
+/// (core::closest); else a known key that `key` ends with after an underscore (peft's
+/// lora_alpha is alpha). Empty when none is near.
 std::vector<std::string> near_known_keys(const std::string& key, const std::vector<std::string>& known) {
+  for (const auto& [other, ours] : kOtherToolsKeyNames) {
+    if (key == other && std::find(known.begin(), known.end(), ours) != known.end()) return {std::string(ours)};
+  }
   std::vector<std::string> suggestions = core::closest(key, known, 2, 1);
   for (const std::string& k : known) {
     if (suggestions.empty() && k.size() >= 3 && key.size() > k.size() + 1 && key.ends_with("_" + k)) {

@@ -72,6 +72,13 @@ TEST_SUITE("config.expert_parallel") {
     CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  expert_parallel: 8\n  expert_load_imbalance: 9\n")) ==
           Messages{"expert_load_imbalance 9 exceeds expert_parallel 8 (the busiest rank receives at most every "
                    "token) at s.yaml:18:26 (parallelism.expert_load_imbalance); use 1 (perfect balance) to 8"});
+    // Below 1 the fix names the range that applies (1 to the EP size), not the reader's bound.
+    CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  expert_parallel: 8\n  expert_load_imbalance: 0.5\n")) ==
+          Messages{"expert_load_imbalance 0.5 is below 1 (the busiest rank's tokens over the mean are at least the "
+                   "mean) at s.yaml:18:26 (parallelism.expert_load_imbalance); use 1 (perfect balance) to 8"});
+    CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  expert_parallel: 8\n  expert_load_imbalance: 0\n")) ==
+          Messages{"expert_load_imbalance 0 is below 1 (the busiest rank's tokens over the mean are at least the "
+                   "mean) at s.yaml:18:26 (parallelism.expert_load_imbalance); use 1 (perfect balance) to 8"});
     CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  expert_load_imbalance: 1.5\n")) ==
           Messages{"expert_load_imbalance is the busiest expert-parallel rank's tokens over the mean, but "
                    "expert_parallel is 1 at s.yaml:17:26 (parallelism.expert_load_imbalance); set "

@@ -151,6 +151,19 @@ TEST_SUITE("config.scenario_errors") {
                    "unknown key 'micro_batch' at s.yaml:12:3 (training.micro_batch)" + kTrainingKeys});
   }
 
+  TEST_CASE("another tool's name for a key is answered with gpuplan's key, not the nearest spelling") {
+    // torchrun's and HF's GPU counts are gpus_per_node, though 'gpu' is spelt nearer.
+    CHECK(errors_of(with("  gpu: rtx3090", "  gpu: rtx3090\n  gpu_count: 2")) ==
+          Messages{"unknown key 'gpu_count' at s.yaml:15:3 (hardware.gpu_count); did you mean gpus_per_node?"});
+    // DeepSpeed's and Megatron's micro-batch is batch_size: one error, as for a misspelling.
+    CHECK(errors_of(with("  batch_size: 32", "  micro_batch_size: 32")) ==
+          Messages{"unknown key 'micro_batch_size' at s.yaml:12:3 (training.micro_batch_size); did you mean "
+                   "batch_size?"});
+    // HF Trainer's epoch count.
+    CHECK(errors_of(with("  epochs: 90", "  num_train_epochs: 90")) ==
+          Messages{"unknown key 'num_train_epochs' at s.yaml:10:3 (workload.num_train_epochs); did you mean epochs?"});
+  }
+
   TEST_CASE("duplicate key") {
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  batch_size: 64")) ==
           Messages{"duplicate key 'batch_size' at s.yaml:13:3 (training.batch_size); the first one is on line 12, "
@@ -357,8 +370,8 @@ TEST_SUITE("config.scenario_errors") {
           Messages{"epochs and tokens are both given at s.yaml:11:11 (workload.tokens); keep one: epochs for a "
                    "number of passes over the dataset, tokens for a language model's token budget"});
     CHECK(errors_of(with("  epochs: 90\n", "")) ==
-          Messages{"missing key 'epochs' at s.yaml:5:3 (workload.epochs); add epochs: 90, or tokens: 2e12 for a "
-                   "language model"});
+          Messages{"missing key 'epochs' at s.yaml:5:3 (workload.epochs); add epochs: <passes over the dataset> "
+                   "(e.g. 90)"});
   }
 
   TEST_CASE("inline models: unknown family, unknown and inconsistent architecture keys") {

@@ -38,8 +38,15 @@ TEST_SUITE("config.token_budget") {
 
   TEST_CASE("epochs still need dataset.samples") {
     CHECK(scenario_errors(with_replaced(kTokenScenario, "tokens: 2e9", "epochs: 1")) ==
-          Messages{"missing key 'samples' at s.yaml:6:12 (workload.dataset.samples); add samples: a number from 1 "
-                   "to 1e+15"});
+          Messages{"missing key 'samples' at s.yaml:6:12 (workload.dataset.samples); add samples: <sequences per "
+                   "epoch> (a whole number from 1 to 1e15), or size the job in tokens with workload.tokens: <token "
+                   "budget> in place of epochs"});
+  }
+
+  TEST_CASE("a language model without epochs or tokens is told to give a token budget first") {
+    CHECK(scenario_errors(with_replaced(kTokenScenario, "  tokens: 2e9\n", "")) ==
+          Messages{"missing key 'tokens' at s.yaml:4:3 (workload.tokens); add tokens: <token budget> (e.g. 2e11), or "
+                   "epochs: <passes over dataset.samples>"});
   }
 }
 
