@@ -108,6 +108,34 @@ void BandwidthNetwork::reallocate_and_reschedule() {
   }
   in_use_.clear();
   unfrozen_.clear();
+  if (flows_.size() == 1) {
+    allocate_one_flow();
+  } else {
+    allocate_flows();
+  }
+  plan_finishes();
+}
+
+void BandwidthNetwork::allocate_one_flow() {
+  // The progressive filling below with one flow, in closed form and the same arithmetic: each
+  // resource's share is its whole capacity (capacity / 1 flow), the least of them is the
+  // bottleneck's, and the bound wins where it is at most that share.
+  Flow& flow = flows_.front();
+  flow.previous_rate_bytes_per_s = flow.rate_bytes_per_s;
+  double share = std::numeric_limits<double>::infinity();
+  for (const ResourceId id : flow.path) share = std::min(share, resources_[id.index].capacity_bytes_per_s);
+  const double rate = flow.bound_per_s <= share ? flow.bound_per_s : share;
+  flow.rate_bytes_per_s = rate;
+  for (const ResourceId id : flow.path) {
+    Resource& r = resources_[id.index];
+    r.residual_bytes_per_s = r.capacity_bytes_per_s - rate;
+    r.allocated_bytes_per_s = rate;
+    in_use_.push_back(id.index);
+  }
+  if (in_use_.size() > 1) std::sort(in_use_.begin(), in_use_.end());
+}
+
+void BandwidthNetwork::allocate_flows() {
   // A flow whose bound is below every equal share it could get saturates its bound first
   // (SimGrid lmm: var.value <= var.bound): the lowest bound of the unfrozen flows, kept up to
   // date as they freeze.
@@ -172,7 +200,9 @@ void BandwidthNetwork::reallocate_and_reschedule() {
     unfrozen_.resize(kept);
     lowest_bound = next_lowest_bound;
   }
+}
 
+void BandwidthNetwork::plan_finishes() {
   // Plan each flow's finish and schedule one event for the earliest.
   const SimTime now = engine_.now();
   const double horizon_s = to_seconds(kMaxSimTime - now);

@@ -169,7 +169,13 @@ class BandwidthNetwork {
 
   const Resource& resource(ResourceId id) const;
   void advance_to_now();
+  /// Max-min fair rates of the active flows (progressive filling; allocate_one_flow for the
+  /// one-flow case, most calls in a step simulation), then plan_finishes.
   void reallocate_and_reschedule();
+  void allocate_one_flow();
+  void allocate_flows();
+  /// Each flow's planned finish at its new rate, and the one completion event at the earliest.
+  void plan_finishes();
   void on_completion_event();
 
   Engine& engine_;
