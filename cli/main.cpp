@@ -71,7 +71,7 @@ const char* kTopUsage =
     "  gpuplan fit DIR [--format table|json] [-o FILE]\n"
     "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
     "  gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--format ...] [-o FILE]\n"
-    "              [--gpus h100-sxm,...] [--threads N]\n"
+    "              [--gpus h100-sxm,...] [--threads N] [--exhaustive]\n"
     "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
     "  gpuplan init [FILE]            write a commented starter scenario (default my-job.yaml)\n"
     "  gpuplan list gpus|instances|models|storage [--wide]\n"

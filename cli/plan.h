@@ -86,6 +86,11 @@ struct PlanOptions {
   std::vector<std::string> providers;    ///< empty = all
   std::vector<std::string> gpus;         ///< GPU catalog names to keep; empty = all
   unsigned threads = 0;                  ///< 0 = std::thread::hardware_concurrency()
+  /// Simulate every candidate that fits in GPU memory (`--exhaustive`): no candidate is pruned
+  /// by the lower bound (the deadline or the front dominating it), so every fitting layout of
+  /// the instance types and node counts searched gets its on-demand row. The plans chosen are
+  /// the same (the bound never exceeds the simulated time); the search simulates more.
+  bool exhaustive = false;
   /// Called on the calling thread while a round is evaluated (done, total of the round); may be empty.
   std::function<void(std::size_t, std::size_t)> progress;
   /// MPI: this process is rank `rank` of `ranks`; each simulates the step problems i with

@@ -27,12 +27,15 @@ namespace gpuplan::cli {
 
 const char* const kPlanUsage =
     "gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--gpus h100-sxm,...]\n"
-    "             [--format table|markdown|csv|json|html] [-o FILE] [--threads N] [--catalogs DIR] [--catalog FILE]\n"
+    "             [--format table|markdown|csv|json|html] [-o FILE] [--threads N] [--exhaustive] [--catalogs DIR]\n"
+    "             [--catalog FILE]\n"
     "  Searches parallel layouts (DDP / FSDP / ZeRO, tensor, pipeline and expert parallel, micro-batch x\n"
     "  accumulation, recomputation) and instances together: every instance type of the catalogs at 1, 2,\n"
     "  4, ... nodes, on-demand and spot, for the scenario's strategies; prunes by memory and by a lower\n"
     "  bound, then prints the cheapest plan that meets the deadline at p90, the fastest, and the Pareto\n"
-    "  front of p90 time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n";
+    "  front of p90 time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n"
+    "  --exhaustive simulates every layout that fits in memory, none pruned by the bound: each gets its\n"
+    "  on-demand row in the CSV/JSON (same plans chosen, a longer search).\n";
 
 namespace {
 
@@ -50,12 +53,14 @@ struct Args {
   std::string catalogs = default_catalog_dir();
   std::vector<std::string> extra_catalogs;
   unsigned threads = 0;
+  bool exhaustive = false;
   bool help = false;
 };
 
 /// The options parse_args reads, the candidates of an unknown option's did-you-mean.
-const std::vector<std::string> kPlanOptions = {"--help",   "--deadline", "--budget",   "--providers", "--gpus",
-                                               "--format", "--output",   "--catalogs", "--catalog",   "--threads"};
+const std::vector<std::string> kPlanOptions = {"--help",     "--deadline", "--budget",  "--providers",
+                                               "--gpus",     "--format",   "--output",  "--catalogs",
+                                               "--catalog",  "--threads",  "--exhaustive"};
 
 Args parse_args(const std::vector<std::string>& args) {
   Args a;
@@ -66,6 +71,7 @@ Args parse_args(const std::vector<std::string>& args) {
       return args[++i];
     };
     if (k == "--help" || k == "-h") a.help = true;
+    else if (k == "--exhaustive") a.exhaustive = true;
     else if (k == "--deadline") a.deadline = value();
     else if (k == "--budget") a.budget = value();
     else if (k == "--providers") {
@@ -176,6 +182,7 @@ int plan_main(const std::vector<std::string>& args) {
                                 "option out to plan on every GPU");
   }
   options.threads = a.threads;
+  options.exhaustive = a.exhaustive;
 
   int rank = 0;
   int ranks = 1;

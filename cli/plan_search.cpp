@@ -517,7 +517,7 @@ PlanSearch Planner::evaluate() const {
       c.bound_cost_usd = c.bound_s * nodes * lowest_price_usd_per_s(type.groups[c.group]);
       type_lowest_cost[c.type] = std::min(type_lowest_cost[c.type], c.bound_cost_usd);
       if (info.bound.exchange_s <= options_.deadline_s) type_exchange_ok[c.type] = true;
-      if (c.bound_s > options_.deadline_s || front.dominates(c.bound_s, c.bound_cost_usd)) {
+      if (!options_.exhaustive && (c.bound_s > options_.deadline_s || front.dominates(c.bound_s, c.bound_cost_usd))) {
         ++counts.pruned_bound;
         continue;
       }
@@ -768,12 +768,13 @@ PlanResult Planner::finish(PlanSearch search) const {
   r.notes.push_back(fmt::format(
       "searched layouts and instances together: {} candidates (variant x layout x instance x nodes, 1 to {} nodes) "
       "considered, {} refused by validation, {} the same job as another row's, {} pruned by memory, {} pruned by the "
-      "lower bound (deadline or dominated), {} step problems simulated ({} candidates reused one), {} spot "
+      "lower bound (deadline or dominated{}), {} step problems simulated ({} candidates reused one), {} spot "
       "plans not evaluated because their nodes are preempted more often than once per restart, {} spot "
       "evaluations skipped (spot runs only the fastest layout of each instance and node count, where not dominated); "
       "{} of the candidates offload to the CPU (tried where no layout of the instance type and node count fits "
       "without)",
-      c.considered, c.max_nodes, c.invalid, c.duplicate, c.pruned_memory, c.pruned_bound, c.simulated, c.step_reused,
+      c.considered, c.max_nodes, c.invalid, c.duplicate, c.pruned_memory, c.pruned_bound,
+      options_.exhaustive ? "; off: --exhaustive" : "", c.simulated, c.step_reused,
       c.spot_unstable, c.spot_pruned, c.offload_tried));
   r.notes.push_back("layouts: ddp, fsdp (full_shard, hybrid_shard, shard_grad_op) or zero 1-3, tensor parallel 1-8 "
                     "inside a node (with sequence parallelism; beside ddp with Megatron's distributed optimizer, or "

@@ -202,6 +202,48 @@ TEST_SUITE("cli.plan") {
     check_growth_past_deadline(r);  // none here: 8 nodes met it, 1.19x faster than 4
   }
 
+  TEST_CASE("--exhaustive prunes nothing by the bound, keeps every plan the default finds and chooses the same" *
+            doctest::skip(kUnderAddressSanitizer)) {
+    cli::PlanOptions o = gcp_options(2);
+    o.deadline_s = 1200.0;  // tight: the default prunes by the bound (the test above)
+    o.budget_usd.reset();
+    const cli::Planner pruned_planner(scenario(), context().catalogs, context().families, o);
+    const cli::PlanResult pruned = pruned_planner.finish(pruned_planner.evaluate());
+    o.exhaustive = true;
+    const cli::Planner planner(scenario(), context().catalogs, context().families, o);
+    const cli::PlanResult all = planner.finish(planner.evaluate());
+    REQUIRE(pruned.counts.pruned_bound > 0);
+    CHECK(all.counts.pruned_bound == 0);
+    CHECK(all.counts.simulated > pruned.counts.simulated);
+    CHECK(all.counts.pruned_memory >= pruned.counts.pruned_memory);
+    REQUIRE(all.notes.size() >= 1);
+    CHECK(all.notes[0].find("0 pruned by the lower bound (deadline or dominated; off: --exhaustive)") !=
+          std::string::npos);
+    // Every plan the default evaluated is among the exhaustive search's, at the same time and dollars.
+    std::map<std::string, const cli::PlanPoint*> by_key;
+    for (const cli::PlanPoint& p : all.points) by_key[cli::plan_point_key(p)] = &p;
+    for (const cli::PlanPoint& p : pruned.points) {
+      const auto it = by_key.find(cli::plan_point_key(p));
+      REQUIRE_MESSAGE(it != by_key.end(), cli::plan_point_key(p));
+      CHECK(it->second->time_p90_s == p.time_p90_s);
+      CHECK(it->second->cost_p90_usd == p.cost_p90_usd);
+    }
+    // The plans the bound never rules out are chosen alike: the fastest and the cheapest that meets the deadline.
+    const cli::PlanPoint* fastest_pruned = cli::fastest_plan(pruned.points);
+    const cli::PlanPoint* fastest_all = cli::fastest_plan(all.points);
+    REQUIRE(fastest_pruned != nullptr);
+    REQUIRE(fastest_all != nullptr);
+    CHECK(cli::plan_point_key(*fastest_all) == cli::plan_point_key(*fastest_pruned));
+    const auto meeting_pruned = cli::cheapest_meeting_plans(pruned.points, 1);
+    const auto meeting_all = cli::cheapest_meeting_plans(all.points, 1);
+    REQUIRE(meeting_pruned.size() == 1);
+    REQUIRE(meeting_all.size() == 1);
+    CHECK(cli::plan_point_key(*meeting_all[0]) == cli::plan_point_key(*meeting_pruned[0]));
+    // A plan whose bound is over the deadline is now simulated, and slower than it.
+    CHECK(std::any_of(all.points.begin(), all.points.end(),
+                      [&o](const cli::PlanPoint& p) { return p.bound_time_s > o.deadline_s && p.time_p90_s > o.deadline_s; }));
+  }
+
   TEST_CASE("the lower bound never exceeds the simulated time: 70 B on p5, ResNet-50 on 8 A100s, BERT") {
     const auto find_row = [](const std::string& type) {
       for (const models::InstanceSpec& row : context().catalogs.instances.rows()) {
