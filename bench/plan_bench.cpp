@@ -5,7 +5,8 @@
 /// 0.5 /h x 4 checkpoint settings), 200 trials each, on all cores; (2) `gpuplan plan` of the
 /// same scenario over every catalog instance, layouts searched, at deadlines of 7 and 3 days
 /// (the tighter one grows node counts further: more candidates and simulations); (3) the 70 B plan of
-/// scenarios/llama3-70b-pretrain-plan.yaml over all shipped providers (issue 12 item 6);
+/// scenarios/llama3-70b-pretrain-plan.yaml over all shipped providers (issue 12 item 6), as
+/// `gpuplan plan` runs it and with --exhaustive;
 /// (4) 6216732's plan workload (issue 10 item 9): `gpuplan plan spot-vs-on-demand-a100` as
 /// that commit's planner ran it, data parallel only on 1 and 2 nodes, replayed with today's
 /// step and job-level code, in CPU ms per point.
