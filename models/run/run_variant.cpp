@@ -120,6 +120,36 @@ JobSpec single_gpu_job(const JobSpec& job) {
   return one;
 }
 
+/// Scaling efficiency above this is explained in a note (superlinear_scaling_note): 1 %, past
+/// the rounding of the printed percentage.
+constexpr double kSuperlinearScaling = 1.01;
+
+/// The run note of a scaling efficiency above 100 %: the reference is one GPU running the
+/// whole job, and what this layout splits per GPU that data parallelism alone would not (the
+/// model-parallel sizes, a sharded optimizer step). One sentence, no semicolons.
+std::string superlinear_scaling_note(const JobSpec& job, double efficiency) {
+  const ParallelismSpec& p = job.parallelism;
+  std::vector<std::string> splits;
+  if (p.tensor_parallel > 1) splits.push_back(fmt::format("tensor parallel {}", p.tensor_parallel));
+  if (p.pipeline_parallel > 1) splits.push_back(fmt::format("pipeline parallel {}", p.pipeline_parallel));
+  if (p.context_parallel > 1) splits.push_back(fmt::format("context parallel {}", p.context_parallel));
+  if (p.expert_parallel > 1) splits.push_back(fmt::format("expert parallel {}", p.expert_parallel));
+  if (p.strategy == ParallelStrategy::kFsdp || p.strategy == ParallelStrategy::kZero || p.distributed_optimizer) {
+    splits.push_back("the sharded optimizer step");
+  }
+  std::string what;
+  for (std::size_t i = 0; i < splits.size(); ++i) {
+    what += (i == 0 ? "" : i + 1 == splits.size() ? " and " : ", ") + splits[i];
+  }
+  const std::string reference = fmt::format("scaling: {:.0f} % is above 100 % because the reference is one {} running "
+                                            "the whole job alone",
+                                            efficiency * 100.0, job.hardware.gpu.name);
+  if (what.empty()) return reference + ", whose step takes longer per sample than each GPU's here";
+  return fmt::format("{}, while here {} {} each GPU's share of the per-sample work (fewer weights read, dequantized or "
+                     "updated per GPU)",
+                     reference, what, splits.size() == 1 ? "divides" : "divide");
+}
+
 // Steady-state samples/s of `one` (single_gpu_job) over the same epochs as the job's quoted
 // throughput (the page-cache epochs when later epochs read the page cache, job_steps.h): the
 // denominator of scaling efficiency. (A reference read from storage against page-cache epochs
@@ -283,6 +313,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
       const double single = single_gpu_throughput(one, params, shape.epochs);
       r.single_gpu_throughput_samples_per_s = single;
       r.scaling_efficiency = r.throughput_samples_per_s / (r.gpus * single);
+      if (*r.scaling_efficiency > kSuperlinearScaling) r.notes.push_back(superlinear_scaling_note(job, *r.scaling_efficiency));
     } else {
       r.notes.push_back(fmt::format("scaling: no efficiency, the job does not fit on one {} ({:.1f} GB of {:.1f} GB "
                                     "without parallelism), so there is no one-GPU throughput to scale from",

@@ -4,10 +4,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "cli/app_context.h"
 #include "cli/scenario_runner.h"
@@ -293,6 +296,35 @@ TEST_SUITE("cli.llm_training_behaviour") {
     CHECK(qlora.memory.weights_bytes < 0.5 * lora.memory.weights_bytes);
     CHECK(qlora.step.step_time_s > lora.step.step_time_s);
     CHECK(qlora.step.step_time_s < 1.3 * lora.step.step_time_s);
+  }
+
+  TEST_CASE("QLoRA with expert parallelism scales past 100 %, and a note says why") {
+    // The shipped Mixtral fine-tune with QLoRA: each EP rank dequantizes only its experts
+    // (1/EP of the expert bytes), which the one-GPU reference dequantizes whole.
+    std::ifstream in(std::string(GPUPLAN_SOURCE_DIR) + "/scenarios/mixtral-8x7b-finetune.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string yaml = text.str();
+    const std::string lora = "fine_tuning: {method: lora,";
+    REQUIRE(yaml.find(lora) != std::string::npos);
+    yaml.replace(yaml.find(lora), lora.size(), "fine_tuning: {method: qlora,");
+    const auto rows = run(yaml);
+    const models::VariantResult& ep8 = rows.at("lora_ep8");
+    REQUIRE(ep8.scaling_efficiency.has_value());
+    CHECK(*ep8.scaling_efficiency > 1.01);
+    const auto note = std::find_if(ep8.notes.begin(), ep8.notes.end(),
+                                   [](const std::string& n) { return n.rfind("scaling: ", 0) == 0; });
+    REQUIRE(note != ep8.notes.end());
+    CHECK(*note == fmt::format("scaling: {:.0f} % is above 100 % because the reference is one h100-sxm running the "
+                               "whole job alone, while here expert parallel 8 divides each GPU's share of the "
+                               "per-sample work (fewer weights read, dequantized or updated per GPU)",
+                               *ep8.scaling_efficiency * 100.0));
+    // Replicated experts scale at most linearly: no note.
+    const models::VariantResult& ep1 = rows.at("lora_ep1_replicated");
+    REQUIRE(ep1.scaling_efficiency.has_value());
+    CHECK(*ep1.scaling_efficiency <= 1.0);
+    CHECK(std::none_of(ep1.notes.begin(), ep1.notes.end(),
+                       [](const std::string& n) { return n.rfind("scaling: ", 0) == 0; }));
   }
 
   TEST_CASE("QLoRA fits a 7 B fine-tune where the full one does not") {
