@@ -88,8 +88,9 @@ struct PlanOptions {
   unsigned threads = 0;                  ///< 0 = std::thread::hardware_concurrency()
   /// Simulate every candidate that fits in GPU memory (`--exhaustive`): no candidate is pruned
   /// by the lower bound (the deadline or the front dominating it), so every fitting layout of
-  /// the instance types and node counts searched gets its on-demand row. The plans chosen are
-  /// the same (the bound never exceeds the simulated time); the search simulates more.
+  /// the instance types and node counts searched gets its on-demand row. Where the default
+  /// search finds a plan, the fastest and the cheapest meeting the deadline are the same (the
+  /// bound never exceeds the simulated time); the search simulates more.
   bool exhaustive = false;
   /// Called on the calling thread while a round is evaluated (done, total of the round); may be empty.
   std::function<void(std::size_t, std::size_t)> progress;

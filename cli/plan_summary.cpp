@@ -71,7 +71,8 @@ std::string plan_summary(const PlanResult& plan) {
       // Every layout that fits was pruned by its lower bound: say how far off the deadline is.
       out += "No layout tried can finish in under " + report::human_duration(plan.counts.best_bound_s) +
              " (its lower bound: every kernel at the dense peak, the gradient exchange at the network's rate); "
-             "give a deadline of at least that, or GPUs that are faster or more numerous (--gpus, --providers).\n";
+             "give a deadline of at least that, or GPUs that are faster or more numerous (--gpus, --providers), "
+             "or --exhaustive to simulate the layouts that fit anyway.\n";
     }
   }
   // The fastest plan is always named when a plan fits: a search with a single market or

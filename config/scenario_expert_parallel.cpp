@@ -42,10 +42,17 @@ void check_expert_parallel(MapReader& parallelism, const models::ParallelismSpec
     // 1, the default (perfect balance), is what one rank has: accepted, so that a strategy can
     // write it over a base scenario's imbalance.
     if (parallelism.has("expert_load_imbalance") && spec.expert_load_imbalance != 1.0) {
-      parallelism.error("expert_load_imbalance",
-                        "expert_load_imbalance is the busiest expert-parallel rank's tokens over the mean, but "
-                        "expert_parallel is 1",
-                        "; set expert_parallel: 2 or more, or expert_load_imbalance: 1 (a strategy's ~ removes it)");
+      if (experts == 0.0) {
+        parallelism.error("expert_load_imbalance",
+                          "expert_load_imbalance is the busiest expert-parallel rank's tokens over the mean, and " +
+                              workload.name + " has no experts",
+                          "; remove expert_load_imbalance (a strategy's ~ removes it), or use a model with experts");
+      } else {
+        parallelism.error("expert_load_imbalance",
+                          "expert_load_imbalance is the busiest expert-parallel rank's tokens over the mean, but "
+                          "expert_parallel is 1",
+                          "; set expert_parallel: 2 or more, or expert_load_imbalance: 1 (a strategy's ~ removes it)");
+      }
     }
     return;
   }

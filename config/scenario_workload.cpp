@@ -10,6 +10,7 @@
 
 #include "config/architecture_aliases.h"
 #include "config/scenario_reading.h"
+#include "core/text_distance.h"
 #include "models/workload/architecture_reader.h"
 
 namespace gpuplan::config {
@@ -411,6 +412,17 @@ std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool sized_i
   return spec;
 }
 
+/// True when `workload` has an unknown key within two edits of epochs or tokens ("epoch",
+/// "token"): its unknown-key error names the key meant, and a missing duration beside it
+/// would be the same mistake twice.
+bool misspelt_duration_key(const MapReader& workload) {
+  for (const std::string& k : workload.written_keys()) {
+    if (k == "epochs" || k == "tokens" || workload.knows(k)) continue;
+    if (core::edit_distance(k, "epochs") <= 2 || core::edit_distance(k, "tokens") <= 2) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
@@ -442,7 +454,7 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
     workload.error("tokens", "epochs and tokens are both given",
                    "; keep one: epochs for a number of passes over the dataset, tokens for a "
                    "language model's token budget");
-  } else if (!has_epochs && !has_tokens) {
+  } else if (!has_epochs && !has_tokens && !misspelt_duration_key(workload)) {
     // A language model's job is usually a token budget; other models' a number of epochs.
     if (section.workload && section.workload->is_language_model) {
       missing_key(workload, "tokens", "; add tokens: <token budget> (e.g. 2e11), or epochs: <passes over dataset.samples>");

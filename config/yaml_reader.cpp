@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string_view>
@@ -315,7 +316,9 @@ std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int6
 std::optional<double> MapReader::number(const std::string& key, double min_value, double max_value,
                                         Requirement req, bool above_min) {
   std::ostringstream range_text;
-  if (above_min) {
+  if (min_value == std::numeric_limits<double>::lowest() && max_value == std::numeric_limits<double>::max()) {
+    range_text << "a number";  // any finite number: the caller checks the range that applies
+  } else if (above_min) {
     range_text << "a number above " << min_value << ", at most " << max_value;
   } else {
     range_text << "a number from " << min_value << " to " << max_value;
@@ -449,6 +452,33 @@ constexpr std::pair<std::string_view, std::string_view> kOtherToolsKeyNames[] = 
     {"pipeline_model_parallel_size", "pipeline_parallel"},
     {"context_parallel_size", "context_parallel"},
     {"expert_model_parallel_size", "expert_parallel"},
+    {"tp", "tensor_parallel"},
+    {"tp_size", "tensor_parallel"},
+    {"pp", "pipeline_parallel"},
+    {"pp_size", "pipeline_parallel"},
+    {"cp", "context_parallel"},
+    {"ep", "expert_parallel"},
+    {"virtual_pipeline_model_parallel_size", "virtual_stages"},
+    {"grad_accum", "gradient_accumulation"},
+    {"recompute_activations", "activation_checkpointing"},
+    {"recompute_granularity", "activation_checkpointing"},
+    {"attn_implementation", "attention"},
+    {"torch_compile", "framework_overhead"},
+    {"stage", "zero_stage"},
+    {"cpu_offload", "offload"},
+    {"offload_optimizer", "offload"},
+    {"offload_param", "offload"},
+};
+
+/// Names other tools give a quantity gpuplan does not take as a key, and the fix: the global
+/// batch (DeepSpeed's train_batch_size, Megatron's global_batch_size) is the product of keys.
+constexpr std::pair<std::string_view, std::string_view> kOtherToolsDerivedKeys[] = {
+    {"global_batch_size",
+     "; gpuplan derives the global batch: batch_size (per GPU, per micro-step) x gradient_accumulation x the "
+     "data-parallel ranks, so set batch_size and gradient_accumulation"},
+    {"train_batch_size",
+     "; gpuplan derives the global batch: batch_size (per GPU, per micro-step) x gradient_accumulation x the "
+     "data-parallel ranks, so set batch_size and gradient_accumulation"},
 };
 
 /// The known keys of its own mapping that an unknown `key` is taken to mean: its key where
@@ -491,8 +521,14 @@ std::vector<std::string> unknown_key_suggestions(const std::string& key, const s
   });
   if (!scenario_section) return paths;
   const auto last_key = [](const std::string& path) { return path.substr(path.rfind('.') + 1); };
+  // Another tool's name is looked for as gpuplan's (HF's num_train_epochs under training is
+  // workload.epochs).
+  std::string wanted = key;
+  for (const auto& [other, ours] : kOtherToolsKeyNames) {
+    if (key == other) wanted = ours;
+  }
   for (const SchemaPath& p : schema) {
-    if (!p.file_level && paths.size() < 3 && last_key(p.path) == key) {
+    if (!p.file_level && paths.size() < 3 && last_key(p.path) == wanted) {
       paths.push_back(p.path);
     }
   }
@@ -553,8 +589,14 @@ void MapReader::finish() {
       continue;
     }
     std::vector<std::string> shown;
-    const std::vector<std::string> paths = unknown_key_suggestions(key, key_path_, unique, shown);
+    std::vector<std::string> paths = unknown_key_suggestions(key, key_path_, unique, shown);
     std::string fix = core::did_you_mean(shown);
+    for (const auto& [other, derived_fix] : kOtherToolsDerivedKeys) {
+      if (key == other && contains(known_, "gradient_accumulation")) {
+        fix = std::string(derived_fix);
+        paths.clear();  // not a misspelling of batch_size: that key is still reported missing
+      }
+    }
     if (fix.empty() && !unique.empty()) {
       // Nothing close: the keys this mapping takes, so that the fix is not a search.
       constexpr std::size_t kListed = 12;

@@ -709,7 +709,8 @@ TEST_SUITE("cli.plan") {
     CHECK(cli::plan_summary(plan) ==
           "No plan meets the deadline of 14.00 d at p90.\nNo layout tried can finish in under 20.00 d (its lower bound: "
           "every kernel at the dense peak, the gradient exchange at the network's rate); give a deadline of at least "
-          "that, or GPUs that are faster or more numerous (--gpus, --providers).\n");
+          "that, or GPUs that are faster or more numerous (--gpus, --providers), or --exhaustive to simulate the "
+          "layouts that fit anyway.\n");
     // Something simulated but too slow: the deadline sentence.
     plan.counts.pruned_bound = 0;
     plan.counts.simulated = 3;

@@ -72,6 +72,9 @@ TEST_SUITE("config.expert_parallel") {
     CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  expert_parallel: 8\n  expert_load_imbalance: 9\n")) ==
           Messages{"expert_load_imbalance 9 exceeds expert_parallel 8 (the busiest rank receives at most every "
                    "token) at s.yaml:18:26 (parallelism.expert_load_imbalance); use 1 (perfect balance) to 8"});
+    // Not a number: "a number" (the range that applies is checked after).
+    CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  expert_parallel: 8\n  expert_load_imbalance: high\n")) ==
+          Messages{"expected a number, found 'high' at s.yaml:18:26 (parallelism.expert_load_imbalance)"});
     // Below 1 the fix names the range that applies (1 to the EP size), not the reader's bound.
     CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  expert_parallel: 8\n  expert_load_imbalance: 0.5\n")) ==
           Messages{"expert_load_imbalance 0.5 is below 1 (the busiest rank's tokens over the mean are at least the "
@@ -83,6 +86,11 @@ TEST_SUITE("config.expert_parallel") {
           Messages{"expert_load_imbalance is the busiest expert-parallel rank's tokens over the mean, but "
                    "expert_parallel is 1 at s.yaml:17:26 (parallelism.expert_load_imbalance); set "
                    "expert_parallel: 2 or more, or expert_load_imbalance: 1 (a strategy's ~ removes it)"});
+    // A dense model has no experts to balance: the fix removes the key.
+    CHECK(scenario_errors(mixtral_on_node("  strategy: ddp\n  expert_load_imbalance: 1.3\n", "llama3-8b")) ==
+          Messages{"expert_load_imbalance is the busiest expert-parallel rank's tokens over the mean, and llama3-8b "
+                   "has no experts at s.yaml:17:26 (parallelism.expert_load_imbalance); remove expert_load_imbalance "
+                   "(a strategy's ~ removes it), or use a model with experts"});
     // 1, the default, is accepted at expert_parallel 1 (a strategy writes it over a base's imbalance).
     CHECK(job_of(mixtral_on_node("  strategy: ddp\n  expert_load_imbalance: 1\n")).parallelism.expert_load_imbalance ==
           1.0);

@@ -162,6 +162,24 @@ TEST_SUITE("config.scenario_errors") {
     // HF Trainer's epoch count.
     CHECK(errors_of(with("  epochs: 90", "  num_train_epochs: 90")) ==
           Messages{"unknown key 'num_train_epochs' at s.yaml:10:3 (workload.num_train_epochs); did you mean epochs?"});
+    // HF's num_train_epochs where HF users write it, under training: workload.epochs, one error.
+    CHECK(errors_of(with_replaced(with("  epochs: 90\n", ""), "  batch_size: 32", "  batch_size: 32\n  num_train_epochs: 90")) ==
+          Messages{"unknown key 'num_train_epochs' at s.yaml:12:3 (training.num_train_epochs); did you mean "
+                   "workload.epochs?"});
+    // Short names (Megatron's tp) and DeepSpeed's stage, under parallelism.
+    const std::string ddp = with("  gpu: rtx3090", "  gpu: rtx3090\n  gpus_per_node: 2") + "parallelism:\n  strategy: ddp\n";
+    CHECK(errors_of(ddp + "  tp: 2\n") ==
+          Messages{"unknown key 'tp' at s.yaml:21:3 (parallelism.tp); did you mean tensor_parallel?"});
+    CHECK(errors_of(ddp + "  stage: 3\n") ==
+          Messages{"unknown key 'stage' at s.yaml:21:3 (parallelism.stage); did you mean zero_stage?"});
+    // A global batch is not batch_size (per GPU and micro-step): the fix says how it is made,
+    // and the batch_size it replaced is still missing.
+    CHECK(errors_of(with("  batch_size: 32", "  global_batch_size: 256")) ==
+          Messages{"missing key 'batch_size' at s.yaml:12:3 (training.batch_size); add batch_size: a whole number "
+                   "from 1 to 1000000",
+                   "unknown key 'global_batch_size' at s.yaml:12:3 (training.global_batch_size); gpuplan derives the "
+                   "global batch: batch_size (per GPU, per micro-step) x gradient_accumulation x the data-parallel "
+                   "ranks, so set batch_size and gradient_accumulation"});
   }
 
   TEST_CASE("duplicate key") {

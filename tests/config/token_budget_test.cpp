@@ -43,6 +43,13 @@ TEST_SUITE("config.token_budget") {
                    "budget> in place of epochs"});
   }
 
+  TEST_CASE("a misspelt duration key is one error, at the key written") {
+    CHECK(scenario_errors(with_replaced(kTokenScenario, "  tokens: 2e9", "  token: 2e9")) ==
+          Messages{"unknown key 'token' at s.yaml:7:3 (workload.token); did you mean tokens?"});
+    CHECK(scenario_errors(with_replaced(kTokenScenario, "  tokens: 2e9", "  epoch: 1")) ==
+          Messages{"unknown key 'epoch' at s.yaml:7:3 (workload.epoch); did you mean epochs?"});
+  }
+
   TEST_CASE("a language model without epochs or tokens is told to give a token budget first") {
     CHECK(scenario_errors(with_replaced(kTokenScenario, "  tokens: 2e9\n", "")) ==
           Messages{"missing key 'tokens' at s.yaml:4:3 (workload.tokens); add tokens: <token budget> (e.g. 2e11), or "
