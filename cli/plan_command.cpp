@@ -35,7 +35,8 @@ const char* const kPlanUsage =
     "  bound, then prints the cheapest plan that meets the deadline at p90, the fastest, and the Pareto\n"
     "  front of p90 time against p90 dollars. Runs on all cores; under mpirun (MPI build) across ranks.\n"
     "  --exhaustive simulates every layout that fits in memory, none pruned by the bound: each gets its\n"
-    "  on-demand row in the CSV/JSON (same plans chosen, a longer search).\n";
+    "  on-demand row in the CSV/JSON (a longer search; where the default finds a plan, the same fastest\n"
+    "  and cheapest plans).\n";
 
 namespace {
 

@@ -347,10 +347,10 @@ std::shared_ptr<const models::Workload> build_workload(MapReader& workload, cons
 /// `samples` is required by a job sized in epochs only (`sized_in_epochs`: workload.epochs
 /// given, or neither it nor tokens for a model that is not a language model): sized in tokens,
 /// the loader sets it from the token budget (read_workload_section); a language model sized in
-/// neither is told to add tokens. Where it is
-/// missing, the fix of a `language_model` also names workload.tokens, the way such jobs are
-/// usually sized. `synthetic_data` is set to the synthetic key as read, also when the block
-/// has other errors (true when the key is written but is not a boolean).
+/// neither is told to add tokens. Where samples is missing, the fix of a `language_model` also
+/// names workload.tokens, the way such jobs are usually sized. `synthetic_data` is set to the
+/// synthetic key as read, also when the block has other errors (true when the key is written
+/// but is not a boolean).
 std::optional<models::DatasetSpec> read_dataset(MapReader& dataset, bool sized_in_epochs, bool language_model,
                                                 bool& synthetic_data) {
   models::DatasetSpec spec;

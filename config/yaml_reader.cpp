@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -470,25 +471,29 @@ constexpr std::pair<std::string_view, std::string_view> kOtherToolsKeyNames[] = 
     {"offload_param", "offload"},
 };
 
-/// Names other tools give a quantity gpuplan does not take as a key, and the fix: the global
-/// batch (DeepSpeed's train_batch_size, Megatron's global_batch_size) is the product of keys.
-constexpr std::pair<std::string_view, std::string_view> kOtherToolsDerivedKeys[] = {
-    {"global_batch_size",
-     "; gpuplan derives the global batch: batch_size (per GPU, per micro-step) x gradient_accumulation x the "
-     "data-parallel ranks, so set batch_size and gradient_accumulation"},
-    {"train_batch_size",
-     "; gpuplan derives the global batch: batch_size (per GPU, per micro-step) x gradient_accumulation x the "
-     "data-parallel ranks, so set batch_size and gradient_accumulation"},
-};
+/// gpuplan's key for `key` where another tool names it so (kOtherToolsKeyNames), else empty.
+std::string_view other_tools_key(const std::string& key) {
+  for (const auto& [other, ours] : kOtherToolsKeyNames) {
+    if (key == other) return ours;
+  }
+  return {};
+}
+
+/// Names other tools give the global batch (DeepSpeed's train_batch_size, Megatron's
+/// global_batch_size), which gpuplan derives from keys rather than takes as one, and the fix
+/// that says how.
+constexpr std::string_view kGlobalBatchNames[] = {"global_batch_size", "train_batch_size"};
+constexpr std::string_view kGlobalBatchFix =
+    "; gpuplan derives the global batch: batch_size (per GPU, per micro-step) x gradient_accumulation x the "
+    "data-parallel ranks, so set batch_size and gradient_accumulation";
 
 /// The known keys of its own mapping that an unknown `key` is taken to mean: its key where
 /// another tool names it so (kOtherToolsKeyNames); else the closest known key
 /// (core::closest); else a known key that `key` ends with after an underscore (peft's
 /// lora_alpha is alpha). Empty when none is near.
 std::vector<std::string> near_known_keys(const std::string& key, const std::vector<std::string>& known) {
-  for (const auto& [other, ours] : kOtherToolsKeyNames) {
-    if (key == other && std::find(known.begin(), known.end(), ours) != known.end()) return {std::string(ours)};
-  }
+  const std::string_view ours = other_tools_key(key);
+  if (!ours.empty() && std::find(known.begin(), known.end(), ours) != known.end()) return {std::string(ours)};
   std::vector<std::string> suggestions = core::closest(key, known, 2, 1);
   for (const std::string& k : known) {
     if (suggestions.empty() && k.size() >= 3 && key.size() > k.size() + 1 && key.ends_with("_" + k)) {
@@ -523,10 +528,7 @@ std::vector<std::string> unknown_key_suggestions(const std::string& key, const s
   const auto last_key = [](const std::string& path) { return path.substr(path.rfind('.') + 1); };
   // Another tool's name is looked for as gpuplan's (HF's num_train_epochs under training is
   // workload.epochs).
-  std::string wanted = key;
-  for (const auto& [other, ours] : kOtherToolsKeyNames) {
-    if (key == other) wanted = ours;
-  }
+  const std::string wanted = other_tools_key(key).empty() ? key : std::string(other_tools_key(key));
   for (const SchemaPath& p : schema) {
     if (!p.file_level && paths.size() < 3 && last_key(p.path) == wanted) {
       paths.push_back(p.path);
@@ -591,11 +593,11 @@ void MapReader::finish() {
     std::vector<std::string> shown;
     std::vector<std::string> paths = unknown_key_suggestions(key, key_path_, unique, shown);
     std::string fix = core::did_you_mean(shown);
-    for (const auto& [other, derived_fix] : kOtherToolsDerivedKeys) {
-      if (key == other && contains(known_, "gradient_accumulation")) {
-        fix = std::string(derived_fix);
-        paths.clear();  // not a misspelling of batch_size: that key is still reported missing
-      }
+    const bool global_batch =
+        std::find(std::begin(kGlobalBatchNames), std::end(kGlobalBatchNames), key) != std::end(kGlobalBatchNames);
+    if (global_batch && contains(known_, "gradient_accumulation")) {
+      fix = std::string(kGlobalBatchFix);
+      paths.clear();  // not a misspelling of batch_size: that key is still reported missing
     }
     if (fix.empty() && !unique.empty()) {
       // Nothing close: the keys this mapping takes, so that the fix is not a search.
