@@ -139,6 +139,9 @@ struct PlanPoint {
   bool meets_deadline = false; ///< time_p90_s <= deadline (and fits)
   bool within_budget = true;   ///< cost_p90_usd <= budget (when given)
   bool pareto = false;         ///< on the front of (time_p90, cost_p90) among all points that fit
+  /// Spot: not evaluated, at most models::kSpotOutOfReachShare of its trials would finish
+  /// (models::spot_finish_share_bound); dropped from the search's points and counted.
+  bool out_of_reach = false;
 
   /// Data-parallel replicas: the GPUs over tensor x pipeline parallel (the CSV/JSON `data_parallel`).
   int data_parallel_degree() const { return gpus / (tensor_parallel * pipeline_parallel); }
@@ -155,6 +158,7 @@ struct PlanCounts {
   std::size_t step_reused = 0;      ///< candidates whose step problem was simulated already
   std::size_t spot_pruned = 0;      ///< spot evaluations skipped: not the fastest layout of its instance and nodes, or dominated
   std::size_t spot_unstable = 0;    ///< spot plans preempted more often than once per restart (not evaluated)
+  std::size_t spot_out_of_reach = 0;  ///< spot plans whose trials could not reach a p50 (PlanPoint::out_of_reach)
   std::size_t offload_tried = 0;    ///< candidates with CPU offload (of considered; tried where nothing fits without)
   int max_nodes = 0;                ///< the most nodes tried of any type
   /// The smallest lower bound (plan_lower_bound) of a candidate that fits in memory, seconds;

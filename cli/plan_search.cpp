@@ -594,7 +594,7 @@ PlanSearch Planner::evaluate() const {
         points[k].memory_capacity_bytes = c.memory_capacity_bytes;
       });
       for (const PlanPoint& p : points) {
-        if (!p.fits) continue;
+        if (!p.fits || p.out_of_reach) continue;
         front.add(p.time_p90_s, p.cost_p90_usd);
       }
       return points;
@@ -643,6 +643,10 @@ PlanSearch Planner::evaluate() const {
       const std::vector<Job>& from = list == &on_demand ? jobs : spot_jobs;
       for (std::size_t k = 0; k < list->size(); ++k) {
         PlanPoint& p = (*list)[k];
+        if (p.out_of_reach) {
+          ++counts.spot_out_of_reach;
+          continue;
+        }
         const std::size_t t = round[from[k].candidate].type;
         if (p.fits && p.time_p90_s <= options_.deadline_s) {
           met[t] = true;
@@ -711,7 +715,8 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
   if (market == models::Market::kSpot && job.trials <= 1) job.trials = kPlanSpotTrials;
   const models::JobTimes shape = models::job_times(job, 1.0, 0.0);
   const double steps = shape.steps_per_epoch * shape.epochs;
-  const models::JobOutcome o = models::run_job_level(job, step.second / steps, 0.0, 0.0);
+  const models::JobOutcome o = models::run_job_level(job, step.second / steps, 0.0, 0.0, true);
+  p.out_of_reach = o.spot_out_of_reach;
   p.time_p50_s = o.time_p50_s;
   p.time_p90_s = o.time_p90_s;
   p.checkpoint_interval_s = o.checkpoint_interval_s;
@@ -769,13 +774,14 @@ PlanResult Planner::finish(PlanSearch search) const {
       "searched layouts and instances together: {} candidates (variant x layout x instance x nodes, 1 to {} nodes) "
       "considered, {} refused by validation, {} the same job as another row's, {} pruned by memory, {} pruned by the "
       "lower bound (deadline or dominated{}), {} step problems simulated ({} candidates reused one), {} spot "
-      "plans not evaluated because their nodes are preempted more often than once per restart, {} spot "
-      "evaluations skipped (spot runs only the fastest layout of each instance and node count, where not dominated); "
+      "plans not evaluated because their nodes are preempted more often than once per restart, {} spot plans "
+      "not evaluated because at most {:.0f} % of their trials would finish within the cap (the moments of "
+      "Daly's checkpoint model and Cantelli's bound), {} spot evaluations skipped (spot runs only the fastest layout of each instance and node count, where not dominated); "
       "{} of the candidates offload to the CPU (tried where no layout of the instance type and node count fits "
       "without)",
       c.considered, c.max_nodes, c.invalid, c.duplicate, c.pruned_memory, c.pruned_bound,
       options_.exhaustive ? "; off: --exhaustive" : "", c.simulated, c.step_reused,
-      c.spot_unstable, c.spot_pruned, c.offload_tried));
+      c.spot_unstable, c.spot_out_of_reach, 100.0 * models::kSpotOutOfReachShare, c.spot_pruned, c.offload_tried));
   r.notes.push_back("layouts: ddp, fsdp (full_shard, hybrid_shard, shard_grad_op) or zero 1-3, tensor parallel 1-8 "
                     "inside a node (with sequence parallelism; beside ddp with Megatron's distributed optimizer, or "
                     "beside fsdp/zero sharding the remaining ranks) and pipeline parallel 1-16 dividing the layers "

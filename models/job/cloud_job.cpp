@@ -43,7 +43,8 @@ SpotJobParams spot_params(const JobSpec& job, double work_s, double interval_s, 
   return p;
 }
 
-JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_batch_s, double first_batch_s) {
+JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_batch_s, double first_batch_s,
+                         bool skip_out_of_reach) {
   JobOutcome out;
   const bool spot = job.cloud && job.cloud->market == Market::kSpot;
   const AvailabilityTrace* trace = spot && job.cloud->trace ? &*job.cloud->trace : nullptr;
@@ -91,6 +92,10 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
   const double work_s = out.times.epochs * (out.times.epoch_train_s + out.times.epoch_eval_s);
   const double warmup_s = first_batch_s + kRestartWarmupSteps * step_time_s;
   const SpotJobParams p = spot_params(chosen, work_s, out.checkpoint_interval_s, warmup_s, out.times.time_to_train_s);
+  if (skip_out_of_reach && spot_finish_share_bound(p) <= kSpotOutOfReachShare) {
+    out.spot_out_of_reach = true;
+    return out;
+  }
   out.spot = run_spot_monte_carlo(p, job.trials, job.seed, out.times.time_to_train_s);
   out.time_p50_s = out.spot->wall_p50_s;
   out.time_p90_s = out.spot->wall_p90_s;

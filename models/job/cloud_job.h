@@ -19,22 +19,34 @@ namespace gpuplan::models {
 /// prefetches of every worker all happen in the first steps), not a measurement.
 inline constexpr double kRestartWarmupSteps = 10.0;
 
+/// Spot plans whose trials finish by the cap with at most this share
+/// (spot_finish_share_bound) have neither a p50 nor a p90: a search may skip their Monte
+/// Carlo (run_job_level's `skip_out_of_reach`). A bound on effort, with room below the p50's
+/// half for the trials' sampling spread; not a model parameter.
+inline constexpr double kSpotOutOfReachShare = 0.05;
+
 struct JobOutcome {
   JobTimes times;                      ///< without preemptions, at the chosen interval
   double checkpoint_interval_s = 0.0;  ///< work seconds between checkpoints; 0 = none
   std::string checkpoint_interval_reason;  ///< which interval and why (for the report)
   double time_p50_s = 0.0;             ///< on-demand / no cloud: time_to_train_s
   double time_p90_s = 0.0;
-  std::optional<SpotSummary> spot;     ///< spot market only
+  std::optional<SpotSummary> spot;     ///< spot market only (empty when out of reach)
+  /// Spot, with `skip_out_of_reach`: at most kSpotOutOfReachShare of the trials would finish
+  /// (spot_finish_share_bound), so no trial was run; times are those without preemptions.
+  bool spot_out_of_reach = false;
   double preemption_rate_per_s = 0.0;  ///< per node (spot, Poisson)
   std::string preemption_source;       ///< where the rate or trace comes from
   std::vector<std::string> notes;
 };
 
 /// The job level of `job` at `step_time_s` (see file comment). `eval_batch_s` is one
-/// evaluation batch; `first_batch_s` the loader's time for one batch (warm-up). Throws
-/// std::invalid_argument for a non-positive step time.
-JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_batch_s, double first_batch_s);
+/// evaluation batch; `first_batch_s` the loader's time for one batch (warm-up). With
+/// `skip_out_of_reach` (gpuplan plan) a spot job whose trials cannot reach a p50 is not
+/// simulated (JobOutcome::spot_out_of_reach). Throws std::invalid_argument for a
+/// non-positive step time.
+JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_batch_s, double first_batch_s,
+                         bool skip_out_of_reach = false);
 
 /// Spot process parameters of `job` for work `work_s` at `interval_s` (exposed for the
 /// planner and tests).

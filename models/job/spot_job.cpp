@@ -1,11 +1,13 @@
 #include "models/job/spot_job.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/cost/cost.h"
@@ -424,6 +426,56 @@ SpotSummary run_spot_monte_carlo(const SpotJobParams& params, int trials, std::u
   s.cost_p50_usd = nearest_rank_quantile(costs, 0.5);
   s.cost_p90_usd = nearest_rank_quantile(costs, 0.9);
   return s;
+}
+
+std::optional<SpotSegmentMoments> spot_segment_moments(const SpotJobParams& p) {
+  const double lambda = p.nodes * p.preemption_rate_per_s;  // preemptions of the job per second up
+  if (p.trace != nullptr || !(lambda > 0.0) || !(p.checkpoint_interval_s > 0.0) || p.checkpoint_background_s > 0.0 ||
+      !p.checkpoints_survive_preemption) {
+    return std::nullopt;
+  }
+  const double window = p.checkpoint_interval_s + p.checkpoint_blocking_s;  // L
+  const double retry = p.startup_s + p.restore_s + p.warmup_s + window;      // R + L
+  const double wait = p.replacement_wait_s;                                  // D
+  // Moments of an exponential X (rate lambda) cut to X < t: P(X < t), E[X | X < t], E[X^2 | X < t].
+  const auto cut = [lambda](double t) {
+    const double fail = -std::expm1(-lambda * t);
+    const double e = 1.0 - fail;
+    const double m1 = (fail / lambda - e * t) / fail;
+    const double m2 = (2.0 * fail / (lambda * lambda) - e * (t * t + 2.0 * t / lambda)) / fail;
+    return std::array<double, 3>{fail, m1, m2};
+  };
+  // The first try: the window alone, preempted with probability 1 - q at Y < L; then the
+  // wait D and tries of R + L, each preempted with probability 1 - r at Y' < R + L and then
+  // waiting D again: G ~ geometric failed tries, each costing Z = Y' + D, then R + L.
+  const auto [first_fails, y1, y2] = cut(window);
+  const auto [retry_fails, yr1, yr2] = cut(retry);
+  const double r = 1.0 - retry_fails;
+  const double z1 = yr1 + wait;
+  const double z_var = yr2 - yr1 * yr1;
+  const double g1 = retry_fails / r;
+  const double g2 = retry_fails * (1.0 + retry_fails) / (r * r);
+  const double v1 = retry + g1 * z1;
+  const double v2 = retry * retry + 2.0 * retry * g1 * z1 + g1 * z_var + g2 * z1 * z1;
+  const double f1 = y1 + wait + v1;
+  const double f2 = y2 + 2.0 * y1 * wait + wait * wait + 2.0 * (y1 + wait) * v1 + v2;
+  SpotSegmentMoments m;
+  m.mean_s = (1.0 - first_fails) * window + first_fails * f1;
+  m.variance_s2 = std::max(0.0, (1.0 - first_fails) * window * window + first_fails * f2 - m.mean_s * m.mean_s);
+  return m;
+}
+
+double spot_finish_share_bound(const SpotJobParams& p) {
+  const std::optional<SpotSegmentMoments> m = spot_segment_moments(p);
+  if (!m) return 1.0;
+  const double segments = std::floor(p.work_s / p.checkpoint_interval_s) - 1.0;
+  if (!(segments >= 1.0)) return 1.0;
+  const double mean = segments * m->mean_s;
+  const double variance = segments * m->variance_s2;
+  if (std::isinf(mean) && !std::isnan(m->mean_s)) return 0.0;  // a try that never succeeds in double range
+  if (!std::isfinite(mean) || !std::isfinite(variance) || mean <= p.cap_s) return 1.0;
+  const double gap = mean - p.cap_s;
+  return variance / (variance + gap * gap);
 }
 
 double mean_time_between_preemptions_s(int nodes, double rate_per_s, const AvailabilityTrace* trace) {

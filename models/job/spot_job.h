@@ -20,6 +20,7 @@
 /// nothing is billed. Each such period is rounded up to the instance's billing granularity.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "models/job_spec.h"
@@ -92,6 +93,34 @@ struct SpotSummary {
 /// job takes without preemptions (for lost_time_share). Deterministic in (params, seed).
 SpotSummary run_spot_monte_carlo(const SpotJobParams& params, int trials, std::uint64_t seed,
                                  double no_preemption_s);
+
+/// Mean and variance of the time one checkpoint interval takes under Poisson preemptions,
+/// seconds and seconds squared.
+struct SpotSegmentMoments {
+  double mean_s = 0.0;
+  double variance_s2 = 0.0;
+};
+
+/// The time of one checkpoint interval after a committed checkpoint (a segment) of `params`,
+/// in Poisson mode with blocking checkpoints that survive preemption; nullopt otherwise (a
+/// trace, no periodic checkpoints, background writes, checkpoints lost with the node, no
+/// preemptions). The segment needs an uninterrupted window L = interval + blocking write; a
+/// preemption in it costs the time into the window, the replacement wait D and a restart
+/// R = start-up + restore + warm-up before the window is tried again (R + L at once). The
+/// mean is Daly's (1/lambda + D) e^(lambda R) (e^(lambda L) - 1) for lambda = nodes x rate
+/// (J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart
+/// dumps", FGCS 22(3), 2006, with exponential failures: exact for this process); the
+/// variance follows from the geometric count of failed tries and the truncated exponential
+/// time lost in each.
+std::optional<SpotSegmentMoments> spot_segment_moments(const SpotJobParams& params);
+
+/// Upper bound on the share of `params`' trials that finish within its cap, without running
+/// one; 1 where spot_segment_moments does not apply or the expected time is within the cap.
+/// A trial takes at least its floor(work / interval) - 1 whole segments after the first,
+/// independent and alike, so Cantelli's one-sided inequality bounds the share finishing by
+/// the cap: var / (var + (mean - cap)^2) for the sum's mean and variance. 0 when a try
+/// cannot succeed within double range.
+double spot_finish_share_bound(const SpotJobParams& params);
 
 /// Mean time between preemptions of a job on `nodes` nodes: 1 / (nodes x rate), or for a
 /// trace its time with capacity divided by its drops; +infinity when there are none.

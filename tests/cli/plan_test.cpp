@@ -175,6 +175,8 @@ TEST_SUITE("cli.plan") {
     REQUIRE_FALSE(r.notes.empty());
     CHECK(r.notes[0].find(fmt::format("{} candidates", c.considered)) != std::string::npos);
     CHECK(r.notes[0].find(fmt::format("{} step problems simulated", c.simulated)) != std::string::npos);
+    CHECK(r.notes[0].find(fmt::format("{} spot plans not evaluated because at most 5 %", c.spot_out_of_reach)) !=
+          std::string::npos);
     const std::string table = cli::render_plan(r, "table");
     CHECK(table.find("Pareto front") != std::string::npos);
     CHECK(table.find("Fastest plan") != std::string::npos);

@@ -74,6 +74,72 @@ TEST_SUITE("models.job.spot") {
     CHECK(c.finished == 200);
   }
 
+  TEST_CASE("a segment's moments: Daly's mean (the closed form without restart), the Monte Carlo's mean and variance") {
+    // 10 h of work in 1 h intervals with no blocking write, so that all ten segments are
+    // alike (the last one too): the job's time is the sum of ten independent segments.
+    SpotJobParams p = simple(0.5, 1.0, 0.0);
+    const auto no_restart = spot_segment_moments(p);
+    REQUIRE(no_restart);
+    CHECK(10.0 * no_restart->mean_s == doctest::Approx(expected_time_exponential_s(p.work_s, p.checkpoint_interval_s, 0.0,
+                                                                                  p.preemption_rate_per_s, 600.0)));
+    // A 20 min start-up and a 10 min warm-up before each retry: (1/lambda + D) e^(lambda R) (e^(lambda L) - 1)
+    // = (2 h + 10 min) e^(0.25) (e^(0.5) - 1) = 1.8206 h.
+    p.startup_s = 1200.0;
+    p.warmup_s = 600.0;
+    const auto m = spot_segment_moments(p);
+    REQUIRE(m);
+    CHECK(m->mean_s == doctest::Approx((2.0 + 1.0 / 6.0) * std::exp(0.25) * std::expm1(0.5) * kHour));
+    const SpotSummary s = run_spot_monte_carlo(p, 4000, 11, p.work_s);
+    REQUIRE(s.finished == 4000);
+    CHECK(s.wall_mean_s == doctest::Approx(10.0 * m->mean_s).epsilon(0.02));
+    // The trials' spread against the variance of ten segments.
+    double sum2 = 0.0;
+    for (int t = 0; t < 4000; ++t) {
+      const double d = simulate_spot_trial(p, 11, static_cast<std::uint64_t>(t)).wall_s - s.wall_mean_s;
+      sum2 += d * d;
+    }
+    CHECK(sum2 / 3999.0 == doctest::Approx(10.0 * m->variance_s2).epsilon(0.1));
+    // Where the moments do not apply.
+    SpotJobParams other = p;
+    other.checkpoint_interval_s = 0.0;
+    CHECK_FALSE(spot_segment_moments(other));
+    other = p;
+    other.checkpoints_survive_preemption = false;
+    CHECK_FALSE(spot_segment_moments(other));
+    other = p;
+    other.checkpoint_background_s = 30.0;
+    CHECK_FALSE(spot_segment_moments(other));
+    other = p;
+    other.preemption_rate_per_s = 0.0;
+    CHECK_FALSE(spot_segment_moments(other));
+  }
+
+  TEST_CASE("the share of trials that can finish by the cap: out of reach, reachable, and bounding the Monte Carlo") {
+    // 3 preemptions/h against 1 h intervals and a 1 h restart: a segment takes
+    // (1/3 h + 10 min) e^3 (e^3.05 - 1) = 200 h, 100 h of work would take 98 x 200 h against a
+    // 2,000 h cap: no trial finishes.
+    SpotJobParams hopeless = simple(3.0, 1.0, 60.0);
+    hopeless.work_s = 100 * kHour;
+    hopeless.cap_s = kTrialCapFactor * hopeless.work_s;
+    hopeless.startup_s = kHour;
+    const double bound = spot_finish_share_bound(hopeless);
+    CHECK(bound < 0.02);
+    CHECK(run_spot_monte_carlo(hopeless, 20, 5, hopeless.work_s).finished == 0);
+    // 0.5 /h with hourly checkpoints finishes well within the cap: nothing bounded.
+    CHECK(spot_finish_share_bound(simple(0.5, 1.0, 60.0)) == 1.0);
+    // Near the cap the bound holds over the trials: a cap at 80 % of the nine segments the
+    // bound counts (10 h of work in 1 h intervals, the first one left out).
+    SpotJobParams near = simple(0.5, 1.0, 0.0);
+    near.startup_s = 1200.0;
+    near.warmup_s = 600.0;
+    near.cap_s = 0.8 * 9.0 * spot_segment_moments(near)->mean_s;
+    const double near_bound = spot_finish_share_bound(near);
+    CHECK(near_bound > 0.05);
+    CHECK(near_bound < 1.0);
+    const SpotSummary n = run_spot_monte_carlo(near, 1000, 5, near.work_s);
+    CHECK(static_cast<double>(n.finished) / n.trials <= near_bound);
+  }
+
   TEST_CASE("determinism: the same seed gives the same trial; trials differ") {
     const SpotJobParams p = simple(0.5, 1.0, 60.0);
     const SpotTrial a = simulate_spot_trial(p, 42, 5);
@@ -202,5 +268,24 @@ TEST_SUITE("models.job.spot") {
     REQUIRE(spot.spot.has_value());
     CHECK(spot.time_p90_s >= spot.time_p50_s);
     CHECK(spot.time_p50_s >= spot.times.time_to_train_s);
+    CHECK_FALSE(spot.spot_out_of_reach);
+    // The search's skip changes nothing where trials finish.
+    const JobOutcome searched = run_job_level(job, 0.5, 0.0, 0.1, true);
+    REQUIRE(searched.spot.has_value());
+    CHECK(searched.time_p90_s == spot.time_p90_s);
+
+    // 20 preemptions an hour against a 2 h start-up: no trial finishes within the cap, and
+    // the search does not run them (the times are those without preemptions).
+    job.cloud->preemption_rate_per_s = 20.0 / kHour;
+    job.cloud->startup_s = 2 * kHour;
+    const JobOutcome hopeless = run_job_level(job, 0.5, 0.0, 0.1);
+    REQUIRE(hopeless.spot.has_value());
+    CHECK(hopeless.spot->finished == 0);
+    CHECK_FALSE(hopeless.spot->finishes_at(0.5));
+    const JobOutcome skipped = run_job_level(job, 0.5, 0.0, 0.1, true);
+    CHECK(skipped.spot_out_of_reach);
+    CHECK_FALSE(skipped.spot.has_value());
+    CHECK(skipped.time_p90_s == skipped.times.time_to_train_s);
+    CHECK(skipped.checkpoint_interval_s == hopeless.checkpoint_interval_s);
   }
 }
