@@ -310,6 +310,12 @@ PlanSearch Planner::evaluate() const {
 
   std::map<std::string, ValidatedLayout> validated;  // by variant | GPU | GPUs per node | 1 or 2 nodes | layout
   std::map<std::string, StepInfo> step_info;         // by step key
+  // The busiest GPU's peak memory (models::rank_memory) by validation key | accumulation |
+  // nodes: rank_memory reads the job's workload, training and parallelism, which validation
+  // and the accumulation fix, and of its hardware only the GPUs per node and the nodes (in
+  // the validation key and here), so instance rows that differ in CPUs, host memory,
+  // network or storage share it.
+  std::map<std::string, double> peak_memory;
   std::vector<std::pair<bool, double>> steps;        // fits, time to train (no checkpoints), s
   std::set<std::string> planned;                     // step key | type | group: once across variants
   Front front;
@@ -428,6 +434,8 @@ PlanSearch Planner::evaluate() const {
     const auto size_steps_from = [&](std::size_t from) {
       step_keys.resize(round.size());
       std::vector<std::size_t> info_todo;
+      std::vector<std::string> memory_keys(round.size());
+      std::vector<std::size_t> memory_todo;  // candidates whose memory key is new
       for (std::size_t i = from; i < round.size(); ++i) {
         Candidate& c = round[i];
         const ValidatedLayout& vl = validated.at(c.validation);
@@ -435,20 +443,32 @@ PlanSearch Planner::evaluate() const {
         c.base = vl.job;
         step_keys[i] = fmt::format("{}|{}|{}|{}", vl.key, c.layout.gradient_accumulation,
                                    hardware_signature(*types_[c.type].groups[c.group].front()), nodes);
-        if (step_info.emplace(step_keys[i], StepInfo{}).second) info_todo.push_back(i);
+        if (!step_info.emplace(step_keys[i], StepInfo{}).second) continue;
+        info_todo.push_back(i);
+        memory_keys[i] = fmt::format("{}|{}|{}", c.validation, c.layout.gradient_accumulation, nodes);
+        if (peak_memory.emplace(memory_keys[i], 0.0).second) memory_todo.push_back(i);
       }
-      std::vector<StepInfo> infos(info_todo.size());
-      parallel_for(info_todo.size(), options_.threads, {}, 0, 0, [&](std::size_t k) {
-        const Candidate& c = round[info_todo[k]];
-        // candidate_job into one job per thread, assigned over: its op table's storage is reused
-        // from one candidate to the next rather than allocated per op name.
+      // candidate_job into one job per thread, assigned over: its op table's storage is reused
+      // from one candidate to the next rather than allocated per op name.
+      std::vector<double> peaks(memory_todo.size());
+      parallel_for(memory_todo.size(), options_.threads, {}, 0, 0, [&](std::size_t k) {
+        const Candidate& c = round[memory_todo[k]];
         thread_local models::JobSpec j;
         assign_candidate_job(j, c, *types_[c.type].groups[c.group].front(), catalogs_);
         // The rule run_variant uses: the busiest GPU, the worst pipeline stage's.
-        const models::MemoryBreakdown m = models::rank_memory(j, params.memory);
-        infos[k].peak_memory_bytes = m.total_bytes();
-        infos[k].fits_memory = m.total_bytes() <= j.hardware.gpu.memory_bytes;
-        if (infos[k].fits_memory) infos[k].bound = plan_lower_bound(j);
+        peaks[k] = models::rank_memory(j, params.memory).total_bytes();
+      });
+      for (std::size_t k = 0; k < memory_todo.size(); ++k) peak_memory[memory_keys[memory_todo[k]]] = peaks[k];
+      std::vector<StepInfo> infos(info_todo.size());
+      parallel_for(info_todo.size(), options_.threads, {}, 0, 0, [&](std::size_t k) {
+        const Candidate& c = round[info_todo[k]];
+        const models::InstanceSpec& row = *types_[c.type].groups[c.group].front();
+        infos[k].peak_memory_bytes = peak_memory.at(memory_keys[info_todo[k]]);
+        infos[k].fits_memory = infos[k].peak_memory_bytes <= catalogs_.gpus.find(row.gpu)->memory_bytes;
+        if (!infos[k].fits_memory) return;
+        thread_local models::JobSpec j;
+        assign_candidate_job(j, c, row, catalogs_);
+        infos[k].bound = plan_lower_bound(j);
       });
       for (std::size_t k = 0; k < info_todo.size(); ++k) step_info[step_keys[info_todo[k]]] = infos[k];
     };
