@@ -436,7 +436,15 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
   ErrorSink& sink = workload.sink();
   section.workload = build_workload(workload, catalogs, families, &section.notes, memo);
 
-  section.dataset_reader = workload.map("dataset", Requirement::kRequired);
+  if (!workload.has("dataset")) {
+    // The generic "a mapping of keys" does not say which: the two kinds of data.
+    workload.missing("dataset",
+                     "; add dataset: {synthetic: true} (batches made in memory, as benchmarks run), or {samples, "
+                     "sample_size, decode_time} for data read from hardware.storage");
+    workload.declare({"dataset"});
+  } else {
+    section.dataset_reader = workload.map("dataset", Requirement::kRequired);
+  }
   if (section.dataset_reader) {
     const bool language_model = section.workload && section.workload->is_language_model;
     section.dataset = read_dataset(*section.dataset_reader,

@@ -469,23 +469,59 @@ constexpr std::pair<std::string_view, std::string_view> kOtherToolsKeyNames[] = 
     {"cpu_offload", "offload"},
     {"offload_optimizer", "offload"},
     {"offload_param", "offload"},
+    {"hidden_act", "mlp"},
+    {"activation_function", "mlp"},
+    {"instance_type", "instance"},
+    {"model_name_or_path", "model"},
+    {"model_name", "model"},
 };
 
-/// gpuplan's key for `key` where another tool names it so (kOtherToolsKeyNames), else empty.
-std::string_view other_tools_key(const std::string& key) {
-  for (const auto& [other, ours] : kOtherToolsKeyNames) {
-    if (key == other) return ours;
+/// The second of the pair in `table` whose first is `key`, else empty.
+template <std::size_t N>
+std::string_view looked_up(const std::pair<std::string_view, std::string_view> (&table)[N], const std::string& key) {
+  for (const auto& [name, value] : table) {
+    if (key == name) return value;
   }
   return {};
 }
 
-/// Names other tools give the global batch (DeepSpeed's train_batch_size, Megatron's
-/// global_batch_size), which gpuplan derives from keys rather than takes as one, and the fix
-/// that says how.
-constexpr std::string_view kGlobalBatchNames[] = {"global_batch_size", "train_batch_size"};
+/// gpuplan's key for `key` where another tool names it so (kOtherToolsKeyNames), else empty.
+std::string_view other_tools_key(const std::string& key) { return looked_up(kOtherToolsKeyNames, key); }
+
+/// Keys of other tools for what a scenario says another way (a derived quantity, or a
+/// setting whose value differs), each with the fix that says how: DeepSpeed's
+/// train_batch_size and Megatron's global_batch_size, torchrun's world size, HF's and
+/// Megatron's step counts, HF's bf16/fp16 flags and Accelerate's mixed_precision.
 constexpr std::string_view kGlobalBatchFix =
     "; gpuplan derives the global batch: batch_size (per GPU, per micro-step) x gradient_accumulation x the "
     "data-parallel ranks, so set batch_size and gradient_accumulation";
+constexpr std::string_view kStepCountFix =
+    "; gpuplan sizes the job by workload.tokens (a language model: optimizer steps x global batch x "
+    "sequence_length) or workload.epochs: set one of them";
+constexpr std::pair<std::string_view, std::string_view> kDerivedKeys[] = {
+    {"global_batch_size", kGlobalBatchFix},
+    {"train_batch_size", kGlobalBatchFix},
+    {"world_size", "; gpuplan counts the GPUs as hardware.gpus_per_node x hardware.nodes: set those"},
+    {"max_steps", kStepCountFix},
+    {"train_iters", kStepCountFix},
+    {"max_iters", kStepCountFix},
+    {"total_steps", kStepCountFix},
+    {"bf16", "; set training.precision: bf16_amp (autocast to bf16, HF's bf16: true) or bf16 (bf16 weights too)"},
+    {"fp16", "; set training.precision: fp16_amp (autocast to fp16 with loss scaling, HF's fp16: true)"},
+    {"mixed_precision", "; set training.precision: bf16_amp or fp16_amp (Accelerate's bf16 or fp16)"},
+};
+
+/// The fix for `key` where kDerivedKeys has it, else empty.
+std::string_view derived_key_fix(const std::string& key) { return looked_up(kDerivedKeys, key); }
+
+/// True for a mapping of a scenario: one of the schema's sections at `key_path`, or the
+/// file's root (empty path, with `workload` among its `known` keys).
+bool scenario_mapping(const std::string& key_path, const std::vector<std::string>& known) {
+  if (key_path.empty()) return std::find(known.begin(), known.end(), "workload") != known.end();
+  const std::vector<SchemaPath> schema = schema_paths();
+  return std::any_of(schema.begin(), schema.end(),
+                     [&key_path](const SchemaPath& p) { return p.path == key_path && p.section; });
+}
 
 /// The known keys of its own mapping that an unknown `key` is taken to mean: its key where
 /// another tool names it so (kOtherToolsKeyNames); else the closest known key
@@ -519,12 +555,8 @@ std::vector<std::string> unknown_key_suggestions(const std::string& key, const s
   shown = near_known_keys(key, known);
   std::vector<std::string> paths;
   for (const std::string& k : shown) paths.push_back(key_path.empty() ? k : key_path + "." + k);
-  if (!shown.empty() || key_path.empty()) return paths;
+  if (!shown.empty() || !scenario_mapping(key_path, known)) return paths;
   const std::vector<SchemaPath> schema = schema_paths();
-  const bool scenario_section = std::any_of(schema.begin(), schema.end(), [&key_path](const SchemaPath& p) {
-    return p.path == key_path && p.section;
-  });
-  if (!scenario_section) return paths;
   const auto last_key = [](const std::string& path) { return path.substr(path.rfind('.') + 1); };
   // Another tool's name is looked for as gpuplan's (HF's num_train_epochs under training is
   // workload.epochs).
@@ -593,11 +625,10 @@ void MapReader::finish() {
     std::vector<std::string> shown;
     std::vector<std::string> paths = unknown_key_suggestions(key, key_path_, unique, shown);
     std::string fix = core::did_you_mean(shown);
-    const bool global_batch =
-        std::find(std::begin(kGlobalBatchNames), std::end(kGlobalBatchNames), key) != std::end(kGlobalBatchNames);
-    if (global_batch && contains(known_, "gradient_accumulation")) {
-      fix = std::string(kGlobalBatchFix);
-      paths.clear();  // not a misspelling of batch_size: that key is still reported missing
+    const std::string_view derived = derived_key_fix(key);
+    if (!derived.empty() && scenario_mapping(key_path_, unique)) {
+      fix = std::string(derived);
+      paths.clear();  // not a misspelling of a key here: the fix names the keys to set
     }
     if (fix.empty() && !unique.empty()) {
       // Nothing close: the keys this mapping takes, so that the fix is not a search.

@@ -182,6 +182,34 @@ TEST_SUITE("config.scenario_errors") {
                    "ranks, so set batch_size and gradient_accumulation"});
   }
 
+  TEST_CASE("other tools' settings that a scenario says another way, and a missing dataset: the fix names the keys to set") {
+    // HF's bf16 flag is a precision; its step count and torchrun's world size are derived.
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  bf16: true")) ==
+          Messages{"unknown key 'bf16' at s.yaml:13:3 (training.bf16); set training.precision: bf16_amp (autocast to "
+                   "bf16, HF's bf16: true) or bf16 (bf16 weights too)"});
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  max_steps: 1000")) ==
+          Messages{"unknown key 'max_steps' at s.yaml:13:3 (training.max_steps); gpuplan sizes the job by "
+                   "workload.tokens (a language model: optimizer steps x global batch x sequence_length) or "
+                   "workload.epochs: set one of them"});
+    CHECK(errors_of(with("  gpu: rtx3090", "  gpu: rtx3090\n  world_size: 8")) ==
+          Messages{"unknown key 'world_size' at s.yaml:15:3 (hardware.world_size); gpuplan counts the GPUs as "
+                   "hardware.gpus_per_node x hardware.nodes: set those"});
+    // An instance under hardware is the cloud's; a model at the top is the workload's.
+    CHECK(errors_of(with("  gpu: rtx3090", "  gpu: rtx3090\n  instance_type: p5.48xlarge")) ==
+          Messages{"unknown key 'instance_type' at s.yaml:15:3 (hardware.instance_type); did you mean "
+                   "cloud.instance?"});
+    CHECK(errors_of(with("seed: 42", "seed: 42\nmodel: resnet50")) ==
+          Messages{"unknown key 'model' at s.yaml:4:1 (model); did you mean workload.model?"});
+    // No dataset: the fix names both kinds of data.
+    CHECK(errors_of(with("  dataset:\n    samples: 1281167\n    sample_size: \"110 KiB\"\n    decode_time: \"6 ms\"\n", "")) ==
+          Messages{"missing key 'dataset' at s.yaml:5:3 (workload.dataset); add dataset: {synthetic: true} (batches "
+                   "made in memory, as benchmarks run), or {samples, sample_size, decode_time} for data read from "
+                   "hardware.storage"});
+    // HF's hidden_act in an inline decoder is its mlp (silu is swiglu's gate).
+    CHECK(errors_of(with("  model: resnet50", "  model: {base: gpt2, hidden_act: silu}")) ==
+          Messages{"unknown key 'hidden_act' at s.yaml:5:23 (workload.model.hidden_act); did you mean mlp?"});
+  }
+
   TEST_CASE("duplicate key") {
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  batch_size: 64")) ==
           Messages{"duplicate key 'batch_size' at s.yaml:13:3 (training.batch_size); the first one is on line 12, "
