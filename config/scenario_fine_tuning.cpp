@@ -70,8 +70,13 @@ bool read_targets(MapReader& ft, const models::Workload* workload, std::vector<m
     }
     const std::optional<models::LoraTarget> target = models::from_name<models::LoraTarget>(item.Scalar());
     if (!target) {
-      ft.sink().add("unknown target '" + item.Scalar() + "', expected one of " + joined(all), item.Mark(), path,
-                    suggest_names(item.Scalar(), all, "targets"));
+      // peft's target_modules name the module: q_proj is q (Llama, Mistral, Qwen).
+      const std::string& name = item.Scalar();
+      const std::string module = name.ends_with("_proj") ? name.substr(0, name.size() - 5) : std::string();
+      const std::string fix = !module.empty() && models::from_name<models::LoraTarget>(module)
+                                  ? "; write " + module + " (peft's target_modules name " + name + ")"
+                                  : suggest_names(name, all, "targets");
+      ft.sink().add("unknown target '" + name + "', expected one of " + joined(all), item.Mark(), path, fix);
       ok = false;
       continue;
     }

@@ -250,7 +250,10 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
     return c;
   }
   MapReader& r = *c.reader;
-  const std::optional<std::string> name = r.string("instance", Requirement::kRequired);
+  if (!r.has("instance")) {
+    r.missing("instance", "; add instance: provider/instance_type, such as aws/p4d.24xlarge (gpuplan list instances)");
+  }
+  const std::optional<std::string> name = r.string("instance");  // missing: reported above
   const std::optional<std::string> region = r.string("region");
   const std::optional<std::string> zone = r.string("zone");
   const std::optional<std::string> market_name = r.choice("market", models::names_of<models::Market>());

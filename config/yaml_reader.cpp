@@ -474,6 +474,13 @@ constexpr std::pair<std::string_view, std::string_view> kOtherToolsKeyNames[] = 
     {"instance_type", "instance"},
     {"model_name_or_path", "model"},
     {"model_name", "model"},
+    {"lora_r", "rank"},
+    {"lora_rank", "rank"},
+    {"lora_alpha", "alpha"},
+    {"lora_dropout", "dropout"},
+    {"target_modules", "targets"},
+    {"fsdp", "sharding"},
+    {"sharding_strategy", "sharding"},
 };
 
 /// The second of the pair in `table` whose first is `key`, else empty.
@@ -509,6 +516,9 @@ constexpr std::pair<std::string_view, std::string_view> kDerivedKeys[] = {
     {"bf16", "; set training.precision: bf16_amp (autocast to bf16, HF's bf16: true) or bf16 (bf16 weights too)"},
     {"fp16", "; set training.precision: fp16_amp (autocast to fp16 with loss scaling, HF's fp16: true)"},
     {"mixed_precision", "; set training.precision: bf16_amp or fp16_amp (Accelerate's bf16 or fp16)"},
+    {"use_spot", "; set cloud.market: spot"},
+    {"deepspeed", "; set parallelism.strategy: zero with parallelism.zero_stage (and parallelism.offload for "
+                  "ZeRO-Offload)"},
 };
 
 /// The fix for `key` where kDerivedKeys has it, else empty.

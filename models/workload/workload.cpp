@@ -1,6 +1,5 @@
 #include "models/workload/workload.h"
 
-#include <algorithm>
 
 namespace gpuplan::models {
 
@@ -27,18 +26,19 @@ std::string_view block_view(const Op& op) {
   // "encoder.layer.7.attn.qkv", "layers.31.mlp.up". The block is the name up to and
   // including the first numeric component that is followed by more; stem, embeddings, head
   // and loss have none.
-  const std::string_view name = op.name;  // views: no string per component
-  std::size_t begin = 0;
-  while (begin < name.size()) {
-    const std::size_t dot = name.find('.', begin);
-    if (dot == std::string_view::npos) {
-      return {};
+  // One pass over the characters (the planner asks this of every op of every candidate).
+  const std::string_view name = op.name;
+  std::size_t begin = 0;     // where the current component starts
+  bool digits_only = true;   // the current component so far
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '.') {
+      if (digits_only && i > begin) return name.substr(0, i);
+      begin = i + 1;
+      digits_only = true;
+    } else if (c < '0' || c > '9') {
+      digits_only = false;
     }
-    const std::string_view part = name.substr(begin, dot - begin);
-    if (!part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return name.substr(0, dot);
-    }
-    begin = dot + 1;
   }
   return {};
 }

@@ -179,6 +179,10 @@ TEST_SUITE("config.fine_tuning") {
           Messages{"unknown target 'kk', expected one of q, k, v, o, gate, up, down at s.yaml:12:44 "
                    "(training.fine_tuning.targets[1]); did you mean k?",
                    "target 'q' is listed twice at s.yaml:12:54 (training.fine_tuning.targets[3]); remove the repeat"});
+    // peft's module names (target_modules: [q_proj, ...]) are answered with the target.
+    CHECK(scenario_errors(qlora_scenario("{method: lora, targets: [q_proj, gate]}")) ==
+          Messages{"unknown target 'q_proj', expected one of q, k, v, o, gate, up, down at s.yaml:12:41 "
+                   "(training.fine_tuning.targets[0]); write q (peft's target_modules name q_proj)"});
     CHECK(scenario_errors(qlora_scenario("{method: lora, targets: all}")) ==
           Messages{"unknown value 'all', expected all_linear or a list such as [q, k, v, o, gate, up, down] at "
                    "s.yaml:12:40 (training.fine_tuning.targets); did you mean all_linear?"});

@@ -205,6 +205,20 @@ TEST_SUITE("config.scenario_errors") {
           Messages{"missing key 'dataset' at s.yaml:5:3 (workload.dataset); add dataset: {synthetic: true} (batches "
                    "made in memory, as benchmarks run), or {samples, sample_size, decode_time} for data read from "
                    "hardware.storage"});
+    // peft's LoRA keys at the top are training.fine_tuning's; its module names are the targets'.
+    CHECK(errors_of(with("seed: 42", "seed: 42\nlora_r: 16")) ==
+          Messages{"unknown key 'lora_r' at s.yaml:4:1 (lora_r); did you mean training.fine_tuning.rank?"});
+    // A DeepSpeed config block, HF's fsdp string and SkyPilot's use_spot; a cloud without its instance.
+    CHECK(errors_of(with("seed: 42", "seed: 42\ndeepspeed: {zero_optimization: {stage: 3}}")) ==
+          Messages{"unknown key 'deepspeed' at s.yaml:4:1 (deepspeed); set parallelism.strategy: zero with "
+                   "parallelism.zero_stage (and parallelism.offload for ZeRO-Offload)"});
+    CHECK(errors_of(with("  gpu: rtx3090", "  gpu: rtx3090\n  gpus_per_node: 2") +
+                    "parallelism:\n  strategy: fsdp\n  fsdp: full_shard\n") ==
+          Messages{"unknown key 'fsdp' at s.yaml:21:3 (parallelism.fsdp); did you mean sharding?"});
+    CHECK(errors_of(std::string(kValid) + "cloud:\n  use_spot: true\n") ==
+          Messages{"missing key 'instance' at s.yaml:19:3 (cloud.instance); add instance: provider/instance_type, such "
+                   "as aws/p4d.24xlarge (gpuplan list instances)",
+                   "unknown key 'use_spot' at s.yaml:19:3 (cloud.use_spot); set cloud.market: spot"});
     // HF's hidden_act in an inline decoder is its mlp (silu is swiglu's gate).
     CHECK(errors_of(with("  model: resnet50", "  model: {base: gpt2, hidden_act: silu}")) ==
           Messages{"unknown key 'hidden_act' at s.yaml:5:23 (workload.model.hidden_act); did you mean mlp?"});

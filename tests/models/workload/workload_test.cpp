@@ -16,6 +16,24 @@ TEST_SUITE("models.workload.workload") {
     CHECK(name_of(OpClass::kEmbedding) == "embedding");
   }
 
+  TEST_CASE("an op's block: its name up to the first all-digit component followed by more") {
+    const auto block = [](const char* name) {
+      Op op;
+      op.name = name;
+      return block_of(op);
+    };
+    CHECK(block("layers.31.mlp.up") == "layers.31");
+    CHECK(block("encoder.layer.7.attn.qkv") == "encoder.layer.7");
+    CHECK(block("layer2.1.conv1") == "layer2.1");  // layer2 is not all digits
+    CHECK(block("h.0.attn") == "h.0");
+    CHECK(block("layers.31") == "");      // nothing follows the number
+    CHECK(block("embed") == "");
+    CHECK(block("lm_head.weight") == "");
+    CHECK(block("layers..3.x") == "layers..3");  // an empty component is no number
+    CHECK(block("layers.3a.x") == "");
+    CHECK(block("") == "");
+  }
+
   TEST_CASE("training FLOP sums forward FLOP times one plus the backward ratio") {
     Workload workload;
     workload.ops.push_back(Op{.name = "fc",
