@@ -447,6 +447,20 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
         // (litgpt, HF's sdpa path) expand them first (attention_kernel.h).
         key_value_heads = models::is_flash_kernel(training->attention) ? models::KeyValueHeads::kGrouped
                                                                         : models::KeyValueHeads::kRepeated;
+        // The defaults are the image recipes' (scenario-format.md): say so where a language
+        // model takes them, which few train that way.
+        if (workload.workload->is_language_model) {
+          if (!training_reader->has("optimizer")) {
+            training_notes.push_back(std::string("training.optimizer defaults to ") +
+                                     std::string(models::name_of(kDefaultOptimizer)) +
+                                     "; language models mostly train with adamw: set training.optimizer");
+          }
+          if (!training_reader->has("precision")) {
+            training_notes.push_back(std::string("training.precision defaults to ") +
+                                     std::string(models::name_of(kDefaultPrecision)) +
+                                     "; language models mostly train in bf16_amp or bf16: set training.precision");
+          }
+        }
         const bool sdpa = training->attention == models::AttentionKernel::kSdpa;
         training->attention = resolve_attention(*training_reader, *training, *workload.workload, hw.gpu);
         if (sdpa && training->causal_mask == models::CausalMask::kAttnMask &&

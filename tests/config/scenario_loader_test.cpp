@@ -385,6 +385,25 @@ parallelism: {strategy: ddp}
     CHECK(real.find("missing key 'cpu_cores'") == 0);
   }
 
+  TEST_CASE("a language model left on the image recipes' optimizer and precision defaults is told so") {
+    const auto notes_of = [](const std::string& training) {
+      const Scenario s = parse("format: gpuplan/v1\nworkload: {model: gpt2, tokens: 1e9, dataset: {synthetic: true}}\n"
+                               "training: " + training + "\nhardware: {gpu: a100-80gb}\n");
+      std::vector<std::string> defaults;
+      for (const std::string& n : s.variants.front().notes) {
+        if (n.starts_with("training.")) defaults.push_back(n);
+      }
+      return defaults;
+    };
+    CHECK(notes_of("{batch_size: 8}") ==
+          std::vector<std::string>{
+              "training.optimizer defaults to sgd_momentum; language models mostly train with adamw: set "
+              "training.optimizer",
+              "training.precision defaults to fp32; language models mostly train in bf16_amp or bf16: set "
+              "training.precision"});
+    CHECK(notes_of("{batch_size: 8, optimizer: adamw, precision: bf16_amp}").empty());
+  }
+
   TEST_CASE("checkpointing.destination: storage class bandwidths, and whether a preemption keeps them") {
     const auto with_destination = [](const std::string& destination) {
       return parse(std::string(kMinimal) + "checkpointing: {interval: \"30 min\", destination: " + destination + "}\n")
