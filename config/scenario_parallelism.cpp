@@ -11,6 +11,14 @@
 namespace gpuplan::config {
 namespace {
 
+/// Names other tools give the strategies (folded as for config::ChoiceAlias: lower case, no
+/// '-', '_', '.' or spaces), for "did you mean": DeepSpeed is ZeRO; PyTorch's
+/// DistributedDataParallel and FullyShardedDataParallel (FSDP2's fully_shard), Lightning's
+/// ddp_spawn, Accelerate's MULTI_GPU.
+const std::vector<ChoiceAlias> kStrategyAliases = {
+    {"deepspeed", "zero"},   {"distributeddataparallel", "ddp"}, {"ddpspawn", "ddp"}, {"multigpu", "ddp"},
+    {"fullyshardeddataparallel", "fsdp"}, {"fullyshard", "fsdp"}, {"fsdp2", "fsdp"}};
+
 /// DistributedDataParallel bucket_cap_mb=25 (PyTorch docs), i.e. 25 MiB.
 constexpr double kDefaultBucketMebibytes = 25.0;
 /// torch.distributed.fsdp.FullyShardedDataParallel's default sharding_strategy (PyTorch docs).
@@ -104,7 +112,8 @@ ParallelismSection read_parallelism_section(MapReader& root) {
   section.reader = root.map("parallelism");
   if (!section.reader) return section;
   MapReader& p = *section.reader;
-  const std::optional<std::string> strategy = p.choice("strategy", models::names_of<models::ParallelStrategy>());
+  const std::optional<std::string> strategy =
+      p.choice("strategy", models::names_of<models::ParallelStrategy>(), Requirement::kOptional, kStrategyAliases);
   section.strategy_written = strategy.has_value();
   if (strategy) section.spec.strategy = *models::from_name<models::ParallelStrategy>(*strategy);
   section.spec.bucket_bytes = value_or(p.quantity("bucket_size", core::Dimension::kBytes), section.spec.bucket_bytes);

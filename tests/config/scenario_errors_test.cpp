@@ -215,6 +215,9 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(with("  gpu: rtx3090", "  gpu: rtx3090\n  gpus_per_node: 2") +
                     "parallelism:\n  strategy: fsdp\n  fsdp: full_shard\n") ==
           Messages{"unknown key 'fsdp' at s.yaml:21:3 (parallelism.fsdp); did you mean sharding?"});
+    CHECK(errors_of(with("  gpu: rtx3090", "  gpu: rtx3090\n  gpus_per_node: 2") + "parallelism:\n  strategy: deepspeed\n") ==
+          Messages{"unknown value 'deepspeed', expected one of none, data_parallel, ddp, fsdp or zero at s.yaml:20:13 "
+                   "(parallelism.strategy); did you mean zero?"});
     CHECK(errors_of(std::string(kValid) + "cloud:\n  use_spot: true\n") ==
           Messages{"missing key 'instance' at s.yaml:19:3 (cloud.instance); add instance: provider/instance_type, such "
                    "as aws/p4d.24xlarge (gpuplan list instances)",
