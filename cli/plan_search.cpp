@@ -796,7 +796,8 @@ PlanResult Planner::finish(PlanSearch search) const {
       "lower bound (deadline or dominated{}), {} step problems simulated ({} candidates reused one), {} spot "
       "plans not evaluated because their nodes are preempted more often than once per restart, {} spot plans "
       "not evaluated because at most {:.0f} % of their trials would finish within the cap (the moments of "
-      "Daly's checkpoint model and Cantelli's bound), {} spot evaluations skipped (spot runs only the fastest layout of each instance and node count, where not dominated); "
+      "Daly's checkpoint model and Cantelli's bound), {} spot evaluations skipped (spot runs only the fastest "
+      "layout of each instance and node count, where not dominated); "
       "{} of the candidates offload to the CPU (tried where no layout of the instance type and node count fits "
       "without)",
       c.considered, c.max_nodes, c.invalid, c.duplicate, c.pruned_memory, c.pruned_bound,
