@@ -14,20 +14,18 @@ namespace gpuplan::models {
 StepPlan slowest_stage_plan(const JobSpec& job, const GpuEfficiency& efficiency, const StepSimOptions& options,
                             std::optional<StepStats>* stats) {
   const bool labels = options.trace_steps > 0;  // only a trace reads the units' labels
-  StepPlan slowest = plan_step(job, efficiency, 0, labels);
+  std::vector<StepPlan> roles = plan_step_roles(job, efficiency, labels);  // stage 0's first
+  StepPlan slowest = std::move(roles.front());
   if (slowest.pipeline.stages <= 1) return slowest;
   StepSimOptions quiet = options;
   quiet.trace_steps = 0;
   quiet.exact = false;
   StepStats slowest_stats = simulate_steps(slowest, quiet);
-  const std::vector<int> roles = slowest.pipeline.roles;
-  for (const int stage : roles) {
-    if (stage == 0) continue;
-    StepPlan plan = plan_step(job, efficiency, stage, labels);
-    StepStats step = simulate_steps(plan, quiet);
+  for (std::size_t k = 1; k < roles.size(); ++k) {
+    StepStats step = simulate_steps(roles[k], quiet);
     if (step.breakdown.step_time_s > slowest_stats.breakdown.step_time_s) {
       slowest_stats = std::move(step);
-      slowest = std::move(plan);
+      slowest = std::move(roles[k]);
     }
   }
   if (stats != nullptr) *stats = std::move(slowest_stats);

@@ -69,17 +69,22 @@ double pipeline_send_s(const JobSpec& job, double payload_bytes) {
 
 PipelineStagePlan plan_pipeline_stage(const JobSpec& job, const std::vector<double>& chunk_forward_s,
                                       const std::vector<double>& chunk_backward_s, double send_bytes, int stage) {
+  const int stages = job.parallelism.pipeline_parallel;
+  if (stage < 0 || stage >= stages) {
+    throw std::invalid_argument("plan_pipeline_stage: stage " + std::to_string(stage) + " of " +
+                                std::to_string(stages));
+  }
+  return plan_pipeline_stages(job, chunk_forward_s, chunk_backward_s, send_bytes)[static_cast<std::size_t>(stage)];
+}
+
+std::vector<PipelineStagePlan> plan_pipeline_stages(const JobSpec& job, const std::vector<double>& chunk_forward_s,
+                                                    const std::vector<double>& chunk_backward_s, double send_bytes) {
   const ParallelismSpec& par = job.parallelism;
   PipelineStagePlan plan;
   plan.stages = par.pipeline_parallel;
-  if (stage < 0 || stage >= plan.stages) {
-    throw std::invalid_argument("plan_pipeline_stage: stage " + std::to_string(stage) + " of " +
-                                std::to_string(plan.stages));
-  }
-  plan.stage = stage;
   if (plan.stages <= 1) {
     plan.roles = {0};
-    return plan;
+    return {plan};
   }
   PipelineInput in;
   in.schedule = par.pipeline_schedule;
@@ -94,7 +99,6 @@ PipelineStagePlan plan_pipeline_stage(const JobSpec& job, const std::vector<doub
   plan.sends = r.sends;
   plan.makespan_s = r.makespan_s;
   plan.bubble_fraction = r.bubble_fraction;
-  plan.wait_s = std::max(0.0, r.last_end_s[stage] - r.busy_s[stage]);
   // Forward only: n micro-batches take fill + n x period (GPipe's forward half: Huang et al.
   // 2019, sec. 2.2), the period the slowest stage's forward.
   std::vector<double> stage_forward_s(static_cast<std::size_t>(plan.stages), 0.0);
@@ -116,7 +120,12 @@ PipelineStagePlan plan_pipeline_stage(const JobSpec& job, const std::vector<doub
     plan.roles.push_back(middle);
   }
   plan.roles.push_back(p - 1);
-  return plan;
+  std::vector<PipelineStagePlan> out(static_cast<std::size_t>(p), plan);
+  for (int s = 0; s < p; ++s) {
+    out[static_cast<std::size_t>(s)].stage = s;
+    out[static_cast<std::size_t>(s)].wait_s = std::max(0.0, r.last_end_s[s] - r.busy_s[s]);
+  }
+  return out;
 }
 
 }  // namespace gpuplan::models

@@ -78,4 +78,10 @@ double pipeline_send_s(const JobSpec& job, double payload_bytes);
 PipelineStagePlan plan_pipeline_stage(const JobSpec& job, const std::vector<double>& chunk_forward_s,
                                       const std::vector<double>& chunk_backward_s, double send_bytes, int stage);
 
+/// plan_pipeline_stage of every stage 0 .. p - 1 (index = stage) from one play of the
+/// schedule; one entry, stage 0's inactive plan, without pipeline parallelism. Throws
+/// std::invalid_argument as simulate_pipeline does.
+std::vector<PipelineStagePlan> plan_pipeline_stages(const JobSpec& job, const std::vector<double>& chunk_forward_s,
+                                                    const std::vector<double>& chunk_backward_s, double send_bytes);
+
 }  // namespace gpuplan::models

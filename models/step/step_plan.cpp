@@ -4,7 +4,9 @@
 #include <cmath>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
@@ -91,16 +93,16 @@ LoaderPlan plan_loader(const JobSpec& job) {
   return l;
 }
 
-}  // namespace
-
-StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage, bool labels) {
+/// plan_step of the stages `stages` of `job` (empty: PipelineStagePlan::roles; stage 0
+/// without a pipeline), the whole rank's units and the schedule built once for all of them.
+std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, std::vector<int> stages, bool labels) {
   const TrainingSpec& t = job.training;
   if (t.batch_size < 1 || t.gradient_accumulation < 1) {
     throw std::invalid_argument("batch_size and gradient_accumulation must be at least 1");
   }
-  StepPlan plan;
-  plan.micro_batch = t.batch_size;
-  plan.gradient_accumulation = t.gradient_accumulation;
+  StepPlan whole;  // the whole rank's units (every chunk's), then each stage's plan from it
+  whole.micro_batch = t.batch_size;
+  whole.gradient_accumulation = t.gradient_accumulation;
   const GpuSpec& gpu = job.hardware.gpu;
   // One tensor-parallel rank runs its shard of the model (tensor_parallel_shard.h) and the
   // group's collectives around it (tensor_parallel_plan.h).
@@ -123,8 +125,8 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage, bool l
   // then expert parallelism's all-to-alls.
   const auto model_parallel = [&](std::vector<DispatchUnit>& units, const Op& op, TensorParallelPoint point,
                                   double gemm_s) {
-    tensor_parallel.add(units, op, point, plan.micro_batch, gemm_s);
-    expert_parallel.add(units, op, point, plan.micro_batch);
+    tensor_parallel.add(units, op, point, whole.micro_batch, gemm_s);
+    expert_parallel.add(units, op, point, whole.micro_batch);
   };
   const int chunks = p * job.parallelism.virtual_stages;
   const std::vector<int> op_chunk =
@@ -155,17 +157,17 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage, bool l
   work.reserve(ops.size());
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
-    const OpWork& w = work.emplace_back(op_work(op, plan.micro_batch, gpu, t, e, input_cast(i)));
-    spans.forward_begin.push_back(plan.forward.size());
-    model_parallel(plan.forward, op, TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
-    plan.forward.push_back(unit_of(label(op, " fwd"), w.forward, t, false, e));
+    const OpWork& w = work.emplace_back(op_work(op, whole.micro_batch, gpu, t, e, input_cast(i)));
+    spans.forward_begin.push_back(whole.forward.size());
+    model_parallel(whole.forward, op, TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
+    whole.forward.push_back(unit_of(label(op, " fwd"), w.forward, t, false, e));
     // (a copy of the unit: the ring's push_back may move it; no call when there is no ring)
     if (context_parallel.active()) {
-      context_parallel.add(plan.forward, op, DispatchUnit(plan.forward.back()), false, plan.micro_batch);
+      context_parallel.add(whole.forward, op, DispatchUnit(whole.forward.back()), false, whole.micro_batch);
     }
-    model_parallel(plan.forward, op, TensorParallelPoint::kAfterForward, w.forward.gpu_time_s);
-    spans.forward_end.push_back(plan.forward.size());
-    tag(plan.forward, forward_chunk, op_chunk[i]);
+    model_parallel(whole.forward, op, TensorParallelPoint::kAfterForward, w.forward.gpu_time_s);
+    spans.forward_end.push_back(whole.forward.size());
+    tag(whole.forward, forward_chunk, op_chunk[i]);
   }
   // DDP buckets hold .grad (fp32; bf16 in pure bf16); Megatron's distributed optimizer its
   // main grads (distributed_optimizer.h).
@@ -182,133 +184,158 @@ StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage, bool l
   // not autograd's.
   for (std::size_t r = ops.size(); r-- > 0;) {
     const OpWork& w = work[r];
-    spans.backward_begin[r] = plan.backward.size();
+    spans.backward_begin[r] = whole.backward.size();
     if (replays_forward(ops[r], t.activation_checkpointing)) {
       // The replayed forward runs its collectives again (Megatron's checkpointed blocks do).
-      model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
-      plan.backward.push_back(unit_of(label(ops[r], " recompute"), w.forward, t, false, e));
+      model_parallel(whole.backward, ops[r], TensorParallelPoint::kBeforeForward, w.forward.gpu_time_s);
+      whole.backward.push_back(unit_of(label(ops[r], " recompute"), w.forward, t, false, e));
       if (context_parallel.active()) {
-        context_parallel.add(plan.backward, ops[r], DispatchUnit(plan.backward.back()), false, plan.micro_batch);
+        context_parallel.add(whole.backward, ops[r], DispatchUnit(whole.backward.back()), false, whole.micro_batch);
       }
-      model_parallel(plan.backward, ops[r], TensorParallelPoint::kAfterForward, w.forward.gpu_time_s);
+      model_parallel(whole.backward, ops[r], TensorParallelPoint::kAfterForward, w.forward.gpu_time_s);
     }
-    model_parallel(plan.backward, ops[r], TensorParallelPoint::kBeforeBackward, w.backward.gpu_time_s);
+    model_parallel(whole.backward, ops[r], TensorParallelPoint::kBeforeBackward, w.backward.gpu_time_s);
     DispatchUnit bwd = unit_of(label(ops[r], " bwd"), w.backward, t, true, e);
     bwd.grad_bytes = ops[r].parameters * gradient_bytes;
     bwd.expert_grads = ops[r].experts > 0.0;
-    plan.backward.push_back(bwd);
-    context_parallel.add(plan.backward, ops[r], bwd, true, plan.micro_batch);
-    model_parallel(plan.backward, ops[r], TensorParallelPoint::kAfterBackward, w.backward.gpu_time_s);
-    spans.backward_end[r] = plan.backward.size();
-    tag(plan.backward, backward_chunk, op_chunk[r]);
+    whole.backward.push_back(bwd);
+    context_parallel.add(whole.backward, ops[r], bwd, true, whole.micro_batch);
+    model_parallel(whole.backward, ops[r], TensorParallelPoint::kAfterBackward, w.backward.gpu_time_s);
+    spans.backward_end[r] = whole.backward.size();
+    tag(whole.backward, backward_chunk, op_chunk[r]);
   }
   const ShardingLayout sharding = sharding_layout(job);
   if (p > 1 && sharding.sharded_strategy) {
     throw std::invalid_argument("plan_step: pipeline parallelism with FSDP or ZeRO is not modelled");
   }
+  // The schedule, played once for every stage (pipeline_parallel_plan.h).
+  std::vector<PipelineStagePlan> pipelines(1);  // without a pipeline: stage 0's, inactive
   if (p > 1) {
     // Each chunk's forward and backward of one micro-batch (the GPU's time: the host
     // dispatches ahead), the schedule over them, and the stage's own units.
     std::vector<double> forward_s(static_cast<std::size_t>(chunks), 0.0);
     std::vector<double> backward_s(static_cast<std::size_t>(chunks), 0.0);
-    for (std::size_t i = 0; i < plan.forward.size(); ++i) forward_s[forward_chunk[i]] += plan.forward[i].gpu_s;
-    for (std::size_t i = 0; i < plan.backward.size(); ++i) backward_s[backward_chunk[i]] += plan.backward[i].gpu_s;
-    plan.pipeline = plan_pipeline_stage(job, forward_s, backward_s,
-                                        pipeline_send_elements(whole_rank, op_chunk, job.parallelism) *
-                                            plan.micro_batch * activation_element_bytes(t.precision),
-                                        stage);
-    const auto keep = [&](std::vector<DispatchUnit>& units, const std::vector<int>& chunk_of) {
-      std::vector<DispatchUnit> kept;
-      for (std::size_t i = 0; i < units.size(); ++i) {
-        if (pipeline_stage_runs_chunk(chunk_of[i], stage, p)) kept.push_back(std::move(units[i]));
-      }
-      units = std::move(kept);
-    };
-    keep(plan.forward, forward_chunk);
-    keep(plan.backward, backward_chunk);
+    for (std::size_t i = 0; i < whole.forward.size(); ++i) forward_s[forward_chunk[i]] += whole.forward[i].gpu_s;
+    for (std::size_t i = 0; i < whole.backward.size(); ++i) backward_s[backward_chunk[i]] += whole.backward[i].gpu_s;
+    pipelines = plan_pipeline_stages(job, forward_s, backward_s,
+                                     pipeline_send_elements(whole_rank, op_chunk, job.parallelism) *
+                                         whole.micro_batch * activation_element_bytes(t.precision));
   }
-  // The stage's ops (all of the rank's without a pipeline: no copy of them then).
-  std::optional<Workload> stage_ops;
-  if (p > 1) stage_ops.emplace(pipeline_stage_workload(whole_rank, job.parallelism, stage));
-  const Workload& rank = stage_ops ? *stage_ops : whole_rank;
-  int parameter_tensors = 0;
-  for (const Op& op : rank.ops) {
-    if (op.parameters > 0.0) parameter_tensors += 2;  // weight and (usually) bias
-  }
-  // The optimizer's kernels are dispatched one after another while the GPU runs the earlier
-  // ones: split into units of at most 64 kernels so dispatch and execution overlap.
-  // FSDP / ZeRO: each rank updates its shard of the parameters only; with tensor parallelism
-  // the rank's share of them (rank.parameters).
-  // Megatron's distributed optimizer likewise updates its 1/d of the fp32 main parameters.
-  const double updated = rank.parameters / (sharding.optimizer_state ? sharding.shard_ranks : optimizer_shards);
-  const KernelWork opt = optimizer_work(updated, std::max(1, parameter_tensors), gpu, t, e);
-  const int pieces = std::max(1, static_cast<int>(std::ceil(opt.kernels / 64.0)));
-  KernelWork piece = opt;
-  piece.kernels = static_cast<int>(std::ceil(static_cast<double>(opt.kernels) / pieces));
-  piece.gpu_time_s = opt.gpu_time_s / pieces;
-  piece.flop = opt.flop / pieces;
-  piece.bytes = opt.bytes / pieces;
-  const double tensor_host_s = optimizer_tensor_host_time_s(parameter_tensors, t, e) / pieces;
-  for (int i = 0; i < pieces; ++i) {
-    DispatchUnit u = unit_of("optimizer.step", piece, t, false, e);
-    u.dispatch_s = piece.kernels * optimizer_dispatch_time_s(t, e) + tensor_host_s;
-    plan.optimizer.push_back(u);
-  }
-
-  plan.loader = plan_loader(job);
-  if (!plan.loader.synthetic) {
-    // DataParallel copies the whole batch to GPU 0; DDP's ranks copy their own batch at about
-    // the same moment, so GPUs behind one PCIe switch share its x16 uplink.
-    plan.h2d_bytes = job.workload.input_bytes_per_sample * loader_batch(job);
-    plan.pinned = job.data_loader.pin_memory;
-    const int sharing = data_parallel(job) ? 1 : std::max(1, job.hardware.gpus_per_pcie_switch);
-    plan.h2d_bytes_per_s = h2d_bytes_per_s(gpu, plan.pinned, e) / sharing;
-  }
-  if (ddp(job) && expert_parallel.active()) {
-    plan.comm = plan_expert_parallel_ddp(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
-                                         expert_data_parallel_topology(job, data_parallel_group));
-  } else if (ddp(job) && distributed_optimizer) {
-    // The main grads' buckets reduce-scattered to their shards' owners on the last micro-step,
-    // then the updated parameters all-gathered into the parameter buffer before the next
-    // forward: the bus volume of DDP's all-reduce (distributed_optimizer.h).
-    plan.comm = plan_gradient_buckets(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
-                                      Collective::kReduceScatter);
-    plan.comm.strategy = ParallelStrategy::kDdp;
-    const double parameter_bytes = rank.parameters * distributed_optimizer_bytes_per_parameter(t).parameter_bytes;
-    plan.comm.parameter_all_gather_s =
-        fastest_collective(builtin_collective_registry(), Collective::kAllGather, parameter_bytes, data_parallel_group)
-            .time_s;
-    if (job.parallelism.overlap_param_gather) {
-      const double first_bytes = std::min(parameter_bytes, job.parallelism.bucket_bytes);
-      plan.comm.parameter_all_gather_first_s =
-          std::min(plan.comm.parameter_all_gather_s,
-                   fastest_collective(builtin_collective_registry(), Collective::kAllGather, first_bytes,
-                                      data_parallel_group)
-                       .time_s);
+  if (stages.empty()) stages = p > 1 ? pipelines.front().roles : std::vector<int>{0};
+  std::vector<StepPlan> plans;
+  plans.reserve(stages.size());
+  for (std::size_t k = 0; k < stages.size(); ++k) {
+    const int stage = stages[k];
+    if (stage < 0 || stage >= std::max(1, p)) {
+      throw std::invalid_argument("plan_step: stage " + std::to_string(stage) + " of " + std::to_string(std::max(1, p)));
     }
-  } else if (ddp(job)) {
-    plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, data_parallel_group);
-  } else if (data_parallel(job)) {
-    // The model's outputs are what the loss reads (the logits); DataParallel gathers them.
-    const double output_bytes_per_sample = model_output_elements_per_sample(job.workload) * 4.0;
-    const DataParallelCosts dp = data_parallel_costs(job, std::max(1, parameter_tensors), output_bytes_per_sample,
-                                                     achieved_memory_bytes_per_s(gpu, e));
-    apply_data_parallel(dp, plan);
-  } else if (sharding.sharded_strategy) {
-    plan_sharded_communication(job, sharding, spans, plan);
-    // The offload's copies take the rank's share of the PCIe uplink, as the input copy does.
-    const double host_link_bytes_per_s =
-        h2d_bytes_per_s(gpu, true, e) / std::max(1, job.hardware.gpus_per_pcie_switch);
-    apply_offload(job, sharding, host_link_bytes_per_s, plan);
+    // The last stage planned takes the whole rank's units; the others copy them.
+    StepPlan& plan = plans.emplace_back(k + 1 < stages.size() ? whole : std::move(whole));
+    if (p > 1) {
+      plan.pipeline = pipelines[static_cast<std::size_t>(stage)];
+      const auto keep = [&](std::vector<DispatchUnit>& units, const std::vector<int>& chunk_of) {
+        std::vector<DispatchUnit> kept;
+        for (std::size_t i = 0; i < units.size(); ++i) {
+          if (pipeline_stage_runs_chunk(chunk_of[i], stage, p)) kept.push_back(std::move(units[i]));
+        }
+        units = std::move(kept);
+      };
+      keep(plan.forward, forward_chunk);
+      keep(plan.backward, backward_chunk);
+    }
+    // The stage's ops (all of the rank's without a pipeline: no copy of them then).
+    std::optional<Workload> stage_ops;
+    if (p > 1) stage_ops.emplace(pipeline_stage_workload(whole_rank, job.parallelism, stage));
+    const Workload& rank = stage_ops ? *stage_ops : whole_rank;
+    int parameter_tensors = 0;
+    for (const Op& op : rank.ops) {
+      if (op.parameters > 0.0) parameter_tensors += 2;  // weight and (usually) bias
+    }
+    // The optimizer's kernels are dispatched one after another while the GPU runs the earlier
+    // ones: split into units of at most 64 kernels so dispatch and execution overlap.
+    // FSDP / ZeRO: each rank updates its shard of the parameters only; with tensor parallelism
+    // the rank's share of them (rank.parameters).
+    // Megatron's distributed optimizer likewise updates its 1/d of the fp32 main parameters.
+    const double updated = rank.parameters / (sharding.optimizer_state ? sharding.shard_ranks : optimizer_shards);
+    const KernelWork opt = optimizer_work(updated, std::max(1, parameter_tensors), gpu, t, e);
+    const int pieces = std::max(1, static_cast<int>(std::ceil(opt.kernels / 64.0)));
+    KernelWork piece = opt;
+    piece.kernels = static_cast<int>(std::ceil(static_cast<double>(opt.kernels) / pieces));
+    piece.gpu_time_s = opt.gpu_time_s / pieces;
+    piece.flop = opt.flop / pieces;
+    piece.bytes = opt.bytes / pieces;
+    const double tensor_host_s = optimizer_tensor_host_time_s(parameter_tensors, t, e) / pieces;
+    for (int i = 0; i < pieces; ++i) {
+      DispatchUnit u = unit_of("optimizer.step", piece, t, false, e);
+      u.dispatch_s = piece.kernels * optimizer_dispatch_time_s(t, e) + tensor_host_s;
+      plan.optimizer.push_back(u);
+    }
+
+    plan.loader = plan_loader(job);
+    if (!plan.loader.synthetic) {
+      // DataParallel copies the whole batch to GPU 0; DDP's ranks copy their own batch at about
+      // the same moment, so GPUs behind one PCIe switch share its x16 uplink.
+      plan.h2d_bytes = job.workload.input_bytes_per_sample * loader_batch(job);
+      plan.pinned = job.data_loader.pin_memory;
+      const int sharing = data_parallel(job) ? 1 : std::max(1, job.hardware.gpus_per_pcie_switch);
+      plan.h2d_bytes_per_s = h2d_bytes_per_s(gpu, plan.pinned, e) / sharing;
+    }
+    if (ddp(job) && expert_parallel.active()) {
+      plan.comm = plan_expert_parallel_ddp(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
+                                           expert_data_parallel_topology(job, data_parallel_group));
+    } else if (ddp(job) && distributed_optimizer) {
+      // The main grads' buckets reduce-scattered to their shards' owners on the last micro-step,
+      // then the updated parameters all-gathered into the parameter buffer before the next
+      // forward: the bus volume of DDP's all-reduce (distributed_optimizer.h).
+      plan.comm = plan_gradient_buckets(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
+                                        Collective::kReduceScatter);
+      plan.comm.strategy = ParallelStrategy::kDdp;
+      const double parameter_bytes = rank.parameters * distributed_optimizer_bytes_per_parameter(t).parameter_bytes;
+      plan.comm.parameter_all_gather_s =
+          fastest_collective(builtin_collective_registry(), Collective::kAllGather, parameter_bytes, data_parallel_group)
+              .time_s;
+      if (job.parallelism.overlap_param_gather) {
+        const double first_bytes = std::min(parameter_bytes, job.parallelism.bucket_bytes);
+        plan.comm.parameter_all_gather_first_s =
+            std::min(plan.comm.parameter_all_gather_s,
+                     fastest_collective(builtin_collective_registry(), Collective::kAllGather, first_bytes,
+                                        data_parallel_group)
+                         .time_s);
+      }
+    } else if (ddp(job)) {
+      plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, data_parallel_group);
+    } else if (data_parallel(job)) {
+      // The model's outputs are what the loss reads (the logits); DataParallel gathers them.
+      const double output_bytes_per_sample = model_output_elements_per_sample(job.workload) * 4.0;
+      const DataParallelCosts dp = data_parallel_costs(job, std::max(1, parameter_tensors), output_bytes_per_sample,
+                                                       achieved_memory_bytes_per_s(gpu, e));
+      apply_data_parallel(dp, plan);
+    } else if (sharding.sharded_strategy) {
+      plan_sharded_communication(job, sharding, spans, plan);
+      // The offload's copies take the rank's share of the PCIe uplink, as the input copy does.
+      const double host_link_bytes_per_s =
+          h2d_bytes_per_s(gpu, true, e) / std::max(1, job.hardware.gpus_per_pcie_switch);
+      apply_offload(job, sharding, host_link_bytes_per_s, plan);
+    }
+    // fp16 needs a loss scaler (bf16 does not); a CUDA-graph step is captured without it.
+    plan.host_sync_before_optimizer =
+        t.precision == Precision::kFp16Amp && t.framework_overhead != FrameworkOverhead::kCudaGraphs;
+    // A model-parallel rank's share of the model FLOP (PaLM's MFU counts the model's FLOP).
+    plan.model_flop_per_step = job.workload.training_flop_per_sample() * plan.micro_batch *
+                               plan.gradient_accumulation / job.parallelism.model_parallel_size();
+    plan.peak_flop_per_s = math_peak_flop_per_s(OpClass::kMatmul, t.precision, gpu);
   }
-  // fp16 needs a loss scaler (bf16 does not); a CUDA-graph step is captured without it.
-  plan.host_sync_before_optimizer =
-      t.precision == Precision::kFp16Amp && t.framework_overhead != FrameworkOverhead::kCudaGraphs;
-  // A model-parallel rank's share of the model FLOP (PaLM's MFU counts the model's FLOP).
-  plan.model_flop_per_step = job.workload.training_flop_per_sample() * plan.micro_batch *
-                             plan.gradient_accumulation / job.parallelism.model_parallel_size();
-  plan.peak_flop_per_s = math_peak_flop_per_s(OpClass::kMatmul, t.precision, gpu);
-  return plan;
+  return plans;
+}
+
+}  // namespace
+
+StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage, bool labels) {
+  return std::move(plan_stages(job, e, {stage}, labels).front());
+}
+
+std::vector<StepPlan> plan_step_roles(const JobSpec& job, const GpuEfficiency& e, bool labels) {
+  return plan_stages(job, e, {}, labels);
 }
 
 }  // namespace gpuplan::models

@@ -104,4 +104,10 @@ struct StepPlan {
 /// reads them; a planner sizing thousands of layouts skips one string per unit).
 StepPlan plan_step(const JobSpec& job, const GpuEfficiency& efficiency, int stage = 0, bool labels = true);
 
+/// plan_step of each distinct pipeline stage (PipelineStagePlan::roles, in that order; stage
+/// 0 alone without pipeline parallelism), the whole rank's units and the schedule built once
+/// for all of them: entry k equals plan_step(job, efficiency, roles[k], labels). Throws as
+/// plan_step does.
+std::vector<StepPlan> plan_step_roles(const JobSpec& job, const GpuEfficiency& efficiency, bool labels = true);
+
 }  // namespace gpuplan::models

@@ -281,6 +281,34 @@ TEST_SUITE("models.step.pipeline_parallel") {
     CHECK(group.nodes == 1);
   }
 
+  TEST_CASE("plan_step_roles: each role's plan is plan_step's for that stage, from one schedule") {
+    const JobSpec job = gpt2_pipeline(8, 4, 8);
+    const std::vector<StepPlan> roles = plan_step_roles(job, GpuEfficiency::defaults());
+    REQUIRE(roles.size() == 3);
+    const std::vector<int> stages{0, 1, 3};  // first, the middle one that ends last, last
+    for (std::size_t k = 0; k < roles.size(); ++k) {
+      CAPTURE(k);
+      const StepPlan one = plan_step(job, GpuEfficiency::defaults(), stages[k]);
+      CHECK(roles[k].pipeline.stage == stages[k]);
+      CHECK(roles[k].pipeline.roles == stages);
+      CHECK(roles[k].pipeline.wait_s == one.pipeline.wait_s);
+      CHECK(roles[k].pipeline.makespan_s == one.pipeline.makespan_s);
+      REQUIRE(roles[k].forward.size() == one.forward.size());
+      REQUIRE(roles[k].backward.size() == one.backward.size());
+      for (std::size_t i = 0; i < one.backward.size(); ++i) CHECK(roles[k].backward[i].label == one.backward[i].label);
+      CHECK(gpu_s(roles[k].forward) == gpu_s(one.forward));
+      CHECK(gpu_s(roles[k].backward) == gpu_s(one.backward));
+      CHECK(gpu_s(roles[k].optimizer) == gpu_s(one.optimizer));
+      CHECK(roles[k].comm.buckets.size() == one.comm.buckets.size());
+    }
+    // The stages differ: the embedding on the first, the head and loss on the last.
+    CHECK(roles[0].pipeline.wait_s != roles[2].pipeline.wait_s);
+    CHECK(gpu_s(roles[0].backward) != gpu_s(roles[2].backward));
+    // Without a pipeline, stage 0 alone; a stage outside the pipeline is refused.
+    CHECK(plan_step_roles(gpt2_pipeline(8, 1, 8), GpuEfficiency::defaults()).size() == 1);
+    CHECK_THROWS_WITH_AS(plan_step(job, GpuEfficiency::defaults(), 4), "plan_step: stage 4 of 4", std::invalid_argument);
+  }
+
   TEST_CASE("stage memory: each stage its own weights; 1F1B keeps p - s micro-batches of activations") {
     const JobSpec job = gpt2_pipeline(4, 4, 8);
     const auto params = MemoryModelParams::defaults();
