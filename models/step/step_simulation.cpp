@@ -77,7 +77,10 @@ StepStats simulate_steps(const StepPlan& plan, const StepSimOptions& options) {
   const int cycle = workers > 1 ? workers / std::gcd(workers, simulated_ga) : 1;
   const std::size_t cycle_size = static_cast<std::size_t>(cycle);
   auto whole_cycles = [cycle](int n) { return (n + cycle - 1) / cycle * cycle; };
-  const int min_measured = whole_cycles(std::max(options.min_steps, cycle > 1 ? 4 * cycle : 1));
+  // StepSimOptions::stop_when_periodic with synthetic data: the steps after the warm-up are
+  // alike, one of them is measured.
+  const int min_steps = options.stop_when_periodic && plan.loader.synthetic ? 1 : options.min_steps;
+  const int min_measured = whole_cycles(std::max(min_steps, cycle > 1 ? 4 * cycle : 1));
   const int max_measured =
       std::max(min_measured, std::max(options.max_steps, options.max_cycles * cycle) / cycle * cycle);
   int warmup = options.warmup_steps;

@@ -55,6 +55,9 @@ struct StepSimOptions {
   /// half of one. Otherwise the window grows by the rules above, from the steps already
   /// simulated. A bound on effort for searches (`gpuplan plan`), off by default; its
   /// result equals the long window's within kPeriodicTolerance (tests/models/step_simulation_test.cpp).
+  /// With synthetic data one step after the warm-up is measured: nothing is drawn at random,
+  /// and each micro-step starts at the host's sync on the previous one's last kernel, so the
+  /// steps after the first (which starts with nothing in flight) are alike.
   bool stop_when_periodic = false;
 };
 

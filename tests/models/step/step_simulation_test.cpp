@@ -188,6 +188,33 @@ TEST_SUITE("models.step.step_simulation") {
     CHECK(checked.breakdown.step_time_s == doctest::Approx(20e-3).epsilon(0.01));
   }
 
+  TEST_CASE("stop_when_periodic with synthetic data: one step after the warm-up, the long window's step") {
+    // A ZeRO-style parameter all-gather after the optimizer (the first micro-step of a step
+    // waits for it) and a pipeline-like wait: the steps after the first are alike.
+    StepPlan p = simple_plan();
+    REQUIRE(p.loader.synthetic);
+    p.comm.parameter_all_gather_s = 20e-3;
+    for (const int ga : {1, 2, 8}) {
+      CAPTURE(ga);
+      p.gradient_accumulation = ga;
+      StepSimOptions o;
+      o.warmup_steps = 1;
+      o.min_steps = 4;
+      const StepStats full = simulate_steps(p, o);
+      CHECK(full.steps_measured == 4);
+      o.stop_when_periodic = true;
+      const StepStats one = simulate_steps(p, o);
+      CHECK(one.steps_measured == 1);
+      CHECK(one.events < full.events);
+      // (GA - 1) micro-steps of 16 ms, the final one of 18 ms, the exposed gather 19 ms.
+      CHECK(one.breakdown.step_time_s == doctest::Approx((ga - 1) * 16e-3 + 18e-3 + 19e-3));
+      CHECK(one.breakdown.step_time_s == doctest::Approx(full.breakdown.step_time_s).epsilon(kPeriodicTolerance));
+      CHECK(one.breakdown.communication_exposed_s ==
+            doctest::Approx(full.breakdown.communication_exposed_s).epsilon(kPeriodicTolerance));
+      CHECK(one.fill_s == doctest::Approx(full.fill_s).epsilon(kPeriodicTolerance));
+    }
+  }
+
   TEST_CASE("an empty plan is rejected") {
     CHECK_THROWS_AS(simulate_steps(StepPlan{}), std::invalid_argument);
   }
