@@ -320,7 +320,24 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
       r.error("instance", "expected provider/instance_type such as aws/p4d.24xlarge, found '" + *name + "'",
               core::did_you_mean(instances_of_type(*name, names)));
     } else if (const models::InstanceSpec* any = catalogs.instances.find(*name); any == nullptr) {
-      r.error("instance", "unknown instance '" + *name + "'", suggest_names(*name, names, "instances"));
+      // The instance type of another provider ("gcp/p4d.24xlarge"): name the provider that has it.
+      const std::string type = name->substr(name->find('/') + 1);
+      const std::vector<std::string> elsewhere = instances_of_type(type, names);
+      std::string fix = suggest_names(*name, names, "instances");
+      if (!elsewhere.empty()) {
+        std::string providers;
+        std::string written;
+        for (std::size_t i = 0; i < elsewhere.size(); ++i) {
+          const std::string separator = i == 0 ? "" : i + 1 == elsewhere.size() ? " or " : ", ";
+          providers += separator + elsewhere[i].substr(0, elsewhere[i].find('/'));
+          written += separator + elsewhere[i];
+        }
+        const bool vowel = std::string_view("aeiou").find(providers.front()) != std::string_view::npos;
+        const std::string whose =
+            elsewhere.size() == 1 ? (vowel ? "an " : "a ") + providers + " instance" : "an instance of " + providers;
+        fix = "; " + type + " is " + whose + ": write " + written;
+      }
+      r.error("instance", "unknown instance '" + *name + "'", fix);
     } else if (region && catalogs.instances.find(*name, *region) == nullptr) {
       r.error("region", *name + " has no price for region '" + *region + "' in the catalog",
               "; remove region to use the catalog's default (" + any->region + ") or pick another");

@@ -374,6 +374,10 @@ hardware:
     CHECK(errors_of(std::string(kValid) + "cloud: {instance: aws/p4d.24xlarg}\n") ==
           Messages{"unknown instance 'aws/p4d.24xlarg' at s.yaml:18:19 (cloud.instance); did you mean "
                    "aws/p4d.24xlarge?"});
+    // The instance type of another provider: the provider that has it.
+    CHECK(errors_of(std::string(kValid) + "cloud: {instance: gcp/p4d.24xlarge}\n") ==
+          Messages{"unknown instance 'gcp/p4d.24xlarge' at s.yaml:18:19 (cloud.instance); p4d.24xlarge is an aws "
+                   "instance: write aws/p4d.24xlarge"});
     CHECK(errors_of(std::string(kValid) + "cloud: {instance: p4d.24xlarge}\n") ==
           Messages{"expected provider/instance_type such as aws/p4d.24xlarge, found 'p4d.24xlarge' at "
                    "s.yaml:18:19 (cloud.instance); did you mean aws/p4d.24xlarge?"});
