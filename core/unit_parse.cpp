@@ -3,6 +3,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -416,6 +418,44 @@ std::optional<std::string> plain_count(std::string_view text, bool whole) {
   integer += fraction + std::string(static_cast<std::size_t>(exponent) - fraction.size(), '0');
   const std::size_t first = integer.find_first_not_of('0');
   return first == std::string::npos ? std::string("0") : integer.substr(first);
+}
+
+std::optional<std::string> decimal_digits(std::string_view text) {
+  std::string_view s = trim(text);
+  const bool negative = !s.empty() && s.front() == '-';
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  unsigned base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X' || s[1] == 'o' || s[1] == 'b')) {
+    base = s[1] == 'o' ? 8 : s[1] == 'b' ? 2 : 16;
+    s.remove_prefix(2);
+  } else if (s.find('_') == std::string_view::npos) {
+    return std::nullopt;  // plain decimal digits, or no number: nothing to rewrite
+  }
+  // Underscores only between digits (YAML 1.1 also allows them after the prefix).
+  if (s.empty() || s.back() == '_' || (base == 10 && s.front() == '_')) return std::nullopt;
+  constexpr std::uint64_t kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  std::uint64_t value = 0;
+  bool previous_underscore = false;
+  for (const char c : s) {
+    if (c == '_') {
+      if (previous_underscore) return std::nullopt;
+      previous_underscore = true;
+      continue;
+    }
+    previous_underscore = false;
+    const char lower_c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    unsigned digit = 0;
+    if (lower_c >= '0' && lower_c <= '9') {
+      digit = static_cast<unsigned>(lower_c - '0');
+    } else if (lower_c >= 'a' && lower_c <= 'f') {
+      digit = static_cast<unsigned>(lower_c - 'a' + 10);
+    } else {
+      return std::nullopt;
+    }
+    if (digit >= base || value > (kMax - digit) / base) return std::nullopt;
+    value = value * base + digit;
+  }
+  return (negative && value != 0 ? "-" : "") + std::to_string(value);
 }
 
 }  // namespace gpuplan::core

@@ -114,6 +114,25 @@ TEST_SUITE("core.unit_parse") {
     CHECK_FALSE(plain_count("M", false));
   }
 
+  TEST_CASE("a whole number in YAML 1.1 notations, rewritten in decimal digits") {
+    using gpuplan::core::decimal_digits;
+    CHECK(decimal_digits("524_288_000") == "524288000");
+    CHECK(decimal_digits("0x1F400000") == "524288000");  // 0x1F4 = 500, x 2^20
+    CHECK(decimal_digits("0X_ff") == "255");
+    CHECK(decimal_digits("0o17") == "15");
+    CHECK(decimal_digits("0b1010") == "10");
+    CHECK(decimal_digits("-1_000") == "-1000");
+    CHECK(decimal_digits("0x7fffffffffffffff") == "9223372036854775807");
+    CHECK_FALSE(decimal_digits("0x8000000000000000"));  // above 2^63 - 1
+    CHECK_FALSE(decimal_digits("524288000"));  // already decimal digits
+    CHECK_FALSE(decimal_digits("1__0"));
+    CHECK_FALSE(decimal_digits("_10"));
+    CHECK_FALSE(decimal_digits("10_"));
+    CHECK_FALSE(decimal_digits("0x"));
+    CHECK_FALSE(decimal_digits("0b12"));
+    CHECK_FALSE(decimal_digits("1_0.5"));
+  }
+
   TEST_CASE("signs are left to the caller, which knows the key's range") {
     CHECK(parse_quantity("-4 ms", Dimension::kSeconds) == doctest::Approx(-0.004));
   }
