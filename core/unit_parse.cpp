@@ -1,6 +1,7 @@
 #include "core/unit_parse.h"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -297,6 +298,32 @@ std::string with_article(std::string_view name) {
   return (vowel ? "an " : "a ") + std::string(name);
 }
 
+/// Values of `dimension` written with `number`, for a bare number: a duration as seconds or
+/// minutes (a bare one is most often either), any other dimension as its example's units
+/// ("\"64 KiB\"" for 64 written as a size).
+std::string with_number(std::string_view number, Dimension dimension, std::string_view example) {
+  const std::string n(number);
+  if (dimension == Dimension::kSeconds) {
+    return "\"" + n + " s\" or \"" + n + " min\" (a duration takes ns, us, ms, s, min, h or d)";
+  }
+  // The example's quoted values, each with its number replaced ("$3.06/h" -> "$10/h").
+  std::string out;
+  bool in_quotes = false;
+  for (std::size_t i = 0; i < example.size(); ++i) {
+    out += example[i];
+    if (example[i] != '"') continue;
+    in_quotes = !in_quotes;
+    if (!in_quotes) continue;
+    if (i + 1 < example.size() && example[i + 1] == '$') out += example[++i];
+    out += n;
+    while (i + 1 < example.size() &&
+           (std::isdigit(static_cast<unsigned char>(example[i + 1])) != 0 || example[i + 1] == '.')) {
+      ++i;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 DimensionInfo describe(Dimension dimension) {
@@ -351,8 +378,9 @@ double parse_quantity(std::string_view text, Dimension dimension) {
     p.unit = trim(p.unit.substr(3));
   }
   if (p.unit.empty() && !p.money) {
+    const std::string_view number(s.data(), static_cast<std::size_t>(ptr - s.data()));
     throw UnitError("a bare number is not " + with_article(want.name) + ": found " + quoted +
-                    "; write it with a unit, e.g. " + std::string(want.example));
+                    "; write it with a unit, e.g. " + with_number(number, dimension, want.example));
   }
   if (auto value = interpret(p, dimension)) {
     if (!(std::abs(*value) <= kMaxQuantityMagnitude)) {

@@ -48,6 +48,18 @@ TEST_SUITE("core.unit_parse") {
     CHECK_THROWS_WITH_AS(parse_quantity("110", Dimension::kBytes),
                          "a bare number is not a size: found '110'; write it with a unit, e.g. \"110 KiB\"",
                          UnitError);
+    // The number written, with the example's units; a duration as seconds or minutes.
+    CHECK_THROWS_WITH_AS(parse_quantity("10", Dimension::kSeconds),
+                         "a bare number is not a duration: found '10'; write it with a unit, e.g. \"10 s\" or "
+                         "\"10 min\" (a duration takes ns, us, ms, s, min, h or d)",
+                         UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity(" 25 ", Dimension::kBytesPerSecond),
+                         "a bare number is not a bandwidth: found ' 25 '; write it with a unit, e.g. \"25 GB/s\" or "
+                         "\"25 Gbit/s\"",
+                         UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("0.2", Dimension::kPerSecond),
+                         "a bare number is not an event rate: found '0.2'; write it with a unit, e.g. \"0.2 /h\"",
+                         UnitError);
   }
 
   TEST_CASE("ambiguous units are refused with the fix") {
