@@ -409,6 +409,13 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
     c.notes.push_back("cloud.preemption_rate applies on the spot market only: this on-demand run has no preemptions "
                       "(set cloud.market: spot, here or in a strategy, to use it)");
   }
+  if (!spot && r.has("replacement_wait")) {
+    c.notes.push_back(r.note("replacement_wait",
+                             "applies on the spot market only and is ignored on the on-demand market (a node is "
+                             "never preempted there)",
+                             "; remove it, or set cloud.market: spot (here or in a strategy) to use it (gpuplan plan "
+                             "also reads it for its spot plans)"));
+  }
   if (!spot) {
     c.preemption_trace.clear();
   }

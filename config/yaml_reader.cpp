@@ -171,6 +171,13 @@ void MapReader::error(const std::string& key, const std::string& problem, const 
   sink_->add(problem, mark_of(key), path_of(key), fix);
 }
 
+std::string MapReader::note(const std::string& key, const std::string& problem, const std::string& fix) const {
+  const SourceMark at = sink_->to_source_mark(mark_of(key));
+  const std::string where =
+      at.line > 0 ? " (line " + std::to_string(at.line) + ", column " + std::to_string(at.column) + ")" : "";
+  return path_of(key) + where + ": " + problem + fix;
+}
+
 const YAML::Node* MapReader::lookup(const std::string& key, Requirement req, std::string_view expected) {
   known_.push_back(key);
   if (!valid_) {

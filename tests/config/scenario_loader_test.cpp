@@ -339,7 +339,7 @@ cloud:
           "you mean tensorflow?");
   }
 
-  TEST_CASE("a preemption rate on the on-demand market is named unused in that variant's notes, used on spot") {
+  TEST_CASE("a preemption rate or replacement wait on the on-demand market is named unused in that variant's notes") {
     const Scenario s = parse(R"(format: gpuplan/v1
 workload: {model: gpt2, sequence_length: 1024, tokens: 1e9, dataset: {synthetic: true}}
 training: {batch_size: 8}
@@ -353,11 +353,21 @@ strategies:
     const std::string unused =
         "cloud.preemption_rate applies on the spot market only: this on-demand run has no preemptions (set "
         "cloud.market: spot, here or in a strategy, to use it)";
-    const auto has = [&](const Variant& v) { return std::find(v.notes.begin(), v.notes.end(), unused) != v.notes.end(); };
-    CHECK(has(s.variants[0]));
-    CHECK_FALSE(has(s.variants[1]));
+    const auto has = [](const Variant& v, const std::string& note) {
+      return std::find(v.notes.begin(), v.notes.end(), note) != v.notes.end();
+    };
+    CHECK(has(s.variants[0], unused));
+    CHECK_FALSE(has(s.variants[1], unused));
     REQUIRE(s.variants[1].job.cloud);
     CHECK(s.variants[1].job.cloud->preemption_rate_per_s == doctest::Approx(0.5 / 3600.0));
+    // replacement_wait too, a note at its position; spot uses it.
+    const std::string ignored =
+        "cloud.replacement_wait (line 4, column 98): applies on the spot market only and is ignored on the on-demand "
+        "market (a node is never preempted there); remove it, or set cloud.market: spot (here or in a strategy) to use "
+        "it (gpuplan plan also reads it for its spot plans)";
+    CHECK(has(s.variants[0], ignored));
+    CHECK_FALSE(has(s.variants[1], ignored));
+    CHECK(s.variants[1].job.cloud->replacement_wait_s == 600.0);
   }
 
   TEST_CASE("synthetic data needs no cpu_cores, host_memory or storage: documented defaults, named in notes") {
