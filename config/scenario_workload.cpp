@@ -321,6 +321,18 @@ std::shared_ptr<const models::Workload> build_workload(MapReader& workload, cons
       }
       input->values["sequence_length"] = static_cast<double>(*sequence_length);
       sequence_from_workload = true;
+      // The catalog's sequence_length is the context the model was trained at: longer runs as
+      // written, but is a context extension, not the model's own use.
+      const std::optional<double>& own = *catalog_sequence_length;
+      if (own && static_cast<double>(*sequence_length) > *own && notes != nullptr) {
+        const std::string own_text = models::format_architecture_value(*own);
+        notes->push_back(workload.note(
+            "sequence_length",
+            std::to_string(*sequence_length) + " tokens per sequence, longer than the " + own_text + " " +
+                input->catalog_name + " was trained on (its catalog sequence_length)",
+            "; lower it to " + own_text + " or less, or keep it to plan a context extension (the model needs "
+                "long-context training before it uses the length)"));
+      }
     } else if (input->values.count("sequence_length") == 0) {
       if (input->catalog_sequence_length) {
         input->values["sequence_length"] = *input->catalog_sequence_length;

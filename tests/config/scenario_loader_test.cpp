@@ -513,6 +513,14 @@ hardware: {gpu: h100-sxm, cpu_cores: 16, host_memory: "256 GiB", storage: nvme_s
     const Scenario shorter =
         parse(llm + "strategies:\n  s2048: {workload.sequence_length: 2048}\n");
     CHECK(shorter.variants.front().job.workload.tokens_per_sample == 2048.0);
+    CHECK(shorter.variants.front().notes.empty());
+    // Longer than the context the model was trained at: run as written, with a note.
+    const Scenario longer = parse(with_replaced(llm, "  tokens: 2e9", "  tokens: 2e9\n  sequence_length: 32768"));
+    CHECK(longer.variants.front().job.workload.tokens_per_sample == 32768.0);
+    CHECK(longer.variants.front().notes ==
+          Messages{"workload.sequence_length (line 6, column 20): 32768 tokens per sequence, longer than the 4096 "
+                   "llama2-7b was trained on (its catalog sequence_length); lower it to 4096 or less, or keep it to "
+                   "plan a context extension (the model needs long-context training before it uses the length)"});
   }
 
   TEST_CASE("an inline model is built by its family") {
