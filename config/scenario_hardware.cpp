@@ -10,6 +10,7 @@
 #include "config/calibration_profile.h"
 #include "config/hardware_topology.h"
 #include "config/instance_hardware.h"
+#include "config/name_index.h"
 #include "config/scenario_reading.h"
 #include "config/spot_trace.h"
 #include "models/host/loader_host_memory.h"
@@ -525,6 +526,10 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
         }
         h.notes.push_back("hardware.gpu: " + name + " is taken as " + gpu->name + "; it also names " + others +
                           " (write the catalog name to choose one)");
+      } else if (gpu != nullptr && fold(name) != gpu->name) {
+        // An alias ("NVIDIA H100 80GB HBM3", nvidia-smi's name) read as a catalog name: say which.
+        h.notes.push_back(h.reader->note("gpu", "gpu '" + name + "' read as " + gpu->name,
+                                         "; write gpu: " + gpu->name + " to name the catalog entry"));
       }
       if (gpu == nullptr) {
         const std::optional<std::string> alike = catalogs.gpus.spelled_alike(name);

@@ -450,7 +450,7 @@ parallelism: {strategy: ddp}
     CHECK(bad.find("object_store") != std::string::npos);
   }
 
-  TEST_CASE("an alias that names several GPUs resolves with a note naming the choice and the others") {
+  TEST_CASE("an alias resolves with a note naming the choice (and the others, where it names several)") {
     const auto notes_for = [](const std::string& gpu) {
       return parse(with_replaced(kMinimal, "gpu: rtx3090", "gpu: " + gpu)).variants.front().notes;
     };
@@ -460,8 +460,15 @@ parallelism: {strategy: ddp}
                                         "a100-40gb-pcie and a100-80gb-pcie (write the catalog name to choose one)"});
     CHECK(notes_for("h100-sxm").empty());
     CHECK(notes_for("a100-40gb").empty());  // the name itself, though a100-40gb-pcie starts with it
-    CHECK(notes_for("NVIDIA A100-SXM4-40GB").empty());  // names one GPU only
+    // An alias of one GPU: what it was read as; the catalog name in capitals is no alias.
+    CHECK(notes_for("NVIDIA H100 80GB HBM3") ==
+          Messages{"hardware.gpu (line 14, column 8): gpu 'NVIDIA H100 80GB HBM3' read as h100-sxm; write gpu: "
+                   "h100-sxm to name the catalog entry"});
+    CHECK(notes_for("NVIDIA A100-SXM4-40GB") ==
+          Messages{"hardware.gpu (line 14, column 8): gpu 'NVIDIA A100-SXM4-40GB' read as a100-40gb; write gpu: "
+                   "a100-40gb to name the catalog entry"});
     CHECK(notes_for("L40").empty());  // l40s does not start with "l40-"
+    CHECK(notes_for("H100-SXM").empty());
   }
 
   TEST_CASE("cloud.zone picks that zone's row and its spot price, as plan prices zones") {
