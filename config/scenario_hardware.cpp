@@ -10,6 +10,7 @@
 #include "config/calibration_profile.h"
 #include "config/hardware_topology.h"
 #include "config/instance_hardware.h"
+#include "config/name_index.h"
 #include "config/scenario_reading.h"
 #include "config/spot_trace.h"
 #include "models/host/loader_host_memory.h"
@@ -320,7 +321,24 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
       r.error("instance", "expected provider/instance_type such as aws/p4d.24xlarge, found '" + *name + "'",
               core::did_you_mean(instances_of_type(*name, names)));
     } else if (const models::InstanceSpec* any = catalogs.instances.find(*name); any == nullptr) {
-      r.error("instance", "unknown instance '" + *name + "'", suggest_names(*name, names, "instances"));
+      // The instance type of another provider ("gcp/p4d.24xlarge"): name the provider that has it.
+      const std::string type = name->substr(name->find('/') + 1);
+      const std::vector<std::string> elsewhere = instances_of_type(type, names);
+      std::string fix = suggest_names(*name, names, "instances");
+      if (!elsewhere.empty()) {
+        std::string providers;
+        std::string written;
+        for (std::size_t i = 0; i < elsewhere.size(); ++i) {
+          const std::string separator = i == 0 ? "" : i + 1 == elsewhere.size() ? " or " : ", ";
+          providers += separator + elsewhere[i].substr(0, elsewhere[i].find('/'));
+          written += separator + elsewhere[i];
+        }
+        const bool vowel = std::string_view("aeiou").find(providers.front()) != std::string_view::npos;
+        const std::string whose =
+            elsewhere.size() == 1 ? (vowel ? "an " : "a ") + providers + " instance" : "an instance of " + providers;
+        fix = "; " + type + " is " + whose + ": write " + written;
+      }
+      r.error("instance", "unknown instance '" + *name + "'", fix);
     } else if (region && catalogs.instances.find(*name, *region) == nullptr) {
       r.error("region", *name + " has no price for region '" + *region + "' in the catalog",
               "; remove region to use the catalog's default (" + any->region + ") or pick another");
@@ -391,6 +409,13 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   if (!spot && (source == PreemptionSource::kRate || source == PreemptionSource::kTrace)) {
     c.notes.push_back("cloud.preemption_rate applies on the spot market only: this on-demand run has no preemptions "
                       "(set cloud.market: spot, here or in a strategy, to use it)");
+  }
+  if (!spot && r.has("replacement_wait")) {
+    c.notes.push_back(r.note("replacement_wait",
+                             "applies on the spot market only and is ignored on the on-demand market (a node is "
+                             "never preempted there)",
+                             "; remove it, or set cloud.market: spot (here or in a strategy) to use it (gpuplan plan "
+                             "also reads it for its spot plans)"));
   }
   if (!spot) {
     c.preemption_trace.clear();
@@ -501,6 +526,10 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
         }
         h.notes.push_back("hardware.gpu: " + name + " is taken as " + gpu->name + "; it also names " + others +
                           " (write the catalog name to choose one)");
+      } else if (gpu != nullptr && fold(name) != gpu->name) {
+        // An alias ("NVIDIA H100 80GB HBM3", nvidia-smi's name) read as a catalog name: say which.
+        h.notes.push_back(h.reader->note("gpu", "gpu '" + name + "' read as " + gpu->name,
+                                         "; write gpu: " + gpu->name + " to name the catalog entry"));
       }
       if (gpu == nullptr) {
         const std::optional<std::string> alike = catalogs.gpus.spelled_alike(name);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "config/applied_overrides.h"
 #include "config/no_effect_notes.h"
@@ -558,26 +559,56 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                             std::to_string(training->gradient_accumulation) + " x " + replicas_text +
                                             ")";
       const std::string batch_text = "one global batch of " + global_batch_text;
-      if (global_batch > workload.dataset->samples && sized_by_tokens && workload.workload) {
-        // The dataset is the token budget: the budget is what to raise. Reported at the batch
-        // (as the dataset's case below), which a strategy's batch override is then found from.
+      const double budget = workload.dataset->samples;  // sequences, where a token budget sets them
+      // The nodes make the batch too big where one node's batch fits: say so at nodes.
+      const double batch_per_node = global_batch / hw.nodes;
+      const double max_nodes = std::floor(budget / batch_per_node);
+      const bool nodes_too_many = global_batch > budget && hw.nodes > 1 && max_nodes >= 1.0 &&
+                                  hardware.reader && hardware.reader->has("nodes");
+      const std::string nodes_text = "nodes " + std::to_string(hw.nodes) + " x gpus_per_node " +
+                                     std::to_string(hw.gpus_per_node) + " give " + replicas_text + ": ";
+      const std::string lower_nodes = "; lower nodes to at most " + models::format_architecture_value(max_nodes);
+      if (global_batch > budget && sized_by_tokens && workload.workload) {
+        // The dataset is the token budget: the budget is what to raise. Reported at the key
+        // that makes the batch's tokens too many (a strategy's override is then found from it):
+        // a sequence_length above the model's own whose batch would fit, the nodes, else the batch.
         const double tokens_per_sequence = workload.workload->tokens_per_sample;
-        training_reader->error(
-            "batch_size",
-            "tokens " + models::format_architecture_value(workload.duration->tokens) + " make " +
-                models::format_architecture_value(workload.dataset->samples) + " sequence(s), fewer than " + batch_text +
-                ": the job ends before its first optimizer step",
-            "; raise tokens to at least " +
-                models::format_architecture_value(global_batch * tokens_per_sequence) + " (" +
-                models::format_architecture_value(global_batch) + " sequences of " +
-                models::format_architecture_value(tokens_per_sequence) +
-                " tokens), or lower batch_size or gradient_accumulation");
-      } else if (global_batch > workload.dataset->samples) {
+        const double tokens = workload.duration->tokens;
+        const std::string batch_tokens = models::format_architecture_value(global_batch * tokens_per_sequence);
+        const std::string tokens_problem =
+            batch_text + " x sequence_length " + models::format_architecture_value(tokens_per_sequence) + " = " +
+            batch_tokens + " tokens, more than workload.tokens " + models::format_architecture_value(tokens) +
+            ": the job ends before its first optimizer step";
+        const std::string raise_tokens = "raise workload.tokens to at least " + batch_tokens;
+        const std::optional<double> own_length = workload.catalog_sequence_length;
+        if (workload.reader && workload.reader->has("sequence_length") && own_length &&
+            tokens_per_sequence > *own_length && global_batch * *own_length <= tokens) {
+          const std::string max_length = models::format_architecture_value(std::floor(tokens / global_batch));
+          workload.reader->error("sequence_length", tokens_problem,
+                                 "; lower sequence_length to at most " + max_length + " (the model's own is " +
+                                     models::format_architecture_value(*own_length) + "), or " + raise_tokens);
+        } else if (nodes_too_many) {
+          hardware.reader->error("nodes", nodes_text + tokens_problem, lower_nodes + ", or " + raise_tokens);
+        } else {
+          training_reader->error(
+              "batch_size",
+              "tokens " + models::format_architecture_value(tokens) + " make " +
+                  models::format_architecture_value(budget) + " sequence(s), fewer than " + batch_text +
+                  ": the job ends before its first optimizer step",
+              "; raise tokens to at least " + batch_tokens + " (" + models::format_architecture_value(global_batch) +
+                  " sequences of " + models::format_architecture_value(tokens_per_sequence) +
+                  " tokens), or lower batch_size or gradient_accumulation");
+        }
+      } else if (global_batch > budget && nodes_too_many) {
+        hardware.reader->error("nodes",
+                               nodes_text + "global batch " + global_batch_text + " exceeds the dataset's " +
+                                   models::format_architecture_value(budget) + " samples",
+                               lower_nodes + ", or lower batch_size or gradient_accumulation");
+      } else if (global_batch > budget) {
         training_reader->error(
             "batch_size",
             "global batch " + global_batch_text + " exceeds the dataset's " +
-                models::format_architecture_value(workload.dataset->samples) +
-                " samples",
+                models::format_architecture_value(budget) + " samples",
             "; lower batch_size or gradient_accumulation, or check workload.dataset.samples");
       } else if (global_batch > trained_samples && workload.reader) {
         // Less than one optimizer step of training: its time would be a fraction of a step.

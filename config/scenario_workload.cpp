@@ -286,9 +286,12 @@ void report_build_error(const models::WorkloadError& e, MapReader& workload, con
   workload.sink().add(problem, workload.mark_of("model"), path, fix);
 }
 
+/// Builds the model of `workload.model` with workload.sequence_length applied; nullptr on an
+/// error (recorded). `catalog_sequence_length` gets the catalog model's own length.
 std::shared_ptr<const models::Workload> build_workload(MapReader& workload, const Catalogs& catalogs,
                                                        const core::Registry<models::IWorkloadFamily>& families,
-                                                       std::vector<std::string>* notes, WorkloadMemo* memo) {
+                                                       std::vector<std::string>* notes, WorkloadMemo* memo,
+                                                       std::optional<double>* catalog_sequence_length) {
   const std::optional<std::int64_t> sequence_length =
       workload.integer("sequence_length", 1, kMaxSequenceLength);
   std::optional<ModelInput> input = read_model(workload, catalogs, families);
@@ -303,6 +306,9 @@ std::shared_ptr<const models::Workload> build_workload(MapReader& workload, cons
   const models::ArchitectureParameter* sequence_parameter = find_parameter(parameters, "sequence_length");
   const std::string model_name = input->catalog_name.empty() ? "the inline model" : input->catalog_name;
   bool sequence_from_workload = false;
+  if (sequence_parameter != nullptr && !input->catalog_name.empty()) {
+    *catalog_sequence_length = input->catalog_sequence_length;
+  }
   if (sequence_parameter != nullptr) {
     if (workload.has("sequence_length")) {
       if (input->inline_reader && input->inline_reader->has("sequence_length")) {
@@ -315,6 +321,18 @@ std::shared_ptr<const models::Workload> build_workload(MapReader& workload, cons
       }
       input->values["sequence_length"] = static_cast<double>(*sequence_length);
       sequence_from_workload = true;
+      // The catalog's sequence_length is the context the model was trained at: longer runs as
+      // written, but is a context extension, not the model's own use.
+      const std::optional<double>& own = *catalog_sequence_length;
+      if (own && static_cast<double>(*sequence_length) > *own && notes != nullptr) {
+        const std::string own_text = models::format_architecture_value(*own);
+        notes->push_back(workload.note(
+            "sequence_length",
+            std::to_string(*sequence_length) + " tokens per sequence, longer than the " + own_text + " " +
+                input->catalog_name + " was trained on (its catalog sequence_length)",
+            "; lower it to " + own_text + " or less, or keep it to plan a context extension (the model needs "
+                "long-context training before it uses the length)"));
+      }
     } else if (input->values.count("sequence_length") == 0) {
       if (input->catalog_sequence_length) {
         input->values["sequence_length"] = *input->catalog_sequence_length;
@@ -434,7 +452,8 @@ WorkloadSection read_workload_section(MapReader& root, const Catalogs& catalogs,
   }
   MapReader& workload = *section.reader;
   ErrorSink& sink = workload.sink();
-  section.workload = build_workload(workload, catalogs, families, &section.notes, memo);
+  section.workload = build_workload(workload, catalogs, families, &section.notes, memo,
+                                    &section.catalog_sequence_length);
 
   if (!workload.has("dataset")) {
     // The generic "a mapping of keys" does not say which: the two kinds of data.

@@ -27,6 +27,9 @@ struct WorkloadSection {
   /// dataset.synthetic as written, also when the dataset block has errors (and `dataset` is
   /// nullopt), so that the hardware keys synthetic data makes optional give no follow-on errors.
   bool synthetic_data = false;
+  /// The catalog model's own sequence_length (its trained context, catalogs/models.yaml), for
+  /// a catalog model of a sequence family; nullopt for an inline model or an image model.
+  std::optional<double> catalog_sequence_length;
   /// Structural choices an inline model without `base:` left to its family's defaults
   /// ("workload.model: mlp swiglu, tied_embeddings false (the transformer_decoder defaults) ...").
   std::vector<std::string> notes;

@@ -171,6 +171,13 @@ void MapReader::error(const std::string& key, const std::string& problem, const 
   sink_->add(problem, mark_of(key), path_of(key), fix);
 }
 
+std::string MapReader::note(const std::string& key, const std::string& problem, const std::string& fix) const {
+  const SourceMark at = sink_->to_source_mark(mark_of(key));
+  const std::string where =
+      at.line > 0 ? " (line " + std::to_string(at.line) + ", column " + std::to_string(at.column) + ")" : "";
+  return path_of(key) + where + ": " + problem + fix;
+}
+
 const YAML::Node* MapReader::lookup(const std::string& key, Requirement req, std::string_view expected) {
   known_.push_back(key);
   if (!valid_) {
@@ -224,6 +231,14 @@ namespace {
 std::string plain_count_fix(const std::string& text, bool whole) {
   const std::optional<std::string> plain = core::plain_count(text, whole);
   return plain ? "; write " + *plain + " (numbers take no k, M, G, B or T suffix)" : std::string();
+}
+
+/// "; write 524288000 (...)" for a whole number in YAML 1.1's underscores or 0x, 0o or 0b
+/// digits ("524_288_000", "0x1F400000": core::decimal_digits), which number keys refuse; else "".
+std::string decimal_digits_fix(const std::string& text) {
+  const std::optional<std::string> digits = core::decimal_digits(text);
+  return digits ? "; write " + *digits + " (numbers are written in decimal digits, without _ or a 0x, 0o or 0b prefix)"
+                : std::string();
 }
 
 /// "; write 1000000 (...)" for a whole number written with an exponent or a decimal point
@@ -302,9 +317,10 @@ std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int6
   const char* end = begin + text->size();
   const auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec != std::errc{} || ptr != end) {
-    const std::string suffix_fix = plain_count_fix(*text, true);
-    error(key, "expected " + expected + ", found '" + *text + "'",
-          suffix_fix.empty() ? whole_digits_fix(*text) : suffix_fix);
+    std::string fix = plain_count_fix(*text, true);
+    if (fix.empty()) fix = decimal_digits_fix(*text);
+    if (fix.empty()) fix = whole_digits_fix(*text);
+    error(key, "expected " + expected + ", found '" + *text + "'", fix);
     return std::nullopt;
   }
   if (value < min_value || value > max_value) {
@@ -333,7 +349,9 @@ std::optional<double> MapReader::number(const std::string& key, double min_value
   const char* end = begin + text->size();
   const auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec != std::errc{} || ptr != end || !std::isfinite(value)) {
-    error(key, "expected " + range_text.str() + ", found '" + *text + "'", plain_count_fix(*text, false));
+    const std::string suffix_fix = plain_count_fix(*text, false);
+    error(key, "expected " + range_text.str() + ", found '" + *text + "'",
+          suffix_fix.empty() ? decimal_digits_fix(*text) : suffix_fix);
     return std::nullopt;
   }
   if (value < min_value || value > max_value || (above_min && value == min_value)) {

@@ -139,6 +139,11 @@ class MapReader {
   void declare(const std::vector<std::string>& keys);
   /// Records an error about `key` at its position.
   void error(const std::string& key, const std::string& problem, const std::string& fix = "") const;
+  /// The text of a note about `key` (valid input that is likely not what was meant), not
+  /// recorded: "<key_path> (line <l>, column <c>): <problem><fix>", as scenario notes start
+  /// with the key path; the file is left out, so that outputs (goldens) do not depend on where
+  /// it lies. Without a position (a value a strategy set), "<key_path>: <problem><fix>".
+  std::string note(const std::string& key, const std::string& problem, const std::string& fix) const;
   /// Records that the required `key` is absent, with `fix` (starting with "; "): "missing key
   /// 'key' at <this mapping> (path.key); <fix>". An unknown key that suggests it, here or in
   /// another section, is reported instead (ErrorSink::add_missing_key), before or after.

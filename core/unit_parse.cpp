@@ -1,8 +1,11 @@
 #include "core/unit_parse.h"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -295,6 +298,32 @@ std::string with_article(std::string_view name) {
   return (vowel ? "an " : "a ") + std::string(name);
 }
 
+/// Values of `dimension` written with `number`, for a bare number: a duration as seconds or
+/// minutes (a bare one is most often either), any other dimension as its example's units
+/// ("\"64 KiB\"" for 64 written as a size).
+std::string with_number(std::string_view number, Dimension dimension, std::string_view example) {
+  const std::string n(number);
+  if (dimension == Dimension::kSeconds) {
+    return "\"" + n + " s\" or \"" + n + " min\" (a duration takes ns, us, ms, s, min, h or d)";
+  }
+  // The example's quoted values, each with its number replaced ("$3.06/h" -> "$10/h").
+  std::string out;
+  bool in_quotes = false;
+  for (std::size_t i = 0; i < example.size(); ++i) {
+    out += example[i];
+    if (example[i] != '"') continue;
+    in_quotes = !in_quotes;
+    if (!in_quotes) continue;
+    if (i + 1 < example.size() && example[i + 1] == '$') out += example[++i];
+    out += n;
+    while (i + 1 < example.size() &&
+           (std::isdigit(static_cast<unsigned char>(example[i + 1])) != 0 || example[i + 1] == '.')) {
+      ++i;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 DimensionInfo describe(Dimension dimension) {
@@ -349,8 +378,9 @@ double parse_quantity(std::string_view text, Dimension dimension) {
     p.unit = trim(p.unit.substr(3));
   }
   if (p.unit.empty() && !p.money) {
+    const std::string_view number(s.data(), static_cast<std::size_t>(ptr - s.data()));
     throw UnitError("a bare number is not " + with_article(want.name) + ": found " + quoted +
-                    "; write it with a unit, e.g. " + std::string(want.example));
+                    "; write it with a unit, e.g. " + with_number(number, dimension, want.example));
   }
   if (auto value = interpret(p, dimension)) {
     if (!(std::abs(*value) <= kMaxQuantityMagnitude)) {
@@ -416,6 +446,44 @@ std::optional<std::string> plain_count(std::string_view text, bool whole) {
   integer += fraction + std::string(static_cast<std::size_t>(exponent) - fraction.size(), '0');
   const std::size_t first = integer.find_first_not_of('0');
   return first == std::string::npos ? std::string("0") : integer.substr(first);
+}
+
+std::optional<std::string> decimal_digits(std::string_view text) {
+  std::string_view s = trim(text);
+  const bool negative = !s.empty() && s.front() == '-';
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  unsigned base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X' || s[1] == 'o' || s[1] == 'b')) {
+    base = s[1] == 'o' ? 8 : s[1] == 'b' ? 2 : 16;
+    s.remove_prefix(2);
+  } else if (s.find('_') == std::string_view::npos) {
+    return std::nullopt;  // plain decimal digits, or no number: nothing to rewrite
+  }
+  // Underscores only between digits (YAML 1.1 also allows them after the prefix).
+  if (s.empty() || s.back() == '_' || (base == 10 && s.front() == '_')) return std::nullopt;
+  constexpr std::uint64_t kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  std::uint64_t value = 0;
+  bool previous_underscore = false;
+  for (const char c : s) {
+    if (c == '_') {
+      if (previous_underscore) return std::nullopt;
+      previous_underscore = true;
+      continue;
+    }
+    previous_underscore = false;
+    const char lower_c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    unsigned digit = 0;
+    if (lower_c >= '0' && lower_c <= '9') {
+      digit = static_cast<unsigned>(lower_c - '0');
+    } else if (lower_c >= 'a' && lower_c <= 'f') {
+      digit = static_cast<unsigned>(lower_c - 'a' + 10);
+    } else {
+      return std::nullopt;
+    }
+    if (digit >= base || value > (kMax - digit) / base) return std::nullopt;
+    value = value * base + digit;
+  }
+  return (negative && value != 0 ? "-" : "") + std::to_string(value);
 }
 
 }  // namespace gpuplan::core

@@ -69,4 +69,10 @@ double parse_quantity(std::string_view text, Dimension dimension);
 /// suffixes, or (`whole`) is not a whole number.
 std::optional<std::string> plain_count(std::string_view text, bool whole);
 
+/// A whole number in a notation that other YAML readers take (YAML 1.1's digits grouped by
+/// underscores, "524_288_000"; hexadecimal, octal or binary digits after 0x, 0o or 0b,
+/// "0x1F400000") but gpuplan's number keys do not, with an optional sign; rewritten as its
+/// decimal digits ("524288000"). nullopt for anything else, or a magnitude above 2^63 - 1.
+std::optional<std::string> decimal_digits(std::string_view text);
+
 }  // namespace gpuplan::core

@@ -378,7 +378,7 @@ TEST_SUITE("config.gpu_catalog") {
   TEST_CASE("a bare number where a unit is needed") {
     CHECK(error_of([] { GpuCatalog::parse(volta_yaml("tdp: \"300 W\"", "tdp: 300"), "inline.yaml"); }) ==
           "a bare number is not a power: found '300' at inline.yaml:13:10 (gpus.test-gpu.tdp); "
-          "write it with a unit, e.g. \"700 W\"");
+          "write it with a unit, e.g. \"300 W\"");
   }
 
   TEST_CASE("an unknown key suggests the closest one") {

@@ -260,7 +260,7 @@ TEST_SUITE("config.instance_catalog") {
           "pcie5_host_bridge, pcie5_no_p2p or pcie5_switch at bad.csv:2 (Interconnect); did you mean nvlink2, "
           "nvlink3 or nvlink4?\n"
           "a bare number is not a bandwidth: found '100' at bad.csv:2 (Network); write it with a unit, "
-          "e.g. \"2.5 GB/s\" or \"100 Gbit/s\"\n"
+          "e.g. \"100 GB/s\" or \"100 Gbit/s\"\n"
           "unknown storage class 'nvme_sd' at bad.csv:2 (Storage); did you mean nvme_ssd?");
   }
 

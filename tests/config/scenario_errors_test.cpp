@@ -302,6 +302,43 @@ TEST_SUITE("config.scenario_errors") {
                    "batch_size or gradient_accumulation"});
   }
 
+  TEST_CASE("a global batch above the budget is refused at the key that makes it so: nodes, sequence_length") {
+    // 8 A100s a node, pythia-1b (its catalog sequence_length 2048) on a budget of 1e9 tokens.
+    const std::string lm = R"(format: gpuplan/v1
+workload:
+  model: pythia-1b
+  sequence_length: 2048
+  tokens: 1e9
+  dataset: {synthetic: true}
+training: {batch_size: 8, precision: bf16_amp, optimizer: adamw}
+parallelism: {strategy: ddp}
+hardware:
+  gpu: a100-80gb
+  gpus_per_node: 8
+  nodes: 2
+  network: {bandwidth: "100 Gbit/s"}
+)";
+    // 100000 nodes: 8 x 1 x 800000 = 6400000 sequences of 2048 tokens = 13107200000 tokens, above
+    // the 1e9 written; one node's 64 sequences fit 7629 times into the 488282 of the budget.
+    CHECK(errors_of(with_replaced(lm, "nodes: 2", "nodes: 100000")) ==
+          Messages{"nodes 100000 x gpus_per_node 8 give 800000 GPUs: one global batch of 6400000 (batch_size 8 x "
+                   "gradient_accumulation 1 x 800000 GPUs) x sequence_length 2048 = 13107200000 tokens, more than "
+                   "workload.tokens 1000000000: the job ends before its first optimizer step at s.yaml:12:10 "
+                   "(hardware.nodes); lower nodes to at most 7629, or raise workload.tokens to at least 13107200000"});
+    // A sequence_length far above the model's own: 128 sequences of 10000000 tokens = 1.28e9 tokens.
+    CHECK(errors_of(with_replaced(lm, "sequence_length: 2048", "sequence_length: 10000000")) ==
+          Messages{"one global batch of 128 (batch_size 8 x gradient_accumulation 1 x 16 GPUs) x sequence_length "
+                   "10000000 = 1280000000 tokens, more than workload.tokens 1000000000: the job ends before its first "
+                   "optimizer step at s.yaml:4:20 (workload.sequence_length); lower sequence_length to at most 7812500 "
+                   "(the model's own is 2048), or raise workload.tokens to at least 1280000000"});
+    // Dataset samples: the nodes, where one node's batch fits.
+    CHECK(errors_of(with_replaced(lm, "  tokens: 1e9\n  dataset: {synthetic: true}",
+                                  "  epochs: 1\n  dataset: {samples: 100, synthetic: true}")) ==
+          Messages{"nodes 2 x gpus_per_node 8 give 16 GPUs: global batch 128 (batch_size 8 x gradient_accumulation 1 x "
+                   "16 GPUs) exceeds the dataset's 100 samples at s.yaml:12:10 (hardware.nodes); lower nodes to at "
+                   "most 1, or lower batch_size or gradient_accumulation"});
+  }
+
   TEST_CASE("unknown catalog names suggest the closest") {
     CHECK(errors_of(with("gpu: rtx3090", "gpu: a100-80")) ==
           Messages{"unknown gpu 'a100-80' at s.yaml:14:8 (hardware.gpu); did you mean a100-80gb or "
@@ -337,6 +374,10 @@ TEST_SUITE("config.scenario_errors") {
     CHECK(errors_of(std::string(kValid) + "cloud: {instance: aws/p4d.24xlarg}\n") ==
           Messages{"unknown instance 'aws/p4d.24xlarg' at s.yaml:18:19 (cloud.instance); did you mean "
                    "aws/p4d.24xlarge?"});
+    // The instance type of another provider: the provider that has it.
+    CHECK(errors_of(std::string(kValid) + "cloud: {instance: gcp/p4d.24xlarge}\n") ==
+          Messages{"unknown instance 'gcp/p4d.24xlarge' at s.yaml:18:19 (cloud.instance); p4d.24xlarge is an aws "
+                   "instance: write aws/p4d.24xlarge"});
     CHECK(errors_of(std::string(kValid) + "cloud: {instance: p4d.24xlarge}\n") ==
           Messages{"expected provider/instance_type such as aws/p4d.24xlarge, found 'p4d.24xlarge' at "
                    "s.yaml:18:19 (cloud.instance); did you mean aws/p4d.24xlarge?"});

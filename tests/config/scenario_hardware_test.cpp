@@ -395,7 +395,7 @@ sweep:
   TEST_CASE("network: missing unit, bad unit, out of range") {
     CHECK(errors_of(node("  nodes: 2\n  network: 100\n")) ==
           Messages{"a bare number is not a bandwidth: found '100' at s.yaml:15:12 (hardware.network); write it "
-                   "with a unit, e.g. \"2.5 GB/s\" or \"100 Gbit/s\""});
+                   "with a unit, e.g. \"100 GB/s\" or \"100 Gbit/s\""});
     CHECK(errors_of(node("  nodes: 2\n  network: {bandwidth: \"200 Gb/s\"}\n")) ==
           Messages{"bad unit in '200 Gb/s': 'Gb' is ambiguous between bits and bytes at s.yaml:15:24 "
                    "(hardware.network.bandwidth); write 'Gbit' for bits or 'GB' for bytes"});
@@ -404,7 +404,7 @@ sweep:
                    "more than zero"});
     CHECK(errors_of(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", latency: 2}\n")) ==
           Messages{"a bare number is not a duration: found '2' at s.yaml:15:47 (hardware.network.latency); write "
-                   "it with a unit, e.g. \"4 ms\""});
+                   "it with a unit, e.g. \"2 s\" or \"2 min\" (a duration takes ns, us, ms, s, min, h or d)"});
     CHECK(errors_of(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", latency: \"-1 us\"}\n")) ==
           Messages{"out-of-range duration '-1 us' at s.yaml:15:47 (hardware.network.latency); expected zero or more"});
     // Slower than 1 Mbit/s or a latency over 1 s would put one all-reduce past the engine's

@@ -339,7 +339,7 @@ cloud:
           "you mean tensorflow?");
   }
 
-  TEST_CASE("a preemption rate on the on-demand market is named unused in that variant's notes, used on spot") {
+  TEST_CASE("a preemption rate or replacement wait on the on-demand market is named unused in that variant's notes") {
     const Scenario s = parse(R"(format: gpuplan/v1
 workload: {model: gpt2, sequence_length: 1024, tokens: 1e9, dataset: {synthetic: true}}
 training: {batch_size: 8}
@@ -353,11 +353,21 @@ strategies:
     const std::string unused =
         "cloud.preemption_rate applies on the spot market only: this on-demand run has no preemptions (set "
         "cloud.market: spot, here or in a strategy, to use it)";
-    const auto has = [&](const Variant& v) { return std::find(v.notes.begin(), v.notes.end(), unused) != v.notes.end(); };
-    CHECK(has(s.variants[0]));
-    CHECK_FALSE(has(s.variants[1]));
+    const auto has = [](const Variant& v, const std::string& note) {
+      return std::find(v.notes.begin(), v.notes.end(), note) != v.notes.end();
+    };
+    CHECK(has(s.variants[0], unused));
+    CHECK_FALSE(has(s.variants[1], unused));
     REQUIRE(s.variants[1].job.cloud);
     CHECK(s.variants[1].job.cloud->preemption_rate_per_s == doctest::Approx(0.5 / 3600.0));
+    // replacement_wait too, a note at its position; spot uses it.
+    const std::string ignored =
+        "cloud.replacement_wait (line 4, column 98): applies on the spot market only and is ignored on the on-demand "
+        "market (a node is never preempted there); remove it, or set cloud.market: spot (here or in a strategy) to use "
+        "it (gpuplan plan also reads it for its spot plans)";
+    CHECK(has(s.variants[0], ignored));
+    CHECK_FALSE(has(s.variants[1], ignored));
+    CHECK(s.variants[1].job.cloud->replacement_wait_s == 600.0);
   }
 
   TEST_CASE("synthetic data needs no cpu_cores, host_memory or storage: documented defaults, named in notes") {
@@ -440,7 +450,7 @@ parallelism: {strategy: ddp}
     CHECK(bad.find("object_store") != std::string::npos);
   }
 
-  TEST_CASE("an alias that names several GPUs resolves with a note naming the choice and the others") {
+  TEST_CASE("an alias resolves with a note naming the choice (and the others, where it names several)") {
     const auto notes_for = [](const std::string& gpu) {
       return parse(with_replaced(kMinimal, "gpu: rtx3090", "gpu: " + gpu)).variants.front().notes;
     };
@@ -450,8 +460,15 @@ parallelism: {strategy: ddp}
                                         "a100-40gb-pcie and a100-80gb-pcie (write the catalog name to choose one)"});
     CHECK(notes_for("h100-sxm").empty());
     CHECK(notes_for("a100-40gb").empty());  // the name itself, though a100-40gb-pcie starts with it
-    CHECK(notes_for("NVIDIA A100-SXM4-40GB").empty());  // names one GPU only
+    // An alias of one GPU: what it was read as; the catalog name in capitals is no alias.
+    CHECK(notes_for("NVIDIA H100 80GB HBM3") ==
+          Messages{"hardware.gpu (line 14, column 8): gpu 'NVIDIA H100 80GB HBM3' read as h100-sxm; write gpu: "
+                   "h100-sxm to name the catalog entry"});
+    CHECK(notes_for("NVIDIA A100-SXM4-40GB") ==
+          Messages{"hardware.gpu (line 14, column 8): gpu 'NVIDIA A100-SXM4-40GB' read as a100-40gb; write gpu: "
+                   "a100-40gb to name the catalog entry"});
     CHECK(notes_for("L40").empty());  // l40s does not start with "l40-"
+    CHECK(notes_for("H100-SXM").empty());
   }
 
   TEST_CASE("cloud.zone picks that zone's row and its spot price, as plan prices zones") {
@@ -503,6 +520,14 @@ hardware: {gpu: h100-sxm, cpu_cores: 16, host_memory: "256 GiB", storage: nvme_s
     const Scenario shorter =
         parse(llm + "strategies:\n  s2048: {workload.sequence_length: 2048}\n");
     CHECK(shorter.variants.front().job.workload.tokens_per_sample == 2048.0);
+    CHECK(shorter.variants.front().notes.empty());
+    // Longer than the context the model was trained at: run as written, with a note.
+    const Scenario longer = parse(with_replaced(llm, "  tokens: 2e9", "  tokens: 2e9\n  sequence_length: 32768"));
+    CHECK(longer.variants.front().job.workload.tokens_per_sample == 32768.0);
+    CHECK(longer.variants.front().notes ==
+          Messages{"workload.sequence_length (line 6, column 20): 32768 tokens per sequence, longer than the 4096 "
+                   "llama2-7b was trained on (its catalog sequence_length); lower it to 4096 or less, or keep it to "
+                   "plan a context extension (the model needs long-context training before it uses the length)"});
   }
 
   TEST_CASE("an inline model is built by its family") {

@@ -147,19 +147,35 @@ TEST_SUITE("config.yaml_reader") {
           }).empty());
   }
 
-  TEST_CASE("a count written with a suffix (10M) gets the plain number to write") {
-    const Messages got = messages_of("tokens: 10M\nsamples: 1.5k\nsteps: 1.2345k\n", [](MapReader& r) {
-      CHECK_FALSE(r.number("tokens", 1, 1e18));
-      CHECK_FALSE(r.integer("samples", 1, 1000000));
-      CHECK_FALSE(r.integer("steps", 1, 1000000));
-      r.finish();
-    });
+  TEST_CASE("a count written with a suffix (10M), underscores (524_288_000) or hex gets the plain number to write") {
+    const Messages got = messages_of(
+        "tokens: 10M\nsamples: 1.5k\nsteps: 1.2345k\nbudget: 524_288_000\nbytes: 0x1F400000\nflags: 0b1010\n"
+        "epochs: 1__0\n",
+        [](MapReader& r) {
+          CHECK_FALSE(r.number("tokens", 1, 1e18));
+          CHECK_FALSE(r.integer("samples", 1, 1000000));
+          CHECK_FALSE(r.integer("steps", 1, 1000000));
+          CHECK_FALSE(r.number("budget", 1, 1e18));
+          CHECK_FALSE(r.integer("bytes", 1, 1000000000));
+          CHECK_FALSE(r.integer("flags", 1, 1000000));
+          CHECK_FALSE(r.integer("epochs", 1, 1000000));
+          r.finish();
+        });
+    // YAML 1.1's digit groups and 0x, 0o, 0b digits (other YAML readers' numbers): the value.
+    const std::string decimal = " (numbers are written in decimal digits, without _ or a 0x, 0o or 0b prefix)";
     CHECK(got == Messages{
                      "expected a number from 1 to 1e+18, found '10M' at s.yaml:1:9 (tokens); write 10e6 (numbers "
                      "take no k, M, G, B or T suffix)",
                      "expected a whole number from 1 to 1000000, found '1.5k' at s.yaml:2:10 (samples); write 1500 "
                      "(numbers take no k, M, G, B or T suffix)",
                      "expected a whole number from 1 to 1000000, found '1.2345k' at s.yaml:3:8 (steps)",
+                     "expected a number from 1 to 1e+18, found '524_288_000' at s.yaml:4:9 (budget); write "
+                     "524288000" + decimal,
+                     "expected a whole number from 1 to 1000000000, found '0x1F400000' at s.yaml:5:8 (bytes); write "
+                     "524288000" + decimal,
+                     "expected a whole number from 1 to 1000000, found '0b1010' at s.yaml:6:8 (flags); write 10" +
+                         decimal,
+                     "expected a whole number from 1 to 1000000, found '1__0' at s.yaml:7:9 (epochs)",
                  });
   }
 

@@ -48,6 +48,18 @@ TEST_SUITE("core.unit_parse") {
     CHECK_THROWS_WITH_AS(parse_quantity("110", Dimension::kBytes),
                          "a bare number is not a size: found '110'; write it with a unit, e.g. \"110 KiB\"",
                          UnitError);
+    // The number written, with the example's units; a duration as seconds or minutes.
+    CHECK_THROWS_WITH_AS(parse_quantity("10", Dimension::kSeconds),
+                         "a bare number is not a duration: found '10'; write it with a unit, e.g. \"10 s\" or "
+                         "\"10 min\" (a duration takes ns, us, ms, s, min, h or d)",
+                         UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity(" 25 ", Dimension::kBytesPerSecond),
+                         "a bare number is not a bandwidth: found ' 25 '; write it with a unit, e.g. \"25 GB/s\" or "
+                         "\"25 Gbit/s\"",
+                         UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("0.2", Dimension::kPerSecond),
+                         "a bare number is not an event rate: found '0.2'; write it with a unit, e.g. \"0.2 /h\"",
+                         UnitError);
   }
 
   TEST_CASE("ambiguous units are refused with the fix") {
@@ -112,6 +124,25 @@ TEST_SUITE("core.unit_parse") {
     CHECK_FALSE(plain_count("-10M", false));
     CHECK_FALSE(plain_count("1e3k", false));
     CHECK_FALSE(plain_count("M", false));
+  }
+
+  TEST_CASE("a whole number in YAML 1.1 notations, rewritten in decimal digits") {
+    using gpuplan::core::decimal_digits;
+    CHECK(decimal_digits("524_288_000") == "524288000");
+    CHECK(decimal_digits("0x1F400000") == "524288000");  // 0x1F4 = 500, x 2^20
+    CHECK(decimal_digits("0X_ff") == "255");
+    CHECK(decimal_digits("0o17") == "15");
+    CHECK(decimal_digits("0b1010") == "10");
+    CHECK(decimal_digits("-1_000") == "-1000");
+    CHECK(decimal_digits("0x7fffffffffffffff") == "9223372036854775807");
+    CHECK_FALSE(decimal_digits("0x8000000000000000"));  // above 2^63 - 1
+    CHECK_FALSE(decimal_digits("524288000"));  // already decimal digits
+    CHECK_FALSE(decimal_digits("1__0"));
+    CHECK_FALSE(decimal_digits("_10"));
+    CHECK_FALSE(decimal_digits("10_"));
+    CHECK_FALSE(decimal_digits("0x"));
+    CHECK_FALSE(decimal_digits("0b12"));
+    CHECK_FALSE(decimal_digits("1_0.5"));
   }
 
   TEST_CASE("signs are left to the caller, which knows the key's range") {
