@@ -406,16 +406,20 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   }
   c.spec = spec;
   c.preemption_source = spot ? source : PreemptionSource::kNone;
-  if (!spot && (source == PreemptionSource::kRate || source == PreemptionSource::kTrace)) {
+  // Spot-only settings on the on-demand market are named unused, but not in a scenario with
+  // strategies or a sweep: its variants that set the spot market use them
+  // (spot-vs-on-demand-a100.yaml), and `gpuplan plan` reads them for its spot plans.
+  const bool variants = root.has("strategies") || root.has("sweep");
+  if (!spot && !variants && (source == PreemptionSource::kRate || source == PreemptionSource::kTrace)) {
     c.notes.push_back("cloud.preemption_rate applies on the spot market only: this on-demand run has no preemptions "
                       "(set cloud.market: spot, here or in a strategy, to use it)");
   }
-  if (!spot && r.has("replacement_wait")) {
+  if (!spot && !variants && r.has("replacement_wait")) {
     c.notes.push_back(r.note("replacement_wait",
                              "applies on the spot market only and is ignored on the on-demand market (a node is "
                              "never preempted there)",
                              "; remove it, or set cloud.market: spot (here or in a strategy) to use it (gpuplan plan "
-                             "also reads it for its spot plans)"));
+                             "reads it for its spot plans)"));
   }
   if (!spot) {
     c.preemption_trace.clear();
