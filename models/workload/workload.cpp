@@ -1,6 +1,5 @@
 #include "models/workload/workload.h"
 
-
 namespace gpuplan::models {
 
 std::string_view name_of(OpClass c) {
