@@ -92,7 +92,7 @@ std::vector<int> expert_parallel_sizes(const LayoutProblem& problem, const DataP
 
 }  // namespace
 
-std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
+std::vector<Layout> enumerate_layouts(const LayoutProblem& problem, std::size_t* over_accumulation) {
   std::vector<Layout> out;
   const int gpus = problem.gpus_per_node * problem.nodes;
   const std::vector<DataParallelChoice> one_gpu = {{"none", "", 0}};
@@ -119,6 +119,10 @@ std::vector<Layout> enumerate_layouts(const LayoutProblem& problem) {
         for (const int micro : kMicroBatchSizes) {
           if (per_rank % micro != 0) continue;
           const long long accumulation = per_rank / micro;
+          if (accumulation > kPlanMaxAccumulation) {
+            if (over_accumulation != nullptr) ++*over_accumulation;
+            continue;
+          }
           for (const int chunks : kVirtualStageChoices) {
             if (chunks > 1 && (pp == 1 || problem.layers % (pp * chunks) != 0 || accumulation % pp != 0)) continue;
             for (const int ep : expert_parallel_sizes(problem, dp_choice, ranks)) {

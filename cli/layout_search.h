@@ -14,6 +14,7 @@
 /// kPipelineParallelSizes) and one validity rule (in enumerate_layouts), plus its override in
 /// Layout::overrides.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,14 @@ struct Layout {
 std::vector<Layout> offloaded_layouts(const Layout& layout);
 
 /// What the enumeration needs to know of the job and the hardware.
+/// The most micro-batches per optimizer step (gradient accumulation) a planned layout may
+/// take. A bound on effort, not a model parameter: a pipeline's schedule is played over every
+/// micro-batch (models/step/pipeline_schedule.h), so its time and memory grow with them; a
+/// scenario at 100,000 nodes kept a global batch of 6.4 M sequences, which one node would
+/// have run as 800,000 micro-batches, gigabytes per layout. 4,096 is four times the 70 B
+/// pretraining plan's largest (1,024 sequences on one tensor-parallel rank of micro-batch 1).
+inline constexpr long long kPlanMaxAccumulation = 4096;
+
 struct LayoutProblem {
   int gpus_per_node = 1;
   int nodes = 1;
@@ -179,6 +188,8 @@ struct LayoutProblem {
 /// global batch and the micro-batch divides each rank's share. A mixture-of-experts model runs
 /// tensor_parallel 1 and expert_parallel from kExpertParallelSizes (above 1 under ddp only, with
 /// its rules there).
-std::vector<Layout> enumerate_layouts(const LayoutProblem& problem);
+/// Layouts whose step needs more micro-batches than `kPlanMaxAccumulation` are not tried, and
+/// with `over_accumulation` their parallel-size and micro-batch choices are counted there.
+std::vector<Layout> enumerate_layouts(const LayoutProblem& problem, std::size_t* over_accumulation = nullptr);
 
 }  // namespace gpuplan::cli

@@ -160,6 +160,9 @@ struct PlanCounts {
   std::size_t spot_unstable = 0;    ///< spot plans preempted more often than once per restart (not evaluated)
   std::size_t spot_out_of_reach = 0;  ///< spot plans whose trials could not reach a p50 (PlanPoint::out_of_reach)
   std::size_t offload_tried = 0;    ///< candidates with CPU offload (of considered; tried where nothing fits without)
+  /// Parallel-size and micro-batch choices not tried: their step needs more than
+  /// kPlanMaxAccumulation micro-batches (enumerate_layouts), counted per instance type and nodes.
+  std::size_t over_accumulation = 0;
   int max_nodes = 0;                ///< the most nodes tried of any type
   /// The smallest lower bound (plan_lower_bound) of a candidate that fits in memory, seconds;
   /// infinity when none does. A deadline under it cannot be met by any layout tried.

@@ -336,6 +336,7 @@ PlanSearch Planner::evaluate() const {
     std::vector<Candidate> round;
     std::vector<Validation> to_validate;
     std::vector<bool> any_layout(types_.size(), false);
+    std::vector<bool> tried_layout(types_.size(), false);  // a layout of the type was tried (not all left out)
     // Adds candidate `c` on `rep` (its group's first row), and its validation when new.
     const auto add_candidate = [&](Candidate c, const models::InstanceSpec& rep) {
       // Validated once for every accumulation: 1, or the stage count, the interleaved
@@ -377,8 +378,11 @@ PlanSearch Planner::evaluate() const {
         problem.selective_recompute =
             job.training.attention == models::AttentionKernel::kEager && models::has_eager_attention(job.workload);
         problem.global_batch_samples = static_cast<long long>(models::global_batch_samples(job));
-        const std::vector<Layout> layouts = enumerate_layouts(problem);
-        any_layout[t] = any_layout[t] || !layouts.empty();
+        const std::size_t over_before = counts.over_accumulation;
+        const std::vector<Layout> layouts = enumerate_layouts(problem, &counts.over_accumulation);
+        // Layouts left out for their accumulation count too: more nodes lower it.
+        any_layout[t] = any_layout[t] || !layouts.empty() || counts.over_accumulation > over_before;
+        tried_layout[t] = tried_layout[t] || !layouts.empty();
         for (std::size_t g = 0; g < type.groups.size(); ++g) {
           const models::InstanceSpec& rep = *type.groups[g].front();
           if (nodes > 1 && rep.network_bytes_per_s <= 0.0) continue;
@@ -690,7 +694,7 @@ PlanSearch Planner::evaluate() const {
         // From 2 nodes on, a type whose every candidate validation refused stops: what more
         // nodes change (data-parallel ranks, more GPUs per layout) refuses more, not less (a
         // V100 refuses a bf16 variant at any count).
-        const bool all_refused = nodes >= 2 && !type_valid[t];
+        const bool all_refused = nodes >= 2 && tried_layout[t] && !type_valid[t];
         if (bound_out || all_refused || !any_layout[t]) growing[t] = false;
       }
       previous_best_s[t] = best_s[t];
@@ -826,6 +830,14 @@ PlanResult Planner::finish(PlanSearch search) const {
                         : "holds at every expert-parallel size from 2";
     r.notes.push_back(fmt::format("variant {}: its expert_load_imbalance {:g} {} and is dropped at EP 1", v.strategy,
                                   imbalance, held));
+  }
+  if (c.over_accumulation > 0) {
+    r.notes.push_back(fmt::format(
+        "{} choices of parallel sizes and micro-batch (per instance type and node count) were not tried: they would "
+        "run the scenario's global batch as more than {} micro-batches per optimizer step (a bound on effort); the "
+        "search keeps the global batch of the scenario (training.batch_size x gradient_accumulation x its "
+        "data-parallel GPUs), so its hardware.nodes sets it too",
+        c.over_accumulation, kPlanMaxAccumulation));
   }
   for (const std::string& row : skipped_rows_) r.notes.push_back(row);
   if (!no_network_types_.empty()) {

@@ -27,6 +27,30 @@ cli::LayoutProblem problem(int gpus_per_node, int nodes, int heads, int kv_heads
 }  // namespace
 
 TEST_SUITE("cli.layout_search") {
+  TEST_CASE("a layout needing more than kPlanMaxAccumulation micro-batches is not tried, and counted") {
+    // 1 node x 8 GPUs, global batch 65,536; ddp without tensor parallelism: 8 ranks of 8,192
+    // samples, so micro-batch 1 would take 8,192 micro-batches (skipped), 2 takes 4,096 (kept).
+    cli::LayoutProblem p = problem(8, 1, 64, 8, 65536);
+    std::size_t skipped = 0;
+    const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p, &skipped);
+    for (const cli::Layout& l : layouts) CHECK(l.gradient_accumulation <= cli::kPlanMaxAccumulation);
+    bool micro2_tp1 = false;
+    for (const cli::Layout& l : layouts) {
+      micro2_tp1 = micro2_tp1 || (l.data_parallel_label() == "ddp" && l.tensor_parallel == 1 && l.micro_batch == 2 &&
+                                  l.gradient_accumulation == 4096);
+    }
+    CHECK(micro2_tp1);
+    CHECK(count_if(layouts, "ddp", 1) == 5 * 3);  // micro-batch 2-32, x 3 recomputation choices
+    // Skipped (micro-batches above 4,096): ddp at TP 1/2/4/8 has 8/4/2/1 ranks of
+    // 8,192/16,384/32,768/65,536 samples, so micro-batch 1; 1-2; 1-4; 1-8: 1 + 2 + 3 + 4 = 10;
+    // the five sharded choices of one node (not hybrid_shard) need 2+ ranks (not TP 8): 5 x 6.
+    CHECK(skipped == 10 + 5 * 6);
+    // At 64 nodes (512 GPUs, 128 samples per ddp rank) nothing is skipped.
+    std::size_t none = 0;
+    cli::enumerate_layouts(problem(8, 64, 64, 8, 65536), &none);
+    CHECK(none == 0);
+  }
+
   TEST_CASE("2 nodes x 8 GPUs, 64 heads (8 key/value), global batch 64: 324 layouts, counted by hand") {
     const std::vector<cli::Layout> layouts = cli::enumerate_layouts(problem(8, 2, 64, 8, 64));
     // ddp, TP 1/2/4/8: 16/8/4/2 data-parallel ranks of 4/8/16/32 samples; the micro-batches
