@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/results.h"
+#include "models/step/pipeline_schedule.h"
 
 namespace gpuplan::cli {
 
@@ -146,12 +147,12 @@ std::vector<Layout> offloaded_layouts(const Layout& layout);
 
 /// What the enumeration needs to know of the job and the hardware.
 /// The most micro-batches per optimizer step (gradient accumulation) a planned layout may
-/// take. A bound on effort, not a model parameter: a pipeline's schedule is played over every
-/// micro-batch (models/step/pipeline_schedule.h), so its time and memory grow with them; a
-/// scenario at 100,000 nodes kept a global batch of 6.4 M sequences, which one node would
-/// have run as 800,000 micro-batches, gigabytes per layout. 4,096 is four times the 70 B
-/// pretraining plan's largest (1,024 sequences on one tensor-parallel rank of micro-batch 1).
-inline constexpr long long kPlanMaxAccumulation = 4096;
+/// take: the most a pipeline's schedule is played with (models::kMaxPipelineMicroBatches),
+/// applied to every layout. A bound on effort, not a model parameter: a scenario at 100,000
+/// nodes kept a global batch of 6.4 M sequences, which one node would have run as 800,000
+/// micro-batches, gigabytes per pipeline layout. It is four times the 70 B pretraining plan's
+/// largest (1,024 sequences on one tensor-parallel rank of micro-batch 1).
+inline constexpr long long kPlanMaxAccumulation = models::kMaxPipelineMicroBatches;
 
 struct LayoutProblem {
   int gpus_per_node = 1;

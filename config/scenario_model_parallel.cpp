@@ -7,6 +7,7 @@
 
 #include "config/scenario_reading.h"
 #include "models/memory/parallel_memory.h"
+#include "models/step/pipeline_schedule.h"
 #include "models/workload/tensor_parallel_shard.h"
 
 namespace gpuplan::config {
@@ -127,6 +128,17 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
                       p_text + ": " + std::to_string(p) + " stages cannot be spread evenly over " + plural(hardware.nodes, "node") +
                           " (stage s runs on node s mod nodes)",
                       "; use a pipeline_parallel that divides or is a multiple of " + std::to_string(hardware.nodes));
+    return;
+  }
+  if (training != nullptr && training->gradient_accumulation > models::kMaxPipelineMicroBatches) {
+    parallelism.error("pipeline_parallel",
+                      p_text + " plays training.gradient_accumulation " +
+                          std::to_string(training->gradient_accumulation) +
+                          " micro-batches per step through its schedule, more than the " +
+                          std::to_string(models::kMaxPipelineMicroBatches) + " gpuplan simulates",
+                      "; lower training.gradient_accumulation to at most " +
+                          std::to_string(models::kMaxPipelineMicroBatches) +
+                          " (a larger training.batch_size keeps the global batch)");
     return;
   }
   if (interleaved && training != nullptr && training->gradient_accumulation % p != 0) {

@@ -25,6 +25,10 @@ void check(const PipelineInput& in) {
   if (in.stages < 1 || in.micro_batches < 1 || in.virtual_stages < 1) {
     fail("stages, micro-batches and virtual stages must be at least 1");
   }
+  if (in.micro_batches > kMaxPipelineMicroBatches) {
+    fail(std::to_string(in.micro_batches) + " micro-batches: at most " + std::to_string(kMaxPipelineMicroBatches) +
+         " are played (kMaxPipelineMicroBatches)");
+  }
   const bool interleaved = in.schedule == PipelineSchedule::kInterleavedOneFOneB;
   if (in.virtual_stages > 1 && !interleaved) fail("virtual stages > 1 need the interleaved schedule");
   if (interleaved && in.micro_batches % in.stages != 0) {

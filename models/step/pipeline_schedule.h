@@ -30,6 +30,12 @@
 
 namespace gpuplan::models {
 
+/// The most micro-batches per optimizer step a schedule is played with. A bound on effort, not
+/// a limit of pipelines: the schedule holds 2·m·p·v activities and about as many sends (4,096
+/// micro-batches of 42 stages: about 680,000, some 100 MB), while 84,000 took gigabytes;
+/// Megatron-LM's published runs use tens to hundreds (Narayanan et al. 2021, table 1).
+inline constexpr int kMaxPipelineMicroBatches = 4096;
+
 /// One pipeline step to simulate.
 struct PipelineInput {
   PipelineSchedule schedule = PipelineSchedule::kOneFOneB;
@@ -58,7 +64,7 @@ struct PipelineResult {
 };
 
 /// Plays `input` on an engine of its own. Throws std::invalid_argument for stages,
-/// micro-batches or virtual stages < 1, virtual stages > 1 without the interleaved schedule,
+/// micro-batches or virtual stages < 1, micro-batches above kMaxPipelineMicroBatches, virtual stages > 1 without the interleaved schedule,
 /// micro-batches not a multiple of stages with it, chunk times not p·v finite values >= 0, or
 /// a negative send time.
 PipelineResult simulate_pipeline(const PipelineInput& input);

@@ -268,6 +268,18 @@ TEST_SUITE("config.model_parallel") {
                    "training.gradient_accumulation to a multiple of 2, or pipeline_schedule: 1f1b"});
   }
 
+  TEST_CASE("refused: more micro-batches than a pipeline's schedule is played with") {
+    std::string text = gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n");
+    text.replace(text.find("batch_size: 8,"), 14, "batch_size: 8, gradient_accumulation: 4097,");
+    CHECK(scenario_errors(text) ==
+          Messages{"pipeline_parallel 2 plays training.gradient_accumulation 4097 micro-batches per step through its "
+                   "schedule, more than the 4096 gpuplan simulates at s.yaml:16:22 (parallelism.pipeline_parallel); "
+                   "lower training.gradient_accumulation to at most 4096 (a larger training.batch_size keeps the "
+                   "global batch)"});
+    text.replace(text.find("4097"), 4, "4096");
+    CHECK(job_of(text).training.gradient_accumulation == 4096);
+  }
+
   TEST_CASE("refused: stages that cannot be spread evenly over the nodes") {
     std::string text = gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 3\n");
     text.replace(text.find("  gpus_per_node: 8\n"), 19,

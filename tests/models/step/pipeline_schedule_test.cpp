@@ -95,5 +95,10 @@ TEST_SUITE("models.step.pipeline_schedule") {
     PipelineInput short_times = equal_stages(PipelineSchedule::kGpipe, 4, 8);
     short_times.forward_s.pop_back();
     CHECK_THROWS_AS(simulate_pipeline(short_times), std::invalid_argument);
+    // kMaxPipelineMicroBatches micro-batches are played, one more is refused.
+    CHECK(simulate_pipeline(equal_stages(PipelineSchedule::kOneFOneB, 2, kMaxPipelineMicroBatches)).makespan_s > 0.0);
+    CHECK_THROWS_WITH_AS(simulate_pipeline(equal_stages(PipelineSchedule::kOneFOneB, 2, kMaxPipelineMicroBatches + 1)),
+                         "simulate_pipeline: 4097 micro-batches: at most 4096 are played (kMaxPipelineMicroBatches)",
+                         std::invalid_argument);
   }
 }
