@@ -838,7 +838,8 @@ std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, 
   return models::OnPremisesSpec{*price, *amortization, *electricity};
 }
 
-bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud) {
+bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud,
+                       std::vector<std::string>& notes) {
   const models::LoaderHostMemory need = models::loader_host_memory(job);
   const double offloaded = models::offloaded_host_bytes_per_node(job);
   const double total = need.bytes + offloaded;
@@ -859,7 +860,23 @@ bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardwa
                            "; add hardware.host_memory: the node's real host memory (at least " + gb(total) + ")");
     return false;
   }
-  if (!(job.hardware.host_memory_bytes < total)) return true;
+  if (!(job.hardware.host_memory_bytes < total)) {
+    const double buffered = need.bytes + kOffloadHostBufferFactor * offloaded;
+    if (offloaded > 0.0 && job.hardware.host_memory_bytes < buffered) {
+      const std::string problem =
+          "host memory " + gb(job.hardware.host_memory_bytes) + " per node holds the " + gb(total) +
+          " of offloaded states and loader batches with less to spare than DeepSpeed's estimators allow (" +
+          gb(buffered) + " with their additional_buffer_factor of 1.5 on the states)";
+      const std::string fix = "; the ranks' processes and pinned buffers use host memory too: check the node's "
+                              "free memory, or offload to nvme or add nodes";
+      if (hardware.reader && hardware.reader->has("host_memory")) {
+        notes.push_back(hardware.reader->note("host_memory", problem, fix));
+      } else if (cloud.reader) {
+        notes.push_back(cloud.reader->note("instance", problem, fix));
+      }
+    }
+    return true;
+  }
   const models::DataLoaderSpec& dl = job.data_loader;
   // Exact bytes for the loaders' batches; GB where offloaded states (hundreds of GB) count.
   auto bytes = [offloaded, &gb](double b) {

@@ -68,7 +68,15 @@ const std::vector<std::string_view>& interconnect_names();
 /// Refuses a host memory below what `job`'s data loaders hold on a node
 /// (models/host/loader_host_memory.h): an error at hardware.host_memory, or at cloud.instance
 /// when the instance set it, naming the bytes needed and how they add up. Returns whether the
-/// host memory suffices.
-bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud);
+/// host memory suffices. Where it suffices but not by DeepSpeed's buffer factor on the
+/// offloaded states (kOffloadHostBufferFactor), a note at the same key goes to `notes`.
+bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud,
+                       std::vector<std::string>& notes);
+
+/// The margin DeepSpeed's memory estimators put on the host memory of offloaded states
+/// (estimate_zero2/zero3_model_states_mem_needs, additional_buffer_factor = 1.5 by default,
+/// "to be conservative": DeepSpeed docs, "Memory Requirements"). gpuplan's check refuses less
+/// than the states themselves and notes less than this factor times them.
+inline constexpr double kOffloadHostBufferFactor = 1.5;
 
 }  // namespace gpuplan::config

@@ -648,7 +648,8 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   // something, one on-demand (nothing is random there).
   const bool spot = job.cloud && job.cloud->market == models::Market::kSpot;
   job.trials = *trials > 0 ? *trials : (spot ? kDefaultSpotTrials : 1);
-  if (!check_host_memory(job, hardware, cloud)) return std::nullopt;
+  std::vector<std::string> host_notes;
+  if (!check_host_memory(job, hardware, cloud, host_notes)) return std::nullopt;
   if (!check_checkpoint_interval(job, interval_mark, sink)) return std::nullopt;
   result.preemption_source = cloud.preemption_source;
   result.preemption_trace = cloud.preemption_trace;
@@ -658,6 +659,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   result.notes = workload.notes;
   result.notes.insert(result.notes.end(), hardware.notes.begin(), hardware.notes.end());
   result.notes.insert(result.notes.end(), cloud.notes.begin(), cloud.notes.end());
+  result.notes.insert(result.notes.end(), host_notes.begin(), host_notes.end());
   result.notes.insert(result.notes.end(), training_notes.begin(), training_notes.end());
   const std::vector<std::string> unused = no_effect_notes(root_node, job);
   result.notes.insert(result.notes.end(), unused.begin(), unused.end());

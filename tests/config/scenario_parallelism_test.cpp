@@ -3,7 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "config/scenario_loader.h"
 #include "config_fixture.h"
@@ -137,6 +139,24 @@ TEST_SUITE("config.scenario_parallelism") {
                             "cpu_cores: 96, host_memory: \"100 GiB\"}\n")
               .variants.front()
               .job.hardware.nodes == 2);
+    // 150 GiB (161.1 GB) holds the 128.5 GB but not DeepSpeed's 1.5 x 128.5 = 192.7 GB: a note at
+    // the key; 180 GiB (193.3 GB) holds that too, and no note.
+    const std::vector<std::string> tight =
+        parse_text(base + "hardware: {gpu: h100-sxm, gpus_per_node: 8, cpu_cores: 96, host_memory: \"150 GiB\"}\n")
+            .variants.front()
+            .notes;
+    CHECK(std::count(tight.begin(), tight.end(),
+                     "hardware.host_memory (line 10, column 73): host memory 161.1 GB per node holds the 128.5 GB "
+                     "of offloaded states and loader batches with less to spare than DeepSpeed's estimators allow "
+                     "(192.7 GB with their additional_buffer_factor of 1.5 on the states); the ranks' processes and "
+                     "pinned buffers use host memory too: check the node's free memory, or offload to nvme or add "
+                     "nodes") == 1);
+    const std::vector<std::string> roomy =
+        parse_text(base + "hardware: {gpu: h100-sxm, gpus_per_node: 8, cpu_cores: 96, host_memory: \"180 GiB\"}\n")
+            .variants.front()
+            .notes;
+    CHECK(std::none_of(roomy.begin(), roomy.end(),
+                       [](const std::string& n) { return n.find("additional_buffer_factor") != std::string::npos; }));
   }
 
   TEST_CASE("offload: refused without sharded state, parameters without sharded parameters, nvme without NVMe") {
