@@ -57,9 +57,10 @@ inline constexpr int kPlanSpotTrials = 200;
 ///   - no layout is valid (the data-parallel ranks exceed the global batch).
 /// From the count that meets it on, more nodes only cost more per work done but may be on the
 /// time/dollar front's faster end: it doubles on, at most kPlanDoublingsPastDeadline times,
-/// while a plan of the type is on the front of the plans found so far and doubling made the
-/// type's fastest plan kPlanGrowthSpeedup times faster than at the count before (or nothing
-/// ran there).
+/// while twice the nodes could bring a plan of the type onto the front of the plans found so
+/// far (at best they halve its time at the same dollars: no plan found is as fast as half its
+/// time and cheaper) and doubling made the type's fastest plan kPlanGrowthSpeedup times
+/// faster than at the count before (or nothing ran there).
 inline constexpr int kPlanMaxNodes = 1024;
 
 /// The most doublings of an instance type's nodes past the first count that meets the

@@ -662,7 +662,12 @@ PlanSearch Planner::evaluate() const {
     // 5. Growth: which types try twice the nodes.
     std::vector<bool> met(types_.size(), false);
     std::vector<double> best_s(types_.size(), std::numeric_limits<double>::infinity());
-    std::vector<bool> on_front(types_.size(), false);  // a plan of the type on the front after this round
+    // A plan of the type that twice the nodes could bring onto the front after this round: at
+    // best they halve its time at the same dollars (perfect scaling), so no plan found is as
+    // fast as half its time and cheaper. (Its own point on the front is not enough: a type
+    // dominated at 1 node by a cheaper one that cannot grow, a single-node instance, is the
+    // fastest plan at 2 nodes.)
+    std::vector<bool> may_reach_front(types_.size(), false);
     for (std::vector<PlanPoint>* list : {&on_demand, &spot}) {
       const std::vector<Job>& from = list == &on_demand ? jobs : spot_jobs;
       for (std::size_t k = 0; k < list->size(); ++k) {
@@ -677,17 +682,18 @@ PlanSearch Planner::evaluate() const {
           best_meeting_usd = std::min(best_meeting_usd, p.cost_p90_usd);
         }
         if (p.fits) best_s[t] = std::min(best_s[t], p.time_p90_s);
-        // On the front: no point found so far is as fast and strictly cheaper.
-        if (p.fits && !front.dominates(p.time_p90_s, p.cost_p90_usd * (1.0 - kFrontCostTolerance))) on_front[t] = true;
+        if (p.fits && !front.dominates(p.time_p90_s / 2.0, p.cost_p90_usd * (1.0 - kFrontCostTolerance))) {
+          may_reach_front[t] = true;
+        }
         out.points.push_back(std::move(p));
       }
     }
     for (const std::size_t t : active) {
       if (met[t] || doublings_past_met[t] >= 0) {
-        // Met: on for the front's faster end while the type is on it and doubling pays
-        // (kPlanGrowthSpeedup).
+        // Met: on for the front's faster end while twice the nodes could reach it and doubling
+        // pays (kPlanGrowthSpeedup).
         ++doublings_past_met[t];
-        growing[t] = doublings_past_met[t] < kPlanDoublingsPastDeadline && on_front[t] && std::isfinite(best_s[t]) &&
+        growing[t] = doublings_past_met[t] < kPlanDoublingsPastDeadline && may_reach_front[t] && std::isfinite(best_s[t]) &&
                      (!std::isfinite(previous_best_s[t]) || best_s[t] * kPlanGrowthSpeedup <= previous_best_s[t]);
       } else {
         const bool bound_out = type_fits[t] && (!type_exchange_ok[t] || type_lowest_cost[t] > best_meeting_usd);
