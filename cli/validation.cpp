@@ -256,14 +256,19 @@ std::string render_validation(const ValidationSummary& s, const std::string& for
                              "rows", grid);
   }
   std::string out = report::grid_table(grid, format == "markdown");
-  out += fmt::format(
-      "\nthroughput MAPE {:.1f} % over {} cases; peak memory MAPE {:.1f} % over {} cases; "
-      "fits/OOM right {} of {}; all numeric metrics MAPE {:.1f} %\n",
-      s.throughput_mape * 100.0, s.throughput_cases, s.memory_mape * 100.0, s.memory_cases, s.fits_right, s.fits_cases,
-      s.overall_mape * 100.0);
-  out += fmt::format("throughput MAPE on one GPU {:.1f} % over {} cases; on several GPUs {:.1f} % over {} cases\n",
-                     s.single_gpu_throughput_mape * 100.0, s.single_gpu_throughput_cases,
-                     s.multi_gpu_throughput_mape * 100.0, s.multi_gpu_throughput_cases);
+  // "7.6 % over 124 cases"; "- (no cases)" where a folder has none of the kind (a 0.0 % read as perfect).
+  const auto mape = [](double value, auto cases) {
+    return cases > 0 ? fmt::format("{:.1f} % over {} cases", value * 100.0, cases) : std::string("- (no cases)");
+  };
+  const std::string fits =
+      s.fits_cases > 0 ? fmt::format("right {} of {}", s.fits_right, s.fits_cases) : std::string("- (no cases)");
+  const auto numeric = std::count_if(s.rows.begin(), s.rows.end(), [](const ValidationRow& r) { return r.numeric; });
+  out += fmt::format("\nthroughput MAPE {}; peak memory MAPE {}; fits/OOM {}; all numeric metrics MAPE {}\n",
+                     mape(s.throughput_mape, s.throughput_cases), mape(s.memory_mape, s.memory_cases), fits,
+                     numeric > 0 ? fmt::format("{:.1f} %", s.overall_mape * 100.0) : std::string("-"));
+  out += fmt::format("throughput MAPE on one GPU {}; on several GPUs {}\n",
+                     mape(s.single_gpu_throughput_mape, s.single_gpu_throughput_cases),
+                     mape(s.multi_gpu_throughput_mape, s.multi_gpu_throughput_cases));
   out += s.calibrated_rows > 0
              ? fmt::format(
                    "calibrated: MAPE {:.1f} % with the measured profiles vs {:.1f} % without, over the {} "

@@ -258,3 +258,23 @@ TEST_CASE("cli.validate: catalog accuracy is `measured` exactly for the GPUs of 
     CHECK(gpu.prediction_only == (measured.count(gpu.name) == 0));
   }
 }
+
+// The summary lines give "- (no cases)" for a kind of row the folder has none of, not a 0.0 %
+// that reads as a perfect score (from a helper's trial: "peak memory MAPE 0.0 % over 0 cases").
+TEST_CASE("cli.validate: the summary says '- (no cases)' for a kind of row the folder lacks") {
+  gpuplan::cli::ValidationSummary s;
+  gpuplan::cli::ValidationRow row;
+  row.case_name = "A";
+  row.metric = "throughput";
+  row.error = 0.05;
+  s.rows.push_back(row);
+  s.throughput_mape = 0.05;
+  s.throughput_cases = 1;
+  s.single_gpu_throughput_mape = 0.05;
+  s.single_gpu_throughput_cases = 1;
+  s.overall_mape = 0.05;
+  const std::string text = gpuplan::cli::render_validation(s, "table");
+  CHECK(text.find("\nthroughput MAPE 5.0 % over 1 cases; peak memory MAPE - (no cases); fits/OOM - (no cases); all "
+                  "numeric metrics MAPE 5.0 %\nthroughput MAPE on one GPU 5.0 % over 1 cases; on several GPUs - (no "
+                  "cases)\n") != std::string::npos);
+}
