@@ -1,5 +1,6 @@
 #include "config/scenario_hardware.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -378,8 +379,25 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
     }
   }
   if (c.instance != nullptr && spot && c.instance->spot_price_usd_per_s <= 0.0) {
-    r.error("market", c.instance_name + " has no spot price in the catalog for region " + c.instance->region,
-            "; use market: on_demand, or another region or instance");
+    // The default row of a region may have no spot price where zones of it do (AWS prices
+    // spot per availability zone): name those zones.
+    std::vector<std::string> spot_zones;
+    for (const models::InstanceSpec* row :
+         catalogs.instances.find_all(c.instance->provider + "/" + c.instance->instance_type)) {
+      if (row->region == c.instance->region && !row->zone.empty() && row->spot_price_usd_per_s > 0.0 &&
+          std::find(spot_zones.begin(), spot_zones.end(), row->zone) == spot_zones.end()) {
+        spot_zones.push_back(row->zone);
+      }
+    }
+    const std::string where = c.instance->zone.empty() ? "region " + c.instance->region
+                                                       : "zone " + c.instance->zone + " of " + c.instance->region;
+    std::string fix = "; use market: on_demand, or another region or instance";
+    if (!spot_zones.empty()) {
+      fix = "; pick a zone that has one (cloud.zone:";
+      for (std::size_t i = 0; i < spot_zones.size(); ++i) fix += (i == 0 ? " " : ", ") + spot_zones[i];
+      fix += "), or use market: on_demand";
+    }
+    r.error("market", c.instance_name + " has no spot price in the catalog for " + where, fix);
   }
   r.finish();
   c.failed = sink.messages().size() != errors_before;

@@ -541,6 +541,13 @@ cloud:
                     "  market: spot\n  replacement_wait: \"10 min\"\n") ==
           Messages{"lambda/gpu_1x_a10 has no spot price in the catalog for region us-east-1 at s.yaml:6:11 "
                    "(cloud.market); use market: on_demand, or another region or instance"});
+    // AWS prices spot per availability zone: the region's default row (use1-az1) has none,
+    // two zones of the region have one.
+    CHECK(errors_of(with_replaced(cloud, "aws/g5.8xlarge", "aws/p4de.24xlarge") +
+                    "  market: spot\n  replacement_wait: \"10 min\"\nparallelism: {strategy: ddp}\n") ==
+          Messages{"aws/p4de.24xlarge has no spot price in the catalog for zone use1-az1 of us-east-1 at s.yaml:6:11 "
+                   "(cloud.market); pick a zone that has one (cloud.zone: use1-az4, use1-az6), or use market: "
+                   "on_demand"});
     CHECK(errors_of(cloud + "  market: spot\n  replacement_wait: \"10 min\"\n"
                             "  preemption_rate: {trace: /nonexistent/trace.json}\n") ==
           Messages{"cannot read preemption trace '/nonexistent/trace.json': No such file or directory at "
