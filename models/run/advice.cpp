@@ -1,6 +1,7 @@
 #include "models/run/advice.h"
 
 #include "models/run/critical_path.h"
+#include "models/run/run_variant.h"
 
 #include <algorithm>
 #include <cmath>
@@ -133,9 +134,17 @@ std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second)
 }
 
 namespace {
+/// Whether `r`'s peak leaves the margin kTightMemoryShare asks for (run_variant.h).
+bool roomy(const VariantResult& r) { return r.peak_memory_bytes <= kTightMemoryShare * r.memory_capacity_bytes; }
+
 /// "12.3 GB of 80.0 GB" (decimal gigabytes, as the memory columns).
 std::string memory_of(const VariantResult& r) {
   return fmt::format("{:.1f} GB of {:.1f} GB", r.peak_memory_bytes / 1e9, r.memory_capacity_bytes / 1e9);
+}
+
+/// ", within 5 % of capacity" for a fitting peak above kTightMemoryShare of the memory, else "".
+std::string tight_margin(const VariantResult& r) {
+  return roomy(r) ? std::string() : fmt::format(", within {:.0f} % of capacity", 100.0 * (1.0 - kTightMemoryShare));
 }
 
 /// "; changes the numerics: ..." for a remedy that alters what training computes, else "".
@@ -146,7 +155,8 @@ std::string numerics_caveat(const Remedy& r) {
 /// A row out of memory: the fastest checked change that fits and keeps the training numerics,
 /// else the fastest that fits with its caveat (8-bit moments, pure bf16: the user's call, as
 /// the batch is), else the one that leaves the least memory, named as such; the unchecked hint
-/// when nothing was checked.
+/// when nothing was checked. Among changes alike in numerics, one whose peak leaves the
+/// kTightMemoryShare margin goes before a faster one within it (which is said).
 void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
   const RemedyOutcome* fastest = nullptr;
   const RemedyOutcome* nearest = nullptr;
@@ -155,6 +165,7 @@ void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& o
     const bool keeps = o.remedy.numerics_change.empty();
     const bool than_keeps = than->remedy.numerics_change.empty();
     if (keeps != than_keeps) return keeps;
+    if (roomy(o.result) != roomy(than->result)) return roomy(o.result);
     return run_time_s(o.result) < run_time_s(than->result);
   };
   for (const RemedyOutcome& o : outcomes) {
@@ -164,7 +175,7 @@ void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& o
   }
   if (fastest != nullptr) {
     row.suggestion = overrides_text(fastest->remedy.overrides) + " (checked: fits, " + memory_of(fastest->result) +
-                     numerics_caveat(fastest->remedy) + ")";
+                     tight_margin(fastest->result) + numerics_caveat(fastest->remedy) + ")";
   } else if (nearest != nullptr) {
     row.suggestion = "none of the checked changes fits; nearest: " + overrides_text(nearest->remedy.overrides) +
                      " (" + memory_of(nearest->result) + numerics_caveat(nearest->remedy) +

@@ -180,6 +180,17 @@ TEST_SUITE("models.run.advice") {
     apply_advice(only, {{bf16, fitting(3000.0, 60e9)}, {checkpointing, still_oom}});
     CHECK(only.suggestion == "training.precision: bf16 (checked: fits, 60.0 GB of 80.0 GB; changes the numerics: bf16 "
                              "weights without fp32 master copies)");
+    // A faster change that fits within 5 % of the memory gives way to one with room; alone, it
+    // is named with that margin.
+    const Remedy fused{"memory", {{"workload.model", "{base: llama3-8b, loss: fused_linear_cross_entropy}"}},
+                       RemedyGoal::kTimeToTrain, ""};
+    VariantResult room = row;
+    apply_advice(room, {{fused, fitting(3000.0, 79e9)}, {checkpointing, fitting(4000.0, 50e9)}});
+    CHECK(room.suggestion == "training.activation_checkpointing: true (checked: fits, 50.0 GB of 80.0 GB)");
+    VariantResult tight = row;
+    apply_advice(tight, {{fused, fitting(3000.0, 79e9)}, {checkpointing, still_oom}});
+    CHECK(tight.suggestion == "workload.model: {base: llama3-8b, loss: fused_linear_cross_entropy} (checked: fits, "
+                              "79.0 GB of 80.0 GB, within 5 % of capacity)");
     // A pair carries both members' caveats.
     const Remedy eight_bit{"memory", {{"training.optimizer", "adamw_8bit"}}, RemedyGoal::kTimeToTrain,
                            "8-bit optimizer moments"};
