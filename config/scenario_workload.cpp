@@ -293,7 +293,7 @@ std::shared_ptr<const models::Workload> build_workload(MapReader& workload, cons
                                                        std::vector<std::string>* notes, WorkloadMemo* memo,
                                                        std::optional<double>* catalog_sequence_length) {
   const std::optional<std::int64_t> sequence_length =
-      workload.integer("sequence_length", 1, kMaxSequenceLength);
+      workload.integer("sequence_length", 1, kMaxSequenceLength, Requirement::kOptional, CountSuffix::kBinary);
   std::optional<ModelInput> input = read_model(workload, catalogs, families);
   if (!input) {
     return nullptr;
