@@ -307,7 +307,8 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
                                      describe_node(rate));
     }
   }
-  const auto wait = r.quantity("replacement_wait", core::Dimension::kSeconds, Range::kNonNegative);
+  const auto wait = r.quantity("replacement_wait", core::Dimension::kSeconds, Range::kNonNegative,
+                               Requirement::kOptional, "\"10 min\" (how long a preempted node takes to come back)");
   if (spot && !r.has("replacement_wait")) {
     missing_key(r, "replacement_wait",
                 "; add replacement_wait: \"10 min\" (how long a preempted spot node takes to come back; "

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 
 #include "config/applied_overrides.h"
@@ -251,6 +252,15 @@ void read_checkpoint_destination(MapReader& c, const StorageCatalog& storage, mo
   }
 }
 
+/// True for "Auto", "AUTO" and the like: auto written in another case, which the interval
+/// does not read (its values are lower case: STYLE.md N5).
+bool is_auto_in_another_case(const std::string& text) {
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  return lower == "auto" && text != "auto";
+}
+
 std::optional<models::CheckpointSpec> read_checkpointing(MapReader& root, const StorageCatalog& storage,
                                                          SourceMark& interval_mark) {
   models::CheckpointSpec spec;
@@ -269,9 +279,13 @@ std::optional<models::CheckpointSpec> read_checkpointing(MapReader& root, const 
     spec.automatic = true;  // Young/Daly, computed by the job model
   } else if (interval.IsDefined() && interval.IsMap()) {
     c->error("interval", "expected a duration such as \"30 min\" or auto, found a mapping");
+  } else if (interval.IsDefined() && interval.IsScalar() && is_auto_in_another_case(interval.Scalar())) {
+    c->error("interval", "expected a duration such as \"30 min\" or auto, found '" + interval.Scalar() + "'",
+             "; write auto (in lower case)");
   } else {
-    spec.interval_s = value_or(
-        c->quantity("interval", core::Dimension::kSeconds, Range::kPositive, Requirement::kRequired), 0.0);
+    spec.interval_s = value_or(c->quantity("interval", core::Dimension::kSeconds, Range::kPositive,
+                                           Requirement::kRequired, "\"30 min\", or auto (Young/Daly)"),
+                               0.0);
     interval_mark = root.sink().to_source_mark(c->mark_of("interval"));
   }
   spec.async = value_or(c->boolean("async"), false);

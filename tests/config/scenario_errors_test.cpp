@@ -604,6 +604,24 @@ strategies:
   }
 
   // Each fix below is applied and accepted: a fix that is refused in turn sends the user round.
+  TEST_CASE("a checkpoint interval: 0, Auto, 10 minutes and 10m get fixes that hold") {
+    const std::string base = std::string(kValid) + "checkpointing:\n  interval: ";
+    CHECK(errors_of(base + "0\n") ==
+          Messages{"a bare number is not a duration: found '0' at s.yaml:19:13 (checkpointing.interval); write a "
+                   "duration more than zero, with its unit, e.g. \"30 min\", or auto (Young/Daly)"});
+    CHECK(errors_of(base + "Auto\n") ==
+          Messages{"expected a duration such as \"30 min\" or auto, found 'Auto' at s.yaml:19:13 "
+                   "(checkpointing.interval); write auto (in lower case)"});
+    CHECK(errors_of(base + "10 minutes\n") ==
+          Messages{"unknown unit 'minutes' in '10 minutes' at s.yaml:19:13 (checkpointing.interval); write \"10 "
+                   "min\""});
+    CHECK(errors_of(base + "10m\n") ==
+          Messages{"unknown unit 'm' in '10m' at s.yaml:19:13 (checkpointing.interval); write \"10 min\""});
+    CHECK_NOTHROW(parse_text(base + "\"30 min\"\n"));
+    CHECK_NOTHROW(parse_text(base + "auto\n"));
+    CHECK_NOTHROW(parse_text(base + "\"10 min\"\n"));
+  }
+
   TEST_CASE("workload.tokens, hardware.nodes and sequence_length: digits out of range get the range") {
     const std::string lm = kPythiaScenario;
     CHECK(errors_of(with_replaced(lm, "tokens: 1e9", "tokens: -0x10")) ==

@@ -75,6 +75,17 @@ TEST_SUITE("config.spot_scenario") {
     }
     std::filesystem::remove_all(dir);
   }
+
+  TEST_CASE("replacement_wait: -1 is told a duration of zero or more, not \"-1 s\"") {
+    std::string text = spot_scenario("");
+    text.replace(text.find("\"5 min\""), 7, "-1");
+    CHECK(scenario_errors(text) ==
+          Messages{"a bare number is not a duration: found '-1' at s.yaml:7:21 (cloud.replacement_wait); write a "
+                   "duration of zero or more, with its unit, e.g. \"10 min\" (how long a preempted node takes to "
+                   "come back)"});
+    text.replace(text.find("-1"), 2, "\"10 min\"");
+    CHECK_NOTHROW(parse_text(text));
+  }
 }
 
 }  // namespace gpuplan::config
