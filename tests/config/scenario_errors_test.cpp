@@ -647,6 +647,18 @@ strategies:
     CHECK_NOTHROW(parse_text(with_replaced(lm, "sequence_length: 2048", "sequence_length: 4000")));
   }
 
+  TEST_CASE("a GPU written as a plural suggests its family; an unknown provider lists the providers") {
+    CHECK(errors_of(with("gpu: rtx3090", "gpu: h100s")) ==
+          Messages{"unknown gpu 'h100s' at s.yaml:14:8 (hardware.gpu); did you mean h100-sxm, h100-pcie or "
+                   "h100-nvl?"});
+    CHECK_NOTHROW(parse_text(with("gpu: rtx3090", "gpu: h100-sxm")));
+    CHECK(errors_of(std::string(kValid) + "cloud: {instance: foo/bar}\n") ==
+          Messages{"unknown instance 'foo/bar' at s.yaml:18:19 (cloud.instance); foo is not a provider; providers: "
+                   "aws, azure, gcp or lambda (`gpuplan list instances` prints the types)"});
+    CHECK(errors_of(std::string(kValid) + "cloud: {instance: aws/zzzzzzzzzzzz}\n") ==
+          Messages{"unknown instance 'aws/zzzzzzzzzzzz' at s.yaml:18:19 (cloud.instance); the catalog has no aws "
+                   "instance of that type: `gpuplan list instances` prints them"});
+  }
 }
 
 }  // namespace gpuplan::config
