@@ -214,15 +214,6 @@ std::optional<std::string> MapReader::scalar(const std::string& key, Requirement
   return value->Scalar();
 }
 
-bool MapReader::refused_quoted(const std::string& key, const std::string& expected) const {
-  const QuotedNumber quoted = quoted_number(node_[key], expected);
-  if (quoted.problem.empty()) {
-    return false;
-  }
-  error(key, quoted.problem, quoted.fix);
-  return true;
-}
-
 std::optional<std::string> MapReader::string(const std::string& key, Requirement req) {
   return scalar(key, req, "a text value");
 }
@@ -349,6 +340,36 @@ std::string range_phrase(Range range) {
 }
 }  // namespace
 
+std::string leading_zero_fix(const std::string& text, const std::function<bool(double)>& fits,
+                             const std::string& expected) {
+  return rewrite_fix(text, leading_zero_rewrite(text), fits, expected);
+}
+
+bool MapReader::refused_quoted(const std::string& key, const std::string& expected,
+                               const std::function<bool(double)>& fits, bool whole) const {
+  QuotedNumber quoted = quoted_number(node_[key], expected);
+  if (quoted.problem.empty()) {
+    return false;
+  }
+  // The number to write without quotes is the one this key then reads: "0100" as 100, and for
+  // a whole number "1e3" as 1000; out of range or not whole, the range instead.
+  const std::string& text = node_[key].Scalar();
+  std::optional<Rewrite> rewrite = leading_zero_rewrite(text);
+  if (!rewrite && whole) rewrite = whole_digits_rewrite(text);
+  const std::string digits = rewrite ? rewrite->digits : text;
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  const bool readable = (rewrite || !whole) && ec == std::errc{} && ptr == digits.data() + digits.size();
+  if (!readable || !fits(value)) {
+    quoted.fix = "; " + text + " is " + (readable ? "out of range" : "not a whole number") + ": write " + expected +
+                 " without quotes (quotes make it text in YAML)";
+  } else if (digits != text) {
+    quoted.fix = "; write " + digits + " without quotes (quotes make it text in YAML)";
+  }
+  error(key, quoted.problem, quoted.fix);
+  return true;
+}
+
 std::optional<double> MapReader::quantity(const std::string& key, core::Dimension dimension, Range range,
                                           Requirement req, std::string_view example) {
   const core::DimensionInfo info = core::describe(dimension);
@@ -390,15 +411,14 @@ std::optional<double> MapReader::quantity(const std::string& key, core::Dimensio
 
 std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int64_t min_value, std::int64_t max_value,
                                                Requirement req, CountSuffix suffix) {
-  const std::string expected = "a whole number from " + std::to_string(min_value) + " to " +
-                               std::to_string(max_value);
-  auto text = scalar(key, req, expected);
-  if (!text || refused_quoted(key, expected)) {
-    return std::nullopt;
-  }
+  const std::string expected = "a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value);
   const auto fits = [min_value, max_value](double v) {
     return v >= static_cast<double>(min_value) && v <= static_cast<double>(max_value);
   };
+  auto text = scalar(key, req, expected);
+  if (!text || refused_quoted(key, expected, fits, true)) {
+    return std::nullopt;
+  }
   std::int64_t value = 0;
   const char* begin = text->data();
   const char* end = begin + text->size();
@@ -430,13 +450,13 @@ std::optional<double> MapReader::number(const std::string& key, double min_value
   } else {
     range_text << "a number from " << min_value << " to " << max_value;
   }
-  auto text = scalar(key, req, range_text.str());
-  if (!text || refused_quoted(key, range_text.str())) {
-    return std::nullopt;
-  }
   const auto fits = [min_value, max_value, above_min](double v) {
     return v >= min_value && v <= max_value && !(above_min && v == min_value);
   };
+  auto text = scalar(key, req, range_text.str());
+  if (!text || refused_quoted(key, range_text.str(), fits, false)) {
+    return std::nullopt;
+  }
   double value = 0.0;
   const char* begin = text->data();
   const char* end = begin + text->size();

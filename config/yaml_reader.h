@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -167,7 +168,10 @@ class MapReader {
   const YAML::Node* lookup(const std::string& key, Requirement req, std::string_view expected);
   std::optional<std::string> scalar(const std::string& key, Requirement req, std::string_view expected);
   /// Records the quoted-number error of `key` (quoted_number) and returns true, if it is one.
-  bool refused_quoted(const std::string& key, const std::string& expected) const;
+  /// Its fix writes the number as this key reads it ("0100" as 100; for a `whole` key "1e3" as
+  /// 1000), or the range when that number does not `fit` or is not whole, so that it holds.
+  bool refused_quoted(const std::string& key, const std::string& expected, const std::function<bool(double)>& fits,
+                      bool whole) const;
 
   YAML::Node node_;
   std::string key_path_;
@@ -177,6 +181,14 @@ class MapReader {
   std::vector<std::string> known_;
   std::vector<YAML::Node> held_;  // keeps looked-up nodes alive for lookup()'s pointer
 };
+
+/// For digits with a leading zero ("0100"), which YAML 1.1 reads as octal (64) and YAML 1.2 as
+/// decimal (100), so that number keys refuse them: the fix, "; write 100 (a leading zero is
+/// ambiguous: ...)" when `fits` takes 100, else "; 0100 is 100, out of range: write <expected>
+/// (...)". "" for any other text. MapReader::integer and number use it, and so do an inline
+/// model's architecture numbers.
+std::string leading_zero_fix(const std::string& text, const std::function<bool(double)>& fits,
+                             const std::string& expected);
 
 /// "a mapping", "a sequence", "a scalar", "nothing": for "found ..." in messages.
 std::string describe_node(const YAML::Node& node);

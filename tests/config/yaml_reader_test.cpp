@@ -128,6 +128,28 @@ TEST_SUITE("config.yaml_reader") {
                      "expected a number from 1 to 1e+09, found the quoted text \"1e6\" at s.yaml:5:4 (t); "
                      "write 1e6 without quotes (quotes make it text in YAML)",
                  });
+    // The number to write is the one the key then reads, or the range: "write 1e9 without quotes"
+    // for a whole number from 1 to 100000 would be refused twice more.
+    CHECK(messages_of("nodes: \"1e9\"\nlayers: \"1e3\"\ntokens: '0100'\nshare: \"1.5\"\nbatch: \"2.5\"\n",
+                      [](MapReader& r) {
+                        CHECK_FALSE(r.integer("nodes", 1, 100000));
+                        CHECK_FALSE(r.integer("layers", 1, 100000));
+                        CHECK_FALSE(r.number("tokens", 1, 1e18));
+                        CHECK_FALSE(r.number("share", 0, 1));
+                        CHECK_FALSE(r.integer("batch", 1, 64));
+                      }) ==
+          Messages{
+              "expected a whole number from 1 to 100000, found the quoted text \"1e9\" at s.yaml:1:8 (nodes); 1e9 "
+              "is out of range: write a whole number from 1 to 100000 without quotes (quotes make it text in YAML)",
+              "expected a whole number from 1 to 100000, found the quoted text \"1e3\" at s.yaml:2:9 (layers); "
+              "write 1000 without quotes (quotes make it text in YAML)",
+              "expected a number from 1 to 1e+18, found the quoted text \"0100\" at s.yaml:3:9 (tokens); write 100 "
+              "without quotes (quotes make it text in YAML)",
+              "expected a number from 0 to 1, found the quoted text \"1.5\" at s.yaml:4:8 (share); 1.5 is out of "
+              "range: write a number from 0 to 1 without quotes (quotes make it text in YAML)",
+              "expected a whole number from 1 to 64, found the quoted text \"2.5\" at s.yaml:5:8 (batch); 2.5 is not "
+              "a whole number: write a whole number from 1 to 64 without quotes (quotes make it text in YAML)",
+          });
     // A flag in quotes is text too, refused the same way; plain true and false stay flags.
     CHECK(messages_of("f: \"true\"\ng: 'false'\nh: true\n", [](MapReader& r) {
             CHECK_FALSE(r.boolean("f"));
