@@ -295,6 +295,10 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
               "; write catalog, a rate such as \"0.05 /h\", or {trace: path}");
     } else if (rate.IsScalar() && rate.Scalar() == "catalog") {
       source = PreemptionSource::kCatalog;
+    } else if (rate.IsScalar() && written_in_another_case(rate.Scalar(), "catalog")) {
+      r.error("preemption_rate",
+              "expected catalog, a rate such as \"0.05 /h\" or {trace: path}, found '" + rate.Scalar() + "'",
+              "; write catalog (in lower case)");
     } else if (rate.IsScalar()) {
       const auto value = r.quantity("preemption_rate", core::Dimension::kPerSecond, Range::kNonNegative);
       source = PreemptionSource::kRate;

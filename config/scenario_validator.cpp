@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 
 #include "config/applied_overrides.h"
@@ -253,15 +252,6 @@ void read_checkpoint_destination(MapReader& c, const StorageCatalog& storage, mo
   }
 }
 
-/// True for "Auto", "AUTO" and the like: auto written in another case, which the interval
-/// does not read (its values are lower case: STYLE.md N5).
-bool is_auto_in_another_case(const std::string& text) {
-  std::string lower = text;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  return lower == "auto" && text != "auto";
-}
-
 std::optional<models::CheckpointSpec> read_checkpointing(MapReader& root, const StorageCatalog& storage,
                                                          SourceMark& interval_mark) {
   models::CheckpointSpec spec;
@@ -280,7 +270,7 @@ std::optional<models::CheckpointSpec> read_checkpointing(MapReader& root, const 
     spec.automatic = true;  // Young/Daly, computed by the job model
   } else if (interval.IsDefined() && interval.IsMap()) {
     c->error("interval", "expected a duration such as \"30 min\" or auto, found a mapping");
-  } else if (interval.IsDefined() && interval.IsScalar() && is_auto_in_another_case(interval.Scalar())) {
+  } else if (interval.IsDefined() && interval.IsScalar() && written_in_another_case(interval.Scalar(), "auto")) {
     c->error("interval", "expected a duration such as \"30 min\" or auto, found '" + interval.Scalar() + "'",
              "; write auto (in lower case)");
   } else {

@@ -95,6 +95,13 @@ TEST_SUITE("config.spot_scenario") {
     CHECK_NOTHROW(parse_text(spot_scenario("  preemption_rate: \"1e6 /h\"\n")));
   }
 
+  TEST_CASE("preemption_rate: Catalog is told to write catalog") {
+    CHECK(scenario_errors(spot_scenario("  preemption_rate: Catalog\n")) ==
+          Messages{"expected catalog, a rate such as \"0.05 /h\" or {trace: path}, found 'Catalog' at s.yaml:8:20 "
+                   "(cloud.preemption_rate); write catalog (in lower case)"});
+    CHECK_NOTHROW(parse_text(spot_scenario("  preemption_rate: catalog\n")));
+  }
+
   TEST_CASE("replacement_wait: -1 is told a duration of zero or more, not \"-1 s\"") {
     std::string text = spot_scenario("");
     text.replace(text.find("\"5 min\""), 7, "-1");
