@@ -499,6 +499,10 @@ std::vector<std::string> GpuCatalog::meant(std::string_view unknown_name) const 
       std::vector<std::string> out = {chosen->name};
       const std::vector<std::string> covered = also_covered(singular, *chosen);
       out.insert(out.end(), covered.begin(), covered.end());
+      // And a name one edit away, which the plural may misspell ("l4s": l4, or l40s).
+      for (const std::string& near : core::closest(unknown_name, names(), 1)) {
+        if (std::find(out.begin(), out.end(), near) == out.end()) out.push_back(near);
+      }
       return out;
     }
   }
