@@ -490,8 +490,27 @@ std::optional<std::string> GpuCatalog::spelled_alike(std::string_view unknown_na
   return std::nullopt;
 }
 
-std::vector<std::string> GpuCatalog::suggestions(std::string_view unknown_name) const {
+std::vector<std::string> GpuCatalog::meant(std::string_view unknown_name) const {
   if (const auto alike = spelled_alike(unknown_name)) return {*alike};
+  // A plural ("h100s", "A100s"): the entry the singular names, and the others it covers.
+  if (unknown_name.size() > 1 && (unknown_name.back() == 's' || unknown_name.back() == 'S')) {
+    const std::string_view singular = unknown_name.substr(0, unknown_name.size() - 1);
+    if (const models::GpuSpec* chosen = find(singular)) {
+      std::vector<std::string> out = {chosen->name};
+      const std::vector<std::string> covered = also_covered(singular, *chosen);
+      out.insert(out.end(), covered.begin(), covered.end());
+      // And a name one edit away, which the plural may misspell ("l4s": l4, or l40s).
+      for (const std::string& near : core::closest(unknown_name, names(), 1)) {
+        if (std::find(out.begin(), out.end(), near) == out.end()) out.push_back(near);
+      }
+      return out;
+    }
+  }
+  return {};
+}
+
+std::vector<std::string> GpuCatalog::suggestions(std::string_view unknown_name) const {
+  if (std::vector<std::string> out = meant(unknown_name); !out.empty()) return out;
   return core::closest(unknown_name, names());
 }
 

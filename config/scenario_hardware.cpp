@@ -57,6 +57,26 @@ std::vector<std::string> instances_of_type(const std::string& type, const std::v
   return out;
 }
 
+/// The fix for an unknown "provider/type" with no catalog name near it: the catalog's providers
+/// when the provider is none of them ("; foo is not a provider; providers: aws, azure or gcp"),
+/// else where to find that provider's types.
+std::string unknown_instance_hint(const std::string& name, const std::vector<std::string>& names) {
+  const std::string provider = name.substr(0, name.find('/'));
+  std::vector<std::string> providers;
+  for (const std::string& n : names) {
+    const std::string p = n.substr(0, n.find('/'));
+    if (std::find(providers.begin(), providers.end(), p) == providers.end()) providers.push_back(p);
+  }
+  if (std::find(providers.begin(), providers.end(), provider) != providers.end()) {
+    return "; the catalog has no " + provider + " instance of that type: `gpuplan list instances` prints them";
+  }
+  std::string list;
+  for (std::size_t i = 0; i < providers.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == providers.size() ? " or " : ", ") + providers[i];
+  }
+  return "; " + provider + " is not a provider; providers: " + list + " (`gpuplan list instances` prints the types)";
+}
+
 std::optional<models::StorageSpec> read_inline_storage(const YAML::Node& node, const std::string& path,
                                                        ErrorSink& sink) {
   const std::size_t errors_before = sink.messages().size();
@@ -275,6 +295,10 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
               "; write catalog, a rate such as \"0.05 /h\", or {trace: path}");
     } else if (rate.IsScalar() && rate.Scalar() == "catalog") {
       source = PreemptionSource::kCatalog;
+    } else if (rate.IsScalar() && written_in_another_case(rate.Scalar(), "catalog")) {
+      r.error("preemption_rate",
+              "expected catalog, a rate such as \"0.05 /h\" or {trace: path}, found '" + rate.Scalar() + "'",
+              "; write catalog (in lower case)");
     } else if (rate.IsScalar()) {
       const auto value = r.quantity("preemption_rate", core::Dimension::kPerSecond, Range::kNonNegative);
       source = PreemptionSource::kRate;
@@ -308,7 +332,8 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
                                      describe_node(rate));
     }
   }
-  const auto wait = r.quantity("replacement_wait", core::Dimension::kSeconds, Range::kNonNegative);
+  const auto wait = r.quantity("replacement_wait", core::Dimension::kSeconds, Range::kNonNegative,
+                               Requirement::kOptional, "\"10 min\" (how long a preempted node takes to come back)");
   if (spot && !r.has("replacement_wait")) {
     missing_key(r, "replacement_wait",
                 "; add replacement_wait: \"10 min\" (how long a preempted spot node takes to come back; "
@@ -339,6 +364,7 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
             elsewhere.size() == 1 ? (vowel ? "an " : "a ") + providers + " instance" : "an instance of " + providers;
         fix = "; " + type + " is " + whose + ": write " + written;
       }
+      if (fix.empty()) fix = unknown_instance_hint(*name, names);
       r.error("instance", "unknown instance '" + *name + "'", fix);
     } else if (region && catalogs.instances.find(*name, *region) == nullptr) {
       r.error("region", *name + " has no price for region '" + *region + "' in the catalog",
@@ -554,9 +580,9 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
                                          "; write gpu: " + gpu->name + " to name the catalog entry"));
       }
       if (gpu == nullptr) {
-        const std::optional<std::string> alike = catalogs.gpus.spelled_alike(name);
+        const std::vector<std::string> meant = catalogs.gpus.meant(name);
         const std::string hint =
-            alike ? core::did_you_mean({*alike}) : suggest_names(name, catalogs.gpus.names(), "GPUs");
+            !meant.empty() ? core::did_you_mean(meant) : suggest_names(name, catalogs.gpus.names(), "GPUs");
         h.reader->error("gpu", "unknown gpu '" + name + "'",
                         hint.empty() ? "; `gpuplan list gpus` prints the catalog's GPUs" : hint);
       } else if (inst_gpu != nullptr && inst_gpu->name != gpu->name) {

@@ -151,6 +151,13 @@ std::pair<std::string, std::string> split_problem_fix(const std::string& text) {
   return {text.substr(0, semi), text.substr(semi)};
 }
 
+bool written_in_another_case(const std::string& text, std::string_view word) {
+  if (text.size() != word.size() || text == word) return false;
+  return std::equal(text.begin(), text.end(), word.begin(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+}
+
 std::optional<double> positive_number(MapReader& reader, const std::string& key, double max_value,
                                       Requirement req) {
   return reader.number(key, 0.0, max_value, req, /*above_min=*/true);

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,11 @@ std::string suggest_names(const std::string& word, const std::vector<std::string
 /// "mistralai/Mistral-7B-v0.1"; not "Llama-2-70b" for llama2-7b); else the closest names with
 /// the same sizes and versions; else a pointer to `gpuplan list models`. Never empty.
 std::string suggest_model_names(const std::string& name, const std::vector<std::string>& catalog_names);
+
+/// True when `text` is `word` in another case ("Auto" for auto, "CATALOG" for catalog): a
+/// keyword that a key reads in lower case only (enumerated values are lower case: STYLE.md N5),
+/// for the fix "write auto (in lower case)".
+bool written_in_another_case(const std::string& text, std::string_view word);
 
 /// Splits an exception text "<problem>; <fix>" at its first "; " into {problem, "; fix"}.
 std::pair<std::string, std::string> split_problem_fix(const std::string& text);

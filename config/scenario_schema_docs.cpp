@@ -297,7 +297,9 @@ const std::vector<KeyDoc> kDocs = {
     {"cloud.market", K::kChoice, "", "on_demand", "", "billing market", std::nullopt, std::nullopt,
      enum_names<models::Market>},
     {"cloud.preemption_rate", K::kNameOrMapping, "per second (\"0.05 /h\")", "catalog (catalogs/preemption.yaml)",
-     "catalog, a rate >= 0 per node, or {trace: path}", "spot preemptions"},
+     "catalog, a rate >= 0 per node (with checkpoints, a mean time between the job's preemptions of at least "
+     "one checkpoint write), or {trace: path}",
+     "spot preemptions"},
     {"cloud.preemption_rate.trace", K::kString, "", "required in the mapping",
      "a SkyPilot spot trace, relative to the scenario", "replayed availability"},
     {"cloud.replacement_wait", K::kQuantity, "seconds (\"10 min\")", "required on spot", ">= 0",

@@ -18,6 +18,7 @@
 #include "config/scenario_workload.h"
 #include "core/units.h"
 #include "models/job/job_time.h"
+#include "models/job/spot_job.h"
 #include "models/workload/architecture_reader.h"
 #include "models/workload/attention_kernel.h"
 #include "models/workload/workload.h"
@@ -269,9 +270,13 @@ std::optional<models::CheckpointSpec> read_checkpointing(MapReader& root, const 
     spec.automatic = true;  // Young/Daly, computed by the job model
   } else if (interval.IsDefined() && interval.IsMap()) {
     c->error("interval", "expected a duration such as \"30 min\" or auto, found a mapping");
+  } else if (interval.IsDefined() && interval.IsScalar() && written_in_another_case(interval.Scalar(), "auto")) {
+    c->error("interval", "expected a duration such as \"30 min\" or auto, found '" + interval.Scalar() + "'",
+             "; write auto (in lower case)");
   } else {
-    spec.interval_s = value_or(
-        c->quantity("interval", core::Dimension::kSeconds, Range::kPositive, Requirement::kRequired), 0.0);
+    spec.interval_s = value_or(c->quantity("interval", core::Dimension::kSeconds, Range::kPositive,
+                                           Requirement::kRequired, "\"30 min\", or auto (Young/Daly)"),
+                               0.0);
     interval_mark = root.sink().to_source_mark(c->mark_of("interval"));
   }
   spec.async = value_or(c->boolean("async"), false);
@@ -298,6 +303,44 @@ bool check_checkpoint_interval(const models::JobSpec& job, const SourceMark& int
                   job.checkpointing.interval_s, models::checkpoint_bytes(job) / 1e9, bytes_per_s / 1e9, write_s),
       interval_mark, "checkpointing.interval",
       "; raise it well above the write, e.g. \"30 min\", or write auto (Young/Daly)"));
+  return false;
+}
+
+/// A preemption rate written so high that the job's mean time between preemptions (1 / (nodes
+/// x rate), models/job/spot_job.h) is shorter than one checkpoint write (as in
+/// check_checkpoint_interval) is refused at cloud.preemption_rate: no checkpoint would finish
+/// before the next preemption, and interval auto (Young/Daly) would pick an interval shorter
+/// than the write that a written interval is refused for (1e6 /h on 16 nodes: 0.18 s against a
+/// 4.45 s write). Returns false then. A catalog rate or a trace is not checked here: the
+/// catalog's are below 1 /h, and a trace's drops are what was measured.
+bool check_preemption_rate(const models::JobSpec& job, const CloudSection& cloud) {
+  if (!job.cloud || job.cloud->market != models::Market::kSpot || cloud.preemption_source != PreemptionSource::kRate ||
+      !cloud.reader || !job.checkpointing.enabled) {
+    return true;
+  }
+  const double rate_per_s = job.cloud->preemption_rate_per_s;
+  const double bytes_per_s = models::checkpoint_write_bytes_per_s(job);
+  if (rate_per_s <= 0.0 || bytes_per_s <= 0.0) return true;
+  const double write_s = models::checkpoint_bytes(job) / bytes_per_s;
+  const double mtbf_s = models::mean_time_between_preemptions_s(job.hardware.nodes, rate_per_s, nullptr);
+  if (mtbf_s >= write_s) return true;
+  // The largest rate that leaves one write between preemptions, rounded down to 3 digits so
+  // that the rate the fix names is itself accepted.
+  const double max_rate_per_h = core::kSecondsPerHour / (write_s * job.hardware.nodes);
+  const double digit = std::pow(10.0, std::floor(std::log10(max_rate_per_h)) - 2.0);
+  const double shown_max_per_h = std::floor(max_rate_per_h / digit) * digit;
+  const std::string example = shown_max_per_h >= 0.1 ? "\"0.1 /h\"" : fmt::format("\"{:.2g} /h\"", shown_max_per_h / 2);
+  cloud.reader->error(
+      "preemption_rate",
+      fmt::format("a preemption rate of {:.3g} /h per node leaves {:.3g} s between preemptions of {} node(s) on "
+                  "average, less than one checkpoint write ({:.3g} GB at {:.3g} GB/s: {:.3g} s), so no checkpoint "
+                  "would finish",
+                  rate_per_s * core::kSecondsPerHour, mtbf_s, job.hardware.nodes,
+                  core::to_gigabytes(models::checkpoint_bytes(job)), core::to_gigabytes_per_s(bytes_per_s), write_s),
+      fmt::format(
+          "; lower cloud.preemption_rate to at most {} /h per node, such as {}",
+          shown_max_per_h < 1000.0 ? fmt::format("{:.3g}", shown_max_per_h) : fmt::format("{:.0f}", shown_max_per_h),
+          example));
   return false;
 }
 
@@ -651,6 +694,7 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
   std::vector<std::string> host_notes;
   if (!check_host_memory(job, hardware, cloud, host_notes)) return std::nullopt;
   if (!check_checkpoint_interval(job, interval_mark, sink)) return std::nullopt;
+  if (!check_preemption_rate(job, cloud)) return std::nullopt;
   result.preemption_source = cloud.preemption_source;
   result.preemption_trace = cloud.preemption_trace;
   const std::string duration_key = workload.reader->has("tokens") ? "tokens" : "epochs";

@@ -118,6 +118,13 @@ void read_inline_parameters(MapReader& model, const std::vector<models::Architec
       model.error(p.name, quoted.problem, quoted.fix);
       continue;
     }
+    const auto fits = [&p](double v) {
+      return v >= p.min_value && v <= models::largest_accepted(p) && (!p.integer || v == std::floor(v));
+    };
+    if (const std::string fix = leading_zero_fix(text, fits, expected); !fix.empty()) {
+      model.error(p.name, "expected " + expected + " for " + p.name + ", found '" + text + "'", fix);
+      continue;
+    }
     double value = 0.0;
     const char* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -293,7 +300,7 @@ std::shared_ptr<const models::Workload> build_workload(MapReader& workload, cons
                                                        std::vector<std::string>* notes, WorkloadMemo* memo,
                                                        std::optional<double>* catalog_sequence_length) {
   const std::optional<std::int64_t> sequence_length =
-      workload.integer("sequence_length", 1, kMaxSequenceLength);
+      workload.integer("sequence_length", 1, kMaxSequenceLength, Requirement::kOptional, CountSuffix::kBinary);
   std::optional<ModelInput> input = read_model(workload, catalogs, families);
   if (!input) {
     return nullptr;

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -213,45 +214,105 @@ std::optional<std::string> MapReader::scalar(const std::string& key, Requirement
   return value->Scalar();
 }
 
-bool MapReader::refused_quoted(const std::string& key, const std::string& expected) const {
-  const QuotedNumber quoted = quoted_number(node_[key], expected);
-  if (quoted.problem.empty()) {
-    return false;
-  }
-  error(key, quoted.problem, quoted.fix);
-  return true;
-}
-
 std::optional<std::string> MapReader::string(const std::string& key, Requirement req) {
   return scalar(key, req, "a text value");
 }
 
 namespace {
-/// "; write 10e6 (...)" for a count written with a magnitude suffix ("10M"), else "".
-std::string plain_count_fix(const std::string& text, bool whole) {
+/// A value that a number key refuses but that other tools read as a number: that number in
+/// plain digits, and why it must be written so ("numbers take no k, M, G, B or T suffix").
+struct Rewrite {
+  std::string digits;
+  std::string why;
+};
+
+/// A count written with a magnitude suffix ("10M": 10e6, or when `whole` 10000000), else nullopt.
+std::optional<Rewrite> plain_count_rewrite(const std::string& text, bool whole) {
   const std::optional<std::string> plain = core::plain_count(text, whole);
-  return plain ? "; write " + *plain + " (numbers take no k, M, G, B or T suffix)" : std::string();
+  if (!plain) return std::nullopt;
+  return Rewrite{*plain, "numbers take no k, M, G, B or T suffix"};
 }
 
-/// "; write 524288000 (...)" for a whole number in YAML 1.1's underscores or 0x, 0o or 0b
-/// digits ("524_288_000", "0x1F400000": core::decimal_digits), which number keys refuse; else "".
-std::string decimal_digits_fix(const std::string& text) {
+/// A token length written with k or M ("4k": 4096, core::binary_count), else nullopt: a "4k
+/// context" is 4096 tokens, so the fix offers that first and the decimal reading after it.
+std::optional<Rewrite> binary_count_rewrite(const std::string& text) {
+  const std::optional<std::string> binary = core::binary_count(text);
+  if (!binary) return std::nullopt;
+  const std::optional<std::string> decimal = core::plain_count(text, true);
+  return Rewrite{*binary, "in a token length k is 1024, as a 4k context is 4096 tokens" +
+                              (decimal ? "; write " + *decimal + " if that was meant" : std::string()) +
+                              "; numbers take no k or M suffix"};
+}
+
+/// A whole number in YAML 1.1's underscores or 0x, 0o or 0b digits ("524_288_000",
+/// "0x1F400000": core::decimal_digits), which number keys refuse; else nullopt.
+std::optional<Rewrite> decimal_digits_rewrite(const std::string& text) {
   const std::optional<std::string> digits = core::decimal_digits(text);
-  return digits ? "; write " + *digits + " (numbers are written in decimal digits, without _ or a 0x, 0o or 0b prefix)"
-                : std::string();
+  if (!digits) return std::nullopt;
+  return Rewrite{*digits, "numbers are written in decimal digits, without _ or a 0x, 0o or 0b prefix"};
 }
 
-/// "; write 1000000 (...)" for a whole number written with an exponent or a decimal point
-/// ("1e6", "8.0"), which a whole-number key does not read; else "".
-std::string whole_digits_fix(const std::string& text) {
+/// A whole number written with an exponent or a decimal point ("1e6", "8.0"), which a
+/// whole-number key does not read; else nullopt.
+std::optional<Rewrite> whole_digits_rewrite(const std::string& text) {
   double value = 0.0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc{} || ptr != text.data() + text.size() || !std::isfinite(value) || value != std::floor(value) ||
       std::fabs(value) > 9.0e15) {
-    return "";
+    return std::nullopt;
   }
-  return "; write " + std::to_string(static_cast<std::int64_t>(value)) +
-         " (a whole number is written in digits, without an exponent or a decimal point)";
+  return Rewrite{std::to_string(static_cast<std::int64_t>(value)),
+                 "a whole number is written in digits, without an exponent or a decimal point"};
+}
+
+/// Digits with a leading zero ("0100", "-007"), which YAML 1.1 reads as octal (0100 is 64)
+/// and YAML 1.2 as decimal (100): the same file would mean two numbers, so number keys refuse
+/// it. The rewrite is the decimal reading; the reason names both. nullopt for anything else.
+std::optional<Rewrite> leading_zero_rewrite(const std::string& text) {
+  std::string_view s = text;
+  const bool negative = !s.empty() && s.front() == '-';
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  if (s.size() < 2 || s.front() != '0' || s.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  const std::size_t first = s.find_first_not_of('0');
+  const std::string decimal =
+      first == std::string_view::npos ? "0" : (negative ? "-" : "") + std::string(s.substr(first));
+  std::string octal = "text";  // YAML 1.1 reads 0[0-7]+ as octal; with an 8 or a 9 it is no number there
+  if (s.find_first_of("89") == std::string_view::npos) {
+    if (const std::optional<std::string> value = core::decimal_digits((negative ? "-0o" : "0o") + std::string(s))) {
+      octal = "octal " + *value;
+    }
+  }
+  return Rewrite{decimal, "a leading zero is ambiguous: YAML 1.1 reads " + text + " as " + octal + ", YAML 1.2 as " +
+                              decimal + "; write numbers without leading zeros"};
+}
+
+/// The fix for `text`, which `rewrite` reads as a number (empty without one): "; write
+/// <digits> (<why>)" when `fits` takes that number; otherwise the range to write, so that the
+/// fix holds when applied: "; -0x10 is -16, out of range: write <expected> (<why>)".
+std::string rewrite_fix(const std::string& text, const std::optional<Rewrite>& rewrite,
+                        const std::function<bool(double)>& fits, const std::string& expected) {
+  if (!rewrite) return "";
+  double value = 0.0;
+  const std::string& digits = rewrite->digits;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec == std::errc{} && ptr == digits.data() + digits.size() && fits(value)) {
+    return "; write " + digits + " (" + rewrite->why + ")";
+  }
+  return "; " + text + " is " + digits + ", out of range: write " + expected + " (" + rewrite->why + ")";
+}
+
+/// The number `text` is when it is a number alone ("0", "-1", "+2.5"), else nullopt.
+std::optional<double> bare_number(const std::string& text) {
+  std::string_view s = text;
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size()) return std::nullopt;
+  return value;
 }
 
 bool in_range(double v, Range range) {
@@ -270,14 +331,51 @@ std::string range_words(Range range) {
   }
   return "";
 }
+
+/// " more than zero", " of zero or more" or "": `range` after a quantity's name in a fix
+/// ("a duration more than zero").
+std::string range_phrase(Range range) {
+  if (range == Range::kAny) return "";
+  return (range == Range::kNonNegative ? " of " : " ") + range_words(range);
+}
 }  // namespace
 
+std::string leading_zero_fix(const std::string& text, const std::function<bool(double)>& fits,
+                             const std::string& expected) {
+  return rewrite_fix(text, leading_zero_rewrite(text), fits, expected);
+}
+
+bool MapReader::refused_quoted(const std::string& key, const std::string& expected,
+                               const std::function<bool(double)>& fits, bool whole) const {
+  QuotedNumber quoted = quoted_number(node_[key], expected);
+  if (quoted.problem.empty()) {
+    return false;
+  }
+  // The number to write without quotes is the one this key then reads: "0100" as 100, and for
+  // a whole number "1e3" as 1000; out of range or not whole, the range instead.
+  const std::string& text = node_[key].Scalar();
+  std::optional<Rewrite> rewrite = leading_zero_rewrite(text);
+  if (!rewrite && whole) rewrite = whole_digits_rewrite(text);
+  const std::string digits = rewrite ? rewrite->digits : text;
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  const bool readable = (rewrite || !whole) && ec == std::errc{} && ptr == digits.data() + digits.size();
+  if (!readable || !fits(value)) {
+    quoted.fix = "; " + text + " is " + (readable ? "out of range" : "not a whole number") + ": write " + expected +
+                 " without quotes (quotes make it text in YAML)";
+  } else if (digits != text) {
+    quoted.fix = "; write " + digits + " without quotes (quotes make it text in YAML)";
+  }
+  error(key, quoted.problem, quoted.fix);
+  return true;
+}
+
 std::optional<double> MapReader::quantity(const std::string& key, core::Dimension dimension, Range range,
-                                          Requirement req) {
+                                          Requirement req, std::string_view example) {
   const core::DimensionInfo info = core::describe(dimension);
   const bool vowel = !info.name.empty() && std::string_view("aeiou").find(info.name.front()) != std::string_view::npos;
-  const std::string expected = (vowel ? "an " : "a ") + std::string(info.name) + " with its unit, such as " +
-                               std::string(info.example);
+  const std::string named = (vowel ? "an " : "a ") + std::string(info.name);  // "a duration"
+  const std::string expected = named + " with its unit, such as " + std::string(info.example);
   auto text = scalar(key, req, expected);
   if (!text) {
     return std::nullopt;
@@ -286,6 +384,13 @@ std::optional<double> MapReader::quantity(const std::string& key, core::Dimensio
   try {
     value = core::parse_quantity(*text, dimension);
   } catch (const core::UnitError& e) {
+    if (const std::optional<double> bare = bare_number(*text); bare && !in_range(*bare, range)) {
+      // parse_quantity's fix would put a unit after the number, which stays out of range.
+      error(key, "a bare number is not " + named + ": found '" + *text + "'",
+            "; write " + named + range_phrase(range) + ", with its unit, e.g. " +
+                std::string(example.empty() ? info.example : example));
+      return std::nullopt;
+    }
     // The UnitError text is "<problem>; <fix>" or a single sentence.
     const std::string what = e.what();
     const auto semi = what.find("; ");
@@ -304,30 +409,35 @@ std::optional<double> MapReader::quantity(const std::string& key, core::Dimensio
   return value;
 }
 
-std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int64_t min_value,
-                                               std::int64_t max_value, Requirement req) {
-  const std::string expected = "a whole number from " + std::to_string(min_value) + " to " +
-                               std::to_string(max_value);
+std::optional<std::int64_t> MapReader::integer(const std::string& key, std::int64_t min_value, std::int64_t max_value,
+                                               Requirement req, CountSuffix suffix) {
+  const std::string expected = "a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value);
+  const auto fits = [min_value, max_value](double v) {
+    return v >= static_cast<double>(min_value) && v <= static_cast<double>(max_value);
+  };
   auto text = scalar(key, req, expected);
-  if (!text || refused_quoted(key, expected)) {
+  if (!text || refused_quoted(key, expected, fits, true)) {
     return std::nullopt;
   }
   std::int64_t value = 0;
   const char* begin = text->data();
   const char* end = begin + text->size();
   const auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc{} || ptr != end) {
-    std::string fix = plain_count_fix(*text, true);
-    if (fix.empty()) fix = decimal_digits_fix(*text);
-    if (fix.empty()) fix = whole_digits_fix(*text);
-    error(key, "expected " + expected + ", found '" + *text + "'", fix);
-    return std::nullopt;
+  std::optional<Rewrite> rewrite = leading_zero_rewrite(*text);
+  if (!rewrite && (ec != std::errc{} || ptr != end)) {
+    if (suffix == CountSuffix::kBinary) rewrite = binary_count_rewrite(*text);
+    if (!rewrite) rewrite = plain_count_rewrite(*text, true);
+    if (!rewrite) rewrite = decimal_digits_rewrite(*text);
+    if (!rewrite) rewrite = whole_digits_rewrite(*text);
+  } else if (!rewrite) {
+    if (value < min_value || value > max_value) {
+      error(key, "out-of-range value " + *text, "; expected " + expected);
+      return std::nullopt;
+    }
+    return value;
   }
-  if (value < min_value || value > max_value) {
-    error(key, "out-of-range value " + *text, "; expected " + expected);
-    return std::nullopt;
-  }
-  return value;
+  error(key, "expected " + expected + ", found '" + *text + "'", rewrite_fix(*text, rewrite, fits, expected));
+  return std::nullopt;
 }
 
 std::optional<double> MapReader::number(const std::string& key, double min_value, double max_value,
@@ -340,18 +450,23 @@ std::optional<double> MapReader::number(const std::string& key, double min_value
   } else {
     range_text << "a number from " << min_value << " to " << max_value;
   }
+  const auto fits = [min_value, max_value, above_min](double v) {
+    return v >= min_value && v <= max_value && !(above_min && v == min_value);
+  };
   auto text = scalar(key, req, range_text.str());
-  if (!text || refused_quoted(key, range_text.str())) {
+  if (!text || refused_quoted(key, range_text.str(), fits, false)) {
     return std::nullopt;
   }
   double value = 0.0;
   const char* begin = text->data();
   const char* end = begin + text->size();
   const auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec != std::errc{} || ptr != end || !std::isfinite(value)) {
-    const std::string suffix_fix = plain_count_fix(*text, false);
+  std::optional<Rewrite> rewrite = leading_zero_rewrite(*text);
+  if (rewrite || ec != std::errc{} || ptr != end || !std::isfinite(value)) {
+    if (!rewrite) rewrite = plain_count_rewrite(*text, false);
+    if (!rewrite) rewrite = decimal_digits_rewrite(*text);
     error(key, "expected " + range_text.str() + ", found '" + *text + "'",
-          suffix_fix.empty() ? decimal_digits_fix(*text) : suffix_fix);
+          rewrite_fix(*text, rewrite, fits, range_text.str()));
     return std::nullopt;
   }
   if (value < min_value || value > max_value || (above_min && value == min_value)) {

@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,6 +80,10 @@ YAML::Node load_yaml_file(const std::string& path);
 enum class Requirement { kOptional, kRequired };
 /// Accepted range of a number or quantity.
 enum class Range { kAny, kNonNegative, kPositive };
+/// What k and M mean in the fix for a whole number written with one ("4k"), which number keys
+/// refuse: 10^3 and 10^6 (a count of samples or steps), or 2^10 and 2^20 for a token length,
+/// where a "4k context" is 4096 tokens (core::binary_count).
+enum class CountSuffix { kDecimal, kBinary };
 
 /// A common spelling of an enumerated value that gpuplan does not accept, and the accepted
 /// value it means (`fa3` for `flash3`): MapReader::choice suggests the latter.
@@ -110,15 +115,22 @@ class MapReader {
   ErrorSink& sink() const { return *sink_; }
 
   std::optional<std::string> string(const std::string& key, Requirement req = Requirement::kOptional);
-  /// A dimensional value written with its unit ("110 KiB"); SI result.
-  std::optional<double> quantity(const std::string& key, core::Dimension dimension,
-                                 Range range = Range::kPositive,
-                                 Requirement req = Requirement::kOptional);
+  /// A dimensional value written with its unit ("110 KiB"); SI result. A bare number outside
+  /// `range` ("0" for a positive duration) is not told to add a unit to it, which would still be
+  /// out of range: its fix names the range and `example`, a valid value for this key written as
+  /// the fix should show it ("\"30 min\", or auto"); the dimension's example when empty.
+  std::optional<double> quantity(const std::string& key, core::Dimension dimension, Range range = Range::kPositive,
+                                 Requirement req = Requirement::kOptional, std::string_view example = {});
   /// integer() and number() refuse a number written in quotes (pipeline_parallel: "4"):
-  /// "expected ..., found the quoted text "4"; write 4 without quotes".
-  std::optional<std::int64_t> integer(const std::string& key, std::int64_t min_value,
-                                      std::int64_t max_value,
-                                      Requirement req = Requirement::kOptional);
+  /// "expected ..., found the quoted text "4"; write 4 without quotes", and digits with a leading
+  /// zero ("0100", octal 64 in YAML 1.1, 100 in YAML 1.2). A value that other tools read as a
+  /// number ("10M", "0x10", "1e6", "0100") is told to write that number in digits when it is in
+  /// range, else to write a number of the range ("1e9 is 1000000000, out of range: write a whole
+  /// number from 1 to 100000"), so that the fix holds when applied. `suffix` says what k and M
+  /// mean in that fix.
+  std::optional<std::int64_t> integer(const std::string& key, std::int64_t min_value, std::int64_t max_value,
+                                      Requirement req = Requirement::kOptional,
+                                      CountSuffix suffix = CountSuffix::kDecimal);
   /// A dimensionless number (counts that may be written as 1.28e6, epochs) in [min_value,
   /// max_value], or in (min_value, max_value] with `above_min` ("expected a number above 0, at
   /// most 1e+06": one range text for a negative value, 0 and junk alike).
@@ -156,7 +168,10 @@ class MapReader {
   const YAML::Node* lookup(const std::string& key, Requirement req, std::string_view expected);
   std::optional<std::string> scalar(const std::string& key, Requirement req, std::string_view expected);
   /// Records the quoted-number error of `key` (quoted_number) and returns true, if it is one.
-  bool refused_quoted(const std::string& key, const std::string& expected) const;
+  /// Its fix writes the number as this key reads it ("0100" as 100; for a `whole` key "1e3" as
+  /// 1000), or the range when that number does not `fit` or is not whole, so that it holds.
+  bool refused_quoted(const std::string& key, const std::string& expected, const std::function<bool(double)>& fits,
+                      bool whole) const;
 
   YAML::Node node_;
   std::string key_path_;
@@ -166,6 +181,14 @@ class MapReader {
   std::vector<std::string> known_;
   std::vector<YAML::Node> held_;  // keeps looked-up nodes alive for lookup()'s pointer
 };
+
+/// For digits with a leading zero ("0100"), which YAML 1.1 reads as octal (64) and YAML 1.2 as
+/// decimal (100), so that number keys refuse them: the fix, "; write 100 (a leading zero is
+/// ambiguous: ...)" when `fits` takes 100, else "; 0100 is 100, out of range: write <expected>
+/// (...)". "" for any other text. MapReader::integer and number use it, and so do an inline
+/// model's architecture numbers.
+std::string leading_zero_fix(const std::string& text, const std::function<bool(double)>& fits,
+                             const std::string& expected);
 
 /// "a mapping", "a sequence", "a scalar", "nothing": for "found ..." in messages.
 std::string describe_node(const YAML::Node& node);

@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/units.h"
@@ -228,6 +229,33 @@ std::optional<std::string> known_mistake(std::string_view unit) {
   return std::nullopt;
 }
 
+/// Spellings of duration units that the parser does not take, and the unit each means:
+/// "10 minutes" and Go's "10m" are "10 min". Compared in lower case; `m` is read as minutes,
+/// as Go's time.ParseDuration and the GNU tools read it (never months in a duration).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kTimeUnitSpellings = {{
+    {"m", "min"},
+    {"mins", "min"},
+    {"minute", "min"},
+    {"minutes", "min"},
+    {"secs", "s"},
+    {"second", "s"},
+    {"seconds", "s"},
+    {"hr", "h"},
+    {"hrs", "h"},
+    {"msec", "ms"},
+    {"usec", "us"},
+}};
+
+/// The duration units the parser takes, from kTimeUnits, as a list for messages:
+/// "ns, us, µs, ms, s, sec, min, h, hour, hours, d, day, days, week, weeks, year or years".
+std::string time_unit_list() {
+  std::string out;
+  for (std::size_t i = 0; i < kTimeUnits.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == kTimeUnits.size() ? " or " : ", ") + std::string(kTimeUnits[i].symbol);
+  }
+  return out;
+}
+
 /// The unit symbols of a dimension written without a slash, for "did you mean" on case
 /// (empty for the rates, which take a slash).
 std::vector<std::string_view> plain_symbols(Dimension dimension) {
@@ -256,7 +284,8 @@ std::string lower(std::string_view s) {
 }
 
 /// The fix for an unknown unit that is nearly a unit of `dimension`, or nullopt:
-/// a size written with a bare prefix ("64G": "64 GiB" or "64 GB", which differ by 7 %), or
+/// a size written with a bare prefix ("64G": "64 GiB" or "64 GB", which differ by 7 %), a
+/// duration unit spelt another way ("10 minutes", "10m": "10 min"; kTimeUnitSpellings), or
 /// a unit in the wrong case ("64 gib": "64 GiB"). `number` is the number as written.
 std::optional<std::string> near_unit_fix(std::string_view number, std::string_view unit, Dimension dimension) {
   const std::string n(number);
@@ -279,6 +308,11 @@ std::optional<std::string> near_unit_fix(std::string_view number, std::string_vi
       std::string fix = "write \"" + n + " " + std::string(prefix.binary) + "\"";
       if (!prefix.decimal.empty()) fix += " or \"" + n + " " + std::string(prefix.decimal) + "\"";
       return fix + " (" + std::string(prefix.powers) + ")";
+    }
+  }
+  if (dimension == Dimension::kSeconds) {
+    for (const auto& [written, meant] : kTimeUnitSpellings) {
+      if (lower(unit) == written) return "write \"" + n + " " + std::string(meant) + "\"";
     }
   }
   std::vector<std::string> same_letters;
@@ -304,7 +338,7 @@ std::string with_article(std::string_view name) {
 std::string with_number(std::string_view number, Dimension dimension, std::string_view example) {
   const std::string n(number);
   if (dimension == Dimension::kSeconds) {
-    return "\"" + n + " s\" or \"" + n + " min\" (a duration takes ns, us, ms, s, min, h or d)";
+    return "\"" + n + " s\" or \"" + n + " min\" (a duration takes " + time_unit_list() + ")";
   }
   // The example's quoted values, each with its number replaced ("$3.06/h" -> "$10/h").
   std::string out;
@@ -406,17 +440,40 @@ double parse_quantity(std::string_view text, Dimension dimension) {
                   with_article(want.name) + " such as " + std::string(want.example));
 }
 
-std::optional<std::string> plain_count(std::string_view text, bool whole) {
-  const std::string_view s = trim(text);
+namespace {
+/// A count as written with a magnitude suffix: plain decimal digits (a decimal point allowed,
+/// no sign or exponent), their value, and the suffix after them ("1.5 k": "1.5", 1.5, "k").
+struct SuffixedCount {
+  std::string digits;
   double number = 0.0;
+  std::string_view suffix;
+};
+
+/// `text` split as a SuffixedCount; nullopt without digits, without a suffix, or with a sign
+/// or an exponent of its own (no plain rewrite then).
+std::optional<SuffixedCount> split_suffixed_count(std::string_view text) {
+  const std::string_view s = trim(text);
+  SuffixedCount out;
   const char* begin = s.data();
   const char* end = s.data() + s.size();
-  const auto [ptr, ec] = std::from_chars(begin, end, number);
-  if (ec != std::errc{} || ptr == begin || ptr == end || !std::isfinite(number)) {
+  const auto [ptr, ec] = std::from_chars(begin, end, out.number);
+  if (ec != std::errc{} || ptr == begin || ptr == end || !std::isfinite(out.number)) {
     return std::nullopt;
   }
-  const std::string digits(begin, ptr);
-  const std::string_view suffix = trim(std::string_view(ptr, static_cast<std::size_t>(end - ptr)));
+  out.digits.assign(begin, ptr);
+  if (out.digits.find_first_not_of("0123456789.") != std::string::npos || out.digits.front() == '.') {
+    return std::nullopt;
+  }
+  out.suffix = trim(std::string_view(ptr, static_cast<std::size_t>(end - ptr)));
+  return out;
+}
+}  // namespace
+
+std::optional<std::string> plain_count(std::string_view text, bool whole) {
+  const std::optional<SuffixedCount> count = split_suffixed_count(text);
+  if (!count) return std::nullopt;
+  const std::string& digits = count->digits;
+  const std::string_view suffix = count->suffix;
   // Thousand, million, billion (G, and B as in "8B parameters"), trillion: powers of ten.
   int exponent = 0;
   if (suffix == "k" || suffix == "K") {
@@ -429,9 +486,6 @@ std::optional<std::string> plain_count(std::string_view text, bool whole) {
     exponent = 12;
   } else {
     return std::nullopt;
-  }
-  if (digits.find_first_not_of("0123456789.") != std::string::npos || digits.front() == '.') {
-    return std::nullopt;  // a sign or an exponent of its own: no plain rewrite
   }
   if (!whole) {
     return digits + "e" + std::to_string(exponent);
@@ -446,6 +500,24 @@ std::optional<std::string> plain_count(std::string_view text, bool whole) {
   integer += fraction + std::string(static_cast<std::size_t>(exponent) - fraction.size(), '0');
   const std::size_t first = integer.find_first_not_of('0');
   return first == std::string::npos ? std::string("0") : integer.substr(first);
+}
+
+std::optional<std::string> binary_count(std::string_view text) {
+  const std::optional<SuffixedCount> count = split_suffixed_count(text);
+  if (!count) return std::nullopt;
+  double factor = 0.0;
+  if (count->suffix == "k" || count->suffix == "K") {
+    factor = kKibi;
+  } else if (count->suffix == "M") {
+    factor = kMebi;
+  } else {
+    return std::nullopt;
+  }
+  const double value = count->number * factor;
+  if (value != std::floor(value) || value > 9.0e15) {
+    return std::nullopt;
+  }
+  return std::to_string(static_cast<std::int64_t>(value));
 }
 
 std::optional<std::string> decimal_digits(std::string_view text) {

@@ -58,8 +58,10 @@ inline constexpr double kMaxQuantityMagnitude = 1e30;
 /// the exponent"). Sign is not checked here: range checks belong to the
 /// caller, which knows the key.
 /// An unknown unit that is nearly one of `dimension` gets its fix instead of the example: a
-/// size with a bare prefix ("64G": write "64 GiB" or "64 GB" (2^30 B or 10^9 B)) or a unit
-/// in the wrong case ("64 gib": write "64 GiB" (units are case-sensitive)).
+/// size with a bare prefix ("64G": write "64 GiB" or "64 GB" (2^30 B or 10^9 B)), a duration
+/// unit spelt another way ("10 minutes" or "10m": write "10 min"), or a unit in the wrong case
+/// ("64 gib": write "64 GiB" (units are case-sensitive)). A bare duration's fix lists every
+/// duration unit the parser takes, weeks and years included.
 double parse_quantity(std::string_view text, Dimension dimension);
 
 /// A count written with a magnitude suffix, as token and sample counts often are ("10M",
@@ -68,6 +70,12 @@ double parse_quantity(std::string_view text, Dimension dimension);
 /// ("10000000"). nullopt when `text` is not a plain decimal number followed by one of those
 /// suffixes, or (`whole`) is not a whole number.
 std::optional<std::string> plain_count(std::string_view text, bool whole);
+
+/// A token length written with a binary magnitude suffix, as context lengths are ("4k" and
+/// "4K": 4 x 1024 = "4096"; "1M": "1048576"), as its plain digits. nullopt when `text` is not
+/// plain decimal digits (a decimal point allowed) followed by k, K or M, or is not a whole
+/// number of tokens then.
+std::optional<std::string> binary_count(std::string_view text);
 
 /// A whole number in a notation that other YAML readers take (YAML 1.1's digits grouped by
 /// underscores, "524_288_000"; hexadecimal, octal or binary digits after 0x, 0o or 0b,

@@ -150,6 +150,18 @@ TEST_SUITE("config.gpu_catalog") {
     CHECK(w.forward.gpu_time_s == doctest::Approx(29.01e-6).epsilon(1e-3));
   }
 
+  TEST_CASE("meant(): an alias as tools print it, and a plural's family; nothing for a near spelling") {
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    // "h100s" is 2 edits from h200 and p100 but 4 from h100-sxm: the plural names the family.
+    CHECK(gpus.meant("h100s") == std::vector<std::string>{"h100-sxm", "h100-pcie", "h100-nvl"});
+    CHECK(gpus.suggestions("h100s") == std::vector<std::string>{"h100-sxm", "h100-pcie", "h100-nvl"});
+    CHECK(gpus.meant("H100 80GB HBM3") == std::vector<std::string>{"h100-sxm"});
+    CHECK(gpus.meant("l4s") == std::vector<std::string>{"l4", "l40", "l40s"});  // or a misspelt l40(s)
+    CHECK(gpus.meant("h200") == std::vector<std::string>{"h200"});              // a catalog name is found, too
+    CHECK(gpus.meant("h10").empty());
+    CHECK(gpus.meant("tpus").empty());
+  }
+
   TEST_CASE("every shipped entry writes its vendor") {
     // The loader takes nvidia when vendor is absent (older catalogs); the shipped file must
     // not rely on it: one "    vendor: " line per entry.

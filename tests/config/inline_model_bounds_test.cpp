@@ -88,6 +88,22 @@ TEST_SUITE("config.inline_model_bounds") {
     CHECK_NOTHROW(testing::parse_text(decoder_with("head_dim", "65536")));
   }
 
+  TEST_CASE("an architecture number with a leading zero is refused as ambiguous, as workload's numbers are") {
+    // hidden: 0256 was read as 256; YAML 1.1 reads it as octal 174.
+    CHECK(scenario_errors(decoder_with("hidden", "0256")) ==
+          Messages{"expected a whole number from 1 to 9007199254740992 for hidden, found '0256' at s.yaml:4:" +
+                   std::to_string(column_of("hidden")) +
+                   " (workload.model.hidden); write 256 (a leading zero is ambiguous: YAML 1.1 reads 0256 as octal "
+                   "174, YAML 1.2 as 256; write numbers without leading zeros)"});
+    CHECK(scenario_errors(decoder_with("layers", "070000")) ==
+          Messages{"expected a whole number from 1 to 65536 for layers, found '070000' at s.yaml:4:" +
+                   std::to_string(column_of("layers")) +
+                   " (workload.model.layers); 070000 is 70000, out of range: write a whole number from 1 to 65536 (a "
+                   "leading zero is ambiguous: YAML 1.1 reads 070000 as octal 28672, YAML 1.2 as 70000; write numbers "
+                   "without leading zeros)"});
+    CHECK_NOTHROW(testing::parse_text(decoder_with("hidden", "256")));
+  }
+
   TEST_CASE("a real parameter keeps its own range") {
     CHECK(scenario_errors(decoder_with("dropout", "1.5")) ==
           Messages{"out-of-range value 1.5 at s.yaml:4:" + std::to_string(column_of("dropout")) +

@@ -28,6 +28,23 @@ const char* const kValid = kMinimalScenario;
 
 /// `text` with the first occurrence of `from` replaced by `to`.
 
+/// A language model on two nodes of 8 A100s: pythia-1b (its catalog sequence_length 2048) on a
+/// budget of 1e9 tokens. Line numbers matter below.
+const char* const kPythiaScenario = R"(format: gpuplan/v1
+workload:
+  model: pythia-1b
+  sequence_length: 2048
+  tokens: 1e9
+  dataset: {synthetic: true}
+training: {batch_size: 8, precision: bf16_amp, optimizer: adamw}
+parallelism: {strategy: ddp}
+hardware:
+  gpu: a100-80gb
+  gpus_per_node: 8
+  nodes: 2
+  network: {bandwidth: "100 Gbit/s"}
+)";
+
 /// kValid with the first occurrence of `from` replaced by `to`.
 std::string with(const std::string& from, const std::string& to) { return with_replaced(kValid, from, to); }
 
@@ -304,20 +321,7 @@ TEST_SUITE("config.scenario_errors") {
 
   TEST_CASE("a global batch above the budget is refused at the key that makes it so: nodes, sequence_length") {
     // 8 A100s a node, pythia-1b (its catalog sequence_length 2048) on a budget of 1e9 tokens.
-    const std::string lm = R"(format: gpuplan/v1
-workload:
-  model: pythia-1b
-  sequence_length: 2048
-  tokens: 1e9
-  dataset: {synthetic: true}
-training: {batch_size: 8, precision: bf16_amp, optimizer: adamw}
-parallelism: {strategy: ddp}
-hardware:
-  gpu: a100-80gb
-  gpus_per_node: 8
-  nodes: 2
-  network: {bandwidth: "100 Gbit/s"}
-)";
+    const std::string lm = kPythiaScenario;
     // 100000 nodes: 8 x 1 x 800000 = 6400000 sequences of 2048 tokens = 13107200000 tokens, above
     // the 1e9 written; one node's 64 sequences fit 7629 times into the 488282 of the budget.
     CHECK(errors_of(with_replaced(lm, "nodes: 2", "nodes: 100000")) ==
@@ -604,6 +608,63 @@ strategies:
     CHECK(got[3] == "unknown gpu 'a100-80' at s.yaml:13:8 (hardware.gpu); did you mean a100-80gb or a100-80gb-pcie?");
     CHECK(got[4] == "unknown key 'data_loader.num_wrokers' at s.yaml:18:13 "
                     "(strategies.workers.data_loader.num_wrokers); did you mean data_loader.num_workers?");
+  }
+
+  // Each fix below is applied and accepted: a fix that is refused in turn sends the user round.
+  TEST_CASE("a checkpoint interval: 0, Auto, 10 minutes and 10m get fixes that hold") {
+    const std::string base = std::string(kValid) + "checkpointing:\n  interval: ";
+    CHECK(errors_of(base + "0\n") ==
+          Messages{"a bare number is not a duration: found '0' at s.yaml:19:13 (checkpointing.interval); write a "
+                   "duration more than zero, with its unit, e.g. \"30 min\", or auto (Young/Daly)"});
+    CHECK(errors_of(base + "Auto\n") ==
+          Messages{"expected a duration such as \"30 min\" or auto, found 'Auto' at s.yaml:19:13 "
+                   "(checkpointing.interval); write auto (in lower case)"});
+    CHECK(errors_of(base + "10 minutes\n") ==
+          Messages{"unknown unit 'minutes' in '10 minutes' at s.yaml:19:13 (checkpointing.interval); write \"10 "
+                   "min\""});
+    CHECK(errors_of(base + "10m\n") ==
+          Messages{"unknown unit 'm' in '10m' at s.yaml:19:13 (checkpointing.interval); write \"10 min\""});
+    CHECK_NOTHROW(parse_text(base + "\"30 min\"\n"));
+    CHECK_NOTHROW(parse_text(base + "auto\n"));
+    CHECK_NOTHROW(parse_text(base + "\"10 min\"\n"));
+  }
+
+  TEST_CASE("workload.tokens, hardware.nodes and sequence_length: digits out of range get the range") {
+    const std::string lm = kPythiaScenario;
+    CHECK(errors_of(with_replaced(lm, "tokens: 1e9", "tokens: -0x10")) ==
+          Messages{"expected a number from 1 to 1e+18, found '-0x10' at s.yaml:5:11 (workload.tokens); -0x10 is -16, "
+                   "out of range: write a number from 1 to 1e+18 (numbers are written in decimal digits, without _ "
+                   "or a 0x, 0o or 0b prefix)"});
+    CHECK(errors_of(with_replaced(lm, "nodes: 2", "nodes: 1e9")) ==
+          Messages{"expected a whole number from 1 to 100000, found '1e9' at s.yaml:12:10 (hardware.nodes); 1e9 is "
+                   "1000000000, out of range: write a whole number from 1 to 100000 (a whole number is written in "
+                   "digits, without an exponent or a decimal point)"});
+    // YAML 1.1 reads 0100 as 64, YAML 1.2 as 100: refused rather than read as either.
+    CHECK(errors_of(with_replaced(lm, "tokens: 1e9", "tokens: 01000000000")) ==
+          Messages{"expected a number from 1 to 1e+18, found '01000000000' at s.yaml:5:11 (workload.tokens); write "
+                   "1000000000 (a leading zero is ambiguous: YAML 1.1 reads 01000000000 as octal 134217728, YAML "
+                   "1.2 as 1000000000; write numbers without leading zeros)"});
+    // A "4k" sequence is 4096 tokens.
+    CHECK(errors_of(with_replaced(lm, "sequence_length: 2048", "sequence_length: \"4k\"")) ==
+          Messages{"expected a whole number from 1 to 100000000, found '4k' at s.yaml:4:20 (workload.sequence_length); "
+                   "write 4096 (in a token length k is 1024, as a 4k context is 4096 tokens; write 4000 if that was "
+                   "meant; numbers take no k or M suffix)"});
+    CHECK_NOTHROW(parse_text(with_replaced(lm, "tokens: 1e9", "tokens: 1000000000")));
+    CHECK_NOTHROW(parse_text(with_replaced(lm, "sequence_length: 2048", "sequence_length: 4096")));
+    CHECK_NOTHROW(parse_text(with_replaced(lm, "sequence_length: 2048", "sequence_length: 4000")));
+  }
+
+  TEST_CASE("a GPU written as a plural suggests its family; an unknown provider lists the providers") {
+    CHECK(errors_of(with("gpu: rtx3090", "gpu: h100s")) ==
+          Messages{"unknown gpu 'h100s' at s.yaml:14:8 (hardware.gpu); did you mean h100-sxm, h100-pcie or "
+                   "h100-nvl?"});
+    CHECK_NOTHROW(parse_text(with("gpu: rtx3090", "gpu: h100-sxm")));
+    CHECK(errors_of(std::string(kValid) + "cloud: {instance: foo/bar}\n") ==
+          Messages{"unknown instance 'foo/bar' at s.yaml:18:19 (cloud.instance); foo is not a provider; providers: "
+                   "aws, azure, gcp or lambda (`gpuplan list instances` prints the types)"});
+    CHECK(errors_of(std::string(kValid) + "cloud: {instance: aws/zzzzzzzzzzzz}\n") ==
+          Messages{"unknown instance 'aws/zzzzzzzzzzzz' at s.yaml:18:19 (cloud.instance); the catalog has no aws "
+                   "instance of that type: `gpuplan list instances` prints them"});
   }
 }
 

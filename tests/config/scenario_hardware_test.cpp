@@ -404,7 +404,8 @@ sweep:
                    "more than zero"});
     CHECK(errors_of(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", latency: 2}\n")) ==
           Messages{"a bare number is not a duration: found '2' at s.yaml:15:47 (hardware.network.latency); write "
-                   "it with a unit, e.g. \"2 s\" or \"2 min\" (a duration takes ns, us, ms, s, min, h or d)"});
+                   "it with a unit, e.g. \"2 s\" or \"2 min\" (a duration takes ns, us, µs, ms, s, sec, min, h, hour, "
+                   "hours, d, day, days, week, weeks, year or years)"});
     CHECK(errors_of(node("  nodes: 2\n  network: {bandwidth: \"200 Gbit/s\", latency: \"-1 us\"}\n")) ==
           Messages{"out-of-range duration '-1 us' at s.yaml:15:47 (hardware.network.latency); expected zero or more"});
     // Slower than 1 Mbit/s or a latency over 1 s would put one all-reduce past the engine's

@@ -75,6 +75,43 @@ TEST_SUITE("config.spot_scenario") {
     }
     std::filesystem::remove_all(dir);
   }
+
+  TEST_CASE("a rate whose mean time between preemptions is shorter than a checkpoint write is refused") {
+    // ResNet-50's checkpoint, 0.204 GB, at p3.2xlarge's 0.131 GB/s: 1.56 s a write. At 1e6 /h a
+    // node is preempted every 3.6 ms, and interval auto (Young/Daly) would be far below the
+    // write, which a written interval is refused for. 3600 s / 1.56 s = 2300 /h (3 digits, down).
+    const std::string auto_interval = "checkpointing: {interval: auto}\n";
+    CHECK(scenario_errors(spot_scenario("  preemption_rate: \"1e6 /h\"\n" + auto_interval)) ==
+          Messages{"a preemption rate of 1e+06 /h per node leaves 0.0036 s between preemptions of 1 node(s) on "
+                   "average, less than one checkpoint write (0.204 GB at 0.131 GB/s: 1.56 s), so no checkpoint would "
+                   "finish at s.yaml:8:20 (cloud.preemption_rate); lower cloud.preemption_rate to at most 2300 /h per "
+                   "node, such as \"0.1 /h\""});
+    // The same with a written interval; the fix's rates are accepted.
+    CHECK(scenario_errors(spot_scenario("  preemption_rate: \"1e6 /h\"\ncheckpointing: {interval: \"30 min\"}\n"))
+              .size() == 1);
+    CHECK_NOTHROW(parse_text(spot_scenario("  preemption_rate: \"2300 /h\"\n" + auto_interval)));
+    CHECK_NOTHROW(parse_text(spot_scenario("  preemption_rate: \"0.1 /h\"\n" + auto_interval)));
+    // Without checkpoints there is no write to finish: the simulation reports what such a rate does.
+    CHECK_NOTHROW(parse_text(spot_scenario("  preemption_rate: \"1e6 /h\"\n")));
+  }
+
+  TEST_CASE("preemption_rate: Catalog is told to write catalog") {
+    CHECK(scenario_errors(spot_scenario("  preemption_rate: Catalog\n")) ==
+          Messages{"expected catalog, a rate such as \"0.05 /h\" or {trace: path}, found 'Catalog' at s.yaml:8:20 "
+                   "(cloud.preemption_rate); write catalog (in lower case)"});
+    CHECK_NOTHROW(parse_text(spot_scenario("  preemption_rate: catalog\n")));
+  }
+
+  TEST_CASE("replacement_wait: -1 is told a duration of zero or more, not \"-1 s\"") {
+    std::string text = spot_scenario("");
+    text.replace(text.find("\"5 min\""), 7, "-1");
+    CHECK(scenario_errors(text) ==
+          Messages{"a bare number is not a duration: found '-1' at s.yaml:7:21 (cloud.replacement_wait); write a "
+                   "duration of zero or more, with its unit, e.g. \"10 min\" (how long a preempted node takes to "
+                   "come back)"});
+    text.replace(text.find("-1"), 2, "\"10 min\"");
+    CHECK_NOTHROW(parse_text(text));
+  }
 }
 
 }  // namespace gpuplan::config

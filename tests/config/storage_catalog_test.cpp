@@ -86,8 +86,8 @@ TEST_SUITE("config.storage_catalog") {
                                   "inline.yaml");
           }) ==
           "a bare number is not a duration: found '0.0001' at inline.yaml:8:14 (storage.test_disk.latency); "
-          "write it with a unit, e.g. \"0.0001 s\" or \"0.0001 min\" (a duration takes ns, us, ms, s, min, h or "
-          "d)\n"
+          "write it with a unit, e.g. \"0.0001 s\" or \"0.0001 min\" (a duration takes ns, us, µs, ms, s, sec, "
+          "min, h, hour, hours, d, day, days, week, weeks, year or years)\n"
           "unknown key 'lattency' at inline.yaml:9:5 (storage.test_disk.lattency); did you mean latency?");
     CHECK(error_of([] {
             StorageCatalog::parse(disk_yaml("\"100 MB/s\"", "\"900 MB/s\""), "inline.yaml");

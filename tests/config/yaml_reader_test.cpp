@@ -128,6 +128,28 @@ TEST_SUITE("config.yaml_reader") {
                      "expected a number from 1 to 1e+09, found the quoted text \"1e6\" at s.yaml:5:4 (t); "
                      "write 1e6 without quotes (quotes make it text in YAML)",
                  });
+    // The number to write is the one the key then reads, or the range: "write 1e9 without quotes"
+    // for a whole number from 1 to 100000 would be refused twice more.
+    CHECK(messages_of("nodes: \"1e9\"\nlayers: \"1e3\"\ntokens: '0100'\nshare: \"1.5\"\nbatch: \"2.5\"\n",
+                      [](MapReader& r) {
+                        CHECK_FALSE(r.integer("nodes", 1, 100000));
+                        CHECK_FALSE(r.integer("layers", 1, 100000));
+                        CHECK_FALSE(r.number("tokens", 1, 1e18));
+                        CHECK_FALSE(r.number("share", 0, 1));
+                        CHECK_FALSE(r.integer("batch", 1, 64));
+                      }) ==
+          Messages{
+              "expected a whole number from 1 to 100000, found the quoted text \"1e9\" at s.yaml:1:8 (nodes); 1e9 "
+              "is out of range: write a whole number from 1 to 100000 without quotes (quotes make it text in YAML)",
+              "expected a whole number from 1 to 100000, found the quoted text \"1e3\" at s.yaml:2:9 (layers); "
+              "write 1000 without quotes (quotes make it text in YAML)",
+              "expected a number from 1 to 1e+18, found the quoted text \"0100\" at s.yaml:3:9 (tokens); write 100 "
+              "without quotes (quotes make it text in YAML)",
+              "expected a number from 0 to 1, found the quoted text \"1.5\" at s.yaml:4:8 (share); 1.5 is out of "
+              "range: write a number from 0 to 1 without quotes (quotes make it text in YAML)",
+              "expected a whole number from 1 to 64, found the quoted text \"2.5\" at s.yaml:5:8 (batch); 2.5 is not "
+              "a whole number: write a whole number from 1 to 64 without quotes (quotes make it text in YAML)",
+          });
     // A flag in quotes is text too, refused the same way; plain true and false stay flags.
     CHECK(messages_of("f: \"true\"\ng: 'false'\nh: true\n", [](MapReader& r) {
             CHECK_FALSE(r.boolean("f"));
@@ -176,6 +198,100 @@ TEST_SUITE("config.yaml_reader") {
                      "expected a whole number from 1 to 1000000, found '0b1010' at s.yaml:6:8 (flags); write 10" +
                          decimal,
                      "expected a whole number from 1 to 1000000, found '1__0' at s.yaml:7:9 (epochs)",
+                 });
+  }
+
+  TEST_CASE("a refused number whose digits are out of range gets the range to write, not the digits") {
+    // "write -16" or "write 1000000000" would be refused in turn: the fix names the range.
+    const Messages got = messages_of("tokens: -0x10\nnodes: 1e9\ncount: 2M\n", [](MapReader& r) {
+      CHECK_FALSE(r.number("tokens", 1, 1e18));
+      CHECK_FALSE(r.integer("nodes", 1, 100000));
+      CHECK_FALSE(r.integer("count", 1, 1000));
+      r.finish();
+    });
+    CHECK(got == Messages{
+                     "expected a number from 1 to 1e+18, found '-0x10' at s.yaml:1:9 (tokens); -0x10 is -16, out of "
+                     "range: write a number from 1 to 1e+18 (numbers are written in decimal digits, without _ or a "
+                     "0x, 0o or 0b prefix)",
+                     "expected a whole number from 1 to 100000, found '1e9' at s.yaml:2:8 (nodes); 1e9 is "
+                     "1000000000, out of range: write a whole number from 1 to 100000 (a whole number is written in "
+                     "digits, without an exponent or a decimal point)",
+                     "expected a whole number from 1 to 1000, found '2M' at s.yaml:3:8 (count); 2M is 2000000, out "
+                     "of range: write a whole number from 1 to 1000 (numbers take no k, M, G, B or T suffix)",
+                 });
+    // In range, the digits themselves, as before.
+    CHECK(messages_of("nodes: 1e3\n", [](MapReader& r) { CHECK_FALSE(r.integer("nodes", 1, 100000)); }) ==
+          Messages{"expected a whole number from 1 to 100000, found '1e3' at s.yaml:1:8 (nodes); write 1000 (a whole "
+                   "number is written in digits, without an exponent or a decimal point)"});
+    // The range's ends are accepted as the fix writes them.
+    CHECK(messages_of("tokens: 1e+18\nnodes: 100000\n", [](MapReader& r) {
+            CHECK(r.number("tokens", 1, 1e18) == 1e18);
+            CHECK(r.integer("nodes", 1, 100000) == 100000);
+          }).empty());
+  }
+
+  TEST_CASE("digits with a leading zero are refused as ambiguous: octal in YAML 1.1, decimal in YAML 1.2") {
+    const Messages got = messages_of("tokens: 0100\nnodes: 09\nlayers: -010\n", [](MapReader& r) {
+      CHECK_FALSE(r.number("tokens", 1, 1e18));
+      CHECK_FALSE(r.integer("nodes", 1, 100000));
+      CHECK_FALSE(r.integer("layers", 1, 100));
+      r.finish();
+    });
+    CHECK(got == Messages{
+                     "expected a number from 1 to 1e+18, found '0100' at s.yaml:1:9 (tokens); write 100 (a leading "
+                     "zero is ambiguous: YAML 1.1 reads 0100 as octal 64, YAML 1.2 as 100; write numbers without "
+                     "leading zeros)",
+                     "expected a whole number from 1 to 100000, found '09' at s.yaml:2:8 (nodes); write 9 (a leading "
+                     "zero is ambiguous: YAML 1.1 reads 09 as text, YAML 1.2 as 9; write numbers without leading "
+                     "zeros)",
+                     "expected a whole number from 1 to 100, found '-010' at s.yaml:3:9 (layers); -010 is -10, out of "
+                     "range: write a whole number from 1 to 100 (a leading zero is ambiguous: YAML 1.1 reads -010 as "
+                     "octal -8, YAML 1.2 as -10; write numbers without leading zeros)",
+                 });
+    // A zero before a decimal point, and zero itself, are no leading zeros.
+    CHECK(messages_of("share: 0.5\nwait: 0\n", [](MapReader& r) {
+            CHECK(r.number("share", 0, 1) == 0.5);
+            CHECK(r.integer("wait", 0, 10) == 0);
+          }).empty());
+  }
+
+  TEST_CASE("a token length written with k gets 4096 for 4k, and the decimal reading after it") {
+    const Messages got = messages_of("sequence_length: 4k\ncontext: 128K\nsamples: 4k\n", [](MapReader& r) {
+      CHECK_FALSE(r.integer("sequence_length", 1, 100000000, Requirement::kOptional, CountSuffix::kBinary));
+      CHECK_FALSE(r.integer("context", 1, 100000000, Requirement::kOptional, CountSuffix::kBinary));
+      CHECK_FALSE(r.integer("samples", 1, 100000000));
+      r.finish();
+    });
+    CHECK(got == Messages{
+                     "expected a whole number from 1 to 100000000, found '4k' at s.yaml:1:18 (sequence_length); "
+                     "write 4096 (in a token length k is 1024, as a 4k context is 4096 tokens; write 4000 if that "
+                     "was meant; numbers take no k or M suffix)",
+                     "expected a whole number from 1 to 100000000, found '128K' at s.yaml:2:10 (context); write "
+                     "131072 (in a token length k is 1024, as a 4k context is 4096 tokens; write 128000 if that was "
+                     "meant; numbers take no k or M suffix)",
+                     "expected a whole number from 1 to 100000000, found '4k' at s.yaml:3:10 (samples); write 4000 "
+                     "(numbers take no k, M, G, B or T suffix)",
+                 });
+  }
+
+  TEST_CASE("a bare number out of a quantity's range is told the range and a valid example, not its own unit") {
+    // "write it with a unit, e.g. \"0 s\"" would be refused in turn.
+    const Messages got = messages_of("interval: 0\nwait: -1\nlatency: 2\n", [](MapReader& r) {
+      CHECK_FALSE(r.quantity("interval", core::Dimension::kSeconds, Range::kPositive, Requirement::kOptional,
+                             "\"30 min\", or auto"));
+      CHECK_FALSE(r.quantity("wait", core::Dimension::kSeconds, Range::kNonNegative));
+      CHECK_FALSE(r.quantity("latency", core::Dimension::kSeconds, Range::kNonNegative));
+      r.finish();
+    });
+    CHECK(got == Messages{
+                     "a bare number is not a duration: found '0' at s.yaml:1:11 (interval); write a duration more "
+                     "than zero, with its unit, e.g. \"30 min\", or auto",
+                     "a bare number is not a duration: found '-1' at s.yaml:2:7 (wait); write a duration of zero or "
+                     "more, with its unit, e.g. \"4 ms\"",
+                     // In range: the number with a unit, as before.
+                     "a bare number is not a duration: found '2' at s.yaml:3:10 (latency); write it with a unit, e.g. "
+                     "\"2 s\" or \"2 min\" (a duration takes ns, us, µs, ms, s, sec, min, h, hour, hours, d, day, "
+                     "days, week, weeks, year or years)",
                  });
   }
 

@@ -49,10 +49,17 @@ TEST_SUITE("core.unit_parse") {
                          "a bare number is not a size: found '110'; write it with a unit, e.g. \"110 KiB\"",
                          UnitError);
     // The number written, with the example's units; a duration as seconds or minutes.
-    CHECK_THROWS_WITH_AS(parse_quantity("10", Dimension::kSeconds),
-                         "a bare number is not a duration: found '10'; write it with a unit, e.g. \"10 s\" or "
-                         "\"10 min\" (a duration takes ns, us, ms, s, min, h or d)",
-                         UnitError);
+    CHECK_THROWS_WITH_AS(
+        parse_quantity("10", Dimension::kSeconds),
+        "a bare number is not a duration: found '10'; write it with a unit, e.g. \"10 s\" or "
+        "\"10 min\" (a duration takes ns, us, µs, ms, s, sec, min, h, hour, hours, d, day, days, week, "
+        "weeks, year or years)",
+        UnitError);
+    // Each unit that list names is one the parser takes.
+    for (const char* unit : {"ns", "us", "µs", "ms", "s", "sec", "min", "h", "hour", "hours", "d", "day", "days",
+                             "week", "weeks", "year", "years"}) {
+      CHECK(parse_quantity(std::string("10 ") + unit, Dimension::kSeconds) > 0.0);
+    }
     CHECK_THROWS_WITH_AS(parse_quantity(" 25 ", Dimension::kBytesPerSecond),
                          "a bare number is not a bandwidth: found ' 25 '; write it with a unit, e.g. \"25 GB/s\" or "
                          "\"25 Gbit/s\"",
@@ -99,6 +106,19 @@ TEST_SUITE("core.unit_parse") {
                          "unknown unit 'gb' in '64 gb'; write \"64 GB\" (units are case-sensitive)", UnitError);
     CHECK_THROWS_WITH_AS(parse_quantity("4 MS", Dimension::kSeconds),
                          "unknown unit 'MS' in '4 MS'; write \"4 ms\" (units are case-sensitive)", UnitError);
+    // Durations spelt as people and Go write them: the unit the parser takes.
+    CHECK_THROWS_WITH_AS(parse_quantity("10 minutes", Dimension::kSeconds),
+                         "unknown unit 'minutes' in '10 minutes'; write \"10 min\"", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("10m", Dimension::kSeconds), "unknown unit 'm' in '10m'; write \"10 min\"",
+                         UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("30 Seconds", Dimension::kSeconds),
+                         "unknown unit 'Seconds' in '30 Seconds'; write \"30 s\"", UnitError);
+    CHECK_THROWS_WITH_AS(parse_quantity("2 hrs", Dimension::kSeconds), "unknown unit 'hrs' in '2 hrs'; write \"2 h\"",
+                         UnitError);
+    CHECK(parse_quantity("10 min", Dimension::kSeconds) == doctest::Approx(600.0));
+    // Only for a duration: "10m" is no power.
+    CHECK_THROWS_WITH_AS(parse_quantity("10m", Dimension::kWatts),
+                         "unknown unit 'm' in '10m'; expected a power such as \"700 W\"", UnitError);
     // What each suggestion says is accepted.
     CHECK(parse_quantity("64 GiB", Dimension::kBytes) == doctest::Approx(64.0 * 1024 * 1024 * 1024));
     CHECK(parse_quantity("64 GB", Dimension::kBytes) == doctest::Approx(64e9));
@@ -124,6 +144,20 @@ TEST_SUITE("core.unit_parse") {
     CHECK_FALSE(plain_count("-10M", false));
     CHECK_FALSE(plain_count("1e3k", false));
     CHECK_FALSE(plain_count("M", false));
+  }
+
+  TEST_CASE("a token length with k or M, rewritten with binary prefixes: a 4k context is 4096 tokens") {
+    using gpuplan::core::binary_count;
+    CHECK(binary_count("4k") == "4096");
+    CHECK(binary_count("8K") == "8192");
+    CHECK(binary_count("128k") == "131072");
+    CHECK(binary_count("1M") == "1048576");
+    CHECK(binary_count("0.5k") == "512");
+    CHECK_FALSE(binary_count("1.1k"));  // 1126.4 tokens: not whole
+    CHECK_FALSE(binary_count("4G"));    // no token length is written so
+    CHECK_FALSE(binary_count("-4k"));
+    CHECK_FALSE(binary_count("4096"));
+    CHECK_FALSE(binary_count("k"));
   }
 
   TEST_CASE("a whole number in YAML 1.1 notations, rewritten in decimal digits") {
