@@ -160,7 +160,8 @@ struct VariantResult {
   std::optional<double> time_p90_s;
   std::optional<double> cost_p50_usd;          ///< dollars on the variant's market
   std::optional<double> cost_p90_usd;
-  std::optional<double> expected_preemptions;  ///< spot: mean over trials
+  std::optional<double> expected_preemptions;  ///< spot: mean over trials (hardware failures among them)
+  std::optional<double> expected_failures;     ///< on demand: mean hardware failures (closed form)
   std::optional<double> lost_time_share;       ///< spot: share of wall time lost to preemptions, [0, 1]
   std::optional<double> finished_share;        ///< spot: trials finished within the cap, [0, 1]
   double checkpoint_interval_s = 0.0;          ///< chosen interval (work seconds); 0 = none

@@ -5,6 +5,7 @@
 #include <optional>
 #include <fmt/format.h>
 
+#include "models/job/hardware_failures.h"
 #include "models/spot/preemption.h"
 
 namespace gpuplan::models {
@@ -13,6 +14,89 @@ namespace {
 std::string hours(double s) { return fmt::format("{:.3g} h", s / 3600.0); }
 std::string minutes_or_seconds(double s) {
   return s >= 120.0 ? fmt::format("{:.3g} min", s / 60.0) : fmt::format("{:.3g} s", s);
+}
+std::string duration(double s) { return s >= 7200.0 ? hours(s) : minutes_or_seconds(s); }
+
+/// Hardware failures of one node of `job` per second: GPUs per node x the cloud's per-GPU
+/// rate; 0 without a cloud section.
+double failures_per_node_s(const JobSpec& job) {
+  return job.cloud ? job.hardware.gpus_per_node * job.cloud->gpu_failure_rate_per_s : 0.0;
+}
+
+/// "M = ..." of the Young/Daly reason: what interrupts the job and how often.
+std::string interruptions_text(const JobSpec& job, double mtbf_s, double preemption_rate_per_s,
+                               const AvailabilityTrace* trace, bool spot) {
+  const double failures = failures_per_node_s(job);
+  const std::string failure_part =
+      fmt::format("hardware failures at {:.3g} /h each ({} GPUs x {:.3g} /h)", failures * 3600.0,
+                  job.hardware.gpus_per_node, job.cloud ? job.cloud->gpu_failure_rate_per_s * 3600.0 : 0.0);
+  const std::string preemption_part =
+      trace != nullptr ? std::string("preemptions in the trace")
+                       : fmt::format("preemptions at {:.3g} /h each", preemption_rate_per_s * 3600.0);
+  if (!spot) {
+    return fmt::format("M = mean time between hardware failures of {} node(s), {}: {}", job.hardware.nodes,
+                       hours(mtbf_s), failure_part);
+  }
+  if (failures <= 0.0) {
+    return fmt::format("M = mean time between preemptions of {} node(s){}", job.hardware.nodes,
+                       trace != nullptr ? " in the trace"
+                                        : fmt::format(" at {:.3g} /h each", preemption_rate_per_s * 3600.0));
+  }
+  return fmt::format("M = mean time between interruptions of {} node(s), {}: {} and {}", job.hardware.nodes,
+                     hours(mtbf_s), preemption_part, trace != nullptr ? failure_part + " (the trials replay the "
+                     "trace alone)" : failure_part);
+}
+
+/// On-demand: the time hardware failures add (failure_time_added) to `out`'s times at the
+/// chosen interval, a replacement node starting at once (no replacement wait, which is the
+/// spot market's); a quantile past the trial cap (kTrialCapFactor) is +infinity (the job does
+/// not finish). Notes where at least kFailureNoteShare failures are expected.
+void add_on_demand_failures(const JobSpec& chosen, double warmup_s, JobOutcome& out) {
+  const double work_s = out.times.epochs * (out.times.epoch_train_s + out.times.epoch_eval_s);
+  const double base_s = out.times.time_to_train_s;
+  SpotJobParams p = spot_params(chosen, work_s, out.checkpoint_interval_s, warmup_s, base_s);
+  p.replacement_wait_s = 0.0;  // on demand a replacement node starts at once (its start-up counts)
+  const FailureTimes f = failure_time_added(p);
+  out.failures = f;
+  const double cap_s = kTrialCapFactor * base_s;
+  const auto at = [&](double added_s) {
+    const double t = base_s + added_s;
+    return t <= cap_s ? t : std::numeric_limits<double>::infinity();
+  };
+  out.time_p50_s = at(f.p50_added_s);
+  out.time_p90_s = at(f.p90_added_s);
+  if (!(f.expected_failures >= kFailureNoteShare)) return;
+  const bool resumes = out.checkpoint_interval_s > 0.0 && chosen.checkpointing.survives_preemption;
+  const std::string restart =
+      resumes ? std::string("each resumes from the last checkpoint")
+              : std::string(chosen.checkpointing.enabled && out.checkpoint_interval_s > 0.0
+                                ? "each restarts the job from the start (checkpoints on " +
+                                      chosen.checkpointing.destination + " are lost with the node)"
+                                : "each restarts the job from the start (no periodic checkpoint)");
+  std::string note;
+  if (!std::isfinite(out.time_p50_s)) {
+    note = fmt::format(
+        "hardware failures: the job does not finish within {:g}x its time without them: {} failures expected "
+        "({} GPUs x {:.3g} /h per GPU, {}), and {}",
+        kTrialCapFactor,
+        std::isfinite(f.expected_failures) ? fmt::format("{:.3g}", f.expected_failures) : std::string("endless"),
+        chosen.hardware.nodes * chosen.hardware.gpus_per_node,
+        chosen.cloud->gpu_failure_rate_per_s * 3600.0, chosen.cloud->gpu_failure_rate_source, restart);
+  } else {
+    note = fmt::format(
+        "hardware failures: {:.3g} expected over the run ({} GPUs x {:.3g} /h per GPU, {}); {}, adding {} on "
+        "average (p50 +{}, p90 {})",
+        f.expected_failures, chosen.hardware.nodes * chosen.hardware.gpus_per_node,
+        chosen.cloud->gpu_failure_rate_per_s * 3600.0, chosen.cloud->gpu_failure_rate_source, restart,
+        duration(f.mean_added_s), duration(f.p50_added_s),
+        std::isfinite(out.time_p90_s) ? "+" + duration(f.p90_added_s) : std::string("past the cap"));
+  }
+  if (!resumes) {
+    note += chosen.checkpointing.enabled && out.checkpoint_interval_s > 0.0
+                ? "; use checkpointing.destination: object_store or network_fs to resume instead"
+                : "; add checkpointing: {interval: auto} to resume from the last checkpoint instead";
+  }
+  out.notes.push_back(note);
 }
 
 }  // namespace
@@ -34,7 +118,8 @@ SpotJobParams spot_params(const JobSpec& job, double work_s, double interval_s, 
   if (job.cloud) {
     p.startup_s = job.cloud->startup_s;
     p.replacement_wait_s = job.cloud->replacement_wait_s;
-    p.preemption_rate_per_s = job.cloud->preemption_rate_per_s;
+    // Poisson interruptions: the spot preemptions (0 on-demand) and the hardware failures.
+    p.preemption_rate_per_s = job.cloud->preemption_rate_per_s + failures_per_node_s(job);
     p.trace = job.cloud->trace ? &*job.cloud->trace : nullptr;
     const bool spot = job.cloud->market == Market::kSpot;
     p.price_usd_per_s = spot ? job.cloud->instance.spot_price_usd_per_s : job.cloud->instance.price_usd_per_s;
@@ -49,8 +134,10 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
   const bool spot = job.cloud && job.cloud->market == Market::kSpot;
   const AvailabilityTrace* trace = spot && job.cloud->trace ? &*job.cloud->trace : nullptr;
   const double rate = spot ? job.cloud->preemption_rate_per_s : 0.0;
-  const double mtbf = spot ? mean_time_between_preemptions_s(job.hardware.nodes, rate, trace)
-                           : std::numeric_limits<double>::infinity();
+  const double preemption_mtbf = spot ? mean_time_between_preemptions_s(job.hardware.nodes, rate, trace)
+                                      : std::numeric_limits<double>::infinity();
+  // Preemptions and hardware failures are independent: their rates add.
+  const double mtbf = 1.0 / (1.0 / preemption_mtbf + job.hardware.nodes * failures_per_node_s(job));
   const CheckpointTimes ck = checkpoint_times(job);
   // A copy of the job only where the interval is chosen here (the op table is large).
   std::optional<JobSpec> automatic;
@@ -64,13 +151,13 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
     automatic->checkpointing.interval_s = interval;
     if (interval > 0.0) {
       out.checkpoint_interval_reason = fmt::format(
-          "interval auto: {} = sqrt(2 x {} x {}) (Young/Daly; delta = blocking checkpoint write of {:.3g} GB, "
-          "M = mean time between preemptions of {} node(s){})",
-          minutes_or_seconds(interval), minutes_or_seconds(delta), hours(mtbf), ck.bytes / 1e9, job.hardware.nodes,
-          trace != nullptr ? " in the trace" : fmt::format(" at {:.3g} /h each", rate * 3600.0));
+          "interval auto: {} = sqrt(2 x {} x {}) (Young/Daly; delta = blocking checkpoint write of {:.3g} GB, {})",
+          minutes_or_seconds(interval), minutes_or_seconds(delta), hours(mtbf), ck.bytes / 1e9,
+          interruptions_text(job, mtbf, rate, trace, spot));
     } else {
-      out.checkpoint_interval_reason = spot ? "interval auto: no preemptions expected, so no periodic checkpoint"
-                                            : "interval auto: no preemptions on this market, so no periodic checkpoint";
+      out.checkpoint_interval_reason =
+          spot ? "interval auto: no preemptions expected, so no periodic checkpoint"
+               : "interval auto: no preemptions on this market and no hardware failures, so no periodic checkpoint";
     }
   } else if (job.checkpointing.enabled && job.checkpointing.interval_s > 0.0) {
     out.checkpoint_interval_reason = "interval " + minutes_or_seconds(job.checkpointing.interval_s) + " as written";
@@ -84,13 +171,23 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
   out.times = job_times(chosen, step_time_s, eval_batch_s);
   out.time_p50_s = out.times.time_to_train_s;
   out.time_p90_s = out.times.time_to_train_s;
+  const double warmup_s = first_batch_s + kRestartWarmupSteps * step_time_s;
   if (!spot) {
+    if (failures_per_node_s(job) > 0.0) add_on_demand_failures(chosen, warmup_s, out);
     return out;
   }
   out.preemption_rate_per_s = rate;
   out.preemption_source = job.cloud->preemption_rate_source;
+  if (failures_per_node_s(job) > 0.0) {
+    out.preemption_source += trace != nullptr
+                                 ? fmt::format("; hardware failures ({:.3g} /h per node) are not replayed with the "
+                                               "trace", failures_per_node_s(job) * 3600.0)
+                                 : fmt::format("; hardware failures add {:.3g} /h per node ({} GPUs x {:.3g} /h, {})",
+                                               failures_per_node_s(job) * 3600.0, job.hardware.gpus_per_node,
+                                               job.cloud->gpu_failure_rate_per_s * 3600.0,
+                                               job.cloud->gpu_failure_rate_source);
+  }
   const double work_s = out.times.epochs * (out.times.epoch_train_s + out.times.epoch_eval_s);
-  const double warmup_s = first_batch_s + kRestartWarmupSteps * step_time_s;
   const SpotJobParams p = spot_params(chosen, work_s, out.checkpoint_interval_s, warmup_s, out.times.time_to_train_s);
   if (skip_out_of_reach && spot_finish_share_bound(p) <= kSpotOutOfReachShare) {
     out.spot_out_of_reach = true;

@@ -2,12 +2,15 @@
 /// \file cloud_job.h
 /// The job level of a variant: picks the checkpoint interval (as written, or Young/Daly for
 /// `interval: auto`), computes the job times without preemptions (job_times) and, on the
-/// spot market, runs the Monte Carlo trials of the spot process (spot_job.h). An on-demand
-/// run has no spread: its p50 and p90 are the time without preemptions.
+/// spot market, runs the Monte Carlo trials of the spot process (spot_job.h), hardware
+/// failures among its interruptions. On demand, hardware failures alone add to the time in
+/// closed form (hardware_failures.h); without them its p50 and p90 are the time without
+/// interruptions.
 
 #include <optional>
 #include <string>
 
+#include "models/job/hardware_failures.h"
 #include "models/job/job_time.h"
 #include "models/job/spot_job.h"
 #include "models/job_spec.h"
@@ -25,6 +28,11 @@ inline constexpr double kRestartWarmupSteps = 10.0;
 /// half for the trials' sampling spread; not a model parameter.
 inline constexpr double kSpotOutOfReachShare = 0.05;
 
+/// On-demand runs get a hardware-failure note from this many expected failures on: below it
+/// the failures change the time by less than about 1 % of one restart's loss. A bound on
+/// clutter, not a model parameter.
+inline constexpr double kFailureNoteShare = 0.01;
+
 struct JobOutcome {
   JobTimes times;                      ///< without preemptions, at the chosen interval
   double checkpoint_interval_s = 0.0;  ///< work seconds between checkpoints; 0 = none
@@ -32,6 +40,9 @@ struct JobOutcome {
   double time_p50_s = 0.0;             ///< on-demand / no cloud: time_to_train_s
   double time_p90_s = 0.0;
   std::optional<SpotSummary> spot;     ///< spot market only (empty when out of reach)
+  /// On-demand with a hardware failure rate: what failures add (time_p50_s and time_p90_s
+  /// include it; +infinity there when the job does not finish within kTrialCapFactor).
+  std::optional<FailureTimes> failures;
   /// Spot, with `skip_out_of_reach`: at most kSpotOutOfReachShare of the trials would finish
   /// (spot_finish_share_bound), so no trial was run; times are those without preemptions.
   bool spot_out_of_reach = false;

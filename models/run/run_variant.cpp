@@ -95,8 +95,17 @@ void fill_cloud_outputs(const JobSpec& job, const JobOutcome& o, VariantResult& 
       r.notes.push_back("spot: fewer than 90 % of the trials finish within the cap: no p90 time or dollars");
     }
   } else {
-    r.cost_p50_usd = r.cost_on_demand_usd;
-    r.cost_p90_usd = r.cost_on_demand_usd;
+    // On demand: hardware failures lengthen the run (models/job/hardware_failures.h); a
+    // quantile past the cap has no time or dollars, as on spot.
+    const auto dollars = [&](double time_s) -> std::optional<double> {
+      if (!std::isfinite(time_s)) return std::nullopt;
+      return on_demand_cost_usd(job.cloud->instance, job.hardware.nodes, time_s);
+    };
+    r.cost_p50_usd = dollars(o.time_p50_s);
+    r.cost_p90_usd = dollars(o.time_p90_s);
+    if (!std::isfinite(o.time_p50_s)) r.time_p50_s.reset();
+    if (!std::isfinite(o.time_p90_s)) r.time_p90_s.reset();
+    if (o.failures) r.expected_failures = o.failures->expected_failures;
   }
 }
 
@@ -326,9 +335,9 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.critical_path = critical_path(plan, r.step, stats.loader);
   r.bottleneck = binding_part(r.critical_path);
   r.suggestion = unchecked_hint(r.bottleneck, job);
-  // A spot job that does not finish is limited by its preemptions whatever its step does.
+  // A job that does not finish is limited by its interruptions whatever its step does.
   if (does_not_finish(r)) {
-    r.bottleneck = "preemptions";
+    r.bottleneck = r.market == "spot" ? "preemptions" : "hardware_failures";
     r.suggestion = unfinished_hint(r);
   }
   return run;
