@@ -21,12 +21,14 @@
 #include "cli/scenario_runner.h"
 #include "config/config_error.h"
 #include "config/instance_hardware.h"
+#include "config/scenario_hardware.h"
 #include "config/variant_validator.h"
 #include "core/text_distance.h"
 #include "models/cost/cost.h"
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
 #include "models/memory/parallel_memory.h"
+#include "models/spot/preemption.h"
 #include "models/workload/activation_recompute.h"
 #include "models/workload/moe_expert_shard.h"
 #include "models/workload/tensor_parallel_shard.h"
@@ -182,7 +184,8 @@ double lowest_price_usd_per_s(const std::vector<const models::InstanceSpec*>& ro
 }
 
 /// The cloud of a plan on `row` in `market`: the scenario's replacement wait (else
-/// kDefaultReplacementWaitS); on spot the catalog's startup time and the scenario's
+/// kDefaultReplacementWaitS), the catalog's startup time and the scenario's hardware failure
+/// rate (else models::kGpuFailureRatePerS, as config's default); on spot the scenario's
 /// preemption rate or trace when it writes one, else the catalog's rate.
 models::CloudSpec plan_cloud(const config::Variant& variant, const models::InstanceSpec& row, models::Market market,
                              const config::Catalogs& catalogs) {
@@ -192,9 +195,16 @@ models::CloudSpec plan_cloud(const config::Variant& variant, const models::Insta
   cloud.replacement_wait_s =
       variant.job.cloud && variant.job.cloud->replacement_wait_s > 0.0 ? variant.job.cloud->replacement_wait_s
                                                                         : kDefaultReplacementWaitS;
+  const auto def = catalogs.preemption.find(row.provider, row.instance_type);
+  cloud.startup_s = def ? def->startup_s : 0.0;
+  if (variant.job.cloud) {
+    cloud.gpu_failure_rate_per_s = variant.job.cloud->gpu_failure_rate_per_s;
+    cloud.gpu_failure_rate_source = variant.job.cloud->gpu_failure_rate_source;
+  } else {
+    cloud.gpu_failure_rate_per_s = models::kGpuFailureRatePerS;
+    cloud.gpu_failure_rate_source = config::default_gpu_failure_rate_source();
+  }
   if (market == models::Market::kSpot) {
-    const auto def = catalogs.preemption.find(row.provider, row.instance_type);
-    cloud.startup_s = def ? def->startup_s : 0.0;
     if (variant.preemption_source == config::PreemptionSource::kRate && variant.job.cloud) {
       cloud.preemption_rate_per_s = variant.job.cloud->preemption_rate_per_s;
     } else if (variant.preemption_source == config::PreemptionSource::kTrace && variant.job.cloud) {
@@ -761,8 +771,10 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
     if (!o.spot->finishes_at(0.9)) p.time_p90_s = p.cost_p90_usd = kNone;
     if (!o.spot->finishes_at(0.5)) p.time_p50_s = p.cost_p50_usd = kNone;
   } else {
-    p.cost_p50_usd = models::on_demand_cost_usd(row, nodes, o.times.time_to_train_s);
-    p.cost_p90_usd = p.cost_p50_usd;
+    // Hardware failures lengthen the run (+infinity where it does not finish: never the
+    // cheapest, the fastest or on the front).
+    p.cost_p50_usd = models::on_demand_cost_usd(row, nodes, o.time_p50_s);
+    p.cost_p90_usd = models::on_demand_cost_usd(row, nodes, o.time_p90_s);
   }
   return p;
 }
@@ -857,6 +869,22 @@ PlanResult Planner::finish(PlanSearch search) const {
   if (unfinished > 0) {
     r.notes.push_back(fmt::format("{} spot plans did not finish within the trial cap in some trials (time = cap)",
                                   unfinished));
+  }
+  // Hardware failures (plan_cloud): the rate of the first variant, as every plan's.
+  const config::Variant& first = scenario_.variants.front();
+  const double failure_rate = first.job.cloud ? first.job.cloud->gpu_failure_rate_per_s : models::kGpuFailureRatePerS;
+  if (failure_rate > 0.0) {
+    std::size_t stopped = 0;
+    for (const PlanPoint& p : points) stopped += p.fits && p.market == "on_demand" && !std::isfinite(p.time_p90_s);
+    r.notes.push_back(fmt::format(
+        "hardware failures at {:.3g} /h per GPU ({}) lengthen every plan: on demand in closed form, on spot among "
+        "the preemptions{}",
+        failure_rate * 3600.0,
+        first.job.cloud ? first.job.cloud->gpu_failure_rate_source : config::default_gpu_failure_rate_source(),
+        stopped == 0 ? std::string()
+                     : fmt::format("; {} on-demand plans do not finish by p90 within {:g}x their time without them "
+                                   "(checkpointing.interval: auto resumes from the last checkpoint)",
+                                   stopped, models::kTrialCapFactor)));
   }
   return r;
 }

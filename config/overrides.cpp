@@ -129,6 +129,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"cloud.preemption_rate", SchemaKind::kMappingLeaf},
     SchemaEntry{"cloud.preemption_rate.trace", SchemaKind::kLeaf},
     SchemaEntry{"cloud.replacement_wait", SchemaKind::kLeaf},
+    SchemaEntry{"cloud.gpu_failure_rate", SchemaKind::kLeaf},
     SchemaEntry{"on_premises", SchemaKind::kSection},
     SchemaEntry{"on_premises.purchase_price", SchemaKind::kLeaf},
     SchemaEntry{"on_premises.amortization", SchemaKind::kLeaf},

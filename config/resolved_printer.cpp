@@ -312,6 +312,7 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
         break;
     }
     out << YAML::Key << "replacement_wait" << YAML::Value << with_unit(cloud.replacement_wait_s, "s");
+    out << YAML::Key << "gpu_failure_rate" << YAML::Value << with_unit(cloud.gpu_failure_rate_per_s, "/s");
     out << YAML::Key << "source" << YAML::Value << i.source;
     out << YAML::Key << "retrieved" << YAML::Value << i.retrieved;
     out << YAML::EndMap;

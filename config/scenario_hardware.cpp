@@ -15,6 +15,7 @@
 #include "config/scenario_reading.h"
 #include "config/spot_trace.h"
 #include "models/host/loader_host_memory.h"
+#include "models/job/hardware_failures.h"
 #include "models/memory/parallel_memory.h"
 #include "core/text_distance.h"
 #include "core/units.h"
@@ -334,6 +335,9 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   }
   const auto wait = r.quantity("replacement_wait", core::Dimension::kSeconds, Range::kNonNegative,
                                Requirement::kOptional, "\"10 min\" (how long a preempted node takes to come back)");
+  const auto failure_rate =
+      r.quantity("gpu_failure_rate", core::Dimension::kPerSecond, Range::kNonNegative, Requirement::kOptional,
+                 "\"2e-5 /h\" (hardware failures per GPU; \"0 /h\" for none)");
   if (spot && !r.has("replacement_wait")) {
     missing_key(r, "replacement_wait",
                 "; add replacement_wait: \"10 min\" (how long a preempted spot node takes to come back; "
@@ -396,9 +400,9 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
     }
   }
   std::optional<PreemptionDefault> catalog_default;
-  if (c.instance != nullptr && spot) {
+  if (c.instance != nullptr) {
     catalog_default = catalogs.preemption.find(c.instance->provider, c.instance->instance_type);
-    if (!catalog_default && source == PreemptionSource::kCatalog && c.instance->spot_price_usd_per_s > 0.0) {
+    if (spot && !catalog_default && source == PreemptionSource::kCatalog && c.instance->spot_price_usd_per_s > 0.0) {
       r.error("market", "no default spot preemption rate for provider '" + c.instance->provider +
                             "' in the preemption catalog (catalogs/preemption.yaml)",
               "; write preemption_rate: \"0.1 /h\" (per node) or {trace: path}, or add the provider to the catalog");
@@ -436,8 +440,12 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   spec.market = market;
   spec.preemption_rate_per_s = spot && source == PreemptionSource::kRate ? rate_per_s : 0.0;
   spec.replacement_wait_s = value_or(wait, 0.0);
+  // A failed node is replaced on either market: its start-up is the catalog's.
+  spec.startup_s = catalog_default ? catalog_default->startup_s : 0.0;
+  spec.gpu_failure_rate_per_s = value_or(failure_rate, models::kGpuFailureRatePerS);
+  spec.gpu_failure_rate_source =
+      failure_rate ? std::string("cloud.gpu_failure_rate as written") : default_gpu_failure_rate_source();
   if (spot) {
-    spec.startup_s = catalog_default ? catalog_default->startup_s : 0.0;
     if (source == PreemptionSource::kCatalog && catalog_default) {
       spec.preemption_rate_per_s = catalog_default->rate_per_s;
       spec.preemption_rate_source = fmt_rate_per_h(catalog_default->rate_per_s) + " per node, " + catalog_default->source;
@@ -957,6 +965,10 @@ bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardwa
     hardware.reader->error("host_memory", problem, fix);
   }
   return false;
+}
+
+std::string default_gpu_failure_rate_source() {
+  return std::string(models::kGpuFailureRateSource) + "; set cloud.gpu_failure_rate for your fleet";
 }
 
 }  // namespace gpuplan::config

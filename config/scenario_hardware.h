@@ -73,6 +73,10 @@ const std::vector<std::string_view>& interconnect_names();
 bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud,
                        std::vector<std::string>& notes);
 
+/// Where the default of cloud.gpu_failure_rate comes from, with the key that changes it (the
+/// notes of a run or plan that did not write one).
+std::string default_gpu_failure_rate_source();
+
 /// The margin DeepSpeed's memory estimators put on the host memory of offloaded states
 /// (estimate_zero2/zero3_model_states_mem_needs, additional_buffer_factor = 1.5 by default,
 /// "to be conservative": DeepSpeed docs, "Memory Requirements"). gpuplan's check refuses less

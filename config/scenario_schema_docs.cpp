@@ -304,6 +304,10 @@ const std::vector<KeyDoc> kDocs = {
      "a SkyPilot spot trace, relative to the scenario", "replayed availability"},
     {"cloud.replacement_wait", K::kQuantity, "seconds (\"10 min\")", "required on spot", ">= 0",
      "how long a preempted node takes to come back"},
+    {"cloud.gpu_failure_rate", K::kQuantity, "per second (\"2e-5 /h\")",
+     "1.97e-5 /h (Llama 3: 419 unexpected interruptions in 54 days on 16,384 H100s)", ">= 0; \"0 /h\" for none",
+     "hardware failures per GPU on either market: each stops the job, which resumes from its last checkpoint on a "
+     "replacement node (start-up, restore, warm-up), or from the start without one"},
     {"on_premises", K::kSection, "", "none", "", "owned hardware; not with cloud"},
     {"on_premises.purchase_price", K::kQuantity, "USD (\"$25000\")", "required in the section", "> 0",
      "price of one node"},

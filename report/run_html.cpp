@@ -87,14 +87,14 @@ std::string render_run_html(const models::ScenarioResult& result, const std::vec
   std::vector<double> dollars;
   bool any_cost = false;
   for (const auto* v : fitting) {
-    // A spot run that does not finish has no p50 dollars: no bar (NaN is a JSON null).
-    const bool unfinished = v->market == "spot" && !v->cost_p50_usd;
-    const auto cost = v->market == "spot" ? v->cost_p50_usd : v->cost_on_demand_usd;
+    // A run that does not finish has no p50 dollars: no bar (NaN is a JSON null).
+    const bool unfinished = !v->market.empty() && !v->cost_p50_usd;
+    const auto cost = !v->market.empty() ? v->cost_p50_usd : v->cost_on_demand_usd;
     any_cost |= cost.has_value();
     dollars.push_back(unfinished ? std::numeric_limits<double>::quiet_NaN() : cost.value_or(0.0));
   }
   if (any_cost) {
-    charts.push_back({"Dollars per run (on-demand; spot at p50)",
+    charts.push_back({"Dollars per run (p50 on the market)",
                       bar_chart(labels, json::array({dataset("USD", dollars, 1)}), "USD per run", false).dump()});
   }
 

@@ -16,11 +16,11 @@ using models::VariantResult;
 
 double share(double part_s, double step_s) { return step_s > 0.0 ? part_s / step_s : 0.0; }
 
-/// The dollars of a run on its market: p50 on spot (none when the job does not finish),
-/// on-demand otherwise; on premises (amortized hardware and energy) for a row without a
+/// The dollars of a run on its market: its p50, hardware failures and spot preemptions
+/// included (none when the job does not finish); on premises (amortized hardware and energy) for a row without a
 /// cloud instance; none when unpriced.
 std::optional<double> run_cost_usd(const VariantResult& v) {
-  if (v.market == "spot") return v.cost_p50_usd;  // absent: the job does not finish
+  if (!v.market.empty()) return v.cost_p50_usd;  // absent: the job does not finish
   if (v.cost_on_demand_usd) return v.cost_on_demand_usd;
   return v.cost_on_premises_usd;
 }

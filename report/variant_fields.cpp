@@ -22,6 +22,11 @@ Value nonempty(const std::string& s) { return s.empty() ? std::nullopt : text(s)
 
 bool multi_gpu(const VariantResult& v) { return v.gpus > 1; }
 bool on_spot(const VariantResult& v) { return v.market == "spot"; }
+/// The table shows a run's market and quantiles on spot, and on demand where hardware
+/// failures move its wall time off the time to train.
+bool interrupted(const VariantResult& v) {
+  return on_spot(v) || (!v.market.empty() && v.fits && v.time_p90_s != std::optional<double>(v.time_to_train_s));
+}
 /// The table shows the memory split for language models and for rows that do not fit.
 bool memory_split_shown(const VariantResult& v) { return !v.fits || v.throughput_tokens_per_s.has_value(); }
 
@@ -251,7 +256,7 @@ std::vector<Field> make_fields() {
   f.push_back({"time_to_train_s",
                "s",
                kFits,
-               "all epochs, without preemptions",
+               "all epochs, without preemptions or hardware failures",
                [](const VariantResult& v) { return number(v.time_to_train_s); },
                "time to train",
                {},
@@ -276,59 +281,63 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return v.cost_on_premises_usd.has_value(); }});
   f.push_back({"market", "", kAlways, "on_demand | spot; with a cloud instance",
                [](const VariantResult& v) { return nonempty(v.market); }, "market",
-               [](const VariantResult& v) { return v.fits ? v.market : std::string("-"); }, on_spot});
+               [](const VariantResult& v) { return v.fits ? v.market : std::string("-"); }, interrupted});
   // A spot run whose quantile trial does not finish has no time or dollars there
   // (models/run/run_variant.cpp).
   const auto unfinished = [](const VariantResult& v) {
-    return v.market == "spot" ? std::string("does not finish") : std::string("-");
+    return v.market.empty() ? std::string("-") : std::string("does not finish");
   };
   f.push_back({"time_p50_s",
                "s",
                kFits,
-               "median wall time to finish on the market (models/job/cloud_job.h); spot: absent when fewer than half the trials finish within the cap",
+               "median wall time to finish on the market, preemptions and hardware failures included (models/job/cloud_job.h); absent when the job does not finish (spot: fewer than half the trials finish within the cap)",
                [](const VariantResult& v) { return optional_number(v.time_p50_s); },
                "time p50",
                {},
-               on_spot,
+               interrupted,
                "-",
                {},
                unfinished});
   f.push_back({"time_p90_s",
                "s",
                kFits,
-               "90th percentile of the wall time; spot: absent when fewer than 90 % of the trials finish",
+               "90th percentile of the wall time; absent when the job does not finish at that quantile (spot: fewer than 90 % of the trials finish)",
                [](const VariantResult& v) { return optional_number(v.time_p90_s); },
                "time p90",
                {},
-               on_spot,
+               interrupted,
                "-",
                {},
                unfinished});
   f.push_back({"cost_p50_usd",
                "USD",
                kFits,
-               "median dollars on the market; spot: absent when fewer than half the trials finish",
+               "median dollars on the market (its price x nodes x wall time on demand); absent where time p50 is",
                [](const VariantResult& v) { return optional_number(v.cost_p50_usd); },
                "$ p50",
                {},
-               on_spot,
+               interrupted,
                "-",
                {},
                unfinished});
   f.push_back({"cost_p90_usd",
                "USD",
                kFits,
-               "90th percentile of the dollars; spot: absent when fewer than 90 % of the trials finish",
+               "90th percentile of the dollars; absent where time p90 is",
                [](const VariantResult& v) { return optional_number(v.cost_p90_usd); },
                "$ p90",
                {},
-               on_spot,
+               interrupted,
                "-",
                {},
                unfinished});
   f.push_back({"expected_preemptions", "", kFits, "spot: mean preemptions over the trials",
                [](const VariantResult& v) { return optional_number(v.expected_preemptions); }, "preempt.",
                [](const VariantResult& v) { return fmt::format("{:.1f}", *v.expected_preemptions); }, on_spot});
+  f.push_back({"expected_failures", "", kFits,
+               "on demand: mean hardware failures over the run (cloud.gpu_failure_rate; on spot they count among "
+               "the preemptions)",
+               [](const VariantResult& v) { return optional_number(v.expected_failures); }});
   f.push_back({"lost_time_share",
                "1",
                kFits,

@@ -13,7 +13,7 @@
 namespace gpuplan::models {
 
 bool does_not_finish(const VariantResult& row) {
-  return row.fits && row.market == "spot" && row.finished_share && !row.time_p50_s;
+  return row.fits && !row.market.empty() && !row.time_p50_s;  // spot trials, or on-demand failures
 }
 
 std::optional<double> run_cost_usd(const VariantResult& row) {
@@ -87,6 +87,11 @@ std::string relieved_resource(const VariantResult& row, const RemedyOutcome& o) 
 }
 
 std::string unfinished_hint(const VariantResult& row) {
+  if (row.market != "spot") {
+    return row.checkpoint_interval_s > 0.0
+               ? "checkpoints that outlive a node (checkpointing.destination: object_store or network_fs)"
+               : "checkpointing.interval: auto (resume after a hardware failure)";
+  }
   return row.checkpoint_interval_s > 0.0
              ? "cloud.market: on_demand, or a zone with fewer preemptions (cloud.preemption_rate)"
              : "checkpointing.interval: auto (resume after a preemption), or cloud.market: on_demand";

@@ -22,8 +22,8 @@ struct RemedyOutcome {
   VariantResult result;
 };
 
-/// A spot row that fits but whose p50 trial does not finish within the trial cap
-/// (models/run/run_variant.h: no p50 time or dollars).
+/// A cloud row that fits but does not finish within the cap at p50: spot trials, or hardware
+/// failures on demand (models/run/run_variant.h: no p50 time or dollars).
 bool does_not_finish(const VariantResult& row);
 
 /// Dollars of a run: p50 on its cloud market, else on premises; absent without either, and
@@ -43,7 +43,7 @@ double run_time_s(const VariantResult& row);
 std::string relieved_resource(const VariantResult& row, const RemedyOutcome& o);
 
 /// The unchecked advice for a row that does not finish: resume from checkpoints when it has
-/// none, else leave the spot market.
+/// none, else leave the spot market (on demand: checkpoints that outlive the node).
 std::string unfinished_hint(const VariantResult& row);
 
 /// What `goal` measures on `row`: run_time_s, or run_cost_usd (run_time_s without dollars).

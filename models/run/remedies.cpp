@@ -227,9 +227,11 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
     add("host_optimizer", std::move(on_gpu));
   }
 
-  // The job on the spot market.
+  // The job on the spot market, or on demand where hardware fails.
   if (job.cloud && job.cloud->market == Market::kSpot && !job.checkpointing.enabled) {
     add("preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost);
+  } else if (job.cloud && job.cloud->gpu_failure_rate_per_s > 0.0 && !job.checkpointing.enabled) {
+    add("hardware_failures", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost);
   }
   return out;
 }

@@ -36,7 +36,7 @@ const char* name_of(RemedyGoal goal);
 
 /// One change to try.
 struct Remedy {
-  std::string relieves;                   ///< a CriticalPathPart resource, or "preemptions"
+  std::string relieves;  ///< a CriticalPathPart resource, "preemptions" or "hardware_failures"
   std::vector<ScenarioOverride> overrides;
   RemedyGoal goal = RemedyGoal::kTimeToTrain;
   /// How the change alters what training computes, in words ("" when it does not): 8-bit
@@ -95,6 +95,7 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
 /// | communication | hardware.gpu_interconnect: pcie<gen>_switch | own hardware, P2P across the PCIe host bridge |
 /// | host_optimizer | parallelism.offload.optimizer: none (and offload.parameters: none when set) | an optimizer offload on the path |
 /// | preemptions | checkpointing.interval: auto (goal cost) | spot, no checkpoints |
+/// | hardware_failures | checkpointing.interval: auto (goal cost) | on demand with a hardware failure rate, no checkpoints |
 std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& row, const RemedyOptions& options);
 
 }  // namespace gpuplan::models

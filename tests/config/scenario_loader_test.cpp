@@ -15,6 +15,7 @@
 
 #include "config/overrides.h"
 #include "core/units.h"
+#include "models/job/hardware_failures.h"
 
 namespace gpuplan::config {
 namespace {
@@ -246,6 +247,25 @@ cloud:
     CHECK(job.cloud->preemption_rate_per_s == doctest::Approx(core::per_hour(0.05)));
     CHECK(job.cloud->replacement_wait_s == 600.0);
     CHECK(v.preemption_source == PreemptionSource::kRate);
+    // Not written: Llama 3's hardware failure rate, 1.97e-5 per GPU-hour, named with its key.
+    CHECK(job.cloud->gpu_failure_rate_per_s == models::kGpuFailureRatePerS);
+    CHECK(job.cloud->gpu_failure_rate_source ==
+          "Llama 3's 419 unexpected interruptions in 54 days on 16,384 H100s (Dubey et al. 2024); set "
+          "cloud.gpu_failure_rate for your fleet");
+  }
+
+  TEST_CASE("cloud.gpu_failure_rate: a rate per GPU as written, 0 /h for none") {
+    const auto cloud_of = [](const std::string& rate) {
+      return *parse("format: gpuplan/v1\nworkload: {model: resnet50, dataset: {samples: 1281167, synthetic: true}, "
+                    "epochs: 1}\ntraining: {batch_size: 32}\ncloud: {instance: aws/g5.8xlarge, gpu_failure_rate: " +
+                    rate + "}\n")
+                  .variants.front()
+                  .job.cloud;
+    };
+    const models::CloudSpec written = cloud_of("\"1 /day\"");
+    CHECK(written.gpu_failure_rate_per_s == doctest::Approx(1.0 / 86400.0));
+    CHECK(written.gpu_failure_rate_source == "cloud.gpu_failure_rate as written");
+    CHECK(cloud_of("0 /h").gpu_failure_rate_per_s == 0.0);
   }
 
   TEST_CASE("an inline model with base: starts from that catalog model's structure (GPT-3 XL is 1.32 B)") {

@@ -84,7 +84,7 @@ TEST_SUITE("report.report_format") {
         "memory_weights_bytes,memory_gradients_bytes,memory_optimizer_state_bytes,memory_activations_bytes,"
         "memory_workspace_bytes,memory_cuda_context_bytes,memory_allocator_slack_bytes,memory_data_parallel_bytes,"
         "memory_gathered_bytes,epoch_time_s,time_to_train_s,cost_on_demand_usd,cost_on_premises_usd,market,time_p50_s,time_p90_s,"
-        "cost_p50_usd,cost_p90_usd,expected_preemptions,lost_time_share,finished_share,checkpoint_interval_s,"
+        "cost_p50_usd,cost_p90_usd,expected_preemptions,expected_failures,lost_time_share,finished_share,checkpoint_interval_s,"
         "checkpoint_interval_reason,trials,energy_j,bottleneck,suggestion,suggestion_overrides,suggestion_relieves,"
         "suggestion_goal,suggestion_gain,suggested_throughput_samples_per_s,suggested_throughput_change,"
         "suggested_time_to_train_s,suggested_time_change,suggested_cost_usd,suggested_cost_change_usd,"
@@ -92,11 +92,11 @@ TEST_SUITE("report.report_format") {
     CHECK(csv.substr(0, header.size()) == header);
     // Energy in joules, as in JSON (STYLE.md U6): 360000000 J, not 100 kWh.
     CHECK(csv.find("\nbaseline,a100-80gb,0,0,1,1,,,,,,,256,true,1024,,,,0.25,0.2,0.01,0.04,0,0,0,0,,0.84,0.15,0.2,,30000000000,30000000000,80000000000,"
-                   "0,0,0,0,0,0,0,0,0,1251.25,112612.5,1234.5,,,,,,,,,,,,,360000000,gpu_compute,"
+                   "0,0,0,0,0,0,0,0,0,1251.25,112612.5,1234.5,,,,,,,,,,,,,,360000000,gpu_compute,"
                    "training.precision: bf16_amp,,,,,,,,,,,,,false\n") != std::string::npos);
     // OOM: memory and the advice, nothing that needs a simulated step; the comma is quoted.
     CHECK(csv.find("\n\"bs1024, big\",a100-80gb,0,0,1,1,,,,,,,256,false,,,,,,,,,,,,,,,,,,95000000000,95000000000,80000000000,0,0,0,0,0,0,0,0,0,"
-                   ",,,,,,,,,,,,,,,,memory,training.activation_checkpointing: true,,,,,,,,,,,,,false\n") != std::string::npos);
+                   ",,,,,,,,,,,,,,,,,memory,training.activation_checkpointing: true,,,,,,,,,,,,,false\n") != std::string::npos);
   }
 
   TEST_CASE("a note every strategy carries is printed once; the others under their strategy") {
@@ -204,7 +204,7 @@ TEST_SUITE("report.report_format") {
     v.checkpoint_interval_s = 1800.0;
     v.trials = 200;
     const std::string csv = report::render_csv(r);
-    CHECK(csv.find(",1234.5,,spot,3600,7200,10,20,1.5,0.25,1,1800,,200,360000000,") != std::string::npos);
+    CHECK(csv.find(",1234.5,,spot,3600,7200,10,20,1.5,,0.25,1,1800,,200,360000000,") != std::string::npos);
     const auto j = nlohmann::json::parse(report::render_json(r));
     CHECK(j["variants"][0]["time_p90_s"].get<double>() == doctest::Approx(7200.0));
     CHECK(j["variants"][0]["market"] == "spot");
@@ -212,6 +212,27 @@ TEST_SUITE("report.report_format") {
     const std::string table = report::render_table(r);
     CHECK(table.find("$ p90") != std::string::npos);
     CHECK(report::render_table(two_rows()).find("$ p90") == std::string::npos);  // no spot, no spot columns
+  }
+
+  TEST_CASE("an on-demand row: quantile columns only where hardware failures move its time; dollars at p50") {
+    models::ScenarioResult r = two_rows();
+    models::VariantResult& v = r.variants[0];
+    v.market = "on_demand";
+    v.time_p50_s = v.time_to_train_s;  // 112612.5 s, no failure expected at p90
+    v.time_p90_s = v.time_to_train_s;
+    v.cost_p50_usd = v.cost_on_demand_usd;
+    v.cost_p90_usd = v.cost_on_demand_usd;
+    CHECK(report::render_table(r).find("time p50") == std::string::npos);
+    v.time_p50_s = 120000.0;
+    v.time_p90_s = 130000.0;
+    v.cost_p50_usd = 1315.5;
+    v.cost_p90_usd = 1425.1;
+    v.expected_failures = 1.2;
+    const std::string table = report::render_table(r);
+    CHECK(table.find("time p50") != std::string::npos);
+    // The summary's dollars are the market's p50, failures included, not the on-demand column's.
+    CHECK(table.find("$1,316 per run") != std::string::npos);
+    CHECK(report::render_csv(r).find(",on_demand,120000,130000,1315.5,1425.1,,1.2,") != std::string::npos);
   }
 
   TEST_CASE("a checked suggestion: its effect in the notes, its overrides as a CSV cell and a JSON map") {
