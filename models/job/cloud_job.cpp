@@ -17,6 +17,11 @@ std::string minutes_or_seconds(double s) {
 }
 std::string duration(double s) { return s >= 7200.0 ? hours(s) : minutes_or_seconds(s); }
 
+/// A checkpoint destination in words: its name, or for a mapping "the destination written".
+std::string destination_words(const CheckpointSpec& c) {
+  return c.destination == "custom" ? std::string("the checkpointing.destination written") : c.destination;
+}
+
 /// Hardware failures of one node of `job` per second: GPUs per node x the cloud's per-GPU
 /// rate; 0 without a cloud section.
 double failures_per_node_s(const JobSpec& job) {
@@ -71,7 +76,7 @@ void add_on_demand_failures(const JobSpec& chosen, double warmup_s, JobOutcome& 
       resumes ? std::string("each resumes from the last checkpoint")
               : std::string(chosen.checkpointing.enabled && out.checkpoint_interval_s > 0.0
                                 ? "each restarts the job from the start (checkpoints on " +
-                                      chosen.checkpointing.destination + " are lost with the node)"
+                                      destination_words(chosen.checkpointing) + " are lost with the node)"
                                 : "each restarts the job from the start (no periodic checkpoint)");
   std::string note;
   if (!std::isfinite(out.time_p50_s)) {
@@ -203,9 +208,15 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
         out.spot->trials - out.spot->finished, out.spot->trials, kTrialCapFactor, hours(p.cap_s)));
   }
   if (job.checkpointing.enabled && !job.checkpointing.survives_preemption) {
-    out.notes.push_back("checkpoints on " + job.checkpointing.destination +
+    out.notes.push_back("checkpoints on " + destination_words(job.checkpointing) +
                         " are lost with a preempted node: each preemption restarts the job from the start; "
                         "use checkpointing.destination: object_store or network_fs to resume instead");
+  } else if (job.checkpointing.enabled && job.checkpointing.destination == "hardware_storage") {
+    out.notes.push_back(
+        "checkpoints on hardware_storage (" + job.hardware.storage.name +
+        ") are counted as outliving a preempted node, as on a persistent volume; an instance's local disk goes with "
+        "the node: set checkpointing.destination: local_nvme to count that loss, or object_store or network_fs to "
+        "name durable storage");
   }
   if (job.trials < 2) {
     out.notes.push_back("spot: one Monte Carlo trial only; set simulation.trials (e.g. 200) for p50/p90");
