@@ -42,6 +42,12 @@ std::string overrides_text(const std::vector<ScenarioOverride>& overrides) {
   return out;
 }
 
+std::string global_batch_change(const VariantResult& row, const VariantResult& after) {
+  if (row.global_batch_samples == after.global_batch_samples) return "";
+  return fmt::format("global batch {} -> {} {}: retune the learning rate", row.global_batch_samples,
+                     after.global_batch_samples, row.samples_are_sequences ? "sequences" : "samples");
+}
+
 namespace {
 
 /// Gain of `o` over `row` on its goal; NaN when it does not fit, has no positive goal value
@@ -147,9 +153,12 @@ std::string tight_margin(const VariantResult& r) {
   return roomy(r) ? std::string() : fmt::format(", within {:.0f} % of capacity", 100.0 * (1.0 - kTightMemoryShare));
 }
 
-/// "; changes the numerics: ..." for a remedy that alters what training computes, else "".
-std::string numerics_caveat(const Remedy& r) {
-  return r.numerics_change.empty() ? "" : "; changes the numerics: " + r.numerics_change;
+/// "; changes the numerics: ..." for a remedy that alters what training computes, else "";
+/// then "; global batch ..." for one that changes the global batch (global_batch_change).
+std::string caveats_of(const VariantResult& row, const RemedyOutcome& o) {
+  const std::string batch = global_batch_change(row, o.result);
+  return (o.remedy.numerics_change.empty() ? "" : "; changes the numerics: " + o.remedy.numerics_change) +
+         (batch.empty() ? "" : "; " + batch);
 }
 
 /// A row out of memory: the fastest checked change that fits and keeps the training numerics,
@@ -175,10 +184,10 @@ void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& o
   }
   if (fastest != nullptr) {
     row.suggestion = overrides_text(fastest->remedy.overrides) + " (checked: fits, " + memory_of(fastest->result) +
-                     tight_margin(fastest->result) + numerics_caveat(fastest->remedy) + ")";
+                     tight_margin(fastest->result) + caveats_of(row, *fastest) + ")";
   } else if (nearest != nullptr) {
     row.suggestion = "none of the checked changes fits; nearest: " + overrides_text(nearest->remedy.overrides) +
-                     " (" + memory_of(nearest->result) + numerics_caveat(nearest->remedy) +
+                     " (" + memory_of(nearest->result) + caveats_of(row, *nearest) +
                      "); a GPU with more memory, or more GPUs";
   }
 }
@@ -216,7 +225,8 @@ void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes
   const std::optional<double> before = run_cost_usd(row);
   if (s.cost_usd && before) s.cost_change_usd = *s.cost_usd - *before;
   row.bottleneck = s.relieves;
-  row.suggestion = overrides_text(s.overrides);
+  const std::string batch = global_batch_change(row, best->result);
+  row.suggestion = overrides_text(s.overrides) + (batch.empty() ? "" : " (" + batch + ")");
   row.suggested = std::move(s);
 }
 

@@ -268,6 +268,60 @@ TEST_SUITE("models.run.advice") {
     CHECK(unchecked_hint("gpu_compute", ddp_job("pcie4_host_bridge", 1, 8)) == "a faster GPU or more GPUs");
   }
 
+  TEST_CASE("a suggestion that changes the global batch says so, in sequences for a language model") {
+    VariantResult row = row_with({{"gpu_compute", 0.1, 1.0}}, 3600.0, std::nullopt);
+    row.global_batch_samples = 256;  // 32 per GPU x 1 micro-step x 8 GPUs
+    VariantResult doubled = row_with({}, 3000.0, std::nullopt);
+    doubled.global_batch_samples = 512;
+    CHECK(global_batch_change(row, doubled) == "global batch 256 -> 512 samples: retune the learning rate");
+    CHECK(global_batch_change(row, row).empty());
+    VariantResult lm = row;
+    lm.samples_are_sequences = true;
+    CHECK(global_batch_change(lm, doubled) == "global batch 256 -> 512 sequences: retune the learning rate");
+    // training.batch_size x2 (+20 %) changes the optimization; 16 x 2 micro-steps (+10 %)
+    // trains on the same 256 samples and says nothing more.
+    const Remedy bigger{"gpu_compute", {{"training.batch_size", "64"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy same{"gpu_compute",
+                      {{"training.batch_size", "16"}, {"training.gradient_accumulation", "2"}},
+                      RemedyGoal::kTimeToTrain, ""};
+    VariantResult same_batch = row_with({}, 3600.0 / 1.1, std::nullopt);
+    same_batch.global_batch_samples = 256;
+    VariantResult advised = row;
+    apply_advice(advised, {{same, same_batch}, {bigger, doubled}});
+    CHECK(advised.suggestion == "training.batch_size: 64 (global batch 256 -> 512 samples: retune the learning rate)");
+    REQUIRE(advised.suggested);
+    CHECK(overrides_text(advised.suggested->overrides) == "training.batch_size: 64");
+    VariantResult kept = row;
+    apply_advice(kept, {{same, same_batch}});
+    CHECK(kept.suggestion == "training.batch_size: 16, training.gradient_accumulation: 2");
+  }
+
+  TEST_CASE("out of memory: context parallelism halves the data-parallel ranks, and the suggestion says so") {
+    VariantResult row = row_with({}, 3600.0, std::nullopt);
+    row.fits = false;
+    row.samples_are_sequences = true;
+    row.peak_memory_bytes = 100e9;
+    row.global_batch_samples = 64;  // 1 x 8 micro-steps x 8 GPUs
+    const auto result = [](bool fits, double peak_bytes, std::int64_t global_batch) {
+      VariantResult r = row_with({}, 4000.0, std::nullopt);
+      r.fits = fits;
+      r.peak_memory_bytes = peak_bytes;
+      r.memory_capacity_bytes = 80e9;
+      r.global_batch_samples = global_batch;
+      return r;
+    };
+    const Remedy cp{"memory", {{"parallelism.context_parallel", "2"}}, RemedyGoal::kTimeToTrain, ""};
+    VariantResult fits = row;
+    apply_advice(fits, {{cp, result(true, 60e9, 32)}});
+    CHECK(fits.suggestion == "parallelism.context_parallel: 2 (checked: fits, 60.0 GB of 80.0 GB; global batch 64 -> 32 "
+                             "sequences: retune the learning rate)");
+    VariantResult nearest = row;
+    apply_advice(nearest, {{cp, result(false, 90e9, 32)}});
+    CHECK(nearest.suggestion == "none of the checked changes fits; nearest: parallelism.context_parallel: 2 (90.0 GB of "
+                                "80.0 GB; global batch 64 -> 32 sequences: retune the learning rate); a GPU with more "
+                                "memory, or more GPUs");
+  }
+
   TEST_CASE("out of memory at batch 1 with checkpointing: lighter optimizer state, pure bf16, a bigger GPU") {
     JobSpec job = ddp_job("nvlink3_nvswitch", 1, 1);
     job.parallelism.strategy = ParallelStrategy::kFsdp;  // the states are sharded already
