@@ -262,10 +262,33 @@ TEST_SUITE("models.run.advice") {
   }
 
   TEST_CASE("unchecked hints follow what is left to change") {
+    // Fewer or more GPUs change the data-parallel ranks: the hint says how the global batch
+    // (micro-batch x accumulation x ranks) stays, or that it changes.
     CHECK(unchecked_hint("communication", ddp_job("nvlink3_nvswitch", 2, 8)) ==
-          "a faster network between nodes (InfiniBand/EFA class), or fewer nodes");
-    CHECK(unchecked_hint("communication", ddp_job("pcie4_host_bridge", 1, 8)) == "NVLink between the GPUs, or fewer GPUs");
-    CHECK(unchecked_hint("gpu_compute", ddp_job("pcie4_host_bridge", 1, 8)) == "a faster GPU or more GPUs");
+          "a faster network between nodes (InfiniBand/EFA class), or fewer nodes with more "
+          "training.gradient_accumulation (the same global batch)");
+    CHECK(unchecked_hint("communication", ddp_job("pcie4_host_bridge", 1, 8)) ==
+          "NVLink between the GPUs, or fewer GPUs with more training.gradient_accumulation (the same global batch)");
+    CHECK(unchecked_hint("gpu_compute", ddp_job("pcie4_host_bridge", 1, 8)) ==
+          "a faster GPU, or more GPUs with less training.gradient_accumulation (the same global batch)");
+    JobSpec one_step = ddp_job("pcie4_host_bridge", 1, 1);  // batch 16 x 1 micro-step
+    CHECK(unchecked_hint("gpu_compute", one_step) ==
+          "a faster GPU, or more GPUs with a smaller training.batch_size (the same global batch)");
+    one_step.training.batch_size = 1;
+    CHECK(unchecked_hint("gpu_compute", one_step) ==
+          "a faster GPU, or more GPUs (a larger global batch: retune the learning rate)");
+    JobSpec pipeline = ddp_job("nvlink3_nvswitch", 1, 8);
+    pipeline.parallelism.pipeline_parallel = 4;
+    CHECK(unchecked_hint("pipeline_bubble", pipeline) ==
+          "more, smaller micro-batches (training.gradient_accumulation up, training.batch_size down by as much: the "
+          "same global batch), the interleaved schedule with parallelism.virtual_stages, fewer pipeline stages (more "
+          "data-parallel ranks: less training.gradient_accumulation keeps the global batch), or layers moved off the "
+          "slowest stage");
+    pipeline.training.batch_size = 1;
+    CHECK(unchecked_hint("pipeline_bubble", pipeline) ==
+          "more micro-batches (training.gradient_accumulation up: a larger global batch, retune the learning rate), the "
+          "interleaved schedule with parallelism.virtual_stages, fewer pipeline stages (more data-parallel ranks: less "
+          "training.gradient_accumulation keeps the global batch), or layers moved off the slowest stage");
   }
 
   TEST_CASE("a suggestion that changes the global batch says so, in sequences for a language model") {
@@ -346,14 +369,17 @@ TEST_SUITE("models.run.advice") {
     job.parallelism.distributed_optimizer = true;
     CHECK(oom_suggestion(job) ==
           "parallelism.grad_reduce_in_fp32: false (2 B main gradients per parameter instead of 4), "
-          "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation");
+          "training.activation_checkpointing: true, or a smaller training.batch_size with more "
+          "training.gradient_accumulation (the same global batch)");
     job.parallelism.grad_reduce_in_fp32 = false;  // already bf16: the rest alone
     CHECK(oom_suggestion(job) ==
-          "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation");
+          "training.activation_checkpointing: true, or a smaller training.batch_size with more "
+          "training.gradient_accumulation (the same global batch)");
     job.parallelism.grad_reduce_in_fp32.reset();
     job.training.precision = Precision::kFp32;  // fp32 parameters keep fp32 grads
     CHECK(oom_suggestion(job) ==
-          "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation");
+          "training.activation_checkpointing: true, or a smaller training.batch_size with more "
+          "training.gradient_accumulation (the same global batch)");
   }
 
   TEST_CASE("out of memory on 8 GPUs with DDP at batch 1 with checkpointing: shard the states with FSDP") {
