@@ -161,18 +161,24 @@ std::string caveats_of(const VariantResult& row, const RemedyOutcome& o) {
          (batch.empty() ? "" : "; " + batch);
 }
 
-/// A row out of memory: the fastest checked change that fits and keeps the training numerics,
-/// else the fastest that fits with its caveat (8-bit moments, pure bf16: the user's call, as
-/// the batch is), else the one that leaves the least memory, named as such; the unchecked hint
-/// when nothing was checked. Among changes alike in numerics, one whose peak leaves the
-/// kTightMemoryShare margin goes before a faster one within it (which is said).
+/// Whether `o` trains what `row` trains: the same numerics and the same global batch.
+bool keeps_training(const VariantResult& row, const RemedyOutcome& o) {
+  return o.remedy.numerics_change.empty() && o.result.global_batch_samples == row.global_batch_samples;
+}
+
+/// A row out of memory: the fastest checked change that fits and keeps the training numerics
+/// and the global batch (context parallelism on the same GPUs halves the data-parallel ranks),
+/// else the fastest that fits with its caveats (8-bit moments, pure bf16, another global
+/// batch: the user's call), else the one that leaves the least memory, named as such; the
+/// unchecked hint when nothing was checked. Among changes alike in that, one whose peak leaves
+/// the kTightMemoryShare margin goes before a faster one within it (which is said).
 void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
   const RemedyOutcome* fastest = nullptr;
   const RemedyOutcome* nearest = nullptr;
-  const auto better_fit = [](const RemedyOutcome& o, const RemedyOutcome* than) {
+  const auto better_fit = [&row](const RemedyOutcome& o, const RemedyOutcome* than) {
     if (than == nullptr) return true;
-    const bool keeps = o.remedy.numerics_change.empty();
-    const bool than_keeps = than->remedy.numerics_change.empty();
+    const bool keeps = keeps_training(row, o);
+    const bool than_keeps = keeps_training(row, *than);
     if (keeps != than_keeps) return keeps;
     if (roomy(o.result) != roomy(than->result)) return roomy(o.result);
     return run_time_s(o.result) < run_time_s(than->result);

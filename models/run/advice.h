@@ -84,7 +84,8 @@ std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second)
 /// fits and gains kMinimumRemedyGain (a row that does not finish keeps preemptions and
 /// unfinished_hint, models/run/run_variant.h). A remedy that makes such a row finish has an
 /// infinite gain (machine outputs carry no gain) and time_change -1. A row out of memory
-/// keeps bottleneck "memory" and gets as suggestion the fastest outcome that fits, with its
+/// keeps bottleneck "memory" and gets as suggestion the fastest outcome that fits (first one
+/// that keeps the numerics and the global batch, then one that leaves 5 % free), with its
 /// checked peak ("... (checked: fits, 82.9 GB of 151.4 GB)"), else the outcome with the least
 /// peak memory below the row's own, said to be the nearest (none: the unchecked hint stays);
 /// row.suggested stays empty. A suggestion that changes the global batch says so

@@ -319,7 +319,7 @@ TEST_SUITE("models.run.advice") {
     CHECK(kept.suggestion == "training.batch_size: 16, training.gradient_accumulation: 2");
   }
 
-  TEST_CASE("out of memory: context parallelism halves the data-parallel ranks, and the suggestion says so") {
+  TEST_CASE("out of memory: context parallelism halves the data-parallel ranks: said, and after a change that keeps them") {
     VariantResult row = row_with({}, 3600.0, std::nullopt);
     row.fits = false;
     row.samples_are_sequences = true;
@@ -338,6 +338,14 @@ TEST_SUITE("models.run.advice") {
     apply_advice(fits, {{cp, result(true, 60e9, 32)}});
     CHECK(fits.suggestion == "parallelism.context_parallel: 2 (checked: fits, 60.0 GB of 80.0 GB; global batch 64 -> 32 "
                              "sequences: retune the learning rate)");
+    // Checkpointing fits too, slower, on the same 64 sequences: it goes first, as a change that
+    // keeps the numerics does.
+    const Remedy checkpointing{"memory", {{"training.activation_checkpointing", "true"}}, RemedyGoal::kTimeToTrain, ""};
+    VariantResult slower = result(true, 50e9, 64);
+    slower.time_to_train_s = 5000.0;
+    VariantResult same = row;
+    apply_advice(same, {{cp, result(true, 60e9, 32)}, {checkpointing, slower}});
+    CHECK(same.suggestion == "training.activation_checkpointing: true (checked: fits, 50.0 GB of 80.0 GB)");
     VariantResult nearest = row;
     apply_advice(nearest, {{cp, result(false, 90e9, 32)}});
     CHECK(nearest.suggestion == "none of the checked changes fits; nearest: parallelism.context_parallel: 2 (90.0 GB of "
