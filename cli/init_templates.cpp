@@ -51,7 +51,9 @@ const char* kLlm = R"(# A gpuplan scenario: one training job and the strategies 
 # with FSDP on one cloud node of 8 H100. Every value with a unit is written with it
 # ("32 KiB", "10 min"); a bare number for a dimensional value is an error. Names come from
 # the catalogs: gpuplan list models, gpuplan list instances, gpuplan list gpus. Every key:
-# docs/scenario-format.md; language models in depth: docs/language-models.md.
+# docs/scenario-format.md; language models in depth: docs/language-models.md. Which instance
+# and layout (TP, PP, FSDP, ZeRO) meet a deadline cheapest, at this global batch:
+#   gpuplan plan FILE --deadline 24h --providers aws,gcp
 format: gpuplan/v1
 name: my LLM training job
 seed: 42                        # same scenario + seed = the same numbers, byte for byte
