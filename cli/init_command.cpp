@@ -4,69 +4,55 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "cli/init_templates.h"
 #include "cli/output_file.h"
 
 namespace gpuplan::cli {
 
-std::string starter_scenario() {
-  return R"(# A gpuplan scenario: one training job and the strategies to compare (gpuplan run FILE).
-# Every value with a unit is written with it ("110 KiB", "2.5 GB/s", "6 ms"); a bare number
-# for a dimensional value is an error. Names come from the catalogs: gpuplan list gpus,
-# gpuplan list models, gpuplan list storage, gpuplan list instances.
-format: gpuplan/v1
-name: my training job
-seed: 42                        # same scenario + seed = the same numbers, byte for byte
+namespace {
 
-workload:
-  model: resnet50               # gpuplan list models (or an inline architecture)
-  dataset:
-    samples: 1281167            # training samples per epoch (ImageNet-1k here)
-    sample_size: "110 KiB"      # mean stored size of one sample
-    decode_time: "6 ms"         # CPU time to decode and augment one sample on one core
-  epochs: 90
-
-training:
-  batch_size: 32                # per GPU, per micro-step
-  precision: fp32               # fp32 | tf32 | fp16_amp | bf16_amp
-  optimizer: sgd_momentum       # sgd | sgd_momentum | adam | adamw
-
-data_loader:
-  num_workers: 0                # PyTorch DataLoader workers; 0 = the training process decodes
-  pin_memory: false
-
-hardware:
-  gpu: rtx3090                  # gpuplan list gpus; or cloud: {instance: aws/p3.2xlarge}
-  cpu_cores: 8
-  host_memory: "64 GiB"
-  storage: nvme_ssd             # gpuplan list storage
-
-# What to compare: each strategy overrides keys of the job above by their dotted path.
-strategies:
-  baseline: {}
-  workers_4: {data_loader.num_workers: 4}
-  amp_workers_4: {training.precision: fp16_amp, data_loader.num_workers: 4}
-)";
+/// `gpuplan init --help`: the command and one line per template.
+std::string init_help() {
+  std::string out =
+      "gpuplan init [--template NAME] [FILE]: write a commented starter scenario to FILE (default "
+      "my-job.yaml) that runs as it is; an existing FILE is never replaced\n"
+      "Templates (default " +
+      std::string(kDefaultInitTemplate) + "):\n";
+  for (const InitTemplate& t : init_templates())
+    out += "  " + t.name + std::string(8 - t.name.size(), ' ') + t.summary + "\n";
+  return out;
 }
+
+}  // namespace
 
 int init_main(const std::vector<std::string>& args) {
   std::string path = "my-job.yaml";
+  std::string template_name = kDefaultInitTemplate;
   bool have_path = false;
-  for (const auto& a : args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
-      std::cout << "gpuplan init [FILE]: write a commented starter scenario to FILE (default my-job.yaml); an "
-                   "existing FILE is never replaced\n";
+      std::cout << init_help();
       return 0;
+    }
+    if (a == "--template" || a.rfind("--template=", 0) == 0) {
+      if (a == "--template" && i + 1 == args.size()) {
+        throw std::invalid_argument("gpuplan init --template needs a NAME: gpuplan init --template llm FILE");
+      }
+      template_name = a == "--template" ? args[++i] : a.substr(a.find('=') + 1);
+      continue;
     }
     if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "' of gpuplan init");
     if (have_path) throw std::invalid_argument("gpuplan init takes one FILE, found a second: '" + a + "'");
     path = a;
     have_path = true;
   }
+  const InitTemplate& chosen = init_template(template_name);  // before the file check: a bad name says so first
   if (std::filesystem::exists(path)) {
     throw std::invalid_argument("'" + path + "' exists; gpuplan init never replaces a file: name another FILE");
   }
   try {
-    write_file_atomically(path, starter_scenario());
+    write_file_atomically(path, chosen.text);
   } catch (const std::runtime_error& e) {
     throw std::invalid_argument(e.what());
   }

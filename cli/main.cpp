@@ -73,7 +73,7 @@ const char* kTopUsage =
     "  gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--format ...] [-o FILE]\n"
     "              [--gpus h100-sxm,...] [--threads N] [--exhaustive]\n"
     "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
-    "  gpuplan init [FILE]            write a commented starter scenario (default my-job.yaml)\n"
+    "  gpuplan init [--template resnet|llm] [FILE]   a commented starter scenario (default resnet, my-job.yaml)\n"
     "  gpuplan list gpus|instances|models|storage [--wide]\n"
     "  gpuplan schema [--format markdown|json] [-o FILE]   every scenario key (docs/scenario-format.md)\n"
     "  gpuplan completion bash|zsh    a shell completion script (source it)\n"

@@ -956,7 +956,8 @@ bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardwa
   }
   const std::string fix = "; give the node's real host memory (at least " + bytes(total) + ")" +
                           (offloaded > 0.0 ? ", offload to nvme, or add nodes to shard the states over"
-                                           : ", or lower num_workers, prefetch_factor or batch_size");
+                                           : ", or lower num_workers, prefetch_factor or batch_size (with more "
+                                             "gradient_accumulation for the same global batch)");
   if (hardware.reader && hardware.reader->has("host_memory")) {
     hardware.reader->error("host_memory", problem, fix);
   } else if (cloud.reader) {

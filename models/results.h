@@ -102,6 +102,9 @@ struct VariantResult {
   double frozen_parameters = 0.0;
   int gpus = 1;
   std::int64_t global_batch_samples = 0;  ///< up to the dataset bound, 1e15: needs 64 bits
+  /// A sample is a token sequence (WorkloadSpec::is_language_model): advice counts the global
+  /// batch in sequences.
+  bool samples_are_sequences = false;
   std::string parallelism;             ///< none | data_parallel | ddp
   /// Throughput / (GPUs x throughput of one GPU of the same kind alone on the node, same
   /// per-GPU batch); absent on one GPU.

@@ -42,6 +42,19 @@ constexpr double kBusyPcieShare = 0.30;
 constexpr double kBurstyIdleShare = 0.20;
 
 bool known(double v) { return !std::isnan(v); }
+
+/// What a remedy that changes the batch per GPU, the accumulation or the GPUs does to the
+/// global batch (micro-batch x accumulation x data-parallel ranks): `keeps` (the change that
+/// compensates) keeps it; otherwise the optimisation changes too (Goyal et al. 2017, sec. 2.1).
+std::string global_batch_note(const std::string& keeps) {
+  return keeps + " keeps the global batch, else retune the learning rate";
+}
+
+/// "a bigger batch per GPU (`why`; less gradient accumulation keeps the global batch, ...)".
+std::string bigger_batch(const std::string& why) {
+  return "a bigger batch per GPU (" + (why.empty() ? "" : why + "; ") +
+         global_batch_note("less gradient accumulation") + ")";
+}
 std::string pct(double share) { return fmt::format("{:.0f} %", share * 100.0); }
 std::string gb(double bytes) { return fmt::format("{:.1f} GB", core::to_gigabytes(bytes)); }
 std::string gbps(double bytes_per_s) { return fmt::format("{:.2f} GB/s", core::to_gigabytes_per_s(bytes_per_s)); }
@@ -199,12 +212,12 @@ Finding classify(const GpuUsage* u, int gpu_count, const HostUsage& h, const Pro
     if (low_sm || low_power) {
       std::string headroom;
       if (known(u->memory_used_peak_bytes) && known(u->memory_capacity_bytes)) {
-        headroom = fmt::format(" ({} of memory free)", gb(u->memory_capacity_bytes - u->memory_used_peak_bytes));
+        headroom = fmt::format("{} of memory free", gb(u->memory_capacity_bytes - u->memory_used_peak_bytes));
       }
       return set("under_utilized", true,
                  fmt::format("{} is never idle but its kernels leave it half-used ({}): the job fits but under-uses the GPU",
                              who, low_sm ? "SM activity " + pct(u->sm_active_mean) : "power well below the limit"),
-                 "a bigger batch" + headroom + ", mixed precision, or compiled mode (fewer, larger kernels)");
+                 bigger_batch(headroom) + ", mixed precision, or compiled mode (fewer, larger kernels)");
     }
     const bool dram = known(u->dram_active_mean) && u->dram_active_mean >= kBusyDram &&
                       (!known(u->tensor_active_mean) || u->tensor_active_mean < kIdleTensor);
@@ -215,7 +228,8 @@ Finding classify(const GpuUsage* u, int gpu_count, const HostUsage& h, const Pro
                  "fewer bytes per step: bf16/fp16 AMP, fused kernels (compiled mode), channels_last for convolutions");
     }
     return set("compute", true, fmt::format("{} computes {} of the time: it is the limiter, and the job is healthy", who, pct(util)),
-               "only faster math helps: AMP/bf16 if not on yet, then a faster GPU or more GPUs");
+               "only faster math helps: AMP/bf16 if not on yet, then a faster GPU or more GPUs (" +
+                   global_batch_note("less gradient accumulation") + ")");
   }
 
   if ((known(h.busiest_disk_utilization) && h.busiest_disk_utilization >= kSaturatedDisk) ||
@@ -251,11 +265,11 @@ Finding classify(const GpuUsage* u, int gpu_count, const HostUsage& h, const Pro
     return set("host_dispatch", true,
                fmt::format("{} is partly busy ({}) while one CPU core is full: Python launches the kernels too slowly", who,
                            pct(util)),
-               "compiled mode or CUDA graphs, a bigger batch (fewer launches per sample)");
+               "compiled mode or CUDA graphs, " + bigger_batch("fewer launches per sample"));
   }
   if (known(p.kernel_launch_cpu_share) && p.kernel_launch_cpu_share >= kDominantShare) {
     return set("host_dispatch", true, who + " waits for the Python/CUDA launch of its kernels",
-               "compiled mode or CUDA graphs, a bigger batch (fewer launches per sample)");
+               "compiled mode or CUDA graphs, " + bigger_batch("fewer launches per sample"));
   }
   const bool pcie_busy = u != nullptr && gpu_count > 1 && known(u->pcie_tx_mean_bytes_per_s) &&
                          known(u->facts.pcie_bytes_per_s_per_direction) &&
@@ -263,7 +277,8 @@ Finding classify(const GpuUsage* u, int gpu_count, const HostUsage& h, const Pro
   const bool nccl_dominant = known(p.nccl_cuda_share) && p.nccl_cuda_share >= kDominantShare;
   if (pcie_busy || nccl_dominant) {
     return set("communication", true, fmt::format("{} waits {} of the time for gradient exchange between GPUs", who, wait_share),
-               "gradient accumulation (fewer all-reduces per sample), larger DDP buckets, or GPUs joined by NVLink");
+               "gradient accumulation (fewer all-reduces per sample; " + global_batch_note("a smaller batch per GPU") +
+                   "), larger DDP buckets, or GPUs joined by NVLink");
   }
   if (u == nullptr || !known(util)) {
     return set("unknown", false, "the logs hold no GPU utilization and no dominant host or profiler activity",
@@ -289,7 +304,7 @@ Finding classify(const GpuUsage* u, int gpu_count, const HostUsage& h, const Pro
              fmt::format("{} is partly busy ({}) without idle gaps: many short waits between kernels, the pattern of "
                          "host-side dispatch",
                          who, pct(util)),
-             "compiled mode or CUDA graphs, a bigger batch" + confirm);
+             "compiled mode or CUDA graphs, " + bigger_batch("") + confirm);
 }
 
 LogDiagnosis diagnose_logs(const MonitorTrace& trace, const std::vector<GpuFacts>& facts_per_series) {

@@ -42,6 +42,12 @@ std::string overrides_text(const std::vector<ScenarioOverride>& overrides) {
   return out;
 }
 
+std::string global_batch_change(const VariantResult& row, const VariantResult& after) {
+  if (row.global_batch_samples == after.global_batch_samples) return "";
+  return fmt::format("global batch {} -> {} {}: retune the learning rate", row.global_batch_samples,
+                     after.global_batch_samples, row.samples_are_sequences ? "sequences" : "samples");
+}
+
 namespace {
 
 /// Gain of `o` over `row` on its goal; NaN when it does not fit, has no positive goal value
@@ -152,23 +158,32 @@ std::string tight_margin(const VariantResult& r) {
   return roomy(r) ? std::string() : fmt::format(", within {:.0f} % of capacity", 100.0 * (1.0 - kTightMemoryShare));
 }
 
-/// "; changes the numerics: ..." for a remedy that alters what training computes, else "".
-std::string numerics_caveat(const Remedy& r) {
-  return r.numerics_change.empty() ? "" : "; changes the numerics: " + r.numerics_change;
+/// "; changes the numerics: ..." for a remedy that alters what training computes, else "";
+/// then "; global batch ..." for one that changes the global batch (global_batch_change).
+std::string caveats_of(const VariantResult& row, const RemedyOutcome& o) {
+  const std::string batch = global_batch_change(row, o.result);
+  return (o.remedy.numerics_change.empty() ? "" : "; changes the numerics: " + o.remedy.numerics_change) +
+         (batch.empty() ? "" : "; " + batch);
 }
 
-/// A row out of memory: the fastest checked change that fits and keeps the training numerics,
-/// else the fastest that fits with its caveat (8-bit moments, pure bf16: the user's call, as
-/// the batch is), else the one that leaves the least memory, named as such; the unchecked hint
-/// when nothing was checked. Among changes alike in numerics, one whose peak leaves the
-/// kTightMemoryShare margin goes before a faster one within it (which is said).
+/// Whether `o` trains what `row` trains: the same numerics and the same global batch.
+bool keeps_training(const VariantResult& row, const RemedyOutcome& o) {
+  return o.remedy.numerics_change.empty() && o.result.global_batch_samples == row.global_batch_samples;
+}
+
+/// A row out of memory: the fastest checked change that fits and keeps the training numerics
+/// and the global batch (context parallelism on the same GPUs halves the data-parallel ranks),
+/// else the fastest that fits with its caveats (8-bit moments, pure bf16, another global
+/// batch: the user's call), else the one that leaves the least memory, named as such; the
+/// unchecked hint when nothing was checked. Among changes alike in that, one whose peak leaves
+/// the kTightMemoryShare margin goes before a faster one within it (which is said).
 void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {
   const RemedyOutcome* fastest = nullptr;
   const RemedyOutcome* nearest = nullptr;
-  const auto better_fit = [](const RemedyOutcome& o, const RemedyOutcome* than) {
+  const auto better_fit = [&row](const RemedyOutcome& o, const RemedyOutcome* than) {
     if (than == nullptr) return true;
-    const bool keeps = o.remedy.numerics_change.empty();
-    const bool than_keeps = than->remedy.numerics_change.empty();
+    const bool keeps = keeps_training(row, o);
+    const bool than_keeps = keeps_training(row, *than);
     if (keeps != than_keeps) return keeps;
     if (roomy(o.result) != roomy(than->result)) return roomy(o.result);
     return run_time_s(o.result) < run_time_s(than->result);
@@ -180,10 +195,10 @@ void apply_memory_advice(VariantResult& row, const std::vector<RemedyOutcome>& o
   }
   if (fastest != nullptr) {
     row.suggestion = overrides_text(fastest->remedy.overrides) + " (checked: fits, " + memory_of(fastest->result) +
-                     tight_margin(fastest->result) + numerics_caveat(fastest->remedy) + ")";
+                     tight_margin(fastest->result) + caveats_of(row, *fastest) + ")";
   } else if (nearest != nullptr) {
     row.suggestion = "none of the checked changes fits; nearest: " + overrides_text(nearest->remedy.overrides) +
-                     " (" + memory_of(nearest->result) + numerics_caveat(nearest->remedy) +
+                     " (" + memory_of(nearest->result) + caveats_of(row, *nearest) +
                      "); a GPU with more memory, or more GPUs";
   }
 }
@@ -221,7 +236,8 @@ void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes
   const std::optional<double> before = run_cost_usd(row);
   if (s.cost_usd && before) s.cost_change_usd = *s.cost_usd - *before;
   row.bottleneck = s.relieves;
-  row.suggestion = overrides_text(s.overrides);
+  const std::string batch = global_batch_change(row, best->result);
+  row.suggestion = overrides_text(s.overrides) + (batch.empty() ? "" : " (" + batch + ")");
   row.suggested = std::move(s);
 }
 

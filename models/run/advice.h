@@ -52,6 +52,15 @@ double goal_value(const VariantResult& row, RemedyGoal goal);
 /// "path: value, path: value", in order.
 std::string overrides_text(const std::vector<ScenarioOverride>& overrides);
 
+/// What a remedy does to the optimization when it changes the global batch (micro-batch x
+/// gradient accumulation x data-parallel ranks): "global batch 256 -> 512 samples: retune the
+/// learning rate" ("sequences" for a language model) between `row` and `after`, the remedy's
+/// simulated row; "" when the two train on the same global batch (batch 1 x 8 accumulated in
+/// place of 8 x 1). A different global batch changes the learning rate that converges, not
+/// only the speed (Goyal et al. 2017, "Accurate, Large Minibatch SGD", sec. 2.1: scale the
+/// rate with the batch). Throws nothing.
+std::string global_batch_change(const VariantResult& row, const VariantResult& after);
+
 /// How many of a row's best single remedies a second remedy is tried on top of.
 inline constexpr std::size_t kPairStarts = 2;
 
@@ -75,10 +84,13 @@ std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second)
 /// fits and gains kMinimumRemedyGain (a row that does not finish keeps preemptions and
 /// unfinished_hint, models/run/run_variant.h). A remedy that makes such a row finish has an
 /// infinite gain (machine outputs carry no gain) and time_change -1. A row out of memory
-/// keeps bottleneck "memory" and gets as suggestion the fastest outcome that fits, with its
+/// keeps bottleneck "memory" and gets as suggestion the fastest outcome that fits (first one
+/// that keeps the numerics and the global batch, then one that leaves 5 % free), with its
 /// checked peak ("... (checked: fits, 82.9 GB of 151.4 GB)"), else the outcome with the least
 /// peak memory below the row's own, said to be the nearest (none: the unchecked hint stays);
-/// row.suggested stays empty. Throws nothing.
+/// row.suggested stays empty. A suggestion that changes the global batch says so
+/// (global_batch_change): "training.batch_size: 64 (global batch 256 -> 512 samples: retune
+/// the learning rate)", or inside the checked parentheses of a row out of memory. Throws nothing.
 void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes);
 
 }  // namespace gpuplan::models

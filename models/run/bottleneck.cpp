@@ -10,6 +10,21 @@
 
 namespace gpuplan::models {
 
+namespace {
+/// The global batch is micro-batch x accumulation x data-parallel ranks: a hint that changes
+/// the GPUs or the pipeline stages says how to keep it, or that it changes (a different global
+/// batch needs another learning rate, Goyal et al. 2017, sec. 2.1).
+const char* kSameGlobalBatch = " (the same global batch)";
+
+/// "more GPUs ..." for a compute-bound row: with less accumulation or a smaller micro-batch
+/// per GPU, which keep the global batch, while either can still shrink.
+std::string more_gpus(const TrainingSpec& t) {
+  if (t.gradient_accumulation > 1) return std::string("more GPUs with less training.gradient_accumulation") + kSameGlobalBatch;
+  if (t.batch_size > 1) return std::string("more GPUs with a smaller training.batch_size") + kSameGlobalBatch;
+  return "more GPUs (a larger global batch: retune the learning rate)";
+}
+}  // namespace
+
 std::string unchecked_hint(const std::string& resource, const JobSpec& job) {
   if (resource == "data_loading_cpu") {
     return job.data_loader.preprocess_on == PreprocessOn::kCpu
@@ -20,8 +35,9 @@ std::string unchecked_hint(const std::string& resource, const JobSpec& job) {
   if (resource == "h2d_copy") return "copy uint8 images and normalise on the GPU, or a faster PCIe link";
   if (resource == "host_dispatch") return "a faster host CPU, or fewer and larger kernels";
   if (resource == "communication") {
-    return job.hardware.nodes > 1 ? "a faster network between nodes (InfiniBand/EFA class), or fewer nodes"
-                                  : "NVLink between the GPUs, or fewer GPUs";
+    const std::string fewer = std::string(" with more training.gradient_accumulation") + kSameGlobalBatch;
+    return job.hardware.nodes > 1 ? "a faster network between nodes (InfiniBand/EFA class), or fewer nodes" + fewer
+                                  : "NVLink between the GPUs, or fewer GPUs" + fewer;
   }
   if (resource == "host_optimizer") {
     // The host Adam runs on the rank's cores at a per-core memory rate
@@ -31,27 +47,37 @@ std::string unchecked_hint(const std::string& resource, const JobSpec& job) {
   if (resource == "pipeline_bubble") {
     // Bubble (p - 1) / (m + p - 1) for 1F1B, divided by v interleaved (Narayanan et al. 2021,
     // sec. 2.2); an imbalanced stage is fixed by moving layers, which the tool cannot.
-    return "more micro-batches (training.gradient_accumulation), the interleaved schedule with "
-           "parallelism.virtual_stages, fewer pipeline stages, or layers moved off the slowest stage";
+    // Halving the micro-batch while doubling the micro-batches keeps the global batch; fewer
+    // stages on the same GPUs mean more data-parallel ranks.
+    const std::string more_micro_batches =
+        job.training.batch_size > 1
+            ? std::string("more, smaller micro-batches (training.gradient_accumulation up, training.batch_size down by "
+                          "as much: the same global batch)")
+            : "more micro-batches (training.gradient_accumulation up: a larger global batch, retune the learning rate)";
+    return more_micro_batches +
+           ", the interleaved schedule with parallelism.virtual_stages, fewer pipeline stages (more data-parallel "
+           "ranks: less training.gradient_accumulation keeps the global batch), or layers moved off the slowest stage";
   }
-  return "a faster GPU or more GPUs";
+  return "a faster GPU, or " + more_gpus(job.training);
 }
 
 namespace {
 /// The suggestion without the main-gradient width (oom_suggestion).
 std::string layout_suggestion(const JobSpec& job) {
   if (!job.training.activation_checkpointing) {
-    return "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation";
+    return std::string("training.activation_checkpointing: true, or a smaller training.batch_size with more "
+                       "training.gradient_accumulation") +
+           kSameGlobalBatch;
   }
   if (job.training.batch_size > 1) {
-    return "a smaller training.batch_size with training.gradient_accumulation";
+    return std::string("a smaller training.batch_size with more training.gradient_accumulation") + kSameGlobalBatch;
   }
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   if (job.parallelism.pipeline_parallel > 1) {
     // Pipeline parallelism composes with DDP only (config/scenario_model_parallel.h): more
     // stages hold fewer layers each (models/memory/parallel_memory.h rank_memory).
-    return "a larger parallelism.pipeline_parallel (fewer layers and micro-batches in flight per stage), or more "
-           "GPUs";
+    return "a larger parallelism.pipeline_parallel (fewer layers and micro-batches in flight per stage; fewer "
+           "data-parallel ranks: more training.gradient_accumulation keeps the global batch), or more GPUs";
   }
   if (gpus > 1 && !sharding_layout(job).parameters) {
     // FSDP full_shard divides weights, gradients and optimizer state by the GPUs

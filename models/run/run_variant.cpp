@@ -203,6 +203,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   r.frozen_parameters = job.workload.frozen_parameters;
   r.gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   r.global_batch_samples = static_cast<std::int64_t>(global_batch_samples(job));
+  r.samples_are_sequences = job.workload.is_language_model;
   r.calibrated = job.hardware.gpu.calibrated;
   r.gpu_prediction_only = job.hardware.gpu.prediction_only;
   r.gpu_uncalibratable = job.hardware.gpu.is_amd();

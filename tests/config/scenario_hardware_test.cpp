@@ -328,7 +328,7 @@ sweep:
                    "hold: 8 GPU(s) x 2 batches (max(1, num_workers 0 x prefetch_factor 2) in flight + 1 in use) x "
                    "19267840 B (18.4 MiB) per batch at s.yaml:11:16 (hardware.host_memory); give the node's real "
                    "host memory (at least 308285440 B (294.0 MiB)), or lower num_workers, prefetch_factor or "
-                   "batch_size"});
+                   "batch_size (with more gradient_accumulation for the same global batch)"});
     // Just enough passes.
     std::string enough = node("");
     enough.replace(enough.find("\"64 GiB\""), 8, "\"308285440 B\"");

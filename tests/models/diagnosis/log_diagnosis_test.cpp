@@ -30,6 +30,9 @@ TEST_SUITE("models.diagnosis.log_diagnosis") {
     CHECK(f.bottleneck == "compute");
     CHECK(f.supported);
     CHECK(f.headline == "GPU 0 computes 98 % of the time: it is the limiter, and the job is healthy");
+    // More GPUs add data-parallel ranks: the remedy says what keeps the global batch.
+    CHECK(f.remedy == "only faster math helps: AMP/bf16 if not on yet, then a faster GPU or more GPUs (less gradient "
+                      "accumulation keeps the global batch, else retune the learning rate)");
   }
 
   TEST_CASE("busy but drawing little power, or low SM activity: under_utilized") {
@@ -39,6 +42,14 @@ TEST_SUITE("models.diagnosis.log_diagnosis") {
     GpuUsage d = busy_gpu(0.97);
     d.sm_active_mean = 0.3;
     CHECK(classify(&d, 1, {}, {}).bottleneck == "under_utilized");
+    CHECK(classify(&d, 1, {}, {}).remedy ==
+          "a bigger batch per GPU (less gradient accumulation keeps the global batch, else retune the learning rate), "
+          "mixed precision, or compiled mode (fewer, larger kernels)");
+    d.memory_used_peak_bytes = 30e9;
+    d.memory_capacity_bytes = 80e9;
+    CHECK(classify(&d, 1, {}, {}).remedy ==
+          "a bigger batch per GPU (50.0 GB of memory free; less gradient accumulation keeps the global batch, else "
+          "retune the learning rate), mixed precision, or compiled mode (fewer, larger kernels)");
   }
 
   TEST_CASE("busy with DRAM busy and tensor pipes idle: memory_bound") {
@@ -89,6 +100,9 @@ TEST_SUITE("models.diagnosis.log_diagnosis") {
     GpuUsage u = busy_gpu(0.6);
     u.pcie_tx_mean_bytes_per_s = 6e9;  // >= 0.3 x 15.76 GB/s = 4.7 GB/s
     CHECK(classify(&u, 2, {}, {}).bottleneck == "communication");
+    CHECK(classify(&u, 2, {}, {}).remedy ==
+          "gradient accumulation (fewer all-reduces per sample; a smaller batch per GPU keeps the global batch, else "
+          "retune the learning rate), larger DDP buckets, or GPUs joined by NVLink");
     CHECK(classify(&u, 1, {}, {}).bottleneck != "communication");  // one GPU: H2D, not gradients
   }
 
@@ -103,6 +117,8 @@ TEST_SUITE("models.diagnosis.log_diagnosis") {
     const Finding b = classify(&steady, 1, {}, {});
     CHECK(b.bottleneck == "host_dispatch");
     CHECK_FALSE(b.supported);
+    CHECK(b.remedy == "compiled mode or CUDA graphs, a bigger batch per GPU (less gradient accumulation keeps the global "
+                      "batch, else retune the learning rate); log `mpstat 1` and `iostat -x 1` alongside to confirm");
     CHECK(a.remedy == "more DataLoader workers and prefetch; log `mpstat 1` and `iostat -x 1` alongside to confirm");
     // With an mpstat log of all CPUs (no per-core lines) that are far from full, the fix asks
     // for what that log could not show, not for the log it was given.
@@ -115,6 +131,17 @@ TEST_SUITE("models.diagnosis.log_diagnosis") {
     CHECK(c.remedy == "more DataLoader workers and prefetch; the host log shows the CPUs 14 % busy on average and no "
                       "full core it could see (it has no per-core lines): log `mpstat -P ALL 1` (each core) to find one "
                       "busy process");
+  }
+
+  TEST_CASE("a profiler table where kernel launches take the CPU: host_dispatch, a bigger batch that says its cost") {
+    GpuUsage u = busy_gpu(0.6);
+    ProfileUsage p;
+    p.kernel_launch_cpu_share = 0.5;  // >= kDominantShare 0.3
+    const Finding f = classify(&u, 1, {}, p);
+    CHECK(f.bottleneck == "host_dispatch");
+    CHECK(f.supported);
+    CHECK(f.remedy == "compiled mode or CUDA graphs, a bigger batch per GPU (fewer launches per sample; less gradient "
+                      "accumulation keeps the global batch, else retune the learning rate)");
   }
 
   TEST_CASE("summarize_profiles reads the DataLoader, launch and NCCL rows") {

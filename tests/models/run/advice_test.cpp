@@ -262,10 +262,95 @@ TEST_SUITE("models.run.advice") {
   }
 
   TEST_CASE("unchecked hints follow what is left to change") {
+    // Fewer or more GPUs change the data-parallel ranks: the hint says how the global batch
+    // (micro-batch x accumulation x ranks) stays, or that it changes.
     CHECK(unchecked_hint("communication", ddp_job("nvlink3_nvswitch", 2, 8)) ==
-          "a faster network between nodes (InfiniBand/EFA class), or fewer nodes");
-    CHECK(unchecked_hint("communication", ddp_job("pcie4_host_bridge", 1, 8)) == "NVLink between the GPUs, or fewer GPUs");
-    CHECK(unchecked_hint("gpu_compute", ddp_job("pcie4_host_bridge", 1, 8)) == "a faster GPU or more GPUs");
+          "a faster network between nodes (InfiniBand/EFA class), or fewer nodes with more "
+          "training.gradient_accumulation (the same global batch)");
+    CHECK(unchecked_hint("communication", ddp_job("pcie4_host_bridge", 1, 8)) ==
+          "NVLink between the GPUs, or fewer GPUs with more training.gradient_accumulation (the same global batch)");
+    CHECK(unchecked_hint("gpu_compute", ddp_job("pcie4_host_bridge", 1, 8)) ==
+          "a faster GPU, or more GPUs with less training.gradient_accumulation (the same global batch)");
+    JobSpec one_step = ddp_job("pcie4_host_bridge", 1, 1);  // batch 16 x 1 micro-step
+    CHECK(unchecked_hint("gpu_compute", one_step) ==
+          "a faster GPU, or more GPUs with a smaller training.batch_size (the same global batch)");
+    one_step.training.batch_size = 1;
+    CHECK(unchecked_hint("gpu_compute", one_step) ==
+          "a faster GPU, or more GPUs (a larger global batch: retune the learning rate)");
+    JobSpec pipeline = ddp_job("nvlink3_nvswitch", 1, 8);
+    pipeline.parallelism.pipeline_parallel = 4;
+    CHECK(unchecked_hint("pipeline_bubble", pipeline) ==
+          "more, smaller micro-batches (training.gradient_accumulation up, training.batch_size down by as much: the "
+          "same global batch), the interleaved schedule with parallelism.virtual_stages, fewer pipeline stages (more "
+          "data-parallel ranks: less training.gradient_accumulation keeps the global batch), or layers moved off the "
+          "slowest stage");
+    pipeline.training.batch_size = 1;
+    CHECK(unchecked_hint("pipeline_bubble", pipeline) ==
+          "more micro-batches (training.gradient_accumulation up: a larger global batch, retune the learning rate), the "
+          "interleaved schedule with parallelism.virtual_stages, fewer pipeline stages (more data-parallel ranks: less "
+          "training.gradient_accumulation keeps the global batch), or layers moved off the slowest stage");
+  }
+
+  TEST_CASE("a suggestion that changes the global batch says so, in sequences for a language model") {
+    VariantResult row = row_with({{"gpu_compute", 0.1, 1.0}}, 3600.0, std::nullopt);
+    row.global_batch_samples = 256;  // 32 per GPU x 1 micro-step x 8 GPUs
+    VariantResult doubled = row_with({}, 3000.0, std::nullopt);
+    doubled.global_batch_samples = 512;
+    CHECK(global_batch_change(row, doubled) == "global batch 256 -> 512 samples: retune the learning rate");
+    CHECK(global_batch_change(row, row).empty());
+    VariantResult lm = row;
+    lm.samples_are_sequences = true;
+    CHECK(global_batch_change(lm, doubled) == "global batch 256 -> 512 sequences: retune the learning rate");
+    // training.batch_size x2 (+20 %) changes the optimization; 16 x 2 micro-steps (+10 %)
+    // trains on the same 256 samples and says nothing more.
+    const Remedy bigger{"gpu_compute", {{"training.batch_size", "64"}}, RemedyGoal::kTimeToTrain, ""};
+    const Remedy same{"gpu_compute",
+                      {{"training.batch_size", "16"}, {"training.gradient_accumulation", "2"}},
+                      RemedyGoal::kTimeToTrain, ""};
+    VariantResult same_batch = row_with({}, 3600.0 / 1.1, std::nullopt);
+    same_batch.global_batch_samples = 256;
+    VariantResult advised = row;
+    apply_advice(advised, {{same, same_batch}, {bigger, doubled}});
+    CHECK(advised.suggestion == "training.batch_size: 64 (global batch 256 -> 512 samples: retune the learning rate)");
+    REQUIRE(advised.suggested);
+    CHECK(overrides_text(advised.suggested->overrides) == "training.batch_size: 64");
+    VariantResult kept = row;
+    apply_advice(kept, {{same, same_batch}});
+    CHECK(kept.suggestion == "training.batch_size: 16, training.gradient_accumulation: 2");
+  }
+
+  TEST_CASE("out of memory: context parallelism halves the data-parallel ranks: said, and after a change that keeps them") {
+    VariantResult row = row_with({}, 3600.0, std::nullopt);
+    row.fits = false;
+    row.samples_are_sequences = true;
+    row.peak_memory_bytes = 100e9;
+    row.global_batch_samples = 64;  // 1 x 8 micro-steps x 8 GPUs
+    const auto result = [](bool fits, double peak_bytes, std::int64_t global_batch) {
+      VariantResult r = row_with({}, 4000.0, std::nullopt);
+      r.fits = fits;
+      r.peak_memory_bytes = peak_bytes;
+      r.memory_capacity_bytes = 80e9;
+      r.global_batch_samples = global_batch;
+      return r;
+    };
+    const Remedy cp{"memory", {{"parallelism.context_parallel", "2"}}, RemedyGoal::kTimeToTrain, ""};
+    VariantResult fits = row;
+    apply_advice(fits, {{cp, result(true, 60e9, 32)}});
+    CHECK(fits.suggestion == "parallelism.context_parallel: 2 (checked: fits, 60.0 GB of 80.0 GB; global batch 64 -> 32 "
+                             "sequences: retune the learning rate)");
+    // Checkpointing fits too, slower, on the same 64 sequences: it goes first, as a change that
+    // keeps the numerics does.
+    const Remedy checkpointing{"memory", {{"training.activation_checkpointing", "true"}}, RemedyGoal::kTimeToTrain, ""};
+    VariantResult slower = result(true, 50e9, 64);
+    slower.time_to_train_s = 5000.0;
+    VariantResult same = row;
+    apply_advice(same, {{cp, result(true, 60e9, 32)}, {checkpointing, slower}});
+    CHECK(same.suggestion == "training.activation_checkpointing: true (checked: fits, 50.0 GB of 80.0 GB)");
+    VariantResult nearest = row;
+    apply_advice(nearest, {{cp, result(false, 90e9, 32)}});
+    CHECK(nearest.suggestion == "none of the checked changes fits; nearest: parallelism.context_parallel: 2 (90.0 GB of "
+                                "80.0 GB; global batch 64 -> 32 sequences: retune the learning rate); a GPU with more "
+                                "memory, or more GPUs");
   }
 
   TEST_CASE("out of memory at batch 1 with checkpointing: lighter optimizer state, pure bf16, a bigger GPU") {
@@ -292,14 +377,17 @@ TEST_SUITE("models.run.advice") {
     job.parallelism.distributed_optimizer = true;
     CHECK(oom_suggestion(job) ==
           "parallelism.grad_reduce_in_fp32: false (2 B main gradients per parameter instead of 4), "
-          "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation");
+          "training.activation_checkpointing: true, or a smaller training.batch_size with more "
+          "training.gradient_accumulation (the same global batch)");
     job.parallelism.grad_reduce_in_fp32 = false;  // already bf16: the rest alone
     CHECK(oom_suggestion(job) ==
-          "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation");
+          "training.activation_checkpointing: true, or a smaller training.batch_size with more "
+          "training.gradient_accumulation (the same global batch)");
     job.parallelism.grad_reduce_in_fp32.reset();
     job.training.precision = Precision::kFp32;  // fp32 parameters keep fp32 grads
     CHECK(oom_suggestion(job) ==
-          "training.activation_checkpointing: true, or a smaller training.batch_size with gradient_accumulation");
+          "training.activation_checkpointing: true, or a smaller training.batch_size with more "
+          "training.gradient_accumulation (the same global batch)");
   }
 
   TEST_CASE("out of memory on 8 GPUs with DDP at batch 1 with checkpointing: shard the states with FSDP") {
