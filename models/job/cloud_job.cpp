@@ -11,7 +11,9 @@
 namespace gpuplan::models {
 namespace {
 
-std::string hours(double s) { return fmt::format("{:.3g} h", s / 3600.0); }
+std::string hours(double s) {
+  return s < 3600.0 * 999.5 ? fmt::format("{:.3g} h", s / 3600.0) : fmt::format("{:.0f} h", s / 3600.0);
+}
 std::string minutes_or_seconds(double s) {
   return s >= 120.0 ? fmt::format("{:.3g} min", s / 60.0) : fmt::format("{:.3g} s", s);
 }
