@@ -205,9 +205,10 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
   out.time_p90_s = out.spot->wall_p90_s;
   if (out.spot->finished < out.spot->trials) {
     out.notes.push_back(fmt::format(
-        "spot: {} of {} trials did not finish within the cap of {:.0f}x the time without preemptions ({}); "
-        "a p50 or p90 that falls on them is not reported (models/run/run_variant.cpp)",
-        out.spot->trials - out.spot->finished, out.spot->trials, kTrialCapFactor, hours(p.cap_s)));
+        "spot: {} of {} trials did not finish within the cap of {:.0f}x the time without preemptions ({}) or "
+        "{} preemptions; a p50 or p90 that falls on them is not reported (models/run/run_variant.cpp)",
+        out.spot->trials - out.spot->finished, out.spot->trials, kTrialCapFactor, hours(p.cap_s),
+        kMaxPreemptionsPerTrial));
   }
   if (job.checkpointing.enabled && !job.checkpointing.survives_preemption) {
     out.notes.push_back("checkpoints on " + destination_words(job.checkpointing) +

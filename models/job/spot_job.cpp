@@ -111,10 +111,11 @@ class TrialRunner {
     } else {
       up(0.0);
     }
-    // The process's event runs while it comes before the cap; the cap ends the trial.
+    // The process's event runs while it comes before the cap; the cap (or the preemption
+    // bound, kMaxPreemptionsPerTrial) ends the trial.
     while (!s_.out.finished) {
       ++s_.out.events;
-      if (!s_.has_pending || s_.pending_tick >= cap_tick) {
+      if (!s_.has_pending || s_.pending_tick >= cap_tick || s_.out.preemptions >= kMaxPreemptionsPerTrial) {
         s_.now_tick = cap_tick;
         s_.now_s = sim::to_seconds(cap_tick);
         break;

@@ -48,6 +48,12 @@ struct SpotJobParams {
   double billing_granularity_s = 1.0;
 };
 
+/// A trial stops, not finished, at its cap or at this many preemptions, whichever comes first:
+/// a bound on effort for absurd rates ("1e9 /s" with no replacement wait would run 10^13
+/// events before the cap), not a model parameter. A job that meets 100,000 preemptions spends
+/// its time restarting; the shipped spot scenario's trials that never finish meet about 330.
+inline constexpr int kMaxPreemptionsPerTrial = 100000;
+
 /// One trial.
 struct SpotTrial {
   double wall_s = 0.0;        ///< finish time, or cap_s when not finished
@@ -59,7 +65,9 @@ struct SpotTrial {
   std::uint64_t events = 0;
 };
 
-/// Runs trial `trial` of a job seeded `seed`: node i draws from
+/// Runs trial `trial` of a job seeded `seed`, until it finishes, reaches its cap or meets
+/// kMaxPreemptionsPerTrial preemptions (the last two leave it not finished, wall_s = cap_s,
+/// billed to the cap). Node i draws from
 /// sim::RandomStream(seed + trial, "spot/node/<i>"), so trials are independent and the
 /// same (seed, trial) gives the same bytes. Throws std::invalid_argument for a non-positive
 /// work or cap, or a trace with no samples or a non-positive gap.

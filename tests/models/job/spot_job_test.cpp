@@ -140,6 +140,15 @@ TEST_SUITE("models.job.spot") {
     CHECK(static_cast<double>(n.finished) / n.trials <= near_bound);
   }
 
+  TEST_CASE("an absurd rate with no wait stops at the preemption bound, not after 10^13 events") {
+    SpotJobParams p = simple(3.6e12, 0.0, 0.0);  // 1e9 preemptions per second
+    p.replacement_wait_s = 0.0;
+    const SpotTrial t = simulate_spot_trial(p, 7, 0);
+    CHECK_FALSE(t.finished);
+    CHECK(t.preemptions == kMaxPreemptionsPerTrial);
+    CHECK(t.wall_s == p.cap_s);
+  }
+
   TEST_CASE("determinism: the same seed gives the same trial; trials differ") {
     const SpotJobParams p = simple(0.5, 1.0, 60.0);
     const SpotTrial a = simulate_spot_trial(p, 42, 5);
