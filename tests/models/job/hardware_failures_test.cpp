@@ -6,9 +6,11 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "models/job/cloud_job.h"
 #include "models/spot/preemption.h"
+#include "job_specs.h"
 
 using namespace gpuplan::models;
 
@@ -99,23 +101,15 @@ TEST_SUITE("models.job.hardware_failures") {
   }
 
   TEST_CASE("on demand: failures lengthen p50/p90 and choose an auto interval; a huge job without one does not finish") {
-    JobSpec job;
-    job.dataset.samples = 5.12e9;  // 1e5 steps of 512 x 100 samples per epoch
-    job.duration.epochs = 10;
-    job.training.batch_size = 100;
-    job.training.optimizer = Optimizer::kAdamW;
-    job.workload.parameters = 1e9;  // 12 GB checkpoint
-    job.hardware.storage.write_bytes_per_s = 1e9;
-    job.hardware.storage.read_bytes_per_s = 2e9;
+    // 1e5 steps of 512 x 100 samples per epoch; a 12 GB checkpoint written in 12 s.
+    JobSpec job = testing::auto_checkpointed_job(5.12e9, 10);
     job.hardware.gpus_per_node = 8;
     job.hardware.nodes = 64;
-    job.checkpointing.enabled = true;
-    job.checkpointing.automatic = true;
     CloudSpec cloud;
     cloud.instance.price_usd_per_s = 10.0 / kHour;
     cloud.market = Market::kOnDemand;
-    cloud.gpu_failure_rate_per_s = kGpuFailureRatePerS;
-    cloud.gpu_failure_rate_source = "test";
+    job.hardware.gpu_failure_rate_per_s = kGpuFailureRatePerS;
+    job.hardware.gpu_failure_rate_source = "test";
     job.cloud = cloud;
     // 1e6 steps of 1 s: 277.8 h of work on 512 GPUs.
     const JobOutcome od = run_job_level(job, 1.0, 0.0, 0.1);
@@ -154,10 +148,44 @@ TEST_SUITE("models.job.hardware_failures") {
           "checkpoint); add checkpointing: {interval: auto} to resume from the last checkpoint instead");
 
     // A zero rate: the time without interruptions, no note.
-    job.cloud->gpu_failure_rate_per_s = 0.0;
+    job.hardware.gpu_failure_rate_per_s = 0.0;
     const JobOutcome quiet = run_job_level(job, 1.0, 0.0, 0.1);
     CHECK(quiet.time_p50_s == quiet.times.time_to_train_s);
     CHECK_FALSE(quiet.failures.has_value());
     CHECK(quiet.notes.empty());
+  }
+
+  TEST_CASE("own hardware: the same failures without a cloud section, and no start-up after each") {
+    // The first job of the on-demand case on 64 nodes of 8 GPUs, without a cloud section: the
+    // same interval, failures and times, because the cloud case's start-up is 0 there too.
+    JobSpec job = testing::auto_checkpointed_job(5.12e9, 10);
+    job.hardware.gpus_per_node = 8;
+    job.hardware.nodes = 64;
+    job.hardware.gpu_failure_rate_per_s = kGpuFailureRatePerS;
+    job.hardware.gpu_failure_rate_source = "test";
+    const JobOutcome own = run_job_level(job, 1.0, 0.0, 0.1);
+    CHECK(own.checkpoint_interval_s == doctest::Approx(std::sqrt(2.0 * 12.0 / (512 * kGpuFailureRatePerS))));
+    REQUIRE(own.failures.has_value());
+    CHECK(own.notes == std::vector<std::string>{
+                           "hardware failures: 2.83 expected over the run (512 GPUs x 1.97e-05 /h per GPU, test); each "
+                           "resumes from the last checkpoint, adding 69.9 min on average (p50 +74.1 min, p90 +2.06 h)"});
+    // Closed form at the chosen interval (failure_time_added with no start-up and no wait).
+    const double work_s = own.times.epochs * (own.times.epoch_train_s + own.times.epoch_eval_s);
+    const SpotJobParams p = spot_params(job, work_s, own.checkpoint_interval_s, 0.1 + kRestartWarmupSteps * 1.0,
+                                        own.times.time_to_train_s);
+    CHECK(p.startup_s == 0.0);
+    CHECK(p.replacement_wait_s == 0.0);
+    CHECK(p.preemption_rate_per_s == doctest::Approx(8 * kGpuFailureRatePerS));
+    const FailureTimes f = failure_time_added(p);
+    CHECK(own.time_p50_s == doctest::Approx(own.times.time_to_train_s + f.p50_added_s));
+    CHECK(own.time_p90_s == doctest::Approx(own.times.time_to_train_s + f.p90_added_s));
+
+    // With auto but no failures: no interval, and the reason says why.
+    job.hardware.gpu_failure_rate_per_s = 0.0;
+    const JobOutcome quiet = run_job_level(job, 1.0, 0.0, 0.1);
+    CHECK(quiet.checkpoint_interval_s == 0.0);
+    CHECK(quiet.checkpoint_interval_reason ==
+          "interval auto: no hardware failures on own hardware (gpu_failure_rate 0), so no periodic checkpoint");
+    CHECK_FALSE(quiet.failures.has_value());
   }
 }

@@ -13,6 +13,7 @@
 #include "models/spot/preemption.h"
 #include "sim/random_stream.h"
 #include "sim/sim_time.h"
+#include "job_specs.h"
 
 using namespace gpuplan::models;
 
@@ -247,16 +248,7 @@ TEST_SUITE("models.job.spot") {
   }
 
   TEST_CASE("job level of a spot variant: auto interval from Young/Daly with its reason; on-demand has no spread") {
-    JobSpec job;
-    job.dataset.samples = 1e6;
-    job.duration.epochs = 10;
-    job.training.batch_size = 100;
-    job.training.optimizer = Optimizer::kAdamW;
-    job.workload.parameters = 1e9;  // 12 GB checkpoint
-    job.hardware.storage.write_bytes_per_s = 1e9;
-    job.hardware.storage.read_bytes_per_s = 2e9;
-    job.checkpointing.enabled = true;
-    job.checkpointing.automatic = true;
+    JobSpec job = testing::auto_checkpointed_job(1e6, 10);  // a 12 GB checkpoint written in 12 s
     job.trials = 50;
     CloudSpec cloud;
     cloud.instance.price_usd_per_s = 10.0 / kHour;
