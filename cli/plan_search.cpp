@@ -184,9 +184,9 @@ double lowest_price_usd_per_s(const std::vector<const models::InstanceSpec*>& ro
 }
 
 /// The cloud of a plan on `row` in `market`: the scenario's replacement wait (else
-/// kDefaultReplacementWaitS), the catalog's startup time and the scenario's hardware failure
-/// rate (else models::kGpuFailureRatePerS, as config's default); on spot the scenario's
-/// preemption rate or trace when it writes one, else the catalog's rate.
+/// kDefaultReplacementWaitS) and the catalog's startup time (the hardware failure rate is the
+/// hardware's); on spot the scenario's preemption rate or trace when it writes one, else the
+/// catalog's rate.
 models::CloudSpec plan_cloud(const config::Variant& variant, const models::InstanceSpec& row, models::Market market,
                              const config::Catalogs& catalogs) {
   models::CloudSpec cloud;
@@ -197,13 +197,6 @@ models::CloudSpec plan_cloud(const config::Variant& variant, const models::Insta
                                                                         : kDefaultReplacementWaitS;
   const auto def = catalogs.preemption.find(row.provider, row.instance_type);
   cloud.startup_s = def ? def->startup_s : 0.0;
-  if (variant.job.cloud) {
-    cloud.gpu_failure_rate_per_s = variant.job.cloud->gpu_failure_rate_per_s;
-    cloud.gpu_failure_rate_source = variant.job.cloud->gpu_failure_rate_source;
-  } else {
-    cloud.gpu_failure_rate_per_s = models::kGpuFailureRatePerS;
-    cloud.gpu_failure_rate_source = config::default_gpu_failure_rate_source();
-  }
   if (market == models::Market::kSpot) {
     if (variant.preemption_source == config::PreemptionSource::kRate && variant.job.cloud) {
       cloud.preemption_rate_per_s = variant.job.cloud->preemption_rate_per_s;
@@ -870,9 +863,10 @@ PlanResult Planner::finish(PlanSearch search) const {
     r.notes.push_back(fmt::format("{} spot plans did not finish within the trial cap in some trials (time = cap)",
                                   unfinished));
   }
-  // Hardware failures (plan_cloud): the rate of the first variant, as every plan's.
+  // Hardware failures: the rate of the first variant (its hardware.gpu_failure_rate, which
+  // instance_hardware keeps), as every plan's.
   const config::Variant& first = scenario_.variants.front();
-  const double failure_rate = first.job.cloud ? first.job.cloud->gpu_failure_rate_per_s : models::kGpuFailureRatePerS;
+  const double failure_rate = first.job.hardware.gpu_failure_rate_per_s;
   if (failure_rate > 0.0) {
     std::size_t stopped = 0;
     for (const PlanPoint& p : points) stopped += p.fits && p.market == "on_demand" && !std::isfinite(p.time_p90_s);
@@ -880,7 +874,7 @@ PlanResult Planner::finish(PlanSearch search) const {
         "hardware failures at {:.3g} /h per GPU ({}) lengthen every plan: on demand in closed form, on spot among "
         "the preemptions{}",
         failure_rate * 3600.0,
-        first.job.cloud ? first.job.cloud->gpu_failure_rate_source : config::default_gpu_failure_rate_source(),
+        first.job.hardware.gpu_failure_rate_source,
         stopped == 0 ? std::string()
                      : fmt::format("; {} on-demand plans do not finish by p90 within {:g}x their time without them "
                                    "(checkpointing.interval: auto resumes from the last checkpoint)",

@@ -54,13 +54,6 @@ std::vector<std::string> no_effect_notes(const YAML::Node& root, const models::J
                                  "use them)"));
   }
   const bool preempted = job.cloud && job.cloud->market == models::Market::kSpot;
-  // With a cloud section the job level says the same in its interval reason (cloud_job.cpp).
-  if (job.checkpointing.enabled && job.checkpointing.automatic && !job.cloud) {
-    notes.push_back(
-        "checkpointing.interval auto is Young/Daly's interval for the rate of preemptions and hardware failures, and "
-        "this job names no cloud section, so neither is modelled: no periodic checkpoint is written; give an "
-        "interval (\"1 h\") to count checkpoint writes, or a cloud instance");
-  }
   if (!preempted && job.trials > 1 && !given(root["simulation"], {"trials"}, "").empty()) {
     notes.push_back("simulation.trials has no effect: without preemptions (no cloud spot market) every trial is the "
                     "same");

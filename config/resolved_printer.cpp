@@ -222,6 +222,7 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   out << YAML::Key << "gpus_per_pcie_switch" << YAML::Value << hw.gpus_per_pcie_switch;
   out << YAML::Key << "topology" << YAML::Value;
   emit_topology(out, hw.topology);
+  out << YAML::Key << "gpu_failure_rate" << YAML::Value << with_unit(hw.gpu_failure_rate_per_s, "/s");
   out << YAML::EndMap;
 
   out << YAML::Key << "parallelism" << YAML::Value << YAML::BeginMap;
@@ -312,7 +313,6 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
         break;
     }
     out << YAML::Key << "replacement_wait" << YAML::Value << with_unit(cloud.replacement_wait_s, "s");
-    out << YAML::Key << "gpu_failure_rate" << YAML::Value << with_unit(cloud.gpu_failure_rate_per_s, "/s");
     out << YAML::Key << "source" << YAML::Value << i.source;
     out << YAML::Key << "retrieved" << YAML::Value << i.retrieved;
     out << YAML::EndMap;

@@ -335,9 +335,6 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   }
   const auto wait = r.quantity("replacement_wait", core::Dimension::kSeconds, Range::kNonNegative,
                                Requirement::kOptional, "\"10 min\" (how long a preempted node takes to come back)");
-  const auto failure_rate =
-      r.quantity("gpu_failure_rate", core::Dimension::kPerSecond, Range::kNonNegative, Requirement::kOptional,
-                 "\"2e-5 /h\" (hardware failures per GPU; \"0 /h\" for none)");
   if (spot && !r.has("replacement_wait")) {
     missing_key(r, "replacement_wait",
                 "; add replacement_wait: \"10 min\" (how long a preempted spot node takes to come back; "
@@ -442,9 +439,6 @@ CloudSection read_cloud_section(MapReader& root, const Catalogs& catalogs, const
   spec.replacement_wait_s = value_or(wait, 0.0);
   // A failed node is replaced on either market: its start-up is the catalog's.
   spec.startup_s = catalog_default ? catalog_default->startup_s : 0.0;
-  spec.gpu_failure_rate_per_s = value_or(failure_rate, models::kGpuFailureRatePerS);
-  spec.gpu_failure_rate_source =
-      failure_rate ? std::string("cloud.gpu_failure_rate as written") : default_gpu_failure_rate_source();
   if (spot) {
     if (source == PreemptionSource::kCatalog && catalog_default) {
       spec.preemption_rate_per_s = catalog_default->rate_per_s;
@@ -835,6 +829,16 @@ HardwareSection read_hardware_section(MapReader& root, const CloudSection& cloud
   if (network) {
     spec.network_bytes_per_s = network->node_bytes_per_s();
   }
+
+  // Hardware failures per GPU, on own hardware and on every cloud market.
+  std::optional<double> failure_rate;
+  if (h.reader) {
+    failure_rate = h.reader->quantity("gpu_failure_rate", core::Dimension::kPerSecond, Range::kNonNegative,
+                                      Requirement::kOptional, "\"2e-5 /h\" (hardware failures per GPU; \"0 /h\" for none)");
+  }
+  spec.gpu_failure_rate_per_s = value_or(failure_rate, models::kGpuFailureRatePerS);
+  spec.gpu_failure_rate_source =
+      failure_rate ? std::string("hardware.gpu_failure_rate as written") : default_gpu_failure_rate_source();
   if (h.reader) {
     h.reader->finish();
   }
@@ -969,7 +973,7 @@ bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardwa
 }
 
 std::string default_gpu_failure_rate_source() {
-  return std::string(models::kGpuFailureRateSource) + "; set cloud.gpu_failure_rate for your fleet";
+  return std::string(models::kGpuFailureRateSource) + "; set hardware.gpu_failure_rate for your fleet";
 }
 
 }  // namespace gpuplan::config

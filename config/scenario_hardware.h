@@ -73,7 +73,7 @@ const std::vector<std::string_view>& interconnect_names();
 bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud,
                        std::vector<std::string>& notes);
 
-/// Where the default of cloud.gpu_failure_rate comes from, with the key that changes it (the
+/// Where the default of hardware.gpu_failure_rate comes from, with the key that changes it (the
 /// notes of a run or plan that did not write one).
 std::string default_gpu_failure_rate_source();
 

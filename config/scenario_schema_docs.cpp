@@ -180,6 +180,10 @@ const std::vector<KeyDoc> kDocs = {
     {"hardware.network.latency", K::kQuantity, "seconds", "per transport (models::default_message_latency_s)",
      ">= 0, at most 1 s", "one NCCL message between two nodes"},
     {"hardware.network.nics", K::kInteger, "NICs", "1", "1 to 64", "NICs per node", 1, 64},
+    {"hardware.gpu_failure_rate", K::kQuantity, "per second (\"2e-5 /h\")",
+     "1.97e-5 /h (Llama 3: 419 unexpected interruptions in 54 days on 16,384 H100s)", ">= 0; \"0 /h\" for none",
+     "hardware failures per GPU, on own hardware and on either cloud market: each stops the job, which resumes from "
+     "its last checkpoint on a replacement node (start-up, restore, warm-up), or from the start without one"},
     {"parallelism", K::kSection, "", "strategy none", "", "how the GPUs share the job"},
     {"parallelism.strategy", K::kChoice, "", "none (one GPU); required with more", "", "parallel strategy",
      std::nullopt, std::nullopt, enum_names<models::ParallelStrategy>},
@@ -304,10 +308,6 @@ const std::vector<KeyDoc> kDocs = {
      "a SkyPilot spot trace, relative to the scenario", "replayed availability"},
     {"cloud.replacement_wait", K::kQuantity, "seconds (\"10 min\")", "required on spot", ">= 0",
      "how long a preempted node takes to come back"},
-    {"cloud.gpu_failure_rate", K::kQuantity, "per second (\"2e-5 /h\")",
-     "1.97e-5 /h (Llama 3: 419 unexpected interruptions in 54 days on 16,384 H100s)", ">= 0; \"0 /h\" for none",
-     "hardware failures per GPU on either market: each stops the job, which resumes from its last checkpoint on a "
-     "replacement node (start-up, restore, warm-up), or from the start without one"},
     {"on_premises", K::kSection, "", "none", "", "owned hardware; not with cloud"},
     {"on_premises.purchase_price", K::kQuantity, "USD (\"$25000\")", "required in the section", "> 0",
      "price of one node"},

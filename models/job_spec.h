@@ -114,6 +114,11 @@ struct HardwareSpec {
   /// NVLink bandwidth and the network (models/interconnect/topology.h). gpus_per_node and
   /// nodes equal the fields above.
   Topology topology;
+  /// Hardware failures per GPU per second (`hardware.gpu_failure_rate`), on own hardware and on
+  /// every cloud market (models/job/hardware_failures.h; config's default kGpuFailureRatePerS,
+  /// 0 here so that a bare spec has none).
+  double gpu_failure_rate_per_s = 0.0;
+  std::string gpu_failure_rate_source;  ///< where the failure rate comes from (for notes)
 };
 
 struct ParallelismSpec {
@@ -249,10 +254,6 @@ struct CloudSpec {
   std::optional<AvailabilityTrace> trace;  ///< `preemption_rate: {trace: path}`, spot only
   double replacement_wait_s = 0.0;
   double startup_s = 0.0;  ///< instance boot + container start after a replacement (preemption catalog)
-  /// Hardware failures per GPU per second, on every market (models/job/hardware_failures.h;
-  /// config's default kGpuFailureRatePerS, 0 here so that a bare spec has none).
-  double gpu_failure_rate_per_s = 0.0;
-  std::string gpu_failure_rate_source;  ///< where the failure rate comes from (for notes)
 };
 
 struct OnPremisesSpec {

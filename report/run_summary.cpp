@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <optional>
 
+#include "models/run/advice.h"
 #include "report/display_width.h"
 #include "report/human_units.h"
 
@@ -16,28 +18,18 @@ using models::VariantResult;
 
 double share(double part_s, double step_s) { return step_s > 0.0 ? part_s / step_s : 0.0; }
 
-/// The dollars of a run on its market: its p50, hardware failures and spot preemptions
-/// included (none when the job does not finish); on premises (amortized hardware and energy) for a row without a
-/// cloud instance; none when unpriced.
-std::optional<double> run_cost_usd(const VariantResult& v) {
-  if (!v.market.empty()) return v.cost_p50_usd;  // absent: the job does not finish
-  if (v.cost_on_demand_usd) return v.cost_on_demand_usd;
-  return v.cost_on_premises_usd;
-}
-
-/// " on premises" after the dollars of a row priced on premises (run_cost_usd), else "".
+/// " on premises" after the dollars of a row priced on premises (models::run_cost_usd), else "".
 std::string premises_mark(const VariantResult& v) {
   return !v.cost_on_demand_usd && v.market != "spot" && v.cost_on_premises_usd ? " on premises" : "";
 }
 
 std::string quoted(const VariantResult& v) { return one_line(v.strategy); }
 
-/// A run's wall time: on a cloud market its p50 (absent for a spot job that does not
-/// finish), else the time to train; absent when none is known.
-std::optional<double> run_time_s(const VariantResult& v) {
-  if (!v.market.empty()) return v.time_p50_s;
-  if (v.time_to_train_s > 0.0) return v.time_to_train_s;
-  return std::nullopt;
+/// A run's wall time (models/run/advice.h): its p50 where preemptions or hardware failures
+/// interrupt it, else the time to train; absent when the job does not finish or no time is known.
+std::optional<double> wall_time_s(const VariantResult& v) {
+  const double t = models::run_time_s(v);
+  return std::isfinite(t) && t > 0.0 ? std::optional<double>(t) : std::nullopt;
 }
 
 }  // namespace
@@ -95,10 +87,10 @@ std::string run_summary(const models::ScenarioResult& result) {
       continue;
     }
     if (fastest == nullptr || v.throughput_samples_per_s > fastest->throughput_samples_per_s) fastest = &v;
-    const auto cost = run_cost_usd(v);
-    if (cost && (cheapest == nullptr || *cost < *run_cost_usd(*cheapest))) cheapest = &v;
-    const auto time = run_time_s(v);
-    if (time && (soonest == nullptr || *time < *run_time_s(*soonest))) soonest = &v;
+    const auto cost = models::run_cost_usd(v);
+    if (cost && (cheapest == nullptr || *cost < *models::run_cost_usd(*cheapest))) cheapest = &v;
+    const auto time = wall_time_s(v);
+    if (time && (soonest == nullptr || *time < *wall_time_s(*soonest))) soonest = &v;
   }
   std::string out;
   if (fastest != nullptr && result.variants.size() > 1) {
@@ -109,21 +101,21 @@ std::string run_summary(const models::ScenarioResult& result) {
       out += ratio < 10.0 ? fmt::format(", {:.2f}x {}", ratio, quoted(first)) : fmt::format(", {:.1f}x {}", ratio, quoted(first));
     }
     out += ".";
-    if (soonest != nullptr && soonest != fastest && (!run_time_s(*fastest) || *run_time_s(*soonest) < *run_time_s(*fastest))) {
+    if (soonest != nullptr && soonest != fastest && (!wall_time_s(*fastest) || *wall_time_s(*soonest) < *wall_time_s(*fastest))) {
       // On spot the fastest step is not the shortest run when preemptions cost the large
       // rows more than their speed gains.
-      out += fmt::format(" Done soonest: {}, in {}{}.", quoted(*soonest), human_duration(*run_time_s(*soonest)),
+      out += fmt::format(" Done soonest: {}, in {}{}.", quoted(*soonest), human_duration(*wall_time_s(*soonest)),
                          soonest->market == "spot" ? " (spot: p50)" : "");
     }
     if (cheapest != nullptr) {
-      out += fmt::format(" Cheapest: {}, {} per run{}{}.", quoted(*cheapest), human_usd(*run_cost_usd(*cheapest)),
+      out += fmt::format(" Cheapest: {}, {} per run{}{}.", quoted(*cheapest), human_usd(*models::run_cost_usd(*cheapest)),
                          premises_mark(*cheapest), spot_spread(*cheapest));
     }
     out += "\n";
   } else if (fastest != nullptr) {
     out += fmt::format("{}: {} samples/s", quoted(*fastest), human_rate(fastest->throughput_samples_per_s));
     if (cheapest != nullptr) {
-      out += ", " + human_usd(*run_cost_usd(*cheapest)) + " per run" + premises_mark(*cheapest) + spot_spread(*cheapest);
+      out += ", " + human_usd(*models::run_cost_usd(*cheapest)) + " per run" + premises_mark(*cheapest) + spot_spread(*cheapest);
     }
     out += ".\n";
   }

@@ -22,11 +22,14 @@ Value nonempty(const std::string& s) { return s.empty() ? std::nullopt : text(s)
 
 bool multi_gpu(const VariantResult& v) { return v.gpus > 1; }
 bool on_spot(const VariantResult& v) { return v.market == "spot"; }
-/// The table shows a run's market and quantiles on spot, and on demand where hardware
-/// failures move its wall time off the time to train.
+/// The table shows a run's quantiles on spot, and on demand or on own hardware where hardware
+/// failures move its wall time off the time to train (the row then has p50/p90 or does not finish).
 bool interrupted(const VariantResult& v) {
-  return on_spot(v) || (!v.market.empty() && v.fits && v.time_p90_s != std::optional<double>(v.time_to_train_s));
+  return on_spot(v) || (v.fits && (!v.market.empty() || v.expected_failures) &&
+                        v.time_p90_s != std::optional<double>(v.time_to_train_s));
 }
+/// The market and dollar-quantile columns: with a cloud instance, where the row's quantiles are shown.
+bool market_shown(const VariantResult& v) { return !v.market.empty() && interrupted(v); }
 /// The table shows the memory split for language models and for rows that do not fit.
 bool memory_split_shown(const VariantResult& v) { return !v.fits || v.throughput_tokens_per_s.has_value(); }
 
@@ -281,11 +284,11 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return v.cost_on_premises_usd.has_value(); }});
   f.push_back({"market", "", kAlways, "on_demand | spot; with a cloud instance",
                [](const VariantResult& v) { return nonempty(v.market); }, "market",
-               [](const VariantResult& v) { return v.fits ? v.market : std::string("-"); }, interrupted});
+               [](const VariantResult& v) { return v.fits ? v.market : std::string("-"); }, market_shown});
   // A spot run whose quantile trial does not finish has no time or dollars there
   // (models/run/run_variant.cpp).
   const auto unfinished = [](const VariantResult& v) {
-    return v.market.empty() ? std::string("-") : std::string("does not finish");
+    return v.market.empty() && !v.expected_failures ? std::string("-") : std::string("does not finish");
   };
   f.push_back({"time_p50_s",
                "s",
@@ -316,7 +319,7 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return optional_number(v.cost_p50_usd); },
                "$ p50",
                {},
-               interrupted,
+               market_shown,
                "-",
                {},
                unfinished});
@@ -327,7 +330,7 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return optional_number(v.cost_p90_usd); },
                "$ p90",
                {},
-               interrupted,
+               market_shown,
                "-",
                {},
                unfinished});
@@ -335,8 +338,8 @@ std::vector<Field> make_fields() {
                [](const VariantResult& v) { return optional_number(v.expected_preemptions); }, "preempt.",
                [](const VariantResult& v) { return fmt::format("{:.1f}", *v.expected_preemptions); }, on_spot});
   f.push_back({"expected_failures", "", kFits,
-               "on demand: mean hardware failures over the run (cloud.gpu_failure_rate; on spot they count among "
-               "the preemptions)",
+               "on demand and on own hardware: mean hardware failures over the run (hardware.gpu_failure_rate; on "
+               "spot they count among the preemptions)",
                [](const VariantResult& v) { return optional_number(v.expected_failures); }});
   f.push_back({"lost_time_share",
                "1",

@@ -24,10 +24,9 @@ std::string destination_words(const CheckpointSpec& c) {
   return c.destination == "custom" ? std::string("the checkpointing.destination written") : c.destination;
 }
 
-/// Hardware failures of one node of `job` per second: GPUs per node x the cloud's per-GPU
-/// rate; 0 without a cloud section.
+/// Hardware failures of one node of `job` per second: GPUs per node x the per-GPU rate.
 double failures_per_node_s(const JobSpec& job) {
-  return job.cloud ? job.hardware.gpus_per_node * job.cloud->gpu_failure_rate_per_s : 0.0;
+  return job.hardware.gpus_per_node * job.hardware.gpu_failure_rate_per_s;
 }
 
 /// "M = ..." of the Young/Daly reason: what interrupts the job and how often.
@@ -36,7 +35,7 @@ std::string interruptions_text(const JobSpec& job, double mtbf_s, double preempt
   const double failures = failures_per_node_s(job);
   const std::string failure_part =
       fmt::format("hardware failures at {:.3g} /h each ({} GPUs x {:.3g} /h)", failures * 3600.0,
-                  job.hardware.gpus_per_node, job.cloud ? job.cloud->gpu_failure_rate_per_s * 3600.0 : 0.0);
+                  job.hardware.gpus_per_node, job.hardware.gpu_failure_rate_per_s * 3600.0);
   const std::string preemption_part =
       trace != nullptr ? std::string("preemptions in the trace")
                        : fmt::format("preemptions at {:.3g} /h each", preemption_rate_per_s * 3600.0);
@@ -54,9 +53,9 @@ std::string interruptions_text(const JobSpec& job, double mtbf_s, double preempt
                      "trace alone)" : failure_part);
 }
 
-/// On-demand: the time hardware failures add (failure_time_added) to `out`'s times at the
-/// chosen interval, a replacement node starting at once (no replacement wait, which is the
-/// spot market's); a quantile past the trial cap (kTrialCapFactor) is +infinity (the job does
+/// On demand or on own hardware: the time hardware failures add (failure_time_added) to
+/// `out`'s times at the chosen interval, a replacement node starting at once (no replacement
+/// wait, which is the spot market's; own hardware has no start-up either); a quantile past the trial cap (kTrialCapFactor) is +infinity (the job does
 /// not finish). Notes where at least kFailureNoteShare failures are expected.
 void add_on_demand_failures(const JobSpec& chosen, double warmup_s, JobOutcome& out) {
   const double work_s = out.times.epochs * (out.times.epoch_train_s + out.times.epoch_eval_s);
@@ -88,13 +87,13 @@ void add_on_demand_failures(const JobSpec& chosen, double warmup_s, JobOutcome& 
         kTrialCapFactor,
         std::isfinite(f.expected_failures) ? fmt::format("{:.3g}", f.expected_failures) : std::string("endless"),
         chosen.hardware.nodes * chosen.hardware.gpus_per_node,
-        chosen.cloud->gpu_failure_rate_per_s * 3600.0, chosen.cloud->gpu_failure_rate_source, restart);
+        chosen.hardware.gpu_failure_rate_per_s * 3600.0, chosen.hardware.gpu_failure_rate_source, restart);
   } else {
     note = fmt::format(
         "hardware failures: {:.3g} expected over the run ({} GPUs x {:.3g} /h per GPU, {}); {}, adding {} on "
         "average (p50 +{}, p90 {})",
         f.expected_failures, chosen.hardware.nodes * chosen.hardware.gpus_per_node,
-        chosen.cloud->gpu_failure_rate_per_s * 3600.0, chosen.cloud->gpu_failure_rate_source, restart,
+        chosen.hardware.gpu_failure_rate_per_s * 3600.0, chosen.hardware.gpu_failure_rate_source, restart,
         duration(f.mean_added_s), duration(f.p50_added_s),
         std::isfinite(out.time_p90_s) ? "+" + duration(f.p90_added_s) : std::string("past the cap"));
   }
@@ -122,11 +121,13 @@ SpotJobParams spot_params(const JobSpec& job, double work_s, double interval_s, 
   p.warmup_s = warmup_s;
   p.nodes = job.hardware.nodes;
   p.cap_s = kTrialCapFactor * no_preemption_s;
+  // Poisson interruptions: the hardware failures, and on a cloud market its spot preemptions
+  // (0 on demand). Own hardware has no start-up or wait: the job restarts at once.
+  p.preemption_rate_per_s = failures_per_node_s(job);
   if (job.cloud) {
     p.startup_s = job.cloud->startup_s;
     p.replacement_wait_s = job.cloud->replacement_wait_s;
-    // Poisson interruptions: the spot preemptions (0 on-demand) and the hardware failures.
-    p.preemption_rate_per_s = job.cloud->preemption_rate_per_s + failures_per_node_s(job);
+    p.preemption_rate_per_s += job.cloud->preemption_rate_per_s;
     p.trace = job.cloud->trace ? &*job.cloud->trace : nullptr;
     const bool spot = job.cloud->market == Market::kSpot;
     p.price_usd_per_s = spot ? job.cloud->instance.spot_price_usd_per_s : job.cloud->instance.price_usd_per_s;
@@ -164,7 +165,9 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
     } else {
       out.checkpoint_interval_reason =
           spot ? "interval auto: no preemptions expected, so no periodic checkpoint"
-               : "interval auto: no preemptions on this market and no hardware failures, so no periodic checkpoint";
+               : job.cloud ? "interval auto: no preemptions on this market and no hardware failures, so no periodic checkpoint"
+                           : "interval auto: no hardware failures on own hardware (gpu_failure_rate 0), so no periodic "
+                             "checkpoint";
     }
   } else if (job.checkpointing.enabled && job.checkpointing.interval_s > 0.0) {
     out.checkpoint_interval_reason = "interval " + minutes_or_seconds(job.checkpointing.interval_s) + " as written";
@@ -191,8 +194,8 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
                                                "trace", failures_per_node_s(job) * 3600.0)
                                  : fmt::format("; hardware failures add {:.3g} /h per node ({} GPUs x {:.3g} /h, {})",
                                                failures_per_node_s(job) * 3600.0, job.hardware.gpus_per_node,
-                                               job.cloud->gpu_failure_rate_per_s * 3600.0,
-                                               job.cloud->gpu_failure_rate_source);
+                                               job.hardware.gpu_failure_rate_per_s * 3600.0,
+                                               job.hardware.gpu_failure_rate_source);
   }
   const double work_s = out.times.epochs * (out.times.epoch_train_s + out.times.epoch_eval_s);
   const SpotJobParams p = spot_params(chosen, work_s, out.checkpoint_interval_s, warmup_s, out.times.time_to_train_s);

@@ -28,7 +28,8 @@ inline constexpr double kRestartWarmupSteps = 10.0;
 /// half for the trials' sampling spread; not a model parameter.
 inline constexpr double kSpotOutOfReachShare = 0.05;
 
-/// On-demand runs get a hardware-failure note from this many expected failures on: below it
+/// On-demand and own-hardware runs get a hardware-failure note (and the remedy
+/// checkpointing.interval: auto is checked) from this many expected failures on: below it
 /// the failures change the time by less than about 1 % of one restart's loss. A bound on
 /// clutter, not a model parameter.
 inline constexpr double kFailureNoteShare = 0.01;

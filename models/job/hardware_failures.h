@@ -12,7 +12,7 @@
 
 namespace gpuplan::models {
 
-/// Unexpected job interruptions per GPU per second, the default of cloud.gpu_failure_rate.
+/// Unexpected job interruptions per GPU per second, the default of hardware.gpu_failure_rate.
 /// Llama 3 pre-training saw 419 unexpected interruptions in a 54-day snapshot on 16,384 H100
 /// GPUs, about 78 % of them confirmed or suspected hardware (GPU 58.7 %, host, network), the
 /// rest software (Dubey et al., "The Llama 3 Herd of Models", arXiv:2407.21783, 2024,

@@ -13,7 +13,8 @@
 namespace gpuplan::models {
 
 bool does_not_finish(const VariantResult& row) {
-  return row.fits && !row.market.empty() && !row.time_p50_s;  // spot trials, or on-demand failures
+  // Spot trials, or hardware failures on demand or on own hardware.
+  return row.fits && (!row.market.empty() || row.expected_failures) && !row.time_p50_s;
 }
 
 std::optional<double> run_cost_usd(const VariantResult& row) {

@@ -22,16 +22,16 @@ struct RemedyOutcome {
   VariantResult result;
 };
 
-/// A cloud row that fits but does not finish within the cap at p50: spot trials, or hardware
-/// failures on demand (models/run/run_variant.h: no p50 time or dollars).
+/// A row that fits but does not finish within the cap at p50: spot trials, or hardware
+/// failures on demand or on own hardware (models/run/run_variant.h: no p50 time or dollars).
 bool does_not_finish(const VariantResult& row);
 
 /// Dollars of a run: p50 on its cloud market, else on premises; absent without either, and
 /// for a row that does not finish.
 std::optional<double> run_cost_usd(const VariantResult& row);
 
-/// Time of a run: wall time p50 on a cloud market, else time to train; +infinity for a row
-/// that does not finish. Seconds.
+/// Time of a run: wall time p50 where preemptions or hardware failures interrupt it, else
+/// time to train; +infinity for a row that does not finish. Seconds.
 double run_time_s(const VariantResult& row);
 
 /// The resource that outcome `o` relieved on `row`: for a time remedy, the part of the

@@ -4,6 +4,7 @@
 #include <initializer_list>
 
 #include "models/gpu/op_time.h"
+#include "models/job/cloud_job.h"
 #include "models/workload/attention_kernel.h"
 
 namespace gpuplan::models {
@@ -227,10 +228,10 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
     add("host_optimizer", std::move(on_gpu));
   }
 
-  // The job on the spot market, or on demand where hardware fails.
+  // The job on the spot market, or on demand or own hardware where hardware fails.
   if (job.cloud && job.cloud->market == Market::kSpot && !job.checkpointing.enabled) {
     add("preemptions", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost);
-  } else if (job.cloud && job.cloud->gpu_failure_rate_per_s > 0.0 && !job.checkpointing.enabled) {
+  } else if (!job.checkpointing.enabled && row.expected_failures.value_or(0.0) >= kFailureNoteShare) {
     add("hardware_failures", {{"checkpointing.interval", "auto"}}, RemedyGoal::kCost);
   }
   return out;

@@ -61,17 +61,19 @@ double eval_batch_s(const StepPlan& plan, const JobSpec& job) {
   return std::max({gpu, host, loader});
 }
 
-// Market, p50/p90 of time and dollars, preemptions and the checkpoint interval of a cloud job.
-void fill_cloud_outputs(const JobSpec& job, const JobOutcome& o, VariantResult& r) {
-  const bool spot = job.cloud->market == Market::kSpot;
-  r.market = std::string(name_of(job.cloud->market));
-  r.time_p50_s = o.time_p50_s;
-  r.time_p90_s = o.time_p90_s;
+// The checkpoint interval and its reason, and what interrupts the job: on a cloud market its
+// name and p50/p90 of time and dollars (spot: the trials), on own hardware the times hardware
+// failures give (models/job/hardware_failures.h).
+void fill_job_outputs(const JobSpec& job, const JobOutcome& o, VariantResult& r) {
   r.checkpoint_interval_s = o.checkpoint_interval_s;
   r.checkpoint_interval_reason = o.checkpoint_interval_reason;
   if (!o.checkpoint_interval_reason.empty()) r.notes.push_back("checkpoint " + o.checkpoint_interval_reason);
   for (const std::string& n : o.notes) r.notes.push_back(n);
-  if (spot && o.spot) {
+  if (!job.cloud && !o.failures) return;  // own hardware that never fails: the time to train alone
+  r.time_p50_s = o.time_p50_s;
+  r.time_p90_s = o.time_p90_s;
+  if (job.cloud) r.market = std::string(name_of(job.cloud->market));
+  if (job.cloud && job.cloud->market == Market::kSpot && o.spot) {
     r.cost_p50_usd = o.spot->cost_p50_usd;
     r.cost_p90_usd = o.spot->cost_p90_usd;
     r.expected_preemptions = o.spot->preemptions_mean;
@@ -94,19 +96,21 @@ void fill_cloud_outputs(const JobSpec& job, const JobOutcome& o, VariantResult& 
     } else if (!o.spot->finishes_at(0.9)) {
       r.notes.push_back("spot: fewer than 90 % of the trials finish within the cap: no p90 time or dollars");
     }
-  } else {
-    // On demand: hardware failures lengthen the run (models/job/hardware_failures.h); a
-    // quantile past the cap has no time or dollars, as on spot.
+    return;
+  }
+  // On demand or own hardware: hardware failures lengthen the run; a quantile past the cap
+  // has no time or dollars, as on spot.
+  if (job.cloud) {
     const auto dollars = [&](double time_s) -> std::optional<double> {
       if (!std::isfinite(time_s)) return std::nullopt;
       return on_demand_cost_usd(job.cloud->instance, job.hardware.nodes, time_s);
     };
     r.cost_p50_usd = dollars(o.time_p50_s);
     r.cost_p90_usd = dollars(o.time_p90_s);
-    if (!std::isfinite(o.time_p50_s)) r.time_p50_s.reset();
-    if (!std::isfinite(o.time_p90_s)) r.time_p90_s.reset();
-    if (o.failures) r.expected_failures = o.failures->expected_failures;
   }
+  if (!std::isfinite(o.time_p50_s)) r.time_p50_s.reset();
+  if (!std::isfinite(o.time_p90_s)) r.time_p90_s.reset();
+  if (o.failures) r.expected_failures = o.failures->expected_failures;
 }
 
 // `job` on one GPU of the same kind alone on the node (all its CPU cores, storage and PCIe
@@ -308,11 +312,12 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   if (job.cloud) {
     r.cost_on_demand_usd = on_demand_cost_usd(job.cloud->instance, job.hardware.nodes, r.time_to_train_s);
   }
-  if (job.cloud) {
-    fill_cloud_outputs(job, job_level, r);
-  }
-  if (job.on_premises) {
-    r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes, r.time_to_train_s, r.energy_j);
+  fill_job_outputs(job, job_level, r);
+  // Owned hardware is paid for the wall time, hardware failures included (p50); none for a
+  // job that does not finish.
+  if (job.on_premises && (!r.expected_failures || r.time_p50_s)) {
+    r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes,
+                                                  r.time_p50_s.value_or(r.time_to_train_s), r.energy_j);
   }
   if (r.gpus > 1 && params.scaling_reference) {
     // Only against a reference that runs: one GPU that cannot hold the job (an 8 B AdamW job

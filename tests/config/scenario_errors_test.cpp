@@ -538,8 +538,9 @@ training: {batch_size: 32}
 cloud:
   instance: aws/g5.8xlarge
 )";
-    CHECK(errors_of(cloud + "  gpu_failure_rate: \"-1 /h\"\n") ==
-          Messages{"out-of-range event rate '-1 /h' at s.yaml:6:21 (cloud.gpu_failure_rate); expected zero or more"});
+    CHECK(errors_of(cloud + "hardware: {gpu_failure_rate: \"-1 /h\"}\n") ==
+          Messages{"out-of-range event rate '-1 /h' at s.yaml:6:30 (hardware.gpu_failure_rate); expected zero or "
+                   "more"});
     CHECK(errors_of(cloud + "  market: spot\n") ==
           Messages{"missing key 'replacement_wait' at s.yaml:5:3 (cloud.replacement_wait); add replacement_wait: "
                    "\"10 min\" (how long a preempted spot node takes to come back; the spot market needs it)"});

@@ -248,24 +248,26 @@ cloud:
     CHECK(job.cloud->replacement_wait_s == 600.0);
     CHECK(v.preemption_source == PreemptionSource::kRate);
     // Not written: Llama 3's hardware failure rate, 1.97e-5 per GPU-hour, named with its key.
-    CHECK(job.cloud->gpu_failure_rate_per_s == models::kGpuFailureRatePerS);
-    CHECK(job.cloud->gpu_failure_rate_source ==
+    CHECK(job.hardware.gpu_failure_rate_per_s == models::kGpuFailureRatePerS);
+    CHECK(job.hardware.gpu_failure_rate_source ==
           "Llama 3's 419 unexpected interruptions in 54 days on 16,384 H100s (Dubey et al. 2024); set "
-          "cloud.gpu_failure_rate for your fleet");
+          "hardware.gpu_failure_rate for your fleet");
   }
 
-  TEST_CASE("cloud.gpu_failure_rate: a rate per GPU as written, 0 /h for none") {
-    const auto cloud_of = [](const std::string& rate) {
-      return *parse("format: gpuplan/v1\nworkload: {model: resnet50, dataset: {samples: 1281167, synthetic: true}, "
-                    "epochs: 1}\ntraining: {batch_size: 32}\ncloud: {instance: aws/g5.8xlarge, gpu_failure_rate: " +
-                    rate + "}\n")
-                  .variants.front()
-                  .job.cloud;
+  TEST_CASE("hardware.gpu_failure_rate: a rate per GPU as written, 0 /h for none; with or without a cloud") {
+    const auto hardware_of = [](const std::string& sections) {
+      return parse("format: gpuplan/v1\nworkload: {model: resnet50, dataset: {samples: 1281167, synthetic: true}, "
+                   "epochs: 1}\ntraining: {batch_size: 32}\n" + sections)
+          .variants.front()
+          .job.hardware;
     };
-    const models::CloudSpec written = cloud_of("\"1 /day\"");
+    const models::HardwareSpec written =
+        hardware_of("cloud: {instance: aws/g5.8xlarge}\nhardware: {gpu_failure_rate: \"1 /day\"}\n");
     CHECK(written.gpu_failure_rate_per_s == doctest::Approx(1.0 / 86400.0));
-    CHECK(written.gpu_failure_rate_source == "cloud.gpu_failure_rate as written");
-    CHECK(cloud_of("0 /h").gpu_failure_rate_per_s == 0.0);
+    CHECK(written.gpu_failure_rate_source == "hardware.gpu_failure_rate as written");
+    CHECK(hardware_of("hardware: {gpu: a100-80gb, gpu_failure_rate: 0 /h}\n").gpu_failure_rate_per_s == 0.0);
+    // Own hardware without the key: the default, as with a cloud instance.
+    CHECK(hardware_of("hardware: {gpu: a100-80gb}\n").gpu_failure_rate_per_s == models::kGpuFailureRatePerS);
   }
 
   TEST_CASE("an inline model with base: starts from that catalog model's structure (GPT-3 XL is 1.32 B)") {
