@@ -150,6 +150,10 @@ TEST_SUITE("config.model_catalog") {
         {"pythia-6.9b", 6'857'302'016.0},  {"tinyllama-1.1b", 1'100'048'384.0}, {"llama3-8b", 8'030'261'248.0},
         // Gemma 2 9B: head_dim 256; without its post-norms (301,056 parameters, 0.003 %).
         {"gemma2-9b", 9'241'705'984.0},
+        // Llama 3.1 and 3.3 keep Llama 3's shapes (their checkpoints' totals are Llama 3's);
+        // Llama 2 70B is the 68.98 B of its checkpoint, not the 70 B of its name.
+        {"llama3.1-8b", 8'030'261'248.0},  {"llama3.1-70b", 70'553'706'496.0}, {"llama3.3-70b", 70'553'706'496.0},
+        {"llama2-70b", 68'976'648'192.0},
     };
     for (const auto& row : published) {
       // Not a structured binding: clang 14 cannot capture one in doctest's CAPTURE lambda.
