@@ -154,6 +154,9 @@ TEST_SUITE("config.model_catalog") {
         // Llama 2 70B is the 68.98 B of its checkpoint, not the 70 B of its name.
         {"llama3.1-8b", 8'030'261'248.0},  {"llama3.1-70b", 70'553'706'496.0}, {"llama3.3-70b", 70'553'706'496.0},
         {"llama2-70b", 68'976'648'192.0},
+        // Qwen2.5 without its q/k/v biases (0.001 to 0.006 %).
+        {"qwen2.5-0.5b", 494'032'768.0},   {"qwen2.5-1.5b", 1'543'714'304.0},   {"qwen2.5-3b", 3'085'938'688.0},
+        {"qwen2.5-14b", 14'770'033'664.0}, {"qwen2.5-32b", 32'763'876'352.0},
     };
     for (const auto& row : published) {
       // Not a structured binding: clang 14 cannot capture one in doctest's CAPTURE lambda.
