@@ -157,6 +157,11 @@ TEST_SUITE("config.model_catalog") {
         // Qwen2.5 without its q/k/v biases (0.001 to 0.006 %).
         {"qwen2.5-0.5b", 494'032'768.0},   {"qwen2.5-1.5b", 1'543'714'304.0},   {"qwen2.5-3b", 3'085'938'688.0},
         {"qwen2.5-14b", 14'770'033'664.0}, {"qwen2.5-32b", 32'763'876'352.0},
+        // Qwen3 without its q/k norms (under 0.002 %). The 0.6B and 1.7B count their tied
+        // embedding once, as PyTorch does; their safetensors store it twice (751,632,384 and
+        // 2,031,739,904).
+        {"qwen3-0.6b", 596'049'920.0},     {"qwen3-1.7b", 1'720'574'976.0},     {"qwen3-4b", 4'022'468'096.0},
+        {"qwen3-8b", 8'190'735'360.0},     {"qwen3-14b", 14'768'307'200.0},     {"qwen3-32b", 32'762'123'264.0},
     };
     for (const auto& row : published) {
       // Not a structured binding: clang 14 cannot capture one in doctest's CAPTURE lambda.
