@@ -162,6 +162,8 @@ TEST_SUITE("config.model_catalog") {
         // 2,031,739,904).
         {"qwen3-0.6b", 596'049'920.0},     {"qwen3-1.7b", 1'720'574'976.0},     {"qwen3-4b", 4'022'468'096.0},
         {"qwen3-8b", 8'190'735'360.0},     {"qwen3-14b", 14'768'307'200.0},     {"qwen3-32b", 32'762'123'264.0},
+        // Gemma 2 2B (head_dim 256) and 27B (head_dim 128) without their post-norms (0.005 %, 0.002 %).
+        {"gemma2-2b", 2'614'341'888.0},    {"gemma2-27b", 27'227'128'320.0},
     };
     for (const auto& row : published) {
       // Not a structured binding: clang 14 cannot capture one in doctest's CAPTURE lambda.
