@@ -164,6 +164,9 @@ TEST_SUITE("config.model_catalog") {
         {"qwen3-8b", 8'190'735'360.0},     {"qwen3-14b", 14'768'307'200.0},     {"qwen3-32b", 32'762'123'264.0},
         // Gemma 2 2B (head_dim 256) and 27B (head_dim 128) without their post-norms (0.005 %, 0.002 %).
         {"gemma2-2b", 2'614'341'888.0},    {"gemma2-27b", 27'227'128'320.0},
+        // Phi-3-mini's fused qkv and gate_up projections hold what separate ones would; Mistral
+        // NeMo: head_dim 128 (hidden / heads = 160).
+        {"phi-3-mini", 3'821'079'552.0},   {"mistral-nemo-12b", 12'247'782'400.0},
     };
     for (const auto& row : published) {
       // Not a structured binding: clang 14 cannot capture one in doctest's CAPTURE lambda.
