@@ -150,6 +150,23 @@ TEST_SUITE("config.model_catalog") {
         {"pythia-6.9b", 6'857'302'016.0},  {"tinyllama-1.1b", 1'100'048'384.0}, {"llama3-8b", 8'030'261'248.0},
         // Gemma 2 9B: head_dim 256; without its post-norms (301,056 parameters, 0.003 %).
         {"gemma2-9b", 9'241'705'984.0},
+        // Llama 3.1 and 3.3 keep Llama 3's shapes (their checkpoints' totals are Llama 3's);
+        // Llama 2 70B is the 68.98 B of its checkpoint, not the 70 B of its name.
+        {"llama3.1-8b", 8'030'261'248.0},  {"llama3.1-70b", 70'553'706'496.0}, {"llama3.3-70b", 70'553'706'496.0},
+        {"llama2-70b", 68'976'648'192.0},
+        // Qwen2.5 without its q/k/v biases (0.001 to 0.006 %).
+        {"qwen2.5-0.5b", 494'032'768.0},   {"qwen2.5-1.5b", 1'543'714'304.0},   {"qwen2.5-3b", 3'085'938'688.0},
+        {"qwen2.5-14b", 14'770'033'664.0}, {"qwen2.5-32b", 32'763'876'352.0},
+        // Qwen3 without its q/k norms (under 0.002 %). The 0.6B and 1.7B count their tied
+        // embedding once, as PyTorch does; their safetensors store it twice (751,632,384 and
+        // 2,031,739,904).
+        {"qwen3-0.6b", 596'049'920.0},     {"qwen3-1.7b", 1'720'574'976.0},     {"qwen3-4b", 4'022'468'096.0},
+        {"qwen3-8b", 8'190'735'360.0},     {"qwen3-14b", 14'768'307'200.0},     {"qwen3-32b", 32'762'123'264.0},
+        // Gemma 2 2B (head_dim 256) and 27B (head_dim 128) without their post-norms (0.005 %, 0.002 %).
+        {"gemma2-2b", 2'614'341'888.0},    {"gemma2-27b", 27'227'128'320.0},
+        // Phi-3-mini's fused qkv and gate_up projections hold what separate ones would; Mistral
+        // NeMo: head_dim 128 (hidden / heads = 160).
+        {"phi-3-mini", 3'821'079'552.0},   {"mistral-nemo-12b", 12'247'782'400.0},
     };
     for (const auto& row : published) {
       // Not a structured binding: clang 14 cannot capture one in doctest's CAPTURE lambda.

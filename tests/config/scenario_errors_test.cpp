@@ -360,7 +360,7 @@ TEST_SUITE("config.scenario_errors") {
           Messages{"unknown model 'meta-llama/Meta-Llama-3-8B' at s.yaml:5:10 (workload.model); did you mean "
                    "llama3-8b?"});
     CHECK(errors_of(with("model: resnet50", "model: Llama-3.1-8B")) ==
-          Messages{"unknown model 'Llama-3.1-8B' at s.yaml:5:10 (workload.model); did you mean llama3-8b?"});
+          Messages{"unknown model 'Llama-3.1-8B' at s.yaml:5:10 (workload.model); did you mean llama3.1-8b?"});
     CHECK(errors_of(with("model: resnet50", "model: mistralai/Mistral-7B-v0.1")) ==
           Messages{"unknown model 'mistralai/Mistral-7B-v0.1' at s.yaml:5:10 (workload.model); did you mean "
                    "mistral-7b?"});
