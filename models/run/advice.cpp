@@ -220,6 +220,24 @@ void apply_advice(VariantResult& row, const std::vector<RemedyOutcome>& outcomes
     }
   }
   if (best == nullptr) return;
+  // A change that trains the same thing (numerics and global batch) goes before a faster one
+  // that does not, where it gains at least kKeepTrainingGainShare of that one's gain.
+  if (!keeps_training(row, *best) && std::isfinite(best_gain)) {
+    const RemedyOutcome* keeping = nullptr;
+    double keeping_gain = kKeepTrainingGainShare * best_gain;
+    for (const RemedyOutcome& o : outcomes) {
+      const double gain = gain_of(row, o);
+      if (keeps_training(row, o) && gain >= std::max(keeping_gain, kMinimumRemedyGain) &&
+          (keeping == nullptr || gain > keeping_gain)) {
+        keeping = &o;
+        keeping_gain = gain;
+      }
+    }
+    if (keeping != nullptr) {
+      best = keeping;
+      best_gain = keeping_gain;
+    }
+  }
   SuggestedChange s;
   s.overrides = best->remedy.overrides;
   s.relieves = relieved_resource(row, *best);

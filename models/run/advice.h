@@ -80,7 +80,8 @@ std::vector<std::size_t> pair_starts(const VariantResult& row, const std::vector
 std::optional<Remedy> combined_remedy(const Remedy& first, const Remedy& second);
 
 /// Sets row.bottleneck, row.suggestion and row.suggested from the best of `outcomes`
-/// (strictly largest gain; the first of equal ones); leaves the row as it is when none
+/// (strictly largest gain; the first of equal ones; one that keeps the numerics and the global
+/// batch instead where it gains kKeepTrainingGainShare of that); leaves the row as it is when none
 /// fits and gains kMinimumRemedyGain (a row that does not finish keeps preemptions and
 /// unfinished_hint, models/run/run_variant.h). A remedy that makes such a row finish has an
 /// infinite gain (machine outputs carry no gain) and time_change -1. A row out of memory

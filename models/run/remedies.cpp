@@ -181,7 +181,14 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
   // A bigger batch amortises per-step costs (dispatch, optimizer, the all-reduce); it changes
   // the optimisation too, which the user decides (README, "Bottleneck and suggestion").
   const bool communication = gpus > 1 && worth_relieving(path_share(row, {"communication"}));
-  add(communication ? "communication" : "gpu_compute", {{"training.batch_size", std::to_string(2 * t.batch_size)}});
+  const char* batch_relieves = communication ? "communication" : "gpu_compute";
+  // The same with half the accumulation keeps the global batch (and the optimisation): the
+  // micro-batch grows, per-micro-step costs (FSDP's all-gathers, launches) halve.
+  if (t.gradient_accumulation % 2 == 0) {
+    add(batch_relieves, {{"training.batch_size", std::to_string(2 * t.batch_size)},
+                         {"training.gradient_accumulation", std::to_string(t.gradient_accumulation / 2)}});
+  }
+  add(batch_relieves, {{"training.batch_size", std::to_string(2 * t.batch_size)}});
 
   // Between GPUs.
   if (communication && job.parallelism.strategy == ParallelStrategy::kDdp) {

@@ -25,6 +25,12 @@ namespace gpuplan::models {
 /// of the critical path could not gain this much even if it vanished are not simulated.
 inline constexpr double kMinimumRemedyGain = 0.02;
 
+/// A remedy that keeps what training computes (numerics and global batch) is advised over a
+/// faster one that changes it where it gains at least this share of that one's gain: +10 %
+/// with the same global batch before +12 % with a doubled one, not before +30 %. A judgement
+/// of what users accept to keep their learning-rate schedule, not a fit.
+inline constexpr double kKeepTrainingGainShare = 0.8;
+
 /// What a remedy is ranked on: what the user buys with it.
 enum class RemedyGoal {
   kTimeToTrain,  ///< wall time to finish the job (p50 on a cloud market)

@@ -317,6 +317,39 @@ TEST_SUITE("models.run.advice") {
     VariantResult kept = row;
     apply_advice(kept, {{same, same_batch}});
     CHECK(kept.suggestion == "training.batch_size: 16, training.gradient_accumulation: 2");
+    // +17 % with the same global batch is at least 0.8 x the doubled batch's +20 % (0.16):
+    // it goes first; at +15 % it does not.
+    VariantResult close_batch = row_with({}, 3600.0 / 1.17, std::nullopt);
+    close_batch.global_batch_samples = 256;
+    VariantResult preferred = row;
+    apply_advice(preferred, {{bigger, doubled}, {same, close_batch}});
+    CHECK(preferred.suggestion == "training.batch_size: 16, training.gradient_accumulation: 2");
+    REQUIRE(preferred.suggested);
+    CHECK(preferred.suggested->gain == doctest::Approx(0.17));
+    VariantResult short_batch = row_with({}, 3600.0 / 1.15, std::nullopt);
+    short_batch.global_batch_samples = 256;
+    VariantResult faster = row;
+    apply_advice(faster, {{bigger, doubled}, {same, short_batch}});
+    CHECK(faster.suggestion == "training.batch_size: 64 (global batch 256 -> 512 samples: retune the learning rate)");
+  }
+
+  TEST_CASE("a bigger batch is offered with half the accumulation too, which keeps the global batch") {
+    VariantResult row = row_with({{"communication", 0.3, 1.0}}, 3600.0, std::nullopt);
+    const std::vector<Remedy> even = candidate_remedies(ddp_job("nvlink3_nvswitch", 2, 8), row, {});
+    bool kept = false;
+    bool doubled = false;
+    for (const Remedy& r : even) {
+      kept = kept || overrides_text(r.overrides) == "training.batch_size: 32, training.gradient_accumulation: 4";
+      doubled = doubled || overrides_text(r.overrides) == "training.batch_size: 32";
+    }
+    CHECK(kept);
+    CHECK(doubled);
+    // An odd accumulation cannot halve: the plain doubling only.
+    std::vector<std::string> odd;
+    for (const Remedy& r : candidate_remedies(ddp_job("nvlink3_nvswitch", 2, 3), row, {})) {
+      if (r.overrides.front().path == "training.batch_size") odd.push_back(overrides_text(r.overrides));
+    }
+    CHECK(odd == std::vector<std::string>{"training.batch_size: 32"});
   }
 
   TEST_CASE("out of memory: context parallelism halves the data-parallel ranks: said, and after a change that keeps them") {
