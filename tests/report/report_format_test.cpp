@@ -273,6 +273,11 @@ TEST_SUITE("report.report_format") {
     c.goal = "cost";
     v.suggested = c;
     CHECK(report::render_table(r).find("-$564 per run, ranked on cost)") != std::string::npos);
+    // A cost remedy that leaves samples/s alone (spot, checkpoints) names only what it moves.
+    c.throughput_change = 0.004;
+    v.suggested = c;
+    CHECK(report::render_table(r).find("(simulated: time to train -46 %, -$564 per run, ranked on cost)") !=
+          std::string::npos);
   }
 
   TEST_CASE("JSON: SI-suffixed keys, no throughput for an OOM row") {
