@@ -272,8 +272,9 @@ std::vector<Field> make_fields() {
                "on-demand price x nodes x time to train; with an instance",
                [](const VariantResult& v) { return optional_number(v.cost_on_demand_usd); },
                "on-demand",
-               {},
-               [](const VariantResult& v) { return v.cost_on_demand_usd.has_value(); }});
+               // A spot row's dollars are its $ p50/p90: the table leaves this reference out there.
+               [](const VariantResult& v) { return on_spot(v) ? std::string("-") : human_usd(*v.cost_on_demand_usd); },
+               [](const VariantResult& v) { return v.cost_on_demand_usd.has_value() && !on_spot(v); }});
   f.push_back({"cost_on_premises_usd",
                "USD",
                kFits,
