@@ -99,6 +99,11 @@ std::string run_summary(const models::ScenarioResult& result) {
       // Two decimals below 10x, so that 5 % faster does not read "1.0x".
       const double ratio = fastest->throughput_samples_per_s / first.throughput_samples_per_s;
       out += ratio < 10.0 ? fmt::format(", {:.2f}x {}", ratio, quoted(first)) : fmt::format(", {:.1f}x {}", ratio, quoted(first));
+      // Rows that train on other global batches are not the same training: said where it differs.
+      if (fastest->global_batch_samples != first.global_batch_samples) {
+        out += fmt::format(" (global batch {} against {} {})", fastest->global_batch_samples,
+                           first.global_batch_samples, first.samples_are_sequences ? "sequences" : "samples");
+      }
     }
     out += ".";
     if (soonest != nullptr && soonest != fastest && (!wall_time_s(*fastest) || *wall_time_s(*soonest) < *wall_time_s(*fastest))) {

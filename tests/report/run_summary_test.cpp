@@ -39,6 +39,21 @@ TEST_SUITE("report.run_summary") {
           "Out of GPU memory: bs512.\n");
   }
 
+  TEST_CASE("a fastest row that trains on another global batch says so") {
+    models::ScenarioResult r;
+    models::VariantResult base = variant("tp8", 30.0, "communication");
+    base.global_batch_samples = 512;
+    base.samples_are_sequences = true;
+    models::VariantResult fast = variant("tp4_bs2", 36.0, "gpu_compute");
+    fast.global_batch_samples = 1024;
+    fast.samples_are_sequences = true;
+    r.variants = {base, fast};
+    CHECK(run_summary(r).starts_with(
+        "Fastest: tp4_bs2 at 36.0 samples/s, 1.20x tp8 (global batch 1024 against 512 sequences).\n"));
+    r.variants[1].global_batch_samples = 512;  // the same training: nothing more
+    CHECK(run_summary(r).starts_with("Fastest: tp4_bs2 at 36.0 samples/s, 1.20x tp8.\n"));
+  }
+
   TEST_CASE("a row on premises is priced at its amortized dollars, and says so, beside cloud rows") {
     // A new user's QLoRA comparison: an RTX 4090 they own against an L40S instance; the
     // summary named the L40S cheapest at $14.25 while the table showed $1.37 on premises.
