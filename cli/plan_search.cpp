@@ -858,6 +858,20 @@ PlanResult Planner::finish(PlanSearch search) const {
   }
   r.notes.push_back("the scenario's own hardware, cloud instance and market are replaced by each plan's; spot "
                     "preemption rates come from the scenario when it writes one, else from catalogs/preemption.yaml");
+  // A strategy that names another GPU keeps its name on rows of whatever instance was planned.
+  std::vector<std::string> own_gpu;
+  for (const config::Variant& v : scenario_.variants) {
+    if (v.job.hardware.gpu.name != scenario_.variants.front().job.hardware.gpu.name) {
+      own_gpu.push_back(fmt::format("{} ({})", row_name(v), v.job.hardware.gpu.name));
+    }
+  }
+  if (!own_gpu.empty()) {
+    r.notes.push_back(fmt::format("{} set{} a GPU of {} own: {} rows run on the instance in the row, as every "
+                                  "variant's do (the rest of {} settings is kept); --gpus chooses the GPUs planned",
+                                  fmt::join(own_gpu, ", "), own_gpu.size() == 1 ? "s" : "",
+                                  own_gpu.size() == 1 ? "its" : "their", own_gpu.size() == 1 ? "its" : "their",
+                                  own_gpu.size() == 1 ? "its" : "their"));
+  }
   r.notes.push_back(report::kCatalogPricesNote);
   if (unfinished > 0) {
     r.notes.push_back(fmt::format("{} spot plans did not finish within the trial cap in some trials (time = cap)",

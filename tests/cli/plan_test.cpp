@@ -692,6 +692,24 @@ TEST_SUITE("cli.plan") {
                     "EP 1") != r.notes.end());
   }
 
+  TEST_CASE("a strategy that names another GPU is planned on the instances searched, and a note says so") {
+    const config::Scenario s = config::parse_scenario(
+        "format: gpuplan/v1\nname: g\n"
+        "workload: {model: llama3.2-1b, sequence_length: 2048, tokens: 1e8, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 4, precision: bf16_amp, attention: flash, optimizer: adamw}\n"
+        "hardware: {gpu: h100-sxm, gpus_per_node: 8}\nparallelism: {strategy: fsdp}\n"
+        "strategies: {base: {}, on_b200: {hardware.gpu: b200}}\n",
+        "g.yaml", context().catalogs, context().families);
+    const cli::Planner planner(s, context().catalogs, context().families, aws_options("h100-sxm", 86400.0));
+    const cli::PlanResult r = planner.finish(planner.evaluate());
+    bool b200_rows_on_h100 = false;
+    for (const cli::PlanPoint& p : r.points) b200_rows_on_h100 = b200_rows_on_h100 || (p.strategy == "on_b200" && p.gpu == "h100-sxm");
+    CHECK(b200_rows_on_h100);
+    CHECK(std::find(r.notes.begin(), r.notes.end(),
+                    "on_b200 (b200) sets a GPU of its own: its rows run on the instance in the row, as every variant's "
+                    "do (the rest of its settings is kept); --gpus chooses the GPUs planned") != r.notes.end());
+  }
+
   TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {
     cli::PlanResult plan;
     plan.deadline_s = 14 * 86400.0;
