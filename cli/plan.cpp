@@ -136,6 +136,10 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                [](const PlanPoint& p) {
                  return p.market == "spot" ? fmt::format("{:.1f}", p.expected_preemptions) : std::string("-");
                }});
+  f.push_back({"expected_failures", "", Applies::kFits,
+               "on demand: mean hardware failures over the run (hardware.gpu_failure_rate); on spot among the "
+               "preemptions, 0 here",
+               [number](const PlanPoint& p) { return number(p.expected_failures); }});
   f.push_back({"fits", "", Applies::kAlways, "peak GPU memory <= capacity", [](const PlanPoint& p) { return Value(p.fits); }});
   f.push_back({"finished_share", "1", Applies::kFits, "spot: share of trials finished within the cap",
                [number](const PlanPoint& p) { return number(p.finished_share); }});

@@ -132,6 +132,9 @@ struct PlanPoint {
   double cost_p50_usd = 0.0;
   double cost_p90_usd = 0.0;
   double expected_preemptions = 0.0;
+  /// On demand: mean hardware failures over the run (models/job/hardware_failures.h); on spot
+  /// they are among the preemptions (0 here).
+  double expected_failures = 0.0;
   double finished_share = 1.0;
   double checkpoint_interval_s = 0.0;
   double bound_time_s = 0.0;   ///< plan_lower_bound's time: never above time_p50_s

@@ -768,6 +768,7 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
     // cheapest, the fastest or on the front).
     p.cost_p50_usd = models::on_demand_cost_usd(row, nodes, o.time_p50_s);
     p.cost_p90_usd = models::on_demand_cost_usd(row, nodes, o.time_p90_s);
+    if (o.failures) p.expected_failures = o.failures->expected_failures;
   }
   return p;
 }

@@ -1,6 +1,7 @@
 // gpuplan plan: the same bytes whatever the thread count or the split across ranks, a
 // correct Pareto front, the deadline and budget flags, the notes, and a golden plan CSV.
 #include "cli/plan.h"
+#include "models/job/hardware_failures.h"
 #include "models/job/spot_job.h"
 
 #include <doctest/doctest.h>
@@ -703,7 +704,18 @@ TEST_SUITE("cli.plan") {
     const cli::Planner planner(s, context().catalogs, context().families, aws_options("h100-sxm", 86400.0));
     const cli::PlanResult r = planner.finish(planner.evaluate());
     bool b200_rows_on_h100 = false;
-    for (const cli::PlanPoint& p : r.points) b200_rows_on_h100 = b200_rows_on_h100 || (p.strategy == "on_b200" && p.gpu == "h100-sxm");
+    for (const cli::PlanPoint& p : r.points) {
+      b200_rows_on_h100 = b200_rows_on_h100 || (p.strategy == "on_b200" && p.gpu == "h100-sxm");
+      if (!p.fits) continue;
+      CAPTURE(p.gpus);
+      // On demand: GPUs x rate x time, the run that most likely meets no failure (p50 = its
+      // time without them); on spot they are among the preemptions.
+      if (p.market == "on_demand") {
+        CHECK(p.expected_failures == doctest::Approx(p.gpus * models::kGpuFailureRatePerS * p.time_p50_s).epsilon(0.01));
+      } else {
+        CHECK(p.expected_failures == 0.0);
+      }
+    }
     CHECK(b200_rows_on_h100);
     CHECK(std::find(r.notes.begin(), r.notes.end(),
                     "on_b200 (b200) sets a GPU of its own: its rows run on the instance in the row, as every variant's "
