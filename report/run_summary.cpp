@@ -25,6 +25,12 @@ std::string premises_mark(const VariantResult& v) {
 
 std::string quoted(const VariantResult& v) { return one_line(v.strategy); }
 
+/// A row's throughput in its unit: tokens/s for a language model, else samples/s.
+std::string throughput_text(const VariantResult& v) {
+  return v.throughput_tokens_per_s ? human_rate(*v.throughput_tokens_per_s) + " tokens/s"
+                                   : human_rate(v.throughput_samples_per_s) + " samples/s";
+}
+
 /// A run's wall time (models/run/advice.h): its p50 where preemptions or hardware failures
 /// interrupt it, else the time to train; absent when the job does not finish or no time is known.
 std::optional<double> wall_time_s(const VariantResult& v) {
@@ -94,7 +100,7 @@ std::string run_summary(const models::ScenarioResult& result) {
   }
   std::string out;
   if (fastest != nullptr && result.variants.size() > 1) {
-    out += fmt::format("Fastest: {} at {} samples/s", quoted(*fastest), human_rate(fastest->throughput_samples_per_s));
+    out += fmt::format("Fastest: {} at {}", quoted(*fastest), throughput_text(*fastest));
     if (fastest != &first && first.fits && first.throughput_samples_per_s > 0.0) {
       // Two decimals below 10x, so that 5 % faster does not read "1.0x".
       const double ratio = fastest->throughput_samples_per_s / first.throughput_samples_per_s;
@@ -118,7 +124,7 @@ std::string run_summary(const models::ScenarioResult& result) {
     }
     out += "\n";
   } else if (fastest != nullptr) {
-    out += fmt::format("{}: {} samples/s", quoted(*fastest), human_rate(fastest->throughput_samples_per_s));
+    out += fmt::format("{}: {}", quoted(*fastest), throughput_text(*fastest));
     if (cheapest != nullptr) {
       out += ", " + human_usd(*models::run_cost_usd(*cheapest)) + " per run" + premises_mark(*cheapest) + spot_spread(*cheapest);
     }

@@ -52,6 +52,10 @@ TEST_SUITE("report.run_summary") {
         "Fastest: tp4_bs2 at 36.0 samples/s, 1.20x tp8 (global batch 1024 against 512 sequences).\n"));
     r.variants[1].global_batch_samples = 512;  // the same training: nothing more
     CHECK(run_summary(r).starts_with("Fastest: tp4_bs2 at 36.0 samples/s, 1.20x tp8.\n"));
+    // A language model's rows say tokens/s.
+    r.variants[0].throughput_tokens_per_s = 30.0 * 4096;
+    r.variants[1].throughput_tokens_per_s = 36.0 * 4096;
+    CHECK(run_summary(r).starts_with("Fastest: tp4_bs2 at 147,456 tokens/s, 1.20x tp8.\n"));
   }
 
   TEST_CASE("a row on premises is priced at its amortized dollars, and says so, beside cloud rows") {
