@@ -185,6 +185,10 @@ struct PlanResult {
   /// less state (models::smaller_optimizer_state), optimizer offload to the host where no
   /// variant offloads it. Each applies to at least one variant.
   std::vector<std::string> memory_suggestions;
+  /// The global batch every plan keeps (the first variant's: training.batch_size x
+  /// gradient_accumulation x its data-parallel GPUs), and whether its samples are sequences.
+  long long global_batch_samples = 0;
+  bool samples_are_sequences = false;
 };
 
 /// The points of a search and its counts.

@@ -782,6 +782,8 @@ PlanResult Planner::finish(PlanSearch search) const {
   r.deadline_s = options_.deadline_s;
   r.budget_usd = options_.budget_usd;
   r.counts = search.counts;
+  r.global_batch_samples = static_cast<long long>(models::global_batch_samples(scenario_.variants.front().job));
+  r.samples_are_sequences = scenario_.variants.front().job.workload.is_language_model;
   std::vector<PlanPoint>& points = search.points;
   for (PlanPoint& p : points) {
     p.meets_deadline = p.fits && p.time_p90_s <= options_.deadline_s;

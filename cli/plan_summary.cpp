@@ -74,6 +74,15 @@ std::string plan_summary(const PlanResult& plan) {
              "give a deadline of at least that, or GPUs that are faster or more numerous (--gpus, --providers), "
              "or --exhaustive to simulate the layouts that fit anyway.\n";
     }
+    const bool deadline_met = std::any_of(plan.points.begin(), plan.points.end(),
+                                          [](const PlanPoint& p) { return p.meets_deadline; });
+    if (fastest != nullptr && !deadline_met && plan.global_batch_samples > 0) {
+      // The search holds the global batch: past some size more GPUs cannot shorten a step.
+      out += fmt::format("Every plan keeps the scenario's global batch of {} {} per optimizer step, so more GPUs each "
+                         "get less of it; a deadline this short may need a larger one (training.batch_size or "
+                         "gradient_accumulation), if the training allows it.\n",
+                         plan.global_batch_samples, plan.samples_are_sequences ? "sequences" : "samples");
+    }
   }
   // The fastest plan is always named when a plan fits: a search with a single market or
   // provider often finds the cheapest plan that meets the deadline is also the fastest.

@@ -747,6 +747,22 @@ TEST_SUITE("cli.plan") {
     plan.counts.pruned_bound = 0;
     plan.counts.simulated = 3;
     CHECK(cli::plan_summary(plan) == "No plan meets the deadline of 14.00 d at p90.\n");
+    // A plan that fits but misses the deadline: the global batch every plan keeps is said.
+    cli::PlanPoint slow;
+    slow.strategy = "baseline";
+    slow.instance = "aws/p5.48xlarge";
+    slow.gpu = "h100-sxm";
+    slow.market = "on_demand";
+    slow.time_p50_s = slow.time_p90_s = 20 * 86400.0;
+    slow.cost_p50_usd = slow.cost_p90_usd = 1e6;
+    plan.points = {slow};
+    plan.global_batch_samples = 256;
+    plan.samples_are_sequences = true;
+    const std::string summary = cli::plan_summary(plan);
+    CHECK(summary.starts_with(
+        "No plan meets the deadline of 14.00 d at p90.\nEvery plan keeps the scenario's global batch of 256 sequences "
+        "per optimizer step, so more GPUs each get less of it; a deadline this short may need a larger one "
+        "(training.batch_size or gradient_accumulation), if the training allows it.\nFastest plan: "));
   }
 
   TEST_CASE("command line: bad deadline and unknown provider are usage errors (exit 2)") {
