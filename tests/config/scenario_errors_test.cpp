@@ -350,6 +350,9 @@ TEST_SUITE("config.scenario_errors") {
     // nvidia-smi's name without its "NVIDIA"; a name near nothing points to the catalog.
     CHECK(errors_of(with("gpu: rtx3090", "gpu: H100 80GB HBM3")) ==
           Messages{"unknown gpu 'H100 80GB HBM3' at s.yaml:14:8 (hardware.gpu); did you mean h100-sxm?"});
+    // A memory size after the name, which the catalog name lacks.
+    CHECK(errors_of(with("gpu: rtx3090", "gpu: \"RTX 4090 24GB\"")) ==
+          Messages{"unknown gpu 'RTX 4090 24GB' at s.yaml:14:8 (hardware.gpu); did you mean rtx4090?"});
     CHECK(errors_of(with("gpu: rtx3090", "gpu: tpu-v5e")) ==
           Messages{"unknown gpu 'tpu-v5e' at s.yaml:14:8 (hardware.gpu); `gpuplan list gpus` prints the "
                    "catalog's GPUs"});
