@@ -1,5 +1,8 @@
 #include "cli/diagnose_command.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -30,7 +33,8 @@ const char* const kDiagnoseUsage =
     "  key_averages().table(), mpstat, vmstat, iostat -x; the format is told from each file) and says per\n"
     "  GPU what holds it back, with the evidence line by line. With --scenario (the job as a scenario; its\n"
     "  first strategy is the job as it ran) it puts the simulated job beside the measured one and ranks the\n"
-    "  other strategies by simulated gain.\n"
+    "  other strategies by simulated gain over it (over the fastest that fits when it does not fit); it\n"
+    "  warns when the logs show another GPU model or count than the scenario.\n"
     "  --gpu NAME      catalog GPU of the logs (default: matched from the logged name, else the scenario's)\n"
     "  --fields LIST   the --query-gpu list of a headerless CSV (--format=csv,noheader)\n"
     "  --interval S    sampling interval of logs without times (\"2 s\", \"500 ms\")\n";
@@ -111,6 +115,37 @@ std::string format_label(const models::MonitorTrace& trace, const std::string& p
   return "?";
 }
 
+/// Where the logs show another job than the scenario describes, as one warning: GPUs the
+/// catalog knows under another name than the scenario's GPU, or a GPU count that is neither
+/// the scenario's total nor one node's (the logs of one node of a multi-node job are expected).
+/// Empty when they agree.
+std::vector<std::string> log_scenario_mismatches(const models::MonitorTrace& trace, const AppContext& context,
+                                                 const config::Scenario& scenario) {
+  const models::HardwareSpec& hw = scenario.variants.front().job.hardware;
+  const int scenario_gpus = hw.gpus_per_node * hw.nodes;
+  const std::string scenario_job = fmt::format("{} x {}{}", scenario_gpus, hw.gpu.name,
+                                               hw.nodes > 1 ? fmt::format(" ({} nodes x {})", hw.nodes, hw.gpus_per_node) : "");
+  std::vector<std::string> other_gpus;
+  for (const auto& g : trace.gpus) {
+    const models::GpuSpec* logged = g.name.empty() ? nullptr : context.catalogs.gpus.find(g.name);
+    if (logged == nullptr || logged->name == hw.gpu.name) continue;
+    const std::string what = logged->name + " ('" + g.name + "')";
+    if (std::find(other_gpus.begin(), other_gpus.end(), what) == other_gpus.end()) other_gpus.push_back(what);
+  }
+  const int logged_gpus = static_cast<int>(trace.gpus.size());
+  const bool other_count = logged_gpus > 0 && logged_gpus != scenario_gpus && logged_gpus != hw.gpus_per_node;
+  std::vector<std::string> out;
+  if (!other_gpus.empty() || other_count) {
+    const std::string logged = other_gpus.empty()
+                                   ? fmt::format("{} GPU{}", logged_gpus, logged_gpus == 1 ? "" : "s")
+                                   : fmt::format("{} x {}", logged_gpus, fmt::join(other_gpus, ", "));
+    out.push_back(fmt::format("the logs show {} where the scenario has {}: the simulated figures are of {}; check that "
+                              "the logs and the scenario are the same job",
+                              logged, scenario_job, other_gpus.empty() ? "another GPU count" : "another GPU"));
+  }
+  return out;
+}
+
 }  // namespace
 
 models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext& context) {
@@ -150,14 +185,11 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
         if (std::find(trace.notes.begin(), trace.notes.end(), note) == trace.notes.end()) trace.notes.push_back(note);
       }
     }
-    if (forced == nullptr && spec != nullptr && scenario_gpu != nullptr && spec->name != scenario_gpu->name) {
-      const std::string note = "the logs show " + spec->name + " where the scenario has " + scenario_gpu->name;
-      if (std::find(trace.notes.begin(), trace.notes.end(), note) == trace.notes.end()) trace.notes.push_back(note);
-    }
     facts.push_back(spec != nullptr ? facts_of(*spec) : models::GpuFacts{});
   }
 
   models::DiagnoseResult result;
+  if (scenario_gpu != nullptr) result.warnings = log_scenario_mismatches(trace, context, *scenario);
   for (const auto& p : options.logs) result.logs.push_back(p + " (" + format_label(trace, p) + ")");
   result.diagnosis = models::diagnose_logs(trace, facts);
   result.measured = trace.gpus;
@@ -174,6 +206,7 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
   s.strategy = first.strategy;
   s.fits = first.fits;
   s.peak_memory_bytes = first.peak_memory_bytes;
+  s.gpu_memory_bytes = scenario->variants.front().job.hardware.gpu.memory_bytes;
   s.bottleneck = first.bottleneck;
   s.suggestion = first.suggestion;
   if (first.fits) {
@@ -186,6 +219,14 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
   s.timeline_time_s = timeline.time_s;
   s.timeline_busy = timeline.busy;
   result.simulated = s;
+  // The gains are measured against the job as it ran when it fits in the simulator; else
+  // against the fastest strategy that fits, never against an out-of-memory row.
+  const models::VariantResult* baseline = first.fits ? &first : nullptr;
+  for (std::size_t i = 1; i < run.result.variants.size() && !first.fits; ++i) {
+    const models::VariantResult& v = run.result.variants[i];
+    if (v.fits && (baseline == nullptr || v.throughput_samples_per_s > baseline->throughput_samples_per_s)) baseline = &v;
+  }
+  if (baseline != nullptr) result.baseline = baseline->strategy;
   for (std::size_t i = 1; i < run.result.variants.size(); ++i) {
     const models::VariantResult& v = run.result.variants[i];
     if (!v.fits) {
@@ -195,7 +236,7 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
     models::RankedRemedy m;
     m.strategy = v.strategy;
     m.throughput_samples_per_s = v.throughput_samples_per_s;
-    m.gain = first.fits && first.throughput_samples_per_s > 0.0 ? v.throughput_samples_per_s / first.throughput_samples_per_s - 1.0 : 0.0;
+    m.gain = baseline->throughput_samples_per_s > 0.0 ? v.throughput_samples_per_s / baseline->throughput_samples_per_s - 1.0 : 0.0;
     m.cost_usd = models::run_cost_usd(v);
     m.bottleneck = v.bottleneck;
     result.remedies.push_back(m);

@@ -5,9 +5,11 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -533,9 +535,17 @@ int dispatch(int argc, char** argv) {
                    " run, validate, fit, calibrate, plan, diagnose, init, list, schema, completion or help");
 }
 
-}  // namespace
+/// Flushes standard output and returns why what the command wrote there did not all arrive
+/// (stdout closed, a full disk, a pipe gone): the C library's reason, or "" when it arrived.
+std::string stdout_write_error() {
+  errno = 0;
+  if (std::fflush(stdout) != 0) return std::strerror(errno);
+  if (std::ferror(stdout) != 0) return "a write failed";
+  return "";
+}
 
-int main(int argc, char** argv) {
+/// Runs the command; the only top-level catch (STYLE.md X2).
+int run_command(int argc, char** argv) {
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& e) {
@@ -558,4 +568,18 @@ int main(int argc, char** argv) {
     std::cerr << "gpuplan: internal error: " << e.what() << "\n";
     return kExitInternal;
   }
+}
+
+}  // namespace
+
+/// Every subcommand's output to stdout is checked here, once: a write that failed exits 2
+/// with the reason on stderr, as a failed -o FILE does, instead of losing the output silently.
+int main(int argc, char** argv) {
+  const int exit_code = run_command(argc, argv);
+  if (const std::string reason = stdout_write_error(); !reason.empty()) {
+    std::cerr << "gpuplan: cannot write to standard output: " << reason
+              << "; the output is lost: run it again with standard output open, or write it to a file with -o FILE\n";
+    return exit_code == kExitOk ? kExitInput : exit_code;
+  }
+  return exit_code;
 }

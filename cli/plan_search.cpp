@@ -235,6 +235,29 @@ std::string all_refused_error(const PlanSearch& search) {
                "--providers)";
 }
 
+/// Why no instance type is left to plan: the GPUs and providers asked for, the GPUs the
+/// catalogs do have instance rows for (of those providers), and how to add rows.
+std::string no_instance_message(const config::Catalogs& catalogs, const PlanOptions& options) {
+  std::set<std::string> gpus_with_rows;
+  for (const models::InstanceSpec& row : catalogs.instances.rows()) {
+    const models::GpuSpec* gpu = catalogs.gpus.find(row.gpu);
+    const bool provider_wanted = options.providers.empty() ||
+                                 std::find(options.providers.begin(), options.providers.end(), row.provider) !=
+                                     options.providers.end();
+    if (gpu != nullptr && row.accelerator_count >= 1 && provider_wanted) gpus_with_rows.insert(gpu->name);
+  }
+  std::vector<std::string> asked;
+  for (const std::string& g : options.gpus) asked.push_back(catalogs.gpus.find(g)->name);
+  const std::string of_providers =
+      options.providers.empty() ? "" : fmt::format(" of {}", fmt::join(options.providers, ", "));
+  std::string out = asked.empty() ? fmt::format("plan: no instance{} in the catalogs", of_providers)
+                                  : fmt::format("plan: no instance{} in the catalogs has {}", of_providers, fmt::join(asked, " or "));
+  if (!gpus_with_rows.empty()) {
+    out += fmt::format("; the instances{} in the catalogs have these GPUs: {}", of_providers, fmt::join(gpus_with_rows, ", "));
+  }
+  return out + "; --catalog FILE adds instance rows (a SkyPilot vms.csv) for other GPUs";
+}
+
 }  // namespace
 
 Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catalogs,
@@ -288,9 +311,7 @@ Planner::Planner(const config::Scenario& scenario, const config::Catalogs& catal
     type.groups[g->second].push_back(&row);
     type.network = type.network || row.network_bytes_per_s > 0.0;
   }
-  if (types_.empty()) {
-    throw std::invalid_argument("plan: no instance of the catalogs matches the providers (and GPUs) given");
-  }
+  if (types_.empty()) throw std::invalid_argument(no_instance_message(catalogs, options));
   for (const InstanceType& type : types_) {
     if (!type.network) no_network_types_.push_back(type.name);
     for (const std::vector<const models::InstanceSpec*>& group : type.groups) {

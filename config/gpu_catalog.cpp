@@ -490,8 +490,44 @@ std::optional<std::string> GpuCatalog::spelled_alike(std::string_view unknown_na
   return std::nullopt;
 }
 
+namespace {
+/// `name` without a memory size at its end ("RTX 4090 24GB" -> "RTX 4090", "H100-94GB" ->
+/// "H100"): digits followed by GB or GiB (any case), and the spaces, '-' and '_' before them.
+/// nullopt when `name` does not end so or nothing is left.
+std::optional<std::string_view> without_memory_size(std::string_view name) {
+  const std::string folded = fold(name);
+  std::size_t end = folded.find_last_not_of(' ');
+  if (end == std::string::npos) return std::nullopt;
+  std::string_view s = std::string_view(folded).substr(0, end + 1);
+  if (s.ends_with("gib")) {
+    s.remove_suffix(3);
+  } else if (s.ends_with("gb")) {
+    s.remove_suffix(2);
+  } else {
+    return std::nullopt;
+  }
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);  // "24 GiB"
+  const std::size_t digits_end = s.size();
+  while (!s.empty() && s.back() >= '0' && s.back() <= '9') s.remove_suffix(1);
+  if (s.size() == digits_end) return std::nullopt;
+  while (!s.empty() && (s.back() == ' ' || s.back() == '-' || s.back() == '_')) s.remove_suffix(1);
+  if (s.empty()) return std::nullopt;
+  return name.substr(0, s.size());
+}
+}  // namespace
+
 std::vector<std::string> GpuCatalog::meant(std::string_view unknown_name) const {
   if (const auto alike = spelled_alike(unknown_name)) return {*alike};
+  // A name with a memory size the catalog name lacks ("RTX 4090 24GB", "H100 94GB"): the entry
+  // the name without it means, and the others that covers (h100-sxm, h100-pcie, h100-nvl).
+  if (const auto bare = without_memory_size(unknown_name)) {
+    if (const auto alike = spelled_alike(*bare)) {
+      std::vector<std::string> out = {*alike};
+      const std::vector<std::string> covered = also_covered(*bare, *find(*alike));
+      out.insert(out.end(), covered.begin(), covered.end());
+      return out;
+    }
+  }
   // A plural ("h100s", "A100s"): the entry the singular names, and the others it covers.
   if (unknown_name.size() > 1 && (unknown_name.back() == 's' || unknown_name.back() == 'S')) {
     const std::string_view singular = unknown_name.substr(0, unknown_name.size() - 1);

@@ -65,10 +65,12 @@ class GpuCatalog {
   /// alias is nvidia-smi's "NVIDIA H100 80GB HBM3". nullopt when none.
   std::optional<std::string> spelled_alike(std::string_view unknown_name) const;
   /// The catalog names an unknown name plainly means, for "did you mean": spelled_alike's name
-  /// where there is one; for a plural ("h100s"), the entry its singular names and the others
-  /// that covers (also_covered: h100-sxm, h100-pcie and h100-nvl), which are more edits away
-  /// than unrelated names (h200, p100), then any name one edit away ("l4s": l4, then l40 and l40s);
-  /// else none.
+  /// where there is one; for a name with a memory size the catalog name lacks ("RTX 4090
+  /// 24GB", "H100 96GB"), spelled_alike's name of the rest and the others that covers
+  /// (rtx4090; h100-sxm, h100-pcie and h100-nvl); for a plural ("h100s"), the entry its
+  /// singular names and the others that covers (also_covered: h100-sxm, h100-pcie and
+  /// h100-nvl), which are more edits away than unrelated names (h200, p100), then any name one
+  /// edit away ("l4s": l4, then l40 and l40s); else none.
   std::vector<std::string> meant(std::string_view unknown_name) const;
   /// Catalog names close to an unknown name, for "did you mean" (STYLE.md C3): meant()'s
   /// where there are some, else up to three of core::closest over the names.

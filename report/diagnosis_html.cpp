@@ -69,7 +69,7 @@ std::string render_diagnosis_html(const models::DiagnoseResult& r) {
     }
     const json config = {{"type", "bar"},
                          {"data", {{"labels", labels}, {"datasets", json::array({{{"label", "simulated gain (%)"}, {"data", gains}, {"backgroundColor", "#59a14f"}}})}}},
-                         {"options", {{"indexAxis", "y"}, {"scales", {{"x", {{"title", {{"display", true}, {"text", "samples/s over " + r.simulated->strategy + " (%)"}}}}}}}}}};
+                         {"options", {{"indexAxis", "y"}, {"scales", {{"x", {{"title", {{"display", true}, {"text", "samples/s over " + r.baseline + " (%)"}}}}}}}}}};
     charts.push_back({"Remedies ranked by simulated gain", config.dump()});
   }
   std::string body;

@@ -66,6 +66,12 @@ TextTable remedies_table(const DiagnoseResult& r) {
   return t;
 }
 
+/// Why the baseline is not the job as it ran, for the heading of the remedies; empty when it is.
+std::string baseline_why(const DiagnoseResult& r) {
+  if (!r.simulated || r.baseline == r.simulated->strategy) return "";
+  return " (the fastest that fits; '" + r.simulated->strategy + "' does not)";
+}
+
 std::string logs_line(const DiagnoseResult& r) {
   std::string out;
   for (const auto& l : r.logs) out += (out.empty() ? "" : ", ") + l;
@@ -78,6 +84,7 @@ nlohmann::json number_or_null(double v) { return known(v) ? nlohmann::json(v) : 
 
 std::string diagnosis_summary(const DiagnoseResult& r) {
   std::string out;
+  for (const auto& w : r.warnings) out += "Warning: " + w + ".\n";
   std::vector<std::string> seen;
   for (const auto& f : r.diagnosis.findings) {
     if (std::find(seen.begin(), seen.end(), f.bottleneck) != seen.end()) continue;
@@ -94,13 +101,25 @@ std::string diagnosis_summary(const DiagnoseResult& r) {
     if (!headline.empty() && headline[0] >= 'a' && headline[0] <= 'z') headline[0] = static_cast<char>(headline[0] - 'a' + 'A');
     out += headline + also + (f.supported || f.bottleneck == "unknown" ? "" : " (inferred from GPU utilization: no host log shows the cause)") + ". Try: " + f.remedy + ".\n";
   }
+  if (r.simulated && !r.simulated->fits) {
+    const models::SimulatedJob& s = *r.simulated;
+    out += fmt::format("Simulated: '{}', the job as it ran, does not fit in memory in the simulator ({} of {})", s.strategy,
+                       or_dash(s.peak_memory_bytes, human_bytes), or_dash(s.gpu_memory_bytes, human_bytes));
+    const GpuUsage* u = r.diagnosis.gpus.empty() ? nullptr : &r.diagnosis.gpus.front();
+    if (u != nullptr && known(u->memory_used_peak_bytes)) {
+      out += fmt::format(", while the logs show {} used: the memory model may be too pessimistic for this job",
+                         human_bytes(u->memory_used_peak_bytes));
+    }
+    out += r.baseline.empty() ? "; none of the scenario's strategies fits.\n"
+                              : fmt::format("; the others are ranked against '{}', the fastest that fits.\n", r.baseline);
+  }
   if (r.simulated && !r.remedies.empty() && r.remedies.front().gain > 0.0) {
     const auto& best = r.remedies.front();
-    out += fmt::format("Simulated: '{}' gains {} samples/s over '{}'", best.strategy, remedy_gain(best), r.simulated->strategy);
+    out += fmt::format("Simulated: '{}' gains {} samples/s over '{}'", best.strategy, remedy_gain(best), r.baseline);
     if (best.cost_usd) out += fmt::format(" and costs {} per run", human_usd(*best.cost_usd));
     out += ".\n";
-  } else if (r.simulated) {
-    out += "Simulated: none of the scenario's other strategies is faster than '" + r.simulated->strategy + "'.\n";
+  } else if (r.simulated && r.simulated->fits) {
+    out += "Simulated: none of the scenario's other strategies is faster than '" + r.baseline + "'.\n";
   }
   return out;
 }
@@ -116,7 +135,7 @@ std::string render_diagnosis_text(const DiagnoseResult& r) {
   if (r.simulated) {
     out += "\nMeasured beside simulated (scenario " + r.scenario_name + "):\n" + beside_table(r).to_text(kTerminalColumns);
     if (!r.simulated->suggestion.empty()) out += "Simulator's suggestion: " + r.simulated->suggestion + "\n";
-    if (!r.remedies.empty()) out += "\nRemedies ranked by simulated gain over '" + r.simulated->strategy + "':\n" + remedies_table(r).to_text(kTerminalColumns);
+    if (!r.remedies.empty()) out += "\nRemedies ranked by simulated gain over '" + r.baseline + "'" + baseline_why(r) + ":\n" + remedies_table(r).to_text(kTerminalColumns);
     if (!r.left_out.empty()) out += "Left out (out of memory): " + fmt::format("{}", fmt::join(r.left_out, ", ")) + "\n";
   }
   if (!r.diagnosis.notes.empty()) {
@@ -136,7 +155,9 @@ std::string render_diagnosis_markdown(const DiagnoseResult& r) {
   }
   if (r.simulated) {
     out += "\n## Measured beside simulated (scenario " + r.scenario_name + ")\n\n" + beside_table(r).to_markdown();
-    if (!r.remedies.empty()) out += "\n## Remedies ranked by simulated gain\n\n" + remedies_table(r).to_markdown();
+    if (!r.remedies.empty()) {
+      out += "\n## Remedies ranked by simulated gain over '" + r.baseline + "'" + baseline_why(r) + "\n\n" + remedies_table(r).to_markdown();
+    }
   }
   if (!r.diagnosis.notes.empty()) {
     out += "\n## Notes\n\n";
@@ -190,6 +211,7 @@ std::string render_diagnosis_json(const DiagnoseResult& r) {
                   {"nccl_cuda_share", number_or_null(p.nccl_cuda_share)}};
   if (r.simulated) {
     const auto& s = *r.simulated;
+    j["baseline"] = r.baseline;
     j["simulated"] = {{"scenario", r.scenario_name}, {"strategy", s.strategy}, {"fits", s.fits},
                       {"gpu_utilization", number_or_null(s.gpu_utilization)}, {"gpu_power_w", number_or_null(s.gpu_power_w)},
                       {"step_time_s", number_or_null(s.step_time_s)}, {"peak_memory_bytes", number_or_null(s.peak_memory_bytes)},
@@ -204,6 +226,7 @@ std::string render_diagnosis_json(const DiagnoseResult& r) {
     j["left_out"] = r.left_out;
   }
   j["notes"] = r.diagnosis.notes;
+  j["warnings"] = r.warnings;
   return j.dump(2) + "\n";
 }
 

@@ -12,16 +12,18 @@
 
 namespace gpuplan::report {
 
-/// The short answer: what holds each GPU back and what to do, one sentence per bottleneck
-/// class found, then the best simulated remedy when a scenario was given.
+/// The short answer: first a warning per mismatch of the logs and the scenario, then what holds
+/// each GPU back and what to do, one sentence per bottleneck class found, then, when a scenario
+/// was given, whether the job as it ran fits in the simulator and the best simulated remedy
+/// over the baseline (DiagnoseResult::baseline).
 std::string diagnosis_summary(const models::DiagnoseResult& result);
 
 /// Terminal text (fits 120 columns for names of ordinary length).
 std::string render_diagnosis_text(const models::DiagnoseResult& result);
 /// Markdown: the same content with headings and tables.
 std::string render_diagnosis_markdown(const models::DiagnoseResult& result);
-/// JSON object: summary, logs, gpus (figures and finding), host, profile, simulated,
-/// remedies, notes. Deterministic: keys sorted, input order kept in arrays.
+/// JSON object: summary, logs, gpus (figures and finding), host, profile, baseline, simulated,
+/// remedies, left_out, notes, warnings. Deterministic: keys sorted, input order kept in arrays.
 std::string render_diagnosis_json(const models::DiagnoseResult& result);
 
 }  // namespace gpuplan::report

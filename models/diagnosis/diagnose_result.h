@@ -20,6 +20,7 @@ struct SimulatedJob {
   double gpu_power_w = kNotMeasured;      ///< per GPU, models/energy gpu_power_w
   double step_time_s = kNotMeasured;
   double peak_memory_bytes = kNotMeasured;
+  double gpu_memory_bytes = kNotMeasured;  ///< the scenario GPU's capacity, for "does not fit"
   double throughput_samples_per_s = kNotMeasured;
   std::string bottleneck;
   std::string suggestion;
@@ -27,11 +28,11 @@ struct SimulatedJob {
   std::vector<double> timeline_busy;    ///< and the busy share of each bin, [0, 1]
 };
 
-/// A strategy of the scenario as a remedy: its simulated throughput against the first.
+/// A strategy of the scenario as a remedy: its simulated throughput against the baseline.
 struct RankedRemedy {
   std::string strategy;
   double throughput_samples_per_s = 0.0;
-  double gain = 0.0;                  ///< throughput / the first strategy's - 1
+  double gain = 0.0;                  ///< throughput / the baseline's (DiagnoseResult::baseline) - 1
   std::optional<double> cost_usd;     ///< dollars of the whole run (models::run_cost_usd: cloud p50, on premises, or on demand), when priced
   std::string bottleneck;             ///< what still limits it
 };
@@ -45,6 +46,11 @@ struct DiagnoseResult {
   std::optional<SimulatedJob> simulated;
   std::vector<RankedRemedy> remedies;        ///< by gain, largest first; OOM strategies left out
   std::vector<std::string> left_out;         ///< strategies that do not fit, by name
+  /// The strategy the gains are measured against: the first (the job as it ran) when it fits
+  /// in the simulator, else the fastest that fits; empty when none fits.
+  std::string baseline;
+  /// Where the logs and the scenario describe different jobs (GPU model, GPU count), in words.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace gpuplan::models

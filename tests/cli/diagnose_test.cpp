@@ -106,7 +106,75 @@ TEST_SUITE("cli.diagnose") {
     const auto text = run_gpuplan("diagnose " + gpu + " --scenario " + scenario);
     CHECK(text.out.find("Measured beside simulated (scenario ") != std::string::npos);
     CHECK(text.out.find("Remedies ranked by simulated gain over 'baseline':\n") != std::string::npos);
+    // The log's GPU and count are the scenario's: no warning.
+    CHECK(j["baseline"] == "baseline");
+    CHECK(j["warnings"] == nlohmann::json::array());
+    CHECK(text.out.find("Warning") == std::string::npos);
     std::filesystem::remove(gpu);
+  }
+
+  TEST_CASE("--scenario whose first strategy is out of memory: said so, the others ranked against the fastest that fits") {
+    const std::string gpu = temp_path("gpu_oom.csv");
+    write(gpu, rtx3090_log());
+    const std::string scenario = temp_path("oom.yaml");
+    std::string yaml = gpuplan::testing::slurp(kSource + "/scenarios/resnet50-imagenet-rtx3090.yaml");
+    const std::size_t strategies = yaml.find("strategies:\n");
+    REQUIRE(strategies != std::string::npos);
+    // The job as it ran at batch 1024 (out of the 3090's memory in the simulator), and two that fit.
+    write(scenario, yaml.substr(0, strategies) +
+                        "strategies:\n  as_run: {training.batch_size: 1024}\n  workers_4: {data_loader.num_workers: 4}\n"
+                        "  workers_2: {data_loader.num_workers: 2}\n");
+    const auto r = run_gpuplan("diagnose " + gpu + " --scenario " + scenario + " --format json");
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["simulated"]["fits"] == false);
+    CHECK(j["baseline"] == "workers_4");
+    REQUIRE(j["remedies"].size() == 2);
+    CHECK(j["remedies"][0]["strategy"] == "workers_4");
+    CHECK(j["remedies"][0]["gain"].get<double>() == 0.0);
+    // workers_2 against workers_4: its throughput over workers_4's, minus one.
+    CHECK(j["remedies"][1]["gain"].get<double>() ==
+          doctest::Approx(j["remedies"][1]["throughput_samples_per_s"].get<double>() /
+                              j["remedies"][0]["throughput_samples_per_s"].get<double>() -
+                          1.0));
+    const auto text = run_gpuplan("diagnose " + gpu + " --scenario " + scenario);
+    INFO(text.out);
+    // The 93.4 GB is the simulated peak at batch 1024; 25.8 GB the 3090's 24 GiB; 5.4 GB the log's 5120 MiB.
+    CHECK(text.out.find("Simulated: 'as_run', the job as it ran, does not fit in memory in the simulator (93.4 GB of "
+                        "25.8 GB), while the logs\n  show 5.4 GB used: the memory model may be too pessimistic for this "
+                        "job; the others are ranked against 'workers_4', the\n  fastest that fits.\n\nLogs: ") !=
+          std::string::npos);
+    CHECK(text.out.find("Remedies ranked by simulated gain over 'workers_4' (the fastest that fits; 'as_run' does "
+                        "not):\n") != std::string::npos);
+    CHECK(text.out.find("none of the scenario's other strategies") == std::string::npos);
+    std::filesystem::remove(gpu);
+    std::filesystem::remove(scenario);
+  }
+
+  TEST_CASE("--scenario of another machine: a warning names the logged GPU and count and the scenario's") {
+    const std::string gpu = temp_path("gpu_other.csv");
+    write(gpu, rtx3090_log());
+    // The first strategy of dle-resnet50-8xa100 runs on one A100: another GPU, the same count.
+    const auto r = run_gpuplan("diagnose " + gpu + " --scenario " + kSource + "/scenarios/dle-resnet50-8xa100.yaml");
+    REQUIRE(r.exit_code == 0);
+    INFO(r.out);
+    CHECK(r.out.rfind("Warning: the logs show 1 x rtx3090 ('NVIDIA GeForce RTX 3090') where the scenario has 1 x "
+                      "a100-80gb: the simulated\n  figures are of another GPU; check that the logs and the scenario are "
+                      "the same job.\nGPU 0 works in bursts",
+                      0) == 0);
+    // The same GPU, but two of them in the scenario and one in the log (which is not one node's either).
+    const std::string scenario = temp_path("two.yaml");
+    std::string yaml = gpuplan::testing::slurp(kSource + "/scenarios/resnet50-imagenet-rtx3090.yaml");
+    yaml.replace(yaml.find("  gpu: rtx3090\n"), 15, "  gpu: rtx3090\n  gpus_per_node: 2\n");
+    yaml.replace(yaml.find("\nhardware:\n"), 11, "\nparallelism: {strategy: ddp}\nhardware:\n");
+    write(scenario, yaml);
+    const auto two = run_gpuplan("diagnose " + gpu + " --scenario " + scenario + " --format json");
+    REQUIRE(two.exit_code == 0);
+    CHECK(nlohmann::json::parse(two.out)["warnings"] ==
+          nlohmann::json::array({"the logs show 1 GPU where the scenario has 2 x rtx3090: the simulated figures are of "
+                                 "another GPU count; check that the logs and the scenario are the same job"}));
+    std::filesystem::remove(gpu);
+    std::filesystem::remove(scenario);
   }
 
   TEST_CASE("--scenario: the rows are run's rows (checked remedies, the same limiter), priced as run prices them") {

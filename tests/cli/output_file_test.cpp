@@ -199,3 +199,34 @@ TEST_SUITE("cli.output_file") {
     }
   }
 }
+
+TEST_SUITE("cli.stdout") {
+  TEST_CASE("a failed write to stdout exits 2 with the reason on stderr, whatever the subcommand") {
+    const std::string fix =
+        "; the output is lost: run it again with standard output open, or write it to a file with -o FILE\n";
+    // stdout closed (`>&-`): the C library's EBADF.
+    const auto closed = gpuplan::testing::run_gpuplan("list gpus >&-");
+    CHECK(closed.exit_code == 2);
+    CHECK(closed.err == "gpuplan: cannot write to standard output: Bad file descriptor" + fix);
+    const auto version = gpuplan::testing::run_gpuplan("--version >&-");
+    CHECK(version.exit_code == 2);
+    CHECK(version.err == "gpuplan: cannot write to standard output: Bad file descriptor" + fix);
+    // A full disk (/dev/full) on run, whose table is written by its own code path.
+    const auto full = gpuplan::testing::run_gpuplan(std::string("run ") + GPUPLAN_SOURCE_DIR +
+                                                    "/scenarios/resnet50-imagenet-rtx3090.yaml >/dev/full");
+    CHECK(full.exit_code == 2);
+    CHECK(full.err == "gpuplan: cannot write to standard output: No space left on device" + fix);
+    // A failing command keeps its own exit code and message; nothing was written to stdout.
+    const auto failed = gpuplan::testing::run_gpuplan("run /nonexistent.yaml >&-");
+    CHECK(failed.exit_code == 2);
+    CHECK(failed.err.find("cannot write to standard output") == std::string::npos);
+    // With -o FILE, stdout is not written: a closed stdout is no error.
+    const TempDir dir("stdout-closed");
+    const auto to_file = gpuplan::testing::run_gpuplan(std::string("run ") + GPUPLAN_SOURCE_DIR +
+                                                       "/scenarios/resnet50-imagenet-rtx3090.yaml -o " + (dir / "o.csv") +
+                                                       " >&-");
+    CHECK(to_file.exit_code == 0);
+    CHECK(to_file.err == "");
+    CHECK(exists(dir / "o.csv"));
+  }
+}

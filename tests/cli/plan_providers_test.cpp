@@ -72,6 +72,25 @@ TEST_SUITE("cli.plan_gpus") {
     CHECK(none.exit_code == 2);
     CHECK(none.err == "gpuplan: unknown GPU 'zzzzzzzz' in --gpus; `gpuplan list gpus` names them (see gpuplan --help)\n");
   }
+
+  TEST_CASE("--gpus b200, a catalog GPU no shipped instance has: the GPUs that have instances, and --catalog") {
+    const auto r = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
+                               "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --gpus b200");
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "gpuplan: plan: no instance in the catalogs has b200; the instances in the catalogs have these GPUs: "
+                   "a10, a100-40gb, a100-40gb-pcie, a100-80gb, a100-80gb-pcie, a10g, h100-pcie, h100-sxm, h200, l4, l40s, "
+                   "rtx-a6000, t4, v100-16gb, v100-32gb, v100-pcie; --catalog FILE adds instance rows (a SkyPilot vms.csv) "
+                   "for other GPUs (see gpuplan --help)\n");
+    const auto lambda = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
+                                    "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --gpus b200,l4 "
+                                    "--providers lambda");
+    CHECK(lambda.exit_code == 2);
+    CHECK(lambda.err == "gpuplan: plan: no instance of lambda in the catalogs has b200 or l4; the instances of lambda in "
+                        "the catalogs have these GPUs: a10, a100-40gb, a100-40gb-pcie, a100-80gb, h100-pcie, h100-sxm, "
+                        "rtx-a6000, v100-16gb; --catalog FILE adds instance rows (a SkyPilot vms.csv) for other GPUs (see "
+                        "gpuplan --help)\n");
+  }
 }
 
 TEST_SUITE("cli.catalog_notes") {

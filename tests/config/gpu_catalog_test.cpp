@@ -162,6 +162,21 @@ TEST_SUITE("config.gpu_catalog") {
     CHECK(gpus.meant("tpus").empty());
   }
 
+  TEST_CASE("meant(): a name with a memory size the catalog name lacks, in any case and spacing") {
+    const GpuCatalog gpus = GpuCatalog::load(kGpusYaml);
+    CHECK(gpus.meant("RTX 4090 24GB") == std::vector<std::string>{"rtx4090"});
+    CHECK(gpus.meant("rtx-4090-24gb") == std::vector<std::string>{"rtx4090"});
+    CHECK(gpus.meant("GeForce RTX 4090 24 GiB") == std::vector<std::string>{"rtx4090"});
+    // Without the size "H100" is h100-sxm's alias, which also covers the PCIe and NVL cards.
+    CHECK(gpus.meant("H100 96GB") == std::vector<std::string>{"h100-sxm", "h100-pcie", "h100-nvl"});
+    // A size the catalog name has is matched whole, as before.
+    CHECK(gpus.meant("A100 80GB") == std::vector<std::string>{"a100-80gb"});
+    CHECK(gpus.suggestions("RTX 4090 24GB") == std::vector<std::string>{"rtx4090"});
+    // A size alone, or a size after no known name, means nothing.
+    CHECK(gpus.meant("24GB").empty());
+    CHECK(gpus.meant("TPU 16GB").empty());
+  }
+
   TEST_CASE("every shipped entry writes its vendor") {
     // The loader takes nvidia when vendor is absent (older catalogs); the shipped file must
     // not rely on it: one "    vendor: " line per entry.

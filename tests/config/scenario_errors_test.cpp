@@ -148,6 +148,16 @@ TEST_SUITE("config.scenario_errors") {
           Messages{"expected a whole number from 1 to 1000000, found '32.5' at s.yaml:12:15 (training.batch_size)"});
   }
 
+  TEST_CASE("the large counts (dataset samples, tokens) take an exponent that names a whole number (docs/units.md)") {
+    // tokens: 1e9, as `gpuplan init --template llm` writes it, is read as 1000000000.
+    CHECK(parse_scenario(kPythiaScenario, "s.yaml", shipped_catalogs(), builtin_families()).variants.front()
+              .job.duration.tokens == 1e9);
+    CHECK(parse_scenario(with("samples: 1281167", "samples: 1.28e6"), "s.yaml", shipped_catalogs(), builtin_families())
+              .variants.front().job.dataset.samples == 1280000.0);
+    CHECK(errors_of(with("samples: 1281167", "samples: 1.5e0")) ==
+          Messages{"expected a whole number, found '1.5e0' at s.yaml:7:14 (workload.dataset.samples)"});
+  }
+
   TEST_CASE("a misspelt or misplaced required key is one error, at the key written, with the fix") {
     // It was two: "missing key 'batch_size'" at the mapping, and the unknown key beside it.
     CHECK(errors_of(with("  batch_size: 32", "  batch_sze: 32")) ==
@@ -350,6 +360,9 @@ TEST_SUITE("config.scenario_errors") {
     // nvidia-smi's name without its "NVIDIA"; a name near nothing points to the catalog.
     CHECK(errors_of(with("gpu: rtx3090", "gpu: H100 80GB HBM3")) ==
           Messages{"unknown gpu 'H100 80GB HBM3' at s.yaml:14:8 (hardware.gpu); did you mean h100-sxm?"});
+    // A memory size after the name, which the catalog name lacks.
+    CHECK(errors_of(with("gpu: rtx3090", "gpu: \"RTX 4090 24GB\"")) ==
+          Messages{"unknown gpu 'RTX 4090 24GB' at s.yaml:14:8 (hardware.gpu); did you mean rtx4090?"});
     CHECK(errors_of(with("gpu: rtx3090", "gpu: tpu-v5e")) ==
           Messages{"unknown gpu 'tpu-v5e' at s.yaml:14:8 (hardware.gpu); `gpuplan list gpus` prints the "
                    "catalog's GPUs"});
