@@ -107,7 +107,7 @@ std::string diagnosis_summary(const DiagnoseResult& r) {
                        or_dash(s.peak_memory_bytes, human_bytes), or_dash(s.gpu_memory_bytes, human_bytes));
     const GpuUsage* u = r.diagnosis.gpus.empty() ? nullptr : &r.diagnosis.gpus.front();
     if (u != nullptr && known(u->memory_used_peak_bytes)) {
-      out += fmt::format(", while the logs show {} used: the memory model may be too pessimistic for this job",
+      out += fmt::format(", while the logs show {} used: if they are of this configuration, the memory model overestimates it",
                          human_bytes(u->memory_used_peak_bytes));
     }
     out += r.baseline.empty() ? "; none of the scenario's strategies fits.\n"

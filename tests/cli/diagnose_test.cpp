@@ -141,8 +141,8 @@ TEST_SUITE("cli.diagnose") {
     INFO(text.out);
     // The 93.4 GB is the simulated peak at batch 1024; 25.8 GB the 3090's 24 GiB; 5.4 GB the log's 5120 MiB.
     CHECK(text.out.find("Simulated: 'as_run', the job as it ran, does not fit in memory in the simulator (93.4 GB of "
-                        "25.8 GB), while the logs\n  show 5.4 GB used: the memory model may be too pessimistic for this "
-                        "job; the others are ranked against 'workers_4', the\n  fastest that fits.\n\nLogs: ") !=
+                        "25.8 GB), while the logs\n  show 5.4 GB used: if they are of this configuration, the memory model "
+                        "overestimates it; the others are ranked against\n  'workers_4', the fastest that fits.\n\nLogs: ") !=
           std::string::npos);
     CHECK(text.out.find("Remedies ranked by simulated gain over 'workers_4' (the fastest that fits; 'as_run' does "
                         "not):\n") != std::string::npos);
