@@ -55,9 +55,10 @@ std::string interruptions_text(const JobSpec& job, double mtbf_s, double preempt
 
 /// On demand or on own hardware: the time hardware failures add (failure_time_added) to
 /// `out`'s times at the chosen interval, a replacement node starting at once (no replacement
-/// wait, which is the spot market's; own hardware has no start-up either); a quantile past the trial cap (kTrialCapFactor) is +infinity (the job does
-/// not finish). Notes where at least kFailureNoteShare failures are expected.
-void add_on_demand_failures(const JobSpec& chosen, double warmup_s, JobOutcome& out) {
+/// wait, which is the spot market's; own hardware has no start-up either); a quantile past
+/// the trial cap (kTrialCapFactor) is +infinity (the job does not finish). Notes where at
+/// least kFailureNoteShare failures are expected.
+void add_hardware_failures(const JobSpec& chosen, double warmup_s, JobOutcome& out) {
   const double work_s = out.times.epochs * (out.times.epoch_train_s + out.times.epoch_eval_s);
   const double base_s = out.times.time_to_train_s;
   SpotJobParams p = spot_params(chosen, work_s, out.checkpoint_interval_s, warmup_s, base_s);
@@ -183,7 +184,7 @@ JobOutcome run_job_level(const JobSpec& job, double step_time_s, double eval_bat
   out.time_p90_s = out.times.time_to_train_s;
   const double warmup_s = first_batch_s + kRestartWarmupSteps * step_time_s;
   if (!spot) {
-    if (failures_per_node_s(job) > 0.0) add_on_demand_failures(chosen, warmup_s, out);
+    if (failures_per_node_s(job) > 0.0) add_hardware_failures(chosen, warmup_s, out);
     return out;
   }
   out.preemption_rate_per_s = rate;
