@@ -127,6 +127,12 @@ std::string notes(const ScenarioResult& result, bool markdown) {
            "of one such GPU alone on the node, same per-GPU batch; - where the job does not fit on one). step = one optimizer step, all accumulation "
            "micro-steps included. Links and network per row: --format csv or json.\n";
   }
+  // Where a row shows both, say which time is which (a spot row's two times read as a conflict).
+  if (std::any_of(result.variants.begin(), result.variants.end(),
+                  [](const models::VariantResult& v) { return v.fits && v.time_p90_s && *v.time_p90_s != v.time_to_train_s; })) {
+    out += "time to train = without preemptions or hardware failures; time p50/p90 = with them (on spot over the "
+           "Monte Carlo trials).\n";
+  }
   return out;
 }
 

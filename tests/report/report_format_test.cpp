@@ -223,6 +223,7 @@ TEST_SUITE("report.report_format") {
     v.cost_p50_usd = v.cost_on_demand_usd;
     v.cost_p90_usd = v.cost_on_demand_usd;
     CHECK(report::render_table(r).find("time p50") == std::string::npos);
+    CHECK(report::render_table(r).find("time to train = without") == std::string::npos);
     v.time_p50_s = 120000.0;
     v.time_p90_s = 130000.0;
     v.cost_p50_usd = 1315.5;
@@ -232,7 +233,17 @@ TEST_SUITE("report.report_format") {
     CHECK(table.find("time p50") != std::string::npos);
     // The summary's dollars are the market's p50, failures included, not the on-demand column's.
     CHECK(table.find("$1,316 per run") != std::string::npos);
+    CHECK(table.find("\ntime to train = without preemptions or hardware failures; time p50/p90 = with them (on spot "
+                     "over the Monte Carlo trials).\n") != std::string::npos);
     CHECK(report::render_csv(r).find(",on_demand,120000,130000,1315.5,1425.1,,1.2,") != std::string::npos);
+    // On own hardware (no market) the same: p50/p90 columns and their footnote, no $ quantiles.
+    v.market.clear();
+    v.cost_p50_usd.reset();
+    v.cost_p90_usd.reset();
+    const std::string own = report::render_table(r);
+    CHECK(own.find("time p50") != std::string::npos);
+    CHECK(own.find("$ p50") == std::string::npos);
+    CHECK(own.find("time to train = without") != std::string::npos);
   }
 
   TEST_CASE("a checked suggestion: its effect in the notes, its overrides as a CSV cell and a JSON map") {
