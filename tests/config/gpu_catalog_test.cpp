@@ -241,7 +241,7 @@ TEST_SUITE("config.gpu_catalog") {
         "a30",       "a40",       "l40",       "h100-nvl",      "h20",       "b200",
         "gb200",     "rtx5090",   "rtx-6000-ada", "mi300x",   "mi325x",
         // workstation and GeForce cards people train on
-        "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000"};
+        "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000"};
     for (const auto& name : required) {
       CAPTURE(name);
       const auto* gpu = gpus.find(name);
@@ -267,7 +267,7 @@ TEST_SUITE("config.gpu_catalog") {
         {"Tesla V100-SXM2-16GB", "v100-16gb"}, {"A100-PCIE-40GB", "a100-40gb-pcie"},
         {"NVIDIA RTX 6000 Ada Generation", "rtx-6000-ada"}, {"NVIDIA H20", "h20"},
         {"NVIDIA GeForce RTX 2080 Ti", "rtx2080ti"},         {"Quadro RTX 8000", "quadro-rtx-8000"},
-        {"NVIDIA Quadro RTX 6000", "quadro-rtx-6000"},
+        {"NVIDIA Quadro RTX 6000", "quadro-rtx-6000"},       {"A4000", "rtx-a4000"},
     };
     for (const auto& entry : cases) {
       // Not a structured binding: CAPTURE's lambda cannot capture one under clang 14.
@@ -367,6 +367,11 @@ TEST_SUITE("config.gpu_catalog") {
     CHECK(rtx2080ti->nvlink_bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(50)));
     CHECK(gpus.find("quadro-rtx-6000")->peak_fp16_flop_per_s == doctest::Approx(core::teraflop_per_s(130.5)));
     CHECK(gpus.find("quadro-rtx-8000")->memory_bytes == doctest::Approx(core::gibibytes(48)));
+    // RTX A4000: the datasheet's 153.4 TFLOPS is FP16 with sparsity at 48 SMs x 1.56 GHz.
+    const auto* a4000 = gpus.find("rtx-a4000");
+    REQUIRE(a4000 != nullptr);
+    CHECK(a4000->peak_fp16_flop_per_s == doctest::Approx(48 * 1.56e9 * 1024).epsilon(1e-3));
+    CHECK(a4000->nvlink_bytes_per_s_per_direction == 0.0);
   }
 
   TEST_CASE("every shipped entry is consistent with its compute capability") {
