@@ -241,7 +241,7 @@ TEST_SUITE("config.gpu_catalog") {
         "a30",       "a40",       "l40",       "h100-nvl",      "h20",       "b200",
         "gb200",     "rtx5090",   "rtx-6000-ada", "mi300x",   "mi325x",
         // workstation and GeForce cards people train on
-        "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000"};
+        "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000", "rtx-a5000", "rtx-5000-ada"};
     for (const auto& name : required) {
       CAPTURE(name);
       const auto* gpu = gpus.find(name);
@@ -268,6 +268,7 @@ TEST_SUITE("config.gpu_catalog") {
         {"NVIDIA RTX 6000 Ada Generation", "rtx-6000-ada"}, {"NVIDIA H20", "h20"},
         {"NVIDIA GeForce RTX 2080 Ti", "rtx2080ti"},         {"Quadro RTX 8000", "quadro-rtx-8000"},
         {"NVIDIA Quadro RTX 6000", "quadro-rtx-6000"},       {"A4000", "rtx-a4000"},
+        {"NVIDIA RTX A5000", "rtx-a5000"},                   {"NVIDIA RTX 5000 Ada Generation", "rtx-5000-ada"},
     };
     for (const auto& entry : cases) {
       // Not a structured binding: CAPTURE's lambda cannot capture one under clang 14.
@@ -372,6 +373,16 @@ TEST_SUITE("config.gpu_catalog") {
     REQUIRE(a4000 != nullptr);
     CHECK(a4000->peak_fp16_flop_per_s == doctest::Approx(48 * 1.56e9 * 1024).epsilon(1e-3));
     CHECK(a4000->nvlink_bytes_per_s_per_direction == 0.0);
+    // RTX A5000: 222.2 TFLOPS sparse = 64 SMs x 1.695 GHz x 1024 x 2; NVLink bridge 112.5 GB/s.
+    const auto* a5000 = gpus.find("rtx-a5000");
+    REQUIRE(a5000 != nullptr);
+    CHECK(a5000->peak_fp16_flop_per_s * 2 == doctest::Approx(core::teraflop_per_s(222.2)).epsilon(1e-3));
+    CHECK(a5000->nvlink_bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(56.25)));
+    // RTX 5000 Ada: "1044.4 TFLOPS" is FP8 with sparsity (datasheet footnote); dense fp8 half.
+    const auto* ada5000 = gpus.find("rtx-5000-ada");
+    REQUIRE(ada5000 != nullptr);
+    CHECK(ada5000->peak_fp8_flop_per_s * 2 == doctest::Approx(core::teraflop_per_s(1044.4)));
+    CHECK(ada5000->peak_fp8_flop_per_s == doctest::Approx(100 * 2.55e9 * 4096 / 2).epsilon(1e-3));
   }
 
   TEST_CASE("every shipped entry is consistent with its compute capability") {
