@@ -254,7 +254,9 @@ TEST_SUITE("config.gpu_catalog") {
         "titan-xp",  "p100",
         // issue 14
         "a30",       "a40",       "l40",       "h100-nvl",      "h20",       "b200",
-        "gb200",     "rtx5090",   "rtx-6000-ada", "mi300x",   "mi325x"};
+        "gb200",     "rtx5090",   "rtx-6000-ada", "mi300x",   "mi325x",
+        // workstation and GeForce cards people train on
+        "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000", "rtx-a5000", "rtx-5000-ada"};
     for (const auto& name : required) {
       CAPTURE(name);
       const auto* gpu = gpus.find(name);
@@ -279,6 +281,9 @@ TEST_SUITE("config.gpu_catalog") {
         {"H100-MEGA", "h100-sxm"},             {"NVIDIA GeForce RTX 3090", "rtx3090"},
         {"Tesla V100-SXM2-16GB", "v100-16gb"}, {"A100-PCIE-40GB", "a100-40gb-pcie"},
         {"NVIDIA RTX 6000 Ada Generation", "rtx-6000-ada"}, {"NVIDIA H20", "h20"},
+        {"NVIDIA GeForce RTX 2080 Ti", "rtx2080ti"},         {"Quadro RTX 8000", "quadro-rtx-8000"},
+        {"NVIDIA Quadro RTX 6000", "quadro-rtx-6000"},       {"A4000", "rtx-a4000"},
+        {"NVIDIA RTX A5000", "rtx-a5000"},                   {"NVIDIA RTX 5000 Ada Generation", "rtx-5000-ada"},
     };
     for (const auto& entry : cases) {
       // Not a structured binding: CAPTURE's lambda cannot capture one under clang 14.
@@ -367,6 +372,32 @@ TEST_SUITE("config.gpu_catalog") {
     REQUIRE(pascal != nullptr);
     CHECK(pascal->peak_fp16_flop_per_s == doctest::Approx(pascal->peak_fp32_flop_per_s / 2));
     CHECK_FALSE(pascal->has_tensor_cores_fp16());
+
+    // Turing whitepaper Table 1: the GeForce RTX 2080 Ti runs FP16 tensor math with FP32
+    // accumulate at half rate (53.8 of 107.6 TFLOP/s, reference board), the Quadro RTX 6000 at
+    // full rate (130.5); the 2080 Ti's 11 of 12 memory controllers keep 11 x 512 KB of L2.
+    const auto* rtx2080ti = gpus.find("rtx2080ti");
+    REQUIRE(rtx2080ti != nullptr);
+    CHECK(rtx2080ti->peak_fp16_flop_per_s == doctest::Approx(core::teraflop_per_s(53.8)));
+    CHECK(rtx2080ti->l2_cache_bytes == 5632.0 * 1024);
+    CHECK(rtx2080ti->nvlink_bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(50)));
+    CHECK(gpus.find("quadro-rtx-6000")->peak_fp16_flop_per_s == doctest::Approx(core::teraflop_per_s(130.5)));
+    CHECK(gpus.find("quadro-rtx-8000")->memory_bytes == doctest::Approx(core::gibibytes(48)));
+    // RTX A4000: the datasheet's 153.4 TFLOPS is FP16 with sparsity at 48 SMs x 1.56 GHz.
+    const auto* a4000 = gpus.find("rtx-a4000");
+    REQUIRE(a4000 != nullptr);
+    CHECK(a4000->peak_fp16_flop_per_s == doctest::Approx(48 * 1.56e9 * 1024).epsilon(1e-3));
+    CHECK(a4000->nvlink_bytes_per_s_per_direction == 0.0);
+    // RTX A5000: 222.2 TFLOPS sparse = 64 SMs x 1.695 GHz x 1024 x 2; NVLink bridge 112.5 GB/s.
+    const auto* a5000 = gpus.find("rtx-a5000");
+    REQUIRE(a5000 != nullptr);
+    CHECK(a5000->peak_fp16_flop_per_s * 2 == doctest::Approx(core::teraflop_per_s(222.2)).epsilon(1e-3));
+    CHECK(a5000->nvlink_bytes_per_s_per_direction == doctest::Approx(core::gigabytes_per_s(56.25)));
+    // RTX 5000 Ada: "1044.4 TFLOPS" is FP8 with sparsity (datasheet footnote); dense fp8 half.
+    const auto* ada5000 = gpus.find("rtx-5000-ada");
+    REQUIRE(ada5000 != nullptr);
+    CHECK(ada5000->peak_fp8_flop_per_s * 2 == doctest::Approx(core::teraflop_per_s(1044.4)));
+    CHECK(ada5000->peak_fp8_flop_per_s == doctest::Approx(100 * 2.55e9 * 4096 / 2).epsilon(1e-3));
   }
 
   TEST_CASE("every shipped entry is consistent with its compute capability") {
@@ -387,8 +418,10 @@ TEST_SUITE("config.gpu_catalog") {
       CHECK(gpu.idle_w > 0.0);
       CHECK(gpu.idle_w < gpu.tdp_w);
       CHECK_FALSE(gpu.source.empty());
-      // read on 2026-11-29, the entries added for issue 14 on 2026-12-01, b300 and gb300 on 2026-12-02
-      CHECK((gpu.retrieved == "2026-11-29" || gpu.retrieved == "2026-12-01" || gpu.retrieved == "2026-12-02"));
+      // read on 2026-11-29, the entries added for issue 14 on 2026-12-01, b300 and gb300 on
+      // 2026-12-02, the workstation and GeForce additions (rtx2080ti ...) on 2026-12-07
+      CHECK((gpu.retrieved == "2026-11-29" || gpu.retrieved == "2026-12-01" || gpu.retrieved == "2026-12-02" ||
+             gpu.retrieved == "2026-12-07"));
     }
   }
 
