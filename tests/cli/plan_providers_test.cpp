@@ -9,17 +9,23 @@
 
 using gpuplan::testing::run_gpuplan;
 
+namespace {
+/// `gpuplan plan` on the shipped capacity plan with a 48 h deadline and `flags`.
+gpuplan::testing::CommandResult plan_capacity(const std::string& flags) {
+  return run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
+                     "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h " + flags);
+}
+}  // namespace
+
 TEST_SUITE("cli.plan_providers") {
   TEST_CASE("--providers aws,foo names foo and the providers the catalogs hold") {
-    const auto r = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
-                               "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --providers aws,foo");
+    const auto r = plan_capacity("--providers aws,foo");
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
     CHECK(r.err == "gpuplan: unknown provider 'foo' in --providers; the catalogs hold aws, azure, gcp, lambda (see "
                    "gpuplan --help)\n");
     // A near miss is named.
-    const auto typo = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
-                                  "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --providers lambda,lamda");
+    const auto typo = plan_capacity("--providers lambda,lamda");
     CHECK(typo.exit_code == 2);
     CHECK(typo.err == "gpuplan: unknown provider 'lamda' in --providers; did you mean lambda? Besides, the catalogs "
                       "hold aws, azure, gcp, lambda (see gpuplan --help)\n");
@@ -28,8 +34,7 @@ TEST_SUITE("cli.plan_providers") {
   TEST_CASE("--providers or --gpus that name nothing are refused, not read as every one") {
     for (const std::string option : {"--providers ''", "--providers ,", "--gpus ''"}) {
       CAPTURE(option);
-      const auto r = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
-                                 "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h " + option);
+      const auto r = plan_capacity(option);
       CHECK(r.exit_code == 2);
       CHECK(r.out.empty());
       CHECK(r.err.find("names no") != std::string::npos);
@@ -62,29 +67,24 @@ TEST_SUITE("cli.plan_providers") {
 
 TEST_SUITE("cli.plan_gpus") {
   TEST_CASE("--gpus h100-sxn names the GPU and the closest name; --gpus zzz where the names are listed") {
-    const auto r = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
-                               "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --gpus a100-80gb,h100-sxn");
+    const auto r = plan_capacity("--gpus a100-80gb,h100-sxn");
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
     CHECK(r.err == "gpuplan: unknown GPU 'h100-sxn' in --gpus; did you mean h100-sxm? (see gpuplan --help)\n");
-    const auto none = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
-                                  "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --gpus zzzzzzzz");
+    const auto none = plan_capacity("--gpus zzzzzzzz");
     CHECK(none.exit_code == 2);
     CHECK(none.err == "gpuplan: unknown GPU 'zzzzzzzz' in --gpus; `gpuplan list gpus` names them (see gpuplan --help)\n");
   }
 
   TEST_CASE("--gpus b200, a catalog GPU no shipped instance has: the GPUs that have instances, and --catalog") {
-    const auto r = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
-                               "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --gpus b200");
+    const auto r = plan_capacity("--gpus b200");
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
     CHECK(r.err == "gpuplan: plan: no instance in the catalogs has b200; the instances in the catalogs have these GPUs: "
                    "a10, a100-40gb, a100-40gb-pcie, a100-80gb, a100-80gb-pcie, a10g, h100-pcie, h100-sxm, h200, l4, l40s, "
                    "rtx-a6000, t4, v100-16gb, v100-32gb, v100-pcie; --catalog FILE adds instance rows (a SkyPilot vms.csv) "
                    "for other GPUs (see gpuplan --help)\n");
-    const auto lambda = run_gpuplan("plan " + std::string(GPUPLAN_SOURCE_DIR) +
-                                    "/scenarios/capacity-plan-llm-finetune.yaml --deadline 48h --gpus b200,l4 "
-                                    "--providers lambda");
+    const auto lambda = plan_capacity("--gpus b200,l4 --providers lambda");
     CHECK(lambda.exit_code == 2);
     CHECK(lambda.err == "gpuplan: plan: no instance of lambda in the catalogs has b200 or l4; the instances of lambda in "
                         "the catalogs have these GPUs: a10, a100-40gb, a100-40gb-pcie, a100-80gb, h100-pcie, h100-sxm, "

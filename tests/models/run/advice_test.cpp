@@ -307,29 +307,31 @@ TEST_SUITE("models.run.advice") {
     const Remedy same{"gpu_compute",
                       {{"training.batch_size", "16"}, {"training.gradient_accumulation", "2"}},
                       RemedyGoal::kTimeToTrain, ""};
-    VariantResult same_batch = row_with({}, 3600.0 / 1.1, std::nullopt);
-    same_batch.global_batch_samples = 256;
-    VariantResult advised = row;
-    apply_advice(advised, {{same, same_batch}, {bigger, doubled}});
+    // The row's own global batch of 256, `speedup` times as fast.
+    const auto keeping_batch = [](double speedup) {
+      VariantResult r = row_with({}, 3600.0 / speedup, std::nullopt);
+      r.global_batch_samples = 256;
+      return r;
+    };
+    const auto advised_with = [&row](const std::vector<RemedyOutcome>& outcomes) {
+      VariantResult r = row;
+      apply_advice(r, outcomes);
+      return r;
+    };
+    const VariantResult same_batch = keeping_batch(1.1);
+    const VariantResult advised = advised_with({{same, same_batch}, {bigger, doubled}});
     CHECK(advised.suggestion == "training.batch_size: 64 (global batch 256 -> 512 samples: retune the learning rate)");
     REQUIRE(advised.suggested);
     CHECK(overrides_text(advised.suggested->overrides) == "training.batch_size: 64");
-    VariantResult kept = row;
-    apply_advice(kept, {{same, same_batch}});
+    const VariantResult kept = advised_with({{same, same_batch}});
     CHECK(kept.suggestion == "training.batch_size: 16, training.gradient_accumulation: 2");
     // +17 % with the same global batch is at least 0.8 x the doubled batch's +20 % (0.16):
     // it goes first; at +15 % it does not.
-    VariantResult close_batch = row_with({}, 3600.0 / 1.17, std::nullopt);
-    close_batch.global_batch_samples = 256;
-    VariantResult preferred = row;
-    apply_advice(preferred, {{bigger, doubled}, {same, close_batch}});
+    const VariantResult preferred = advised_with({{bigger, doubled}, {same, keeping_batch(1.17)}});
     CHECK(preferred.suggestion == "training.batch_size: 16, training.gradient_accumulation: 2");
     REQUIRE(preferred.suggested);
     CHECK(preferred.suggested->gain == doctest::Approx(0.17));
-    VariantResult short_batch = row_with({}, 3600.0 / 1.15, std::nullopt);
-    short_batch.global_batch_samples = 256;
-    VariantResult faster = row;
-    apply_advice(faster, {{bigger, doubled}, {same, short_batch}});
+    const VariantResult faster = advised_with({{bigger, doubled}, {same, keeping_batch(1.15)}});
     CHECK(faster.suggestion == "training.batch_size: 64 (global batch 256 -> 512 samples: retune the learning rate)");
   }
 
