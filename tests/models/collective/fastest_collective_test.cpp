@@ -12,10 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "../../shared_measurements.h"
 #include "collective_topologies.h"
 
 using namespace gpuplan::models;
 using namespace gpuplan::models::testing;
+using gpuplan::testing::measurement_value;
+using gpuplan::testing::shared_file;
 
 namespace {
 
@@ -24,10 +27,6 @@ struct Point {
   double bytes = 0.0;
   double busbw_bytes_per_s = 0.0;
 };
-
-std::string shared_file(const std::string& relative) {
-  return std::string(GPUPLAN_SHARED_DIR) + "/" + relative;
-}
 
 // allreduce-8xH200.csv: payload,busbw_GBps,algbw_GBps with payloads like "32KiB", "1GiB".
 std::vector<Point> read_h200_csv() {
@@ -70,46 +69,9 @@ std::vector<Point> read_nccl_tests(const std::string& relative) {
   return points;
 }
 
-// Splits one CSV line with double-quoted fields (RFC 4180).
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (c == '"') {
-      if (quoted && i + 1 < line.size() && line[i + 1] == '"') {
-        out.back() += '"';
-        ++i;
-      } else {
-        quoted = !quoted;
-      }
-    } else if (c == ',' && !quoted) {
-      out.emplace_back();
-    } else {
-      out.back() += c;
-    }
-  }
-  return out;
-}
-
-// published-measurements.csv row `id`: the `value` column, '~' stripped, in GB/s.
+// published-measurements.csv row `id`: the `value` column, in GB/s.
 double published_value(const std::string& id) {
-  std::ifstream in(shared_file("data/published-measurements.csv"));
-  REQUIRE(in.good());
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> header = split_csv(line);
-  const auto column = std::find(header.begin(), header.end(), "value") - header.begin();
-  while (std::getline(in, line)) {
-    const std::vector<std::string> f = split_csv(line);
-    if (!f.empty() && f[0] == id) {
-      std::string v = f.at(column);
-      v.erase(std::remove(v.begin(), v.end(), '~'), v.end());
-      return std::stod(v);
-    }
-  }
-  FAIL("row " << id << " not found");
-  return 0.0;
+  return measurement_value("data/published-measurements.csv", id);
 }
 
 double model_busbw(const Topology& t, double bytes) {
