@@ -99,6 +99,17 @@ GpuEfficiency GpuEfficiency::defaults() {
   // Achieved share of datasheet bandwidth by memory-bound kernels (STREAM-like copy reaches
   // ~85 % on A100/H100 HBM), one for every memory type (gpu_efficiency.h says why).
   e.memory_bandwidth = 0.744;
+  // litgpt's Llama 2 7B on one A10G, LoRA and QLoRA (bnb.nf4, no double quantization) with
+  // the same r = 32 adapters on q, v, batch 2 x 512, 4 epochs of Alpaca2k: 32.82 and 45.67 min
+  // (rows X126, X127 of shared/data/cross-gpu-measurements.csv; the same run of the same
+  // batches, so the difference is what the 4-bit base adds, whatever the padded lengths). 771 s
+  // over 8,100 dequantization passes (3,800 micro-steps x forward and backward, and 500
+  // evaluation forwards: 10 validations of 50 batches) is 95.2 ms a pass, where 6.476 G layer
+  // weights x 2.5625 B (16.6 GB) at the A10G's streaming rate (600 GB/s x 0.744) take 37.2 ms,
+  // plus 224 kernels x 3 us: 0.393. Fitted on that one pair (the only LoRA/QLoRA pair of the
+  // same run in the data), not on the validation cases; eval-time generation (10 x 100 tokens,
+  // faster on the 4-bit base) is left out, about 2 % of the difference the other way.
+  e.nf4_dequantize_relative_to_stream = 0.393;
   // Measured on an H200 (catalogs/calibrations/h200-2026-12-04.torch-steps-profiled.json,
   // ResNet-50 at batch 256, NCHW, fp16 AMP and TF32): the 1C11 kernels of the stem's batch norm
   // (64 channels of 256 x 112 x 112 elements) and of the eleven at 256 x 56 x 56 took 2.33 /

@@ -112,6 +112,11 @@ struct GpuEfficiency {
   /// holding one out fits the GDDR share on the other alone, and the held-out RTX 3090 went
   /// from 8.3 to 21.9 %, the TITAN RTX from 13.1 to 20.7 % (tests/validation/README.md).
   double memory_bandwidth = 0.0;
+  /// bitsandbytes' blockwise NF4 dequantization kernel (kDequantizeBlockwise, the QLoRA base's
+  /// `dequant` ops: Op::nf4_dequantize) relative to a streaming kernel: the share of the
+  /// memory-bound rate (memory_bandwidth x datasheet, or a profile's streaming rate) at
+  /// which it moves its packed weights, absmax and 16-bit output.
+  double nf4_dequantize_relative_to_stream = 0.0;
   /// cuDNN's batch norm on NCHW tensors in training (bn_fw_tr_1C11 / bn_bw_1C11 kernels)
   /// reduces each channel's N·H·W elements in one thread block, latency-bound whatever the
   /// element's width: element passes (the model's 2 forward, 4 backward) per SM clock cycle

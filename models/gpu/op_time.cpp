@@ -187,7 +187,8 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   // Frozen weights (LoRA/QLoRA base) are read like trained ones; pass_bytes is a
   // dequantization's traffic, once per pass (models/workload/fine_tuning.h).
   const double weight_traffic = (op.parameters + op.frozen_parameters) * weight_bytes(p) + op.pass_bytes;
-  const double mem_rate = memory_rate(gpu, e);
+  // bitsandbytes' NF4 dequantization streams below a copy kernel's rate (gpu_efficiency.h).
+  const double mem_rate = memory_rate(gpu, e) * (op.nf4_dequantize ? e.nf4_dequantize_relative_to_stream : 1.0);
 
   OpWork w;
   // Executed FLOP: a causal fused attention kernel skips the tiles above the diagonal, and

@@ -265,6 +265,7 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       const double matrices = original.forward_kernels * (original.experts > 0.0 ? original.experts : 1.0);
       dequant.forward_kernels = static_cast<int>(matrices) * work.kernels_per_matrix;
       dequant.pass_bytes = original.parameters * work.bytes_per_weight;
+      dequant.nf4_dequantize = spec.base_precision == BasePrecision::kNf4;
       // Over the experts' matrices: split with them over expert-parallel ranks (moe_expert_shard.h).
       dequant.experts = original.experts;
       dequant.active_experts = original.active_experts;

@@ -144,6 +144,10 @@ struct Op {
   /// pass whatever the batch: the dequantization of a quantized frozen weight (int8 or NF4
   /// read, 16-bit written; fine_tuning.h). 0 for every other op.
   double pass_bytes = 0.0;
+  /// The op is bitsandbytes' blockwise NF4 dequantization of a QLoRA base (fine_tuning.h):
+  /// its traffic streams at GpuEfficiency::nf4_dequantize_relative_to_stream of the
+  /// memory-bound rate. False for every other op (int8's dequantization included).
+  bool nf4_dequantize = false;
   /// The op's forward runs again before its backward (selective recomputation, or a block
   /// checkpointed by {every: N}: activation_recompute.h); the step plan replays it
   /// (replays_forward). Hardware FLOP, not model FLOP.
