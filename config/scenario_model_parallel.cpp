@@ -179,13 +179,6 @@ void check_context_parallel(MapReader& parallelism, const models::ParallelismSpe
     return;
   }
   if (!check_process_per_gpu(parallelism, "context_parallel", c_text, spec)) return;
-  if (spec.pipeline_parallel > 1) {
-    parallelism.error("context_parallel",
-                      c_text + " with pipeline_parallel " + std::to_string(spec.pipeline_parallel) +
-                          " is not modelled (context parallelism composes with tensor and data parallelism)",
-                      "; use pipeline_parallel: 1, or context_parallel: 1");
-    return;
-  }
   if (training != nullptr && training->attention == models::AttentionKernel::kEager) {
     parallelism.error("context_parallel",
                       c_text + " runs ring attention, which needs a fused attention kernel (flash, flash3, "

@@ -244,12 +244,13 @@ const std::vector<KeyDoc> kDocs = {
     {"parallelism.virtual_stages", K::kInteger, "", "1", "1 to 1024; > 1 needs interleaved_1f1b, which needs >= 2",
      "model chunks per pipeline stage (Megatron-LM's virtual pipeline stages)", 1, 1024},
     {"parallelism.context_parallel", K::kInteger, "GPUs", "1",
-     "1 to 1024; needs fused attention (flash, flash3, memory_efficient or flash_triton), pipeline_parallel 1, sequence_length a multiple "
+     "1 to 1024; needs fused attention (flash, flash3, memory_efficient or flash_triton), sequence_length a multiple "
      "of 2x it; "
      "tensor_parallel x it divides the GPUs and divides or fills whole nodes",
      "context parallelism (ring attention, Megatron-Core CP / torchtitan context_parallel): each sequence split over "
-     "this many GPUs, the key/value blocks passed round the ring in every attention layer; data-parallel replicas = "
-     "GPUs / (tensor_parallel x context_parallel), gradients reduced over data x context parallel ranks",
+     "this many GPUs, the key/value blocks passed round the ring in every attention layer (of each pipeline stage); "
+     "data-parallel replicas = GPUs / (tensor_parallel x pipeline_parallel x context_parallel), gradients reduced over "
+     "data x context parallel ranks",
      1, 1024},
     {"parallelism.expert_parallel", K::kInteger, "GPUs", "1",
      "1 to 4096; divides the experts and the data-parallel ranks; divides or is a multiple of gpus_per_node",

@@ -113,6 +113,41 @@ TEST_SUITE("models.step.context_parallel") {
     CHECK(plan.model_flop_per_step == doctest::Approx(job.workload.training_flop_per_sample() / 2.0));
   }
 
+  TEST_CASE("with a pipeline: each stage's attention keeps its ring, sends s / c tokens, reduces over DP x CP") {
+    // CP 2 x PP 2 on 8 GPUs: 2 data-parallel replicas. Llama 3 8B's 32 layers, 16 per stage,
+    // 4 micro-batches per step (1F1B).
+    JobSpec job = llama_on_node(2);
+    job.parallelism.pipeline_parallel = 2;
+    job.training.gradient_accumulation = 4;
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    const StepPlan first = plan_step(job, e, 0);
+    const StepPlan last = plan_step(job, e, 1);
+    const std::string ring = " fwd key/value ring (context parallel)";
+    CHECK(unit_labelled(first.forward, "layers.0.attn.fused" + ring) != nullptr);
+    CHECK(unit_labelled(first.forward, "layers.16.attn.fused" + ring) == nullptr);
+    CHECK(unit_labelled(last.forward, "layers.16.attn.fused" + ring) != nullptr);
+    CHECK(unit_labelled(last.forward, "layers.31.attn.fused" + ring) != nullptr);
+    // The ring of a stage's layer is the one without a pipeline (same rank shard, same link).
+    const StepPlan no_pipeline = plan_step(llama_on_node(2), e);
+    CHECK(unit_labelled(first.forward, "layers.0.attn.fused" + ring)->gpu_s ==
+          doctest::Approx(unit_labelled(no_pipeline.forward, "layers.0.attn.fused" + ring)->gpu_s));
+    // Between the stages each rank sends its 4,096 tokens' residual stream: 4,096 x 4,096 x
+    // 2 B = 33,554,432 B, over the node's NVLink.
+    CHECK(first.pipeline.stages == 2);
+    CHECK(first.pipeline.send_s == doctest::Approx(pipeline_send_s(job, 33'554'432.0)));
+    // Gradients: each stage's replicas over DP 2 x CP 2 = 4 ranks.
+    CHECK(job.parallelism.data_parallel_size(8) == 2);
+    CHECK(first.comm.ranks == 4);
+    // Memory: a stage's activations halve with CP 2, its weights do not.
+    JobSpec pipeline_only = job;
+    pipeline_only.parallelism.context_parallel = 1;
+    const MemoryModelParams params = MemoryModelParams::defaults();
+    const MemoryBreakdown with_cp = rank_memory(job, params);
+    const MemoryBreakdown without_cp = rank_memory(pipeline_only, params);
+    CHECK(with_cp.weights_bytes == doctest::Approx(without_cp.weights_bytes));
+    CHECK(with_cp.activations_bytes == doctest::Approx(without_cp.activations_bytes / 2.0).epsilon(0.01));
+  }
+
   TEST_CASE("across nodes the ring waits for the network: sends longer than the blocks show") {
     // CP 16 over 2 nodes of 8 GPUs, each GPU on one of its node's 8 200 Gbit/s NICs; at
     // 8,192 tokens a block is 512 tokens: sends of 2 x 1,024 x 512 x 2 B = 2,097,152 B.
