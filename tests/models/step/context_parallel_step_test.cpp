@@ -34,6 +34,18 @@ JobSpec llama_on_node(int c, double tokens = 8192.0) {
   return job;
 }
 
+/// A rank's memory of `job` as it is (context_parallel c) and with context_parallel 1.
+struct MemoryByContext {
+  MemoryBreakdown without;
+  MemoryBreakdown with;
+};
+MemoryByContext memory_by_context(const JobSpec& job) {
+  JobSpec one = job;
+  one.parallelism.context_parallel = 1;
+  const MemoryModelParams params = MemoryModelParams::defaults();
+  return {rank_memory(one, params), rank_memory(job, params)};
+}
+
 const DispatchUnit* unit_labelled(const std::vector<DispatchUnit>& units, const std::string& label) {
   for (const DispatchUnit& u : units) {
     if (u.label == label) return &u;
@@ -66,12 +78,8 @@ TEST_SUITE("models.step.context_parallel") {
   }
 
   TEST_CASE("memory per GPU at 131,072 tokens: activations / c, weights and states whole") {
-    JobSpec one = llama_on_node(1, 131072.0);
-    JobSpec cp = one;
-    cp.parallelism.context_parallel = 8;
-    const MemoryModelParams params = MemoryModelParams::defaults();
-    const MemoryBreakdown whole = rank_memory(one, params);
-    const MemoryBreakdown rank = rank_memory(cp, params);
+    const JobSpec cp = llama_on_node(8, 131072.0);
+    const auto [whole, rank] = memory_by_context(cp);
     CHECK(rank.weights_bytes == doctest::Approx(whole.weights_bytes));
     CHECK(rank.optimizer_state_bytes == doctest::Approx(whole.optimizer_state_bytes));
     CHECK(rank.activations_bytes == doctest::Approx(whole.activations_bytes / 8.0));
@@ -139,11 +147,7 @@ TEST_SUITE("models.step.context_parallel") {
     CHECK(job.parallelism.data_parallel_size(8) == 2);
     CHECK(first.comm.ranks == 4);
     // Memory: a stage's activations halve with CP 2, its weights do not.
-    JobSpec pipeline_only = job;
-    pipeline_only.parallelism.context_parallel = 1;
-    const MemoryModelParams params = MemoryModelParams::defaults();
-    const MemoryBreakdown with_cp = rank_memory(job, params);
-    const MemoryBreakdown without_cp = rank_memory(pipeline_only, params);
+    const auto [without_cp, with_cp] = memory_by_context(job);
     CHECK(with_cp.weights_bytes == doctest::Approx(without_cp.weights_bytes));
     CHECK(with_cp.activations_bytes == doctest::Approx(without_cp.activations_bytes / 2.0).epsilon(0.01));
   }
