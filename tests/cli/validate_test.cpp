@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "run_command.h"
 
@@ -231,6 +233,34 @@ TEST_SUITE("cli.validate") {
       }
     }
     CHECK(memory_rows == 4);  // V105-V108
+  }
+
+  TEST_CASE("calculon-comparison.md's gpuplan column is today's model") {
+    // Its gpuplan iteration time of each case is the measured one / (1 + validate's tokens/s
+    // error), to the table's two decimals.
+    const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    std::istringstream table(gpuplan::testing::slurp(std::string(GPUPLAN_SOURCE_DIR) +
+                                                     "/tests/validation/calculon-comparison.md"));
+    int rows = 0;
+    for (std::string line; std::getline(table, line);) {
+      if (line.rfind("| K0", 0) != 0 && line.rfind("| P0", 0) != 0) continue;
+      std::vector<std::string> cells;
+      std::istringstream row(line.substr(1));
+      for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell.substr(1, cell.size() - 2));
+      REQUIRE(cells.size() >= 6);
+      const std::string id = cells[0];
+      CAPTURE(id);
+      for (const auto& v : j["rows"]) {
+        if (v["metric"] != "tokens_per_s" || v["case"].get<std::string>().rfind(id, 0) != 0) continue;
+        const double measured_s = std::stod(cells[4]);
+        const double gpuplan_s = std::stod(cells[5]);
+        CHECK(gpuplan_s == doctest::Approx(measured_s / (1.0 + v["relative_error"].get<double>())).epsilon(0.005));
+        ++rows;
+      }
+    }
+    CHECK(rows == 8);
   }
 
   TEST_CASE("a folder without cases is an input error") {
