@@ -32,6 +32,11 @@ std::string human_duration(double s) {
 
 std::string human_bytes(double bytes) { return with_thousands(core::to_gigabytes(bytes), 1) + " GB"; }
 
+std::string human_gibibytes(double bytes) {
+  const double gib = core::to_gibibytes(bytes);
+  return with_thousands(gib, std::abs(gib - std::round(gib)) < 0.05 ? 0 : 1) + " GiB";
+}
+
 std::string human_usd(double usd) {
   // A tiny job's cost would round to "$0.00", which reads as free: say it is under a cent.
   if (usd > 0.0 && usd < 0.005) return "< $0.01";

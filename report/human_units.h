@@ -11,6 +11,9 @@ std::string human_duration(double seconds);
 /// GB (10^9 B) with one decimal and thousands separators, whatever the size, so that a
 /// column compares at a glance: "14.9 GB", "354,973.2 GB".
 std::string human_bytes(double bytes);
+/// GiB (2^30 B), as GPU memory is marketed and as nvidia-smi and PyTorch count it: whole
+/// numbers without a decimal ("80 GiB", "141 GiB"), others with one ("22.4 GiB").
+std::string human_gibibytes(double bytes);
 /// US dollars: "$12.35" below $100, "$1,234" above, "< $0.01" for a positive amount that
 /// would round to zero.
 std::string human_usd(double usd);

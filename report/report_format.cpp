@@ -101,7 +101,7 @@ std::string notes(const ScenarioResult& result, bool markdown) {
   out += markdown ? "\n" : "\n";
   out += (markdown ? "" : "") + std::string(
       "Times are simulated. GPU util = share of time a kernel runs (nvidia-smi); MFU = model "
-      "FLOP/s / dense peak of the precision. GB = 10^9 B. ");
+      "FLOP/s / dense peak of the precision. GB = 10^9 B (an 80 GiB GPU holds 85.9 GB). ");
   out += calibrated ? "Calibrated GPU profile.\n" : "GPU figures from the datasheet catalog (uncalibrated).\n";
   if (std::any_of(result.variants.begin(), result.variants.end(),
                   [](const models::VariantResult& v) { return v.cost_on_demand_usd.has_value(); })) {

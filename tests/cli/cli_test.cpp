@@ -62,6 +62,11 @@ TEST_SUITE("cli.main") {
     CHECK(gpus.out.find(" arch ") != std::string::npos);
     CHECK(gpus.out.find(" cc ") == std::string::npos);
     CHECK(gpus.out.find("arch: CUDA compute capability, or AMD's gfx target.") != std::string::npos);
+    // Memory as marketed (a trial read "85.9 GB" for the 80 GB H100 as a catalog error).
+    const std::size_t h100 = gpus.out.find("\nh100-sxm ");
+    REQUIRE(h100 != std::string::npos);
+    CHECK(gpus.out.substr(h100, gpus.out.find('\n', h100 + 1) - h100).find(" 80 GiB ") != std::string::npos);
+    CHECK(gpus.out.find("memory as marketed, in GiB (2^30 B; 80 GiB = 85.9 GB).") != std::string::npos);
     CHECK(run_gpuplan("list instances").out.find("aws/p4d.24xlarge") != std::string::npos);
     CHECK(run_gpuplan("list models").out.find("llama2-7b") != std::string::npos);
     CHECK(run_gpuplan("list storage").out.find("nvme_ssd") != std::string::npos);

@@ -327,6 +327,9 @@ TEST_SUITE("report.report_format") {
     // "354973.2 GB".
     CHECK(report::human_bytes(14.94e9) == "14.9 GB");
     CHECK(report::human_bytes(3.549732e14) == "354,973.2 GB");
+    // GPU memory as marketed: 80 GiB, not "85.9 GB"; an ECC-reduced 22,888 MiB with a decimal.
+    CHECK(report::human_gibibytes(80.0 * 1073741824.0) == "80 GiB");
+    CHECK(report::human_gibibytes(22888.0 * 1048576.0) == "22.4 GiB");
   }
 
   TEST_CASE("unknown format names the accepted ones") {
