@@ -90,6 +90,19 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
                       "; use pipeline_parallel: 1 (data parallelism with strategy ddp)");
     return;
   }
+  if (spec.strategy == models::ParallelStrategy::kFsdp || spec.strategy == models::ParallelStrategy::kZero) {
+    // FSDP under a pipeline keeps each stage's parameters gathered across its micro-batches
+    // (torchtitan's apply_fsdp: no reshard after forward with PP) and reduce-scatters the
+    // gradients once: the optimizer-state sharding of Megatron's distributed optimizer.
+    parallelism.error("pipeline_parallel",
+                      p_text + " with strategy " + std::string(models::name_of(spec.strategy)) +
+                          " is not modelled (supported: tensor x pipeline x DDP data parallelism, with or without "
+                          "Megatron's distributed optimizer)",
+                      "; set parallelism.strategy: ddp, with distributed_optimizer: true for the optimizer state "
+                      "sharded over the data-parallel ranks (the nearest modelled layout: FSDP under a pipeline, "
+                      "as torchtitan runs it, keeps each stage's parameters gathered across its micro-batches)");
+    return;
+  }
   if (spec.strategy != models::ParallelStrategy::kDdp) {
     parallelism.error("pipeline_parallel",
                       p_text + " runs one process per GPU, and strategy is " +

@@ -254,7 +254,15 @@ TEST_SUITE("config.model_parallel") {
   }
 
   TEST_CASE("refused: pipeline without ddp, on a model that is not a decoder, interleaved micro-batches") {
-    CHECK(scenario_errors(gpt2_on_node("  strategy: fsdp\n  pipeline_parallel: 2\n")) == Messages{"pipeline_parallel 2 runs one process per GPU, and strategy is fsdp (supported: tensor x "
+    CHECK(scenario_errors(gpt2_on_node("  strategy: fsdp\n  pipeline_parallel: 2\n")) ==
+          Messages{"pipeline_parallel 2 with strategy fsdp is not modelled (supported: tensor x pipeline x DDP data "
+                   "parallelism, with or without Megatron's distributed optimizer) at s.yaml:16:22 "
+                   "(parallelism.pipeline_parallel); set parallelism.strategy: ddp, with distributed_optimizer: true "
+                   "for the optimizer state sharded over the data-parallel ranks (the nearest modelled layout: FSDP "
+                   "under a pipeline, as torchtitan runs it, keeps each stage's parameters gathered across its "
+                   "micro-batches)"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: data_parallel\n  pipeline_parallel: 2\n")) ==
+          Messages{"pipeline_parallel 2 runs one process per GPU, and strategy is data_parallel (supported: tensor x "
                    "pipeline x DDP data parallelism) at s.yaml:16:22 (parallelism.pipeline_parallel); set "
                    "parallelism.strategy: ddp"});
     std::string resnet = gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n", "resnet50");
