@@ -256,7 +256,8 @@ TEST_SUITE("config.gpu_catalog") {
         "a30",       "a40",       "l40",       "h100-nvl",      "h20",       "b200",
         "gb200",     "rtx5090",   "rtx-6000-ada", "mi300x",   "mi325x",
         // workstation and GeForce cards people train on
-        "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000", "rtx-a5000", "rtx-5000-ada"};
+        "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000", "rtx-a5000", "rtx-5000-ada",
+        "rtx3080",   "rtx3090ti", "rtx3070",   "rtx3060"};
     for (const auto& name : required) {
       CAPTURE(name);
       const auto* gpu = gpus.find(name);
@@ -284,6 +285,8 @@ TEST_SUITE("config.gpu_catalog") {
         {"NVIDIA GeForce RTX 2080 Ti", "rtx2080ti"},         {"Quadro RTX 8000", "quadro-rtx-8000"},
         {"NVIDIA Quadro RTX 6000", "quadro-rtx-6000"},       {"A4000", "rtx-a4000"},
         {"NVIDIA RTX A5000", "rtx-a5000"},                   {"NVIDIA RTX 5000 Ada Generation", "rtx-5000-ada"},
+        {"NVIDIA GeForce RTX 3080", "rtx3080"},              {"RTX 3090 Ti", "rtx3090ti"},
+        {"NVIDIA GeForce RTX 3070", "rtx3070"},              {"NVIDIA GeForce RTX 3060", "rtx3060"},
     };
     for (const auto& entry : cases) {
       // Not a structured binding: CAPTURE's lambda cannot capture one under clang 14.
@@ -398,6 +401,32 @@ TEST_SUITE("config.gpu_catalog") {
     REQUIRE(ada5000 != nullptr);
     CHECK(ada5000->peak_fp8_flop_per_s * 2 == doctest::Approx(core::teraflop_per_s(1044.4)));
     CHECK(ada5000->peak_fp8_flop_per_s == doctest::Approx(100 * 2.55e9 * 4096 / 2).epsilon(1e-3));
+
+    // GeForce cards whose tensor peaks are derived: SMs x boost clock x the per-SM rate that
+    // the whitepaper column of rtx3090 (71 = 82 x 1.695 GHz x 512) implies, FP32 accumulate.
+    // Each is checked against the catalog figure to 0.1 % (0.2 % for a FP32 figure NVIDIA
+    // rounds up), and the per-SM rate against the entry that documents it.
+    const auto per_sm_clock = [](const auto& gpu, double peak_flop_per_s) {
+      return peak_flop_per_s / (gpu.sm_count * gpu.boost_clock_hz);
+    };
+    CHECK(per_sm_clock(*rtx3090, rtx3090->peak_fp16_flop_per_s) == doctest::Approx(512).epsilon(3e-3));
+    // RTX 3080: 68 SMs x 1.71 GHz x 512 = 59.54 TFLOP/s fp16 (stored 59.5), a quarter of
+    // NVIDIA's 238 tensor TFLOPS (FP16 accumulate, sparse); fp32 68 x 1.71 GHz x 256 = 29.77
+    // (NVIDIA's 29.8).
+    const auto* rtx3080 = gpus.find("rtx3080");
+    REQUIRE(rtx3080 != nullptr);
+    CHECK(rtx3080->sm_count == 68);
+    CHECK(rtx3080->boost_clock_hz == doctest::Approx(1.71e9));
+    CHECK(rtx3080->peak_fp16_flop_per_s == doctest::Approx(68 * 1.71e9 * 512).epsilon(1e-3));
+    CHECK(rtx3080->peak_fp32_flop_per_s == doctest::Approx(68 * 1.71e9 * 256).epsilon(2e-3));
+    CHECK(rtx3080->peak_fp16_flop_per_s * 4 == doctest::Approx(core::teraflop_per_s(238)).epsilon(1e-3));
+    CHECK(rtx3080->peak_fp8_flop_per_s == 0.0);
+    // RTX 3090 Ti: NVIDIA's "320 tensor TFLOPS" is FP16 accumulate with sparsity, four times
+    // the stored FP32-accumulate dense rate: 84 x 1.86 GHz x 512 = 80.0.
+    const auto* rtx3090ti = gpus.find("rtx3090ti");
+    REQUIRE(rtx3090ti != nullptr);
+    CHECK(rtx3090ti->peak_fp16_flop_per_s * 4 == doctest::Approx(core::teraflop_per_s(320)).epsilon(1e-3));
+    CHECK(rtx3090ti->nvlink_bytes_per_s_per_direction == 0.0);
   }
 
   TEST_CASE("every shipped entry is consistent with its compute capability") {
