@@ -258,7 +258,7 @@ TEST_SUITE("config.gpu_catalog") {
         // workstation and GeForce cards people train on
         "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000", "rtx-a5000", "rtx-5000-ada",
         "rtx3080",   "rtx3090ti", "rtx3070",   "rtx3060",       "rtx4080",   "rtx4080super",
-        "rtx4070ti", "rtx4070",   "rtx5080"};
+        "rtx4070ti", "rtx4070",   "rtx5080",   "titan-v"};
     for (const auto& name : required) {
       CAPTURE(name);
       const auto* gpu = gpus.find(name);
@@ -290,7 +290,7 @@ TEST_SUITE("config.gpu_catalog") {
         {"NVIDIA GeForce RTX 3070", "rtx3070"},              {"NVIDIA GeForce RTX 3060", "rtx3060"},
         {"NVIDIA GeForce RTX 4080", "rtx4080"},              {"NVIDIA GeForce RTX 4080 SUPER", "rtx4080super"},
         {"NVIDIA GeForce RTX 4070 Ti", "rtx4070ti"},         {"GeForce RTX 4070", "rtx4070"},
-        {"NVIDIA GeForce RTX 5080", "rtx5080"},
+        {"NVIDIA GeForce RTX 5080", "rtx5080"},              {"NVIDIA TITAN V", "titan-v"},
     };
     for (const auto& entry : cases) {
       // Not a structured binding: CAPTURE's lambda cannot capture one under clang 14.
@@ -451,6 +451,16 @@ TEST_SUITE("config.gpu_catalog") {
     REQUIRE(rtx5090 != nullptr);
     CHECK(per_sm_clock(*rtx5080, rtx5080->peak_fp16_flop_per_s) ==
           doctest::Approx(per_sm_clock(*rtx5090, rtx5090->peak_fp16_flop_per_s)).epsilon(1e-3));
+    // TITAN V: NVIDIA's 110 TFLOPS at the clock it implies, 80 SMs x 1.345 GHz x 1024 =
+    // 110.2, the V100's per-SM rate (125 = 80 x 1.53 GHz x 1024); no fp16 halving (a TITAN).
+    const auto* titan_v = gpus.find("titan-v");
+    const auto* v100 = gpus.find("v100-16gb");
+    REQUIRE(titan_v != nullptr);
+    REQUIRE(v100 != nullptr);
+    CHECK(titan_v->peak_fp16_flop_per_s == doctest::Approx(80 * 1.345e9 * 1024).epsilon(2e-3));
+    CHECK(per_sm_clock(*titan_v, titan_v->peak_fp16_flop_per_s) ==
+          doctest::Approx(per_sm_clock(*v100, v100->peak_fp16_flop_per_s)).epsilon(2e-3));
+    CHECK(titan_v->memory_bytes == doctest::Approx(core::gibibytes(12)));
   }
 
   TEST_CASE("every shipped entry is consistent with its compute capability") {
