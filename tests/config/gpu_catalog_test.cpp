@@ -258,7 +258,7 @@ TEST_SUITE("config.gpu_catalog") {
         // workstation and GeForce cards people train on
         "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000", "rtx-a5000", "rtx-5000-ada",
         "rtx3080",   "rtx3090ti", "rtx3070",   "rtx3060",       "rtx4080",   "rtx4080super",
-        "rtx4070ti", "rtx4070",   "rtx5080",   "titan-v"};
+        "rtx4070ti", "rtx4070",   "rtx5080",   "titan-v",       "rtx3080ti"};
     for (const auto& name : required) {
       CAPTURE(name);
       const auto* gpu = gpus.find(name);
@@ -291,6 +291,7 @@ TEST_SUITE("config.gpu_catalog") {
         {"NVIDIA GeForce RTX 4080", "rtx4080"},              {"NVIDIA GeForce RTX 4080 SUPER", "rtx4080super"},
         {"NVIDIA GeForce RTX 4070 Ti", "rtx4070ti"},         {"GeForce RTX 4070", "rtx4070"},
         {"NVIDIA GeForce RTX 5080", "rtx5080"},              {"NVIDIA TITAN V", "titan-v"},
+        {"NVIDIA GeForce RTX 3080 Ti", "rtx3080ti"},
     };
     for (const auto& entry : cases) {
       // Not a structured binding: CAPTURE's lambda cannot capture one under clang 14.
