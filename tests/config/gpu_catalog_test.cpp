@@ -256,7 +256,9 @@ TEST_SUITE("config.gpu_catalog") {
         "a30",       "a40",       "l40",       "h100-nvl",      "h20",       "b200",
         "gb200",     "rtx5090",   "rtx-6000-ada", "mi300x",   "mi325x",
         // workstation and GeForce cards people train on
-        "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000", "rtx-a5000", "rtx-5000-ada"};
+        "rtx2080ti", "quadro-rtx-6000", "quadro-rtx-8000", "rtx-a4000", "rtx-a5000", "rtx-5000-ada",
+        "rtx3080",   "rtx3090ti", "rtx3070",   "rtx3060",       "rtx4080",   "rtx4080super",
+        "rtx4070ti", "rtx4070",   "rtx5080",   "titan-v",       "rtx3080ti"};
     for (const auto& name : required) {
       CAPTURE(name);
       const auto* gpu = gpus.find(name);
@@ -284,6 +286,12 @@ TEST_SUITE("config.gpu_catalog") {
         {"NVIDIA GeForce RTX 2080 Ti", "rtx2080ti"},         {"Quadro RTX 8000", "quadro-rtx-8000"},
         {"NVIDIA Quadro RTX 6000", "quadro-rtx-6000"},       {"A4000", "rtx-a4000"},
         {"NVIDIA RTX A5000", "rtx-a5000"},                   {"NVIDIA RTX 5000 Ada Generation", "rtx-5000-ada"},
+        {"NVIDIA GeForce RTX 3080", "rtx3080"},              {"RTX 3090 Ti", "rtx3090ti"},
+        {"NVIDIA GeForce RTX 3070", "rtx3070"},              {"NVIDIA GeForce RTX 3060", "rtx3060"},
+        {"NVIDIA GeForce RTX 4080", "rtx4080"},              {"NVIDIA GeForce RTX 4080 SUPER", "rtx4080super"},
+        {"NVIDIA GeForce RTX 4070 Ti", "rtx4070ti"},         {"GeForce RTX 4070", "rtx4070"},
+        {"NVIDIA GeForce RTX 5080", "rtx5080"},              {"NVIDIA TITAN V", "titan-v"},
+        {"NVIDIA GeForce RTX 3080 Ti", "rtx3080ti"},
     };
     for (const auto& entry : cases) {
       // Not a structured binding: CAPTURE's lambda cannot capture one under clang 14.
@@ -398,6 +406,62 @@ TEST_SUITE("config.gpu_catalog") {
     REQUIRE(ada5000 != nullptr);
     CHECK(ada5000->peak_fp8_flop_per_s * 2 == doctest::Approx(core::teraflop_per_s(1044.4)));
     CHECK(ada5000->peak_fp8_flop_per_s == doctest::Approx(100 * 2.55e9 * 4096 / 2).epsilon(1e-3));
+
+    // GeForce cards whose tensor peaks are derived: SMs x boost clock x the per-SM rate that
+    // the whitepaper columns of rtx3090 (71 = 82 x 1.695 GHz x 512) and rtx4090 (330.3 = 128 x
+    // 2.52 GHz x 1024 for fp8) imply, FP32 accumulate. Each is checked against the catalog
+    // figure to 0.1 % (0.2 % for a FP32 figure NVIDIA rounds up), and the per-SM rate against
+    // the entry that documents it.
+    const auto* rtx4090 = gpus.find("rtx4090");
+    REQUIRE(rtx4090 != nullptr);
+    const auto per_sm_clock = [](const auto& gpu, double peak_flop_per_s) {
+      return peak_flop_per_s / (gpu.sm_count * gpu.boost_clock_hz);
+    };
+    CHECK(per_sm_clock(*rtx3090, rtx3090->peak_fp16_flop_per_s) == doctest::Approx(512).epsilon(3e-3));
+    CHECK(per_sm_clock(*rtx4090, rtx4090->peak_fp8_flop_per_s) == doctest::Approx(1024).epsilon(1e-3));
+    // RTX 3080: 68 SMs x 1.71 GHz x 512 = 59.54 TFLOP/s fp16 (stored 59.5), a quarter of
+    // NVIDIA's 238 tensor TFLOPS (FP16 accumulate, sparse); fp32 68 x 1.71 GHz x 256 = 29.77
+    // (NVIDIA's 29.8).
+    const auto* rtx3080 = gpus.find("rtx3080");
+    REQUIRE(rtx3080 != nullptr);
+    CHECK(rtx3080->sm_count == 68);
+    CHECK(rtx3080->boost_clock_hz == doctest::Approx(1.71e9));
+    CHECK(rtx3080->peak_fp16_flop_per_s == doctest::Approx(68 * 1.71e9 * 512).epsilon(1e-3));
+    CHECK(rtx3080->peak_fp32_flop_per_s == doctest::Approx(68 * 1.71e9 * 256).epsilon(2e-3));
+    CHECK(rtx3080->peak_fp16_flop_per_s * 4 == doctest::Approx(core::teraflop_per_s(238)).epsilon(1e-3));
+    CHECK(rtx3080->peak_fp8_flop_per_s == 0.0);
+    // RTX 3090 Ti: NVIDIA's "320 tensor TFLOPS" is FP16 accumulate with sparsity, four times
+    // the stored FP32-accumulate dense rate: 84 x 1.86 GHz x 512 = 80.0.
+    const auto* rtx3090ti = gpus.find("rtx3090ti");
+    REQUIRE(rtx3090ti != nullptr);
+    CHECK(rtx3090ti->peak_fp16_flop_per_s * 4 == doctest::Approx(core::teraflop_per_s(320)).epsilon(1e-3));
+    CHECK(rtx3090ti->nvlink_bytes_per_s_per_direction == 0.0);
+    // RTX 4080: 76 SMs x 2.505 GHz x 1024 = 194.95 TFLOP/s fp8 (stored 195), a quarter of
+    // NVIDIA's 780 (FP16 accumulate, sparse).
+    const auto* rtx4080 = gpus.find("rtx4080");
+    REQUIRE(rtx4080 != nullptr);
+    CHECK(rtx4080->peak_fp8_flop_per_s == doctest::Approx(76 * 2.505e9 * 1024).epsilon(1e-3));
+    CHECK(rtx4080->peak_fp8_flop_per_s * 4 == doctest::Approx(core::teraflop_per_s(780)).epsilon(1e-3));
+    CHECK(rtx4080->l2_cache_bytes == doctest::Approx(core::mebibytes(64)));
+    // RTX 5080: NVIDIA's 1,801 AI TOPS (FP4, sparse) = 84 SMs x 2.617 GHz x 8192; fp16 with
+    // FP32 accumulate is a sixteenth of it, 112.6 TFLOP/s, the rtx5090's per-SM ratio.
+    const auto* rtx5080 = gpus.find("rtx5080");
+    REQUIRE(rtx5080 != nullptr);
+    CHECK(rtx5080->peak_fp16_flop_per_s * 16 == doctest::Approx(core::teraflop_per_s(1801)).epsilon(1e-3));
+    const auto* rtx5090 = gpus.find("rtx5090");
+    REQUIRE(rtx5090 != nullptr);
+    CHECK(per_sm_clock(*rtx5080, rtx5080->peak_fp16_flop_per_s) ==
+          doctest::Approx(per_sm_clock(*rtx5090, rtx5090->peak_fp16_flop_per_s)).epsilon(1e-3));
+    // TITAN V: NVIDIA's 110 TFLOPS at the clock it implies, 80 SMs x 1.345 GHz x 1024 =
+    // 110.2, the V100's per-SM rate (125 = 80 x 1.53 GHz x 1024); no fp16 halving (a TITAN).
+    const auto* titan_v = gpus.find("titan-v");
+    const auto* v100 = gpus.find("v100-16gb");
+    REQUIRE(titan_v != nullptr);
+    REQUIRE(v100 != nullptr);
+    CHECK(titan_v->peak_fp16_flop_per_s == doctest::Approx(80 * 1.345e9 * 1024).epsilon(2e-3));
+    CHECK(per_sm_clock(*titan_v, titan_v->peak_fp16_flop_per_s) ==
+          doctest::Approx(per_sm_clock(*v100, v100->peak_fp16_flop_per_s)).epsilon(2e-3));
+    CHECK(titan_v->memory_bytes == doctest::Approx(core::gibibytes(12)));
   }
 
   TEST_CASE("every shipped entry is consistent with its compute capability") {
