@@ -316,7 +316,12 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
       const double output_bytes_per_sample = model_output_elements_per_sample(job.workload) * 4.0;
       const DataParallelCosts dp = data_parallel_costs(job, std::max(1, parameter_tensors), output_bytes_per_sample,
                                                        achieved_memory_bytes_per_s(gpu, e));
+      const std::size_t model_units = plan.forward.size();
       apply_data_parallel(dp, plan);
+      // DataParallel puts its replicate and scatter before the model's forward units and its
+      // gather after them (data_parallel_plan.h): the copies follow the units they name.
+      const std::size_t ahead = plan.forward.size() - model_units - 1;
+      for (ActivationCopy& c : plan.activation_copies) c.forward_last += ahead;
     } else if (sharding.sharded_strategy) {
       plan_sharded_communication(job, sharding, spans, plan);
       apply_offload(job, sharding, host_link_bytes_per_s(job, e), plan);
