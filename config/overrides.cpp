@@ -54,6 +54,7 @@ constexpr std::array kSchema = {
     SchemaEntry{"training.optimizer_implementation", SchemaKind::kLeaf},
     SchemaEntry{"training.activation_checkpointing", SchemaKind::kMappingLeaf},
     SchemaEntry{"training.activation_checkpointing.every", SchemaKind::kLeaf},
+    SchemaEntry{"training.activation_offloading", SchemaKind::kLeaf},
     SchemaEntry{"training.memory_format", SchemaKind::kLeaf},
     SchemaEntry{"training.framework_overhead", SchemaKind::kLeaf},
     SchemaEntry{"training.framework", SchemaKind::kLeaf},

@@ -164,6 +164,8 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
   } else {
     out << t.activation_checkpointing;
   }
+  // Shown when on, so that the resolved form of a scenario without it keeps its bytes.
+  if (t.activation_offloading) out << YAML::Key << "activation_offloading" << YAML::Value << true;
   out << YAML::Key << "memory_format" << YAML::Value << std::string(models::name_of(t.memory_format));
   out << YAML::Key << "framework_overhead" << YAML::Value << std::string(models::name_of(t.framework_overhead));
   out << YAML::Key << "framework" << YAML::Value << std::string(models::name_of(t.framework));

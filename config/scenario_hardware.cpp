@@ -16,6 +16,7 @@
 #include "config/spot_trace.h"
 #include "models/host/loader_host_memory.h"
 #include "models/job/hardware_failures.h"
+#include "models/memory/activation_offload.h"
 #include "models/memory/parallel_memory.h"
 #include "core/text_distance.h"
 #include "core/units.h"
@@ -897,7 +898,11 @@ std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, 
 bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardware, const CloudSection& cloud,
                        std::vector<std::string>& notes) {
   const models::LoaderHostMemory need = models::loader_host_memory(job);
-  const double offloaded = models::offloaded_host_bytes_per_node(job);
+  const double states = models::offloaded_host_bytes_per_node(job);
+  // training.activation_offloading's pinned copies of one micro-batch's saved activations
+  // (models/memory/activation_offload.h).
+  const double activations = models::offloaded_activation_host_bytes_per_node(job);
+  const double offloaded = states + activations;
   const double total = need.bytes + offloaded;
   // Synthetic data defaults host_memory to 0 B (read_hardware_section); an offloading job
   // holds its states there, so the key is asked for rather than defaulted. (cpu_cores keeps
@@ -909,16 +914,20 @@ bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardwa
     return std::string(text);
   };
   if (offloaded > 0.0 && !own_host_keys && !hardware.reader->has("host_memory")) {
+    const std::string who = activations <= 0.0 ? "parallelism.offload keeps " + gb(offloaded) + " of training state"
+                            : states <= 0.0    ? "training.activation_offloading keeps " + gb(offloaded) +
+                                                  " of saved activations (pinned)"
+                                               : "parallelism.offload and training.activation_offloading keep " +
+                                                  gb(offloaded) + " of training state and saved activations";
     hardware.reader->error("host_memory",
-                           "parallelism.offload keeps " + gb(offloaded) +
-                               " of training state in host memory per node, but hardware.host_memory is not given "
-                               "(synthetic data defaults it to 0 B)",
+                           who + " in host memory per node, but hardware.host_memory is not given "
+                                 "(synthetic data defaults it to 0 B)",
                            "; add hardware.host_memory: the node's real host memory (at least " + gb(total) + ")");
     return false;
   }
   if (!(job.hardware.host_memory_bytes < total)) {
-    const double buffered = need.bytes + kOffloadHostBufferFactor * offloaded;
-    if (offloaded > 0.0 && job.hardware.host_memory_bytes < buffered) {
+    const double buffered = need.bytes + kOffloadHostBufferFactor * states + activations;
+    if (states > 0.0 && job.hardware.host_memory_bytes < buffered) {
       const std::string problem =
           "host memory " + gb(job.hardware.host_memory_bytes) + " per node holds the " + gb(total) +
           " of offloaded states and loader batches with less to spare than DeepSpeed's estimators allow (" +
@@ -946,22 +955,38 @@ bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardwa
       std::to_string(need.batches_per_gpu) + " batches (max(1, num_workers " + std::to_string(dl.num_workers) +
       " x prefetch_factor " + std::to_string(dl.prefetch_factor) + ") in flight + 1 in use" +
       (dl.pin_memory ? " + 1 pinned copy" : "") + ") x " + bytes(need.batch_bytes) + " per batch";
-  const std::string states = bytes(offloaded) + " of states parallelism.offload keeps in host memory (" +
-                             std::to_string(job.hardware.gpus_per_node) +
-                             " GPU(s) x their shards of the fp32 master weights, optimizer state and fp32 "
-                             "gradients, and of the parameters where offload.parameters is cpu)";
-  std::string problem = "host memory " + bytes(job.hardware.host_memory_bytes) + " per node is less than the ";
-  if (offloaded <= 0.0) {
-    problem += loaders;
-  } else if (need.bytes <= 0.0) {
-    problem += states;
-  } else {
-    problem += bytes(total) + " the job holds there: " + states + " and " + loaders;
+  std::vector<std::string> held;  // what the job keeps in host memory, biggest kind first
+  if (states > 0.0) {
+    held.push_back(bytes(states) + " of states parallelism.offload keeps in host memory (" +
+                   std::to_string(job.hardware.gpus_per_node) +
+                   " GPU(s) x their shards of the fp32 master weights, optimizer state and fp32 "
+                   "gradients, and of the parameters where offload.parameters is cpu)");
   }
-  const std::string fix = "; give the node's real host memory (at least " + bytes(total) + ")" +
-                          (offloaded > 0.0 ? ", offload to nvme, or add nodes to shard the states over"
-                                           : ", or lower num_workers, prefetch_factor or batch_size (with more "
-                                             "gradient_accumulation for the same global batch)");
+  if (activations > 0.0) {
+    held.push_back(bytes(activations) + " of saved activations training.activation_offloading keeps in pinned host "
+                   "memory (" + std::to_string(job.hardware.gpus_per_node) + " GPU(s) x one micro-batch of " +
+                   std::to_string(job.training.batch_size) + " samples, every repeated block's but the last)");
+  }
+  if (need.bytes > 0.0 || held.empty()) held.push_back(loaders);
+  std::string problem = "host memory " + bytes(job.hardware.host_memory_bytes) + " per node is less than the ";
+  if (held.size() == 1) {
+    problem += held.front();
+  } else {
+    problem += bytes(total) + " the job holds there: ";
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      problem += (i == 0 ? "" : i + 1 == held.size() ? " and " : ", ") + held[i];
+    }
+  }
+  std::string fix = "; give the node's real host memory (at least " + bytes(total) + ")";
+  if (states > 0.0) {
+    fix += ", offload to nvme, or add nodes to shard the states over";
+  } else if (activations > 0.0) {
+    fix += ", turn training.activation_offloading off, or checkpoint the blocks (activation_checkpointing: true "
+           "offloads their inputs only)";
+  } else {
+    fix += ", or lower num_workers, prefetch_factor or batch_size (with more gradient_accumulation for the same "
+           "global batch)";
+  }
   if (hardware.reader && hardware.reader->has("host_memory")) {
     hardware.reader->error("host_memory", problem, fix);
   } else if (cloud.reader) {

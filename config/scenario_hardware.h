@@ -65,8 +65,10 @@ std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, 
 /// config/hardware_topology.h (bare aliases, then the interconnect table's names).
 const std::vector<std::string_view>& interconnect_names();
 
-/// Refuses a host memory below what `job`'s data loaders hold on a node
-/// (models/host/loader_host_memory.h): an error at hardware.host_memory, or at cloud.instance
+/// Refuses a host memory below what `job` holds on a node: its data loaders' batches
+/// (models/host/loader_host_memory.h), parallelism.offload's states
+/// (offloaded_host_bytes_per_node) and training.activation_offloading's pinned activations
+/// (offloaded_activation_host_bytes_per_node): an error at hardware.host_memory, or at cloud.instance
 /// when the instance set it, naming the bytes needed and how they add up. Returns whether the
 /// host memory suffices. Where it suffices but not by DeepSpeed's buffer factor on the
 /// offloaded states (kOffloadHostBufferFactor), a note at the same key goes to `notes`.

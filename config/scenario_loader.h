@@ -28,6 +28,7 @@
 /// | training.gradient_accumulation | 1 | |
 /// | training.precision / optimizer | fp32 / sgd_momentum | |
 /// | training.activation_checkpointing | false (true = full; also selective, {every: N}) | |
+/// | training.activation_offloading | false | torchtune's enable_activation_offloading default |
 /// | training.memory_format | channels_first | PyTorch's default layout (NCHW); ignored for non-CNNs |
 /// | training.framework_overhead | eager | |
 /// | training.framework | pytorch | |

@@ -97,6 +97,11 @@ const std::vector<KeyDoc> kDocs = {
      "only attention's score chain (Korthikanti et al. 2022), {every: N} every N-th block"},
     {"training.activation_checkpointing.every", K::kInteger, "blocks", "required in the mapping", "1 to 1000000",
      "checkpoint blocks 0, N, 2N, ...; the others keep their activations", 1, 1'000'000},
+    {"training.activation_offloading", K::kBoolean, "", "false", "",
+     "copy the activations each repeated block saves (with checkpointing, the blocks' inputs) to pinned host "
+     "memory in forward and back in backward, on a side stream over the host link (torchtune's "
+     "enable_activation_offloading, Unsloth's offloaded gradient checkpointing); the GPU keeps about two blocks' "
+     "worth, the host the rest; not with pipeline parallelism"},
     {"training.memory_format", K::kChoice, "", "channels_first (PyTorch's NCHW)", "", "tensor layout of convolutions",
      std::nullopt, std::nullopt, enum_names<models::MemoryFormat>},
     {"training.framework_overhead", K::kChoice, "", "eager", "",

@@ -129,6 +129,7 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
     spec.checkpoint_every = recompute->every;
     spec.activation_checkpointing = recompute->mode == models::ActivationRecompute::kFull;
   }
+  spec.activation_offloading = value_or(t->boolean("activation_offloading"), false);
   spec.memory_format =
       enum_or(t->choice("memory_format", models::names_of<models::MemoryFormat>()), kDefaultMemoryFormat);
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
@@ -519,6 +520,14 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
       }
     }
     check_parallelism(parallelism, hardware, cloud);
+    if (training && training_reader && training->activation_offloading && parallelism.spec.pipeline_parallel > 1) {
+      // Each stage keeps the activations of several micro-batches (the schedule's), which the
+      // offload model's one micro-batch in flight does not describe.
+      training_reader->error("activation_offloading",
+                             "activation offloading is not modelled with pipeline parallelism (pipeline_parallel " +
+                                 std::to_string(parallelism.spec.pipeline_parallel) + ")",
+                             "; remove training.activation_offloading, or set parallelism.pipeline_parallel: 1");
+    }
     if (parallelism.spec.fp8_all_gather && training && training->precision != models::Precision::kFp8) {
       parallelism.reader->error("fp8_all_gather",
                                 "fp8_all_gather gathers the float8 weights of precision fp8, but training.precision "

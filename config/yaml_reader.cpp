@@ -576,6 +576,8 @@ constexpr std::pair<std::string_view, std::string_view> kOtherToolsKeyNames[] = 
     {"gradient_accumulation_steps", "gradient_accumulation"},
     {"accumulate_grad_batches", "gradient_accumulation"},
     {"gradient_checkpointing", "activation_checkpointing"},
+    {"enable_activation_offloading", "activation_offloading"},
+    {"offload_activations", "activation_offloading"},
     {"seq_length", "sequence_length"},
     {"seq_len", "sequence_length"},
     {"max_seq_length", "sequence_length"},

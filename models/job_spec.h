@@ -52,6 +52,11 @@ struct TrainingSpec {
   /// the op table by config/ (models/workload/activation_recompute.h).
   ActivationRecompute activation_recompute = ActivationRecompute::kNone;
   int checkpoint_every = 0;  ///< N of {every: N}; 0 otherwise
+  /// `training.activation_offloading`: the tensors each repeated block saves for backward
+  /// (with checkpointing, a checkpointed block's input) are copied to pinned host memory in
+  /// forward and back in backward, on a side stream (torchtune's OffloadActivations, Unsloth's
+  /// offloaded gradient checkpointing): models/memory/activation_offload.h.
+  bool activation_offloading = false;
   MemoryFormat memory_format = MemoryFormat::kChannelsFirst;
   FrameworkOverhead framework_overhead = FrameworkOverhead::kEager;
   /// The framework, for its memory facts (models/memory/footprint.h).

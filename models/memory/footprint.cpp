@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/units.h"
+#include "models/memory/activation_offload.h"
 #include "models/memory/optimizer_state.h"
 
 namespace gpuplan::models {
@@ -159,6 +160,11 @@ MemoryBreakdown training_memory(const Workload& workload, const TrainingSpec& tr
     saved += bytes;
   }
   saved += largest;
+  if (training.activation_offloading) {
+    // The blocks' saves (or checkpoint inputs) wait in pinned host memory; the GPU holds the
+    // ones in flight (activation_offload.h).
+    saved = activation_offload(workload, training, op_saved).gpu_bytes();
+  }
   m.activations_bytes = saved * batch;
   m.workspace_bytes = params.workspace_bytes + dequantized_weight_bytes(workload, training.precision);
   m.cuda_context_bytes = params.cuda_context_bytes;

@@ -42,7 +42,10 @@
 ///   gradient_checkpointing_enable does): only each block's input stays saved, plus the
 ///   largest block's activations while it is recomputed in backward. {every: N} does the
 ///   same for the blocks it marks (Op::checkpointed); selective recomputation has already
-///   dropped the score chain's saves from the op table (models/workload/activation_recompute.h).
+///   dropped the score chain's saves from the op table (models/workload/activation_recompute.h);
+/// - activation offloading (training.activation_offloading): the blocks' saves, or their
+///   checkpoint inputs, wait in pinned host memory and only those in flight stay
+///   (ActivationOffload::gpu_bytes, models/memory/activation_offload.h).
 
 #include <string>
 #include <vector>

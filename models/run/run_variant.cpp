@@ -10,6 +10,8 @@
 #include "models/gpu/op_time.h"
 #include "models/job/cloud_job.h"
 #include "models/job/job_time.h"
+#include "models/memory/activation_offload.h"
+#include "models/memory/footprint.h"
 #include "models/memory/parallel_memory.h"
 #include "models/run/advice.h"
 #include "models/run/bottleneck.h"
@@ -196,6 +198,23 @@ std::string loss_backward_note(const JobSpec& job, const MemoryBreakdown& m) {
       unfused ? "fp32 log-probabilities" : "logits", fix);
 }
 
+/// The run note of training.activation_offloading: what waits in pinned host memory, what
+/// stays on the GPU, the copies' rate and what is not modelled (activation_offload.h,
+/// activation_offload_plan.h). One sentence, no semicolons (the CSV joins notes with "; ").
+std::string activation_offloading_note(const JobSpec& job, const ModelParams& params) {
+  const Workload rank = rank_workload(job);
+  const ActivationOffload o = activation_offload(rank, job.training, saved_bytes_per_sample(rank, job.training));
+  const double batch = job.training.batch_size;
+  return fmt::format(
+      "activation offloading: {:.2f} GB per GPU of {} wait in pinned host memory ({:.1f} GB per node) while "
+      "{:.2f} GB of saved activations stay on the GPU (two blocks in flight and the ops outside the blocks), copied at {:.1f} GB/s per direction beside compute (the pinned host "
+      "link shared by {} GPU(s)), without the allocator's memory-pressure waits",
+      o.host_bytes * batch / core::kGiga,
+      job.training.activation_checkpointing ? "checkpoint inputs" : "saved activations",
+      offloaded_activation_host_bytes_per_node(job) / core::kGiga, o.gpu_bytes() * batch / core::kGiga,
+      host_link_bytes_per_s(job, params.gpu) / core::kGiga, std::max(1, job.hardware.gpus_per_pcie_switch));
+}
+
 }  // namespace
 
 VariantRun run_variant(const JobSpec& job, const std::string& strategy, const ModelParams& params) {
@@ -257,6 +276,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
       r.memory.loss_backward_excess_bytes > kLossBackwardNoteShare * r.peak_memory_bytes) {
     r.notes.push_back(loss_backward_note(job, r.memory));
   }
+  if (job.training.activation_offloading) r.notes.push_back(activation_offloading_note(job, params));
   if (!r.fits) {
     r.bottleneck = "memory";
     r.suggestion = oom_suggestion(job);

@@ -31,6 +31,12 @@ enum class StepActivity : std::uint32_t {
   /// An offloaded optimizer step (sharded_data_parallel_plan.h apply_offload): the compute
   /// stream waits for the copies and the host's update; optimizer time, the GPU idle.
   kHostOptimizer,
+  /// Activation offloading (activation_offload_plan.h): a block's saved activations copied
+  /// device-to-host on the offload stream after its forward
+  kActivationD2H,
+  /// Activation offloading: a block's saved activations copied back host-to-device on the
+  /// offload stream before its backward, which waits for it
+  kActivationH2D,
 };
 
 /// Where a step-graph activity runs (sim::ActivitySpec::track); workers are kWorker0 + w.
@@ -41,6 +47,7 @@ enum class StepTrack : std::uint32_t {
   kComputeStream,  ///< the compute stream (kernels in stream order)
   kCommStream,     ///< NCCL's stream (DDP all-reduces, FSDP gathers and reduces; one at a time)
   kStorage,        ///< the storage device's queue slots
+  kOffloadStream,  ///< activation offloading's side stream (copies out in forward, in in backward)
   kWorker0,        ///< DataLoader worker 0; worker w is kWorker0 + w
 };
 
@@ -50,7 +57,7 @@ inline constexpr std::uint64_t kTagHostWaitsAfter = std::uint64_t{1} << 61;  ///
 inline constexpr std::uint64_t kTagIndexMask = (std::uint64_t{1} << 48) - 1;  ///< the batch or micro-step
 
 /// The trace row of `track`: "main process", "pin_memory", "h2d", "gpu", "nccl", "storage",
-/// "worker N".
+/// "offload", "worker N".
 std::string track_name(std::uint32_t track);
 
 }  // namespace gpuplan::models

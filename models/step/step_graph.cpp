@@ -14,6 +14,7 @@ std::string track_name(std::uint32_t track) {
     case StepTrack::kComputeStream: return "gpu";
     case StepTrack::kCommStream: return "nccl";
     case StepTrack::kStorage: return "storage";
+    case StepTrack::kOffloadStream: return "offload";
     case StepTrack::kWorker0: break;
   }
   return "worker " + std::to_string(track - static_cast<std::uint32_t>(StepTrack::kWorker0));
@@ -76,6 +77,29 @@ StepGraph::StepGraph(const StepPlan& plan, int accumulation, bool labels, long m
   }
   unit_gather_.resize(units.size());
   unit_has_gather_.assign(units.size(), 0);
+  const std::vector<ActivationCopy>& copies = plan_.activation_copies;
+  copy_out_after_.assign(plan_.forward.size(), -1);
+  copy_out_wait_.assign(plan_.forward.size(), -1);
+  copy_in_wait_.assign(plan_.backward.size(), -1);
+  copy_in_issue_.assign(copies.empty() ? 0 : plan_.backward.size(), {});
+  for (std::size_t k = 0; k < copies.size(); ++k) {
+    const ActivationCopy& c = copies[k];
+    if (c.forward_last >= plan_.forward.size() || c.backward_first >= plan_.backward.size() ||
+        c.prefetch_at >= c.backward_first) {
+      throw std::invalid_argument("StepGraph: activation copy " + std::to_string(k) + " lies outside the plan's units");
+    }
+    copy_out_after_[c.forward_last] = static_cast<int>(k);
+    copy_in_wait_[c.backward_first] = static_cast<int>(k);
+    copy_in_issue_[c.prefetch_at].push_back(static_cast<int>(k));
+    // The forward after the next copied block's waits for this copy: the side stream may be
+    // one block behind (the last copy is waited for by backward's copy in, in stream order).
+    if (k + 1 < copies.size() && copies[k + 1].forward_last + 1 < plan_.forward.size()) {
+      copy_out_wait_[copies[k + 1].forward_last + 1] = static_cast<int>(k);
+    }
+  }
+  copy_out_.resize(copies.size());
+  copy_in_.resize(copies.size());
+  copy_in_emitted_.assign(copies.size(), 0);
   graph_.activity_finished().subscribe([this](const sim::ActivityFinished& e) { on_finished(e); });
 }
 
@@ -331,6 +355,7 @@ void StepGraph::emit_micro_step(long index) {
       if (p < 2 && !plan_.comm.units.empty()) {
         emit_unit_gathers(index, p == 1, i, has_boundary ? &boundary : nullptr, waits);
       }
+      if (p < 2 && !plan_.activation_copies.empty()) emit_activation_copies(index, p == 1, i, nullptr, waits);
       if (middle) {
         // no activity: the kernel's start-to-start edge from `head` stands for the dispatch
       } else if (gated) {
@@ -351,6 +376,7 @@ void StepGraph::emit_micro_step(long index) {
         step_buckets = emit_buckets(index, i, kernel) || step_buckets;
       }
       if (p == 1 && !plan_.comm.units.empty()) step_buckets = emit_unit_reduces(index, i, kernel) || step_buckets;
+      if (p < 2 && !plan_.activation_copies.empty()) emit_activation_copies(index, p == 1, i, &kernel, waits);
       if (p == 2 && last && plan_.comm.parameter_all_gather_s > 0.0) {
         const double first_s = plan_.comm.parameter_all_gather_first_s;
         const bool overlapped = first_s > 0.0 && first_s < plan_.comm.parameter_all_gather_s;
@@ -467,6 +493,56 @@ bool StepGraph::emit_unit_reduces(long index, std::size_t backward_unit, sim::Ac
              labels_ ? "all_reduce " + c.name + " across nodes" : std::string(), {});
   }
   return true;
+}
+
+void StepGraph::emit_activation_copies(long index, bool backward, std::size_t unit, const sim::ActivityId* kernel,
+                                       std::vector<sim::ActivityId>& waits) {
+  const std::vector<ActivationCopy>& copies = plan_.activation_copies;
+  if (kernel == nullptr) {
+    // Before the unit's kernel: the copy it waits for.
+    const int k = backward ? copy_in_wait_[unit] : copy_out_wait_[unit];
+    if (k < 0) return;
+    const auto c = static_cast<std::size_t>(k);
+    if (!backward) {
+      waits.push_back(copy_out_[c]);
+    } else if (copy_in_emitted_[c] != 0) {
+      waits.push_back(copy_in_[c]);
+    }
+    return;
+  }
+  // After it: the copies it issues, queued on the offload stream in order.
+  const auto add_copy = [&](std::size_t c, bool in) {
+    const ActivationCopy& copy = copies[c];
+    std::string label;
+    if (labels_) label = "block " + std::to_string(c) + (in ? " activations H2D" : " activations D2H");
+    const sim::ActivityId id =
+        graph_.add(timer_work(in ? copy.h2d_s : copy.d2h_s, in ? StepActivity::kActivationH2D : StepActivity::kActivationD2H,
+                              StepTrack::kOffloadStream, static_cast<std::uint64_t>(index), std::move(label)));
+    if (has_offload_tail_) graph_.add_successor(offload_tail_, id);
+    if (in) {
+      graph_.add_start_successor(*kernel, id, 0);  // issued as the unit's backward begins
+    } else {
+      graph_.add_successor(*kernel, id);  // the side stream waits for the compute stream
+    }
+    graph_.start(id);
+    offload_tail_ = id;
+    has_offload_tail_ = true;
+    return id;
+  };
+  if (!backward) {
+    const int k = copy_out_after_[unit];
+    if (k >= 0) {
+      const auto c = static_cast<std::size_t>(k);
+      copy_out_[c] = add_copy(c, false);
+      copy_in_emitted_[c] = 0;
+    }
+    return;
+  }
+  for (const int k : copy_in_issue_[unit]) {
+    const auto c = static_cast<std::size_t>(k);
+    copy_in_[c] = add_copy(c, true);
+    copy_in_emitted_[c] = 1;
+  }
 }
 
 void StepGraph::release_gate(long index) {

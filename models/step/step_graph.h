@@ -27,7 +27,13 @@
 ///   next forward waits for;
 /// - pipeline parallelism (step_graph.cpp, emit_micro_step; pipeline_parallel_plan.h): the
 ///   stage's wait for the other stages in the simulated schedule, one activity on the
-///   compute stream before the last micro-step's forward.
+///   compute stream before the last micro-step's forward;
+/// - activation offloading (step_graph.cpp, `emit_activation_copies`;
+///   activation_offload_plan.h): after a block's last forward kernel its saved activations
+///   are copied out on the offload stream, one copy after another; the forward two blocks
+///   later waits for that copy (the side stream may run one block behind the compute stream);
+///   when a block's backward begins, the next block's copy in is issued on the same stream,
+///   and that block's first backward kernel waits for it.
 ///
 /// A new parallelism is a new emit function called from `emit_micro_step`. Micro-steps are
 /// emitted one ahead (micro-step m + 1 when m starts), batches when their reader starts them,
@@ -111,6 +117,11 @@ class StepGraph {
                          std::vector<sim::ActivityId>& waits);
   void emit_unit_gather(long index, bool backward, int shard_unit, const sim::ActivityId* after);
   bool emit_unit_reduces(long index, std::size_t backward_unit, sim::ActivityId kernel);
+  /// Activation offloading around plan unit `unit` of phase forward (`backward` false) or
+  /// backward: before its kernel (`kernel` null), the copies it waits for go to `waits`;
+  /// after it (`kernel` its kernel), the copies it issues are emitted.
+  void emit_activation_copies(long index, bool backward, std::size_t unit, const sim::ActivityId* kernel,
+                              std::vector<sim::ActivityId>& waits);
   /// `s` seconds of NCCL work queued on the communication stream after `predecessors`.
   sim::ActivityId add_comm(double s, StepActivity kind, long index, std::string label,
                            const std::vector<sim::ActivityId>& predecessors);
@@ -173,6 +184,18 @@ class StepGraph {
   /// last forward kernel waits for (CommPlan::parameter_all_gather_first_s).
   bool has_parameter_gather_rest_ = false;
   sim::ActivityId parameter_gather_rest_;
+  // Activation offloading (StepPlan::activation_copies): per plan unit, the copy (index) a
+  // forward unit issues after its kernel / waits for before it, a backward unit waits for,
+  // and the copies a backward unit's start issues (-1 / empty: none); the micro-step's copies.
+  std::vector<int> copy_out_after_;
+  std::vector<int> copy_out_wait_;
+  std::vector<int> copy_in_wait_;
+  std::vector<std::vector<int>> copy_in_issue_;
+  std::vector<sim::ActivityId> copy_out_;
+  std::vector<sim::ActivityId> copy_in_;
+  std::vector<std::uint8_t> copy_in_emitted_;
+  bool has_offload_tail_ = false;
+  sim::ActivityId offload_tail_;  ///< the offload stream's last copy
   // Loader state.
   int workers_ = 0;
   int prefetch_ = 0;

@@ -135,6 +135,8 @@ void StepMeasurement::on_finished(const sim::ActivityFinished& e) {
       case StepActivity::kPipelineWait: pipeline_waits_.emplace_back(e.start, e.end); break;
       case StepActivity::kCopyPinned:
       case StepActivity::kCopyPageable: copies_.emplace_back(e.start, e.end); break;
+      case StepActivity::kActivationD2H:
+      case StepActivity::kActivationH2D: offload_copies_.emplace_back(e.start, e.end); break;
       case StepActivity::kDispatch:
         if ((e.tag & kTagHostWaitsAfter) != 0) set_host(HostState::kSyncing, e.end);
         break;
@@ -174,12 +176,20 @@ void StepMeasurement::on_finished(const sim::ActivityFinished& e) {
   }
 }
 
+namespace {
+
+/// True when one of `serial` (copies one after another on one engine or stream, in order)
+/// runs within [a, b): the first one ending after a is the earliest to start among those that do.
+bool serial_copy_within(const std::vector<std::pair<SimTime, SimTime>>& serial, SimTime a, SimTime b) {
+  const auto it = std::upper_bound(serial.begin(), serial.end(), a,
+                                   [](SimTime t, const std::pair<SimTime, SimTime>& c) { return t < c.second; });
+  return it != serial.end() && it->first < b;
+}
+
+}  // namespace
+
 bool StepMeasurement::copying(SimTime a, SimTime b) const {
-  // Copies are serial on the copy engine: the first one ending after a is the earliest to
-  // start among those that do.
-  const auto it = std::upper_bound(copies_.begin(), copies_.end(), a,
-                                   [](SimTime t, const Span& c) { return t < c.second; });
-  return it != copies_.end() && it->first < b;
+  return serial_copy_within(copies_, a, b) || serial_copy_within(offload_copies_, a, b);
 }
 
 Attribution StepMeasurement::attribute(SimTime a, SimTime b, double slowdown) const {

@@ -68,7 +68,8 @@ class StepMeasurement {
   /// pipeline stage waits for the others (StepActivity::kPipelineWait) as the pipeline
   /// bubble (a wait beside a running all-reduce counts once, as the bubble); the rest of
   /// the idle time by what held the GPU back: the host waiting for data, copying, or
-  /// dispatching (H2D when a copy was in flight). `slowdown` = CommPlan::overlap_compute_slowdown.
+  /// dispatching (H2D when a copy was in flight: the batch's, or activation offloading's
+  /// copies on the offload stream). `slowdown` = CommPlan::overlap_compute_slowdown.
   Attribution attribute(sim::SimTime a, sim::SimTime b, double slowdown) const;
 
   /// Where the readers' time went, mean per batch over the batches read and made ready
@@ -133,6 +134,7 @@ class StepMeasurement {
   std::vector<Span> comm_busy_;            ///< in stream order
   std::vector<Span> pipeline_waits_;       ///< the pipeline stage's waits, in stream order
   std::vector<Span> copies_;               ///< in copy-engine order
+  std::vector<Span> offload_copies_;       ///< activation offloading's copies, in offload-stream order
   std::vector<std::pair<sim::SimTime, HostState>> host_states_;
   std::vector<BatchRecord> batches_;
   std::vector<TraceSpan> spans_;

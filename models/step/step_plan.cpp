@@ -204,6 +204,13 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
     spans.backward_end[r] = whole.backward.size();
     tag(whole.backward, backward_chunk, op_chunk[r]);
   }
+  // Activation offloading: each block's copies out after its forward and in before its
+  // backward, on the rank's share of the host link (activation_offload_plan.h).
+  if (t.activation_offloading) {
+    if (p > 1) throw std::invalid_argument("plan_step: activation offloading with pipeline parallelism is not modelled");
+    whole.activation_copies =
+        plan_activation_copies(job, whole_rank, spans, whole.micro_batch, host_link_bytes_per_s(job, e));
+  }
   const ShardingLayout sharding = sharding_layout(job);
   if (p > 1 && sharding.sharded_strategy) {
     throw std::invalid_argument("plan_step: pipeline parallelism with FSDP or ZeRO is not modelled");
@@ -309,13 +316,15 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
       const double output_bytes_per_sample = model_output_elements_per_sample(job.workload) * 4.0;
       const DataParallelCosts dp = data_parallel_costs(job, std::max(1, parameter_tensors), output_bytes_per_sample,
                                                        achieved_memory_bytes_per_s(gpu, e));
+      const std::size_t model_units = plan.forward.size();
       apply_data_parallel(dp, plan);
+      // DataParallel puts its replicate and scatter before the model's forward units and its
+      // gather after them (data_parallel_plan.h): the copies follow the units they name.
+      const std::size_t ahead = plan.forward.size() - model_units - 1;
+      for (ActivationCopy& c : plan.activation_copies) c.forward_last += ahead;
     } else if (sharding.sharded_strategy) {
       plan_sharded_communication(job, sharding, spans, plan);
-      // The offload's copies take the rank's share of the PCIe uplink, as the input copy does.
-      const double host_link_bytes_per_s =
-          h2d_bytes_per_s(gpu, true, e) / std::max(1, job.hardware.gpus_per_pcie_switch);
-      apply_offload(job, sharding, host_link_bytes_per_s, plan);
+      apply_offload(job, sharding, host_link_bytes_per_s(job, e), plan);
     }
     // fp16 needs a loss scaler (bf16 does not); a CUDA-graph step is captured without it.
     plan.host_sync_before_optimizer =
@@ -329,6 +338,10 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
 }
 
 }  // namespace
+
+double host_link_bytes_per_s(const JobSpec& job, const GpuEfficiency& e) {
+  return h2d_bytes_per_s(job.hardware.gpu, true, e) / std::max(1, job.hardware.gpus_per_pcie_switch);
+}
 
 StepPlan plan_step(const JobSpec& job, const GpuEfficiency& e, int stage, bool labels) {
   return std::move(plan_stages(job, e, {stage}, labels).front());

@@ -10,6 +10,7 @@
 
 #include "models/gpu/gpu_efficiency.h"
 #include "models/job_spec.h"
+#include "models/step/activation_offload_plan.h"
 #include "models/step/comm_plan.h"
 #include "models/step/pipeline_parallel_plan.h"
 
@@ -87,7 +88,17 @@ struct StepPlan {
   bool host_sync_before_optimizer = false;
   /// Pipeline parallelism: the schedule as this stage sees it (stages 1 without).
   PipelineStagePlan pipeline;
+  /// Activation offloading: each copied block's copies out and in, in forward order
+  /// (activation_offload_plan.h); empty without it.
+  std::vector<ActivationCopy> activation_copies;
 };
+
+/// The rank's share of its host link for offloaded tensors, B/s per direction: the pinned H2D
+/// rate (h2d_bytes_per_s, models/gpu/op_time.h) divided by hardware.gpus_per_pcie_switch, the
+/// GPUs behind one PCIe switch copying at about the same moment, as the input copy does.
+/// parallelism.offload's copies (sharded_data_parallel_plan.h) and activation offloading's
+/// (activation_offload_plan.h) both take it.
+double host_link_bytes_per_s(const JobSpec& job, const GpuEfficiency& efficiency);
 
 /// Builds the plan of one rank of `job`: with several GPUs, the rank gets its share of the
 /// node (CPU cores, storage bandwidth and queue depth split evenly among the node's GPUs, the

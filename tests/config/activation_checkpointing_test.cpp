@@ -5,33 +5,14 @@
 #include <doctest/doctest.h>
 
 #include "config_fixture.h"
+#include "gpt2_training_scenario.h"
 
 namespace gpuplan::config::testing {
 namespace {
 
-/// GPT-2 124M with eager attention on an A100-80GB; line 13 holds the key under test.
+/// GPT-2 124M with `attention` (eager by default) on line 12; line 13 holds the key under test.
 std::string gpt2_scenario(const std::string& value, const std::string& attention = "eager") {
-  return R"(format: gpuplan/v1
-name: GPT-2 recompute
-workload:
-  model: gpt2
-  sequence_length: 1024
-  dataset: {samples: 1000000, synthetic: true}
-  epochs: 1
-training:
-  batch_size: 16
-  precision: bf16_amp
-  optimizer: adamw
-  attention: )" + attention +
-         R"(
-  activation_checkpointing: )" + value +
-         R"(
-hardware:
-  gpu: a100-80gb
-  cpu_cores: 8
-  host_memory: "64 GiB"
-  storage: nvme_ssd
-)";
+  return gpt2_training_scenario("  attention: " + attention + "\n  activation_checkpointing: " + value + "\n");
 }
 
 models::JobSpec job_of(const std::string& text) { return parse_text(text).variants.front().job; }

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "config_fixture.h"
+#include "gpt2_training_scenario.h"
 #include "models/memory/footprint.h"
 #include "models/workload/attention_kernel.h"
 
@@ -15,26 +16,7 @@ namespace {
 
 /// nanoGPT's GPT-2 124M setting (README: batch 12 x 5 accumulation x 8 GPUs = 480 x 1,024
 /// tokens; here one A100-80GB at batch 64) with the catalog's gpt2 (dropout 0.1).
-std::string gpt2_scenario(const std::string& training_extra) {
-  return R"(format: gpuplan/v1
-name: nanoGPT GPT-2 124M
-workload:
-  model: gpt2
-  sequence_length: 1024
-  dataset: {samples: 1000000, synthetic: true}
-  epochs: 1
-training:
-  batch_size: 64
-  precision: bf16_amp
-  optimizer: adamw
-)" + training_extra +
-         R"(hardware:
-  gpu: a100-80gb
-  cpu_cores: 8
-  host_memory: "64 GiB"
-  storage: nvme_ssd
-)";
-}
+std::string gpt2_scenario(const std::string& training_extra) { return gpt2_training_scenario(training_extra, 64); }
 
 models::JobSpec job_of(const std::string& text) { return parse_text(text).variants.front().job; }
 

@@ -20,8 +20,8 @@ Messages errors_of(const std::string& text) { return scenario_errors(text); }
 /// The fix of an unknown training key with nothing close: the section's first keys.
 const std::string kTrainingKeys =
     "; remove it, or use a key of training: batch_size, gradient_accumulation, precision, optimizer, "
-    "optimizer_state_precision, optimizer_implementation, activation_checkpointing, memory_format, "
-    "framework_overhead, framework, attention, causal_mask, ...";
+    "optimizer_state_precision, optimizer_implementation, activation_checkpointing, activation_offloading, "
+    "memory_format, framework_overhead, framework, attention, ...";
 
 // A valid scenario, so that each test changes one thing. Line numbers matter below.
 const char* const kValid = kMinimalScenario;

@@ -19,11 +19,7 @@ Workload two_block_workload() {
   Workload w;
   w.parameters = 1e6;
   auto add = [&](const std::string& name, OpClass c, double saved, double input) {
-    Op op;
-    op.name = name;
-    op.op_class = c;
-    op.saved_elements = saved;
-    op.input_elements = input;
+    Op op = testing::saving_op(name, c, saved, input);
     op.autocast_fp32 = c == OpClass::kSoftmax;
     w.ops.push_back(op);
   };
