@@ -11,8 +11,11 @@
 #include <vector>
 
 #include "../memory/parameter_op.h"
+#include "../workload/catalog_models.h"
 #include "dispatch_unit.h"
+#include "nvswitch_node_job.h"
 #include "models/step/sharded_data_parallel_plan.h"
+#include "models/step/step_plan.h"
 #include "models/step/step_graph.h"
 #include "models/step/step_simulation.h"
 
@@ -70,6 +73,27 @@ StepPlan four_block_plan(double forward_s, double backward_s, double copy_s) {
 }  // namespace
 
 TEST_SUITE("models.step.activation_offload_plan") {
+  TEST_CASE("DataParallel's replicate and scatter go before the model: each copy still follows its block") {
+    // GPT-2 124M on 2 GPUs: ddp and data_parallel name the same blocks' last forward units,
+    // data_parallel's two units further on.
+    JobSpec job = gpuplan::models::testing::nvswitch_node_job(gpuplan::models::testing::build_catalog_model("gpt2"),
+                                                              2, 16, 4, AttentionKernel::kFlash);
+    job.training.activation_offloading = true;
+    const GpuEfficiency e = GpuEfficiency::defaults();
+    const StepPlan ddp = plan_step(job, e);
+    job.parallelism.strategy = ParallelStrategy::kDataParallel;
+    const StepPlan dp = plan_step(job, e);
+    REQUIRE(ddp.activation_copies.size() == 11);  // 12 blocks, the last one kept
+    REQUIRE(dp.activation_copies.size() == ddp.activation_copies.size());
+    for (std::size_t k = 0; k < dp.activation_copies.size(); ++k) {
+      const std::string& label = ddp.forward.at(ddp.activation_copies[k].forward_last).label;
+      CAPTURE(label);
+      CHECK(label.starts_with("layers." + std::to_string(k) + "."));
+      CHECK(dp.activation_copies[k].forward_last == ddp.activation_copies[k].forward_last + 2);
+      CHECK(dp.forward.at(dp.activation_copies[k].forward_last).label == label);
+    }
+  }
+
   TEST_CASE("the copies of a hand-made op table: indices, bytes, seconds") {
     const JobSpec job = four_block_job();
     // Ops: 0 embed, 1-2 layers.0, 3-4 layers.1, 5-6 layers.2, 7-8 layers.3, 9 head.
