@@ -15,21 +15,27 @@ std::string lower(std::string_view s) {
 }  // namespace
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
+  // Optimal string alignment (Wagner-Fischer with Damerau's adjacent transposition): three
+  // rows, the one before the previous for the transposition.
+  std::vector<std::size_t> before(b.size() + 1);
+  std::vector<std::size_t> previous(b.size() + 1);
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
+    previous[j] = j;
   }
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      const std::size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-      row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
-      diagonal = above;
+      const std::size_t substitute = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, substitute});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        row[j] = std::min(row[j], before[j - 2] + 1);
+      }
     }
+    std::swap(before, previous);
+    std::swap(previous, row);
   }
-  return row[b.size()];
+  return previous[b.size()];
 }
 
 std::vector<std::string> closest(std::string_view word, const std::vector<std::string>& candidates,

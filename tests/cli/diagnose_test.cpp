@@ -241,11 +241,11 @@ TEST_SUITE("cli.diagnose") {
     const auto none = run_gpuplan("diagnose");
     CHECK(none.exit_code == 2);
     CHECK(none.err == "gpuplan: gpuplan diagnose needs at least one LOG file (see gpuplan --help)\n");
-    // The nearest name comes first; with rtx3060 ... rtx3090ti in the catalog, names at edit
-    // distance 2 follow it (a transposed "rtx3900" is 2 from rtx3060, rtx3070 and rtx3080 too).
-    const auto gpu_name = run_gpuplan("diagnose " + gpu + " --gpu rtx3099");
+    // A transposed "rtx3900" is one edit from rtx3090 (optimal string alignment), two from
+    // rtx3060, rtx3070 and rtx3080: the nearest comes first.
+    const auto gpu_name = run_gpuplan("diagnose " + gpu + " --gpu rtx3900");
     CHECK(gpu_name.exit_code == 2);
-    CHECK(gpu_name.err == "gpuplan: --gpu 'rtx3099' is not in the GPU catalog; did you mean rtx3090, rtx3060, "
+    CHECK(gpu_name.err == "gpuplan: --gpu 'rtx3900' is not in the GPU catalog; did you mean rtx3090, rtx3060, "
                           "rtx3070? (see gpuplan --help)\n");
     std::filesystem::remove(gpu);
   }

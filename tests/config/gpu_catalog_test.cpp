@@ -588,7 +588,7 @@ TEST_SUITE("config.gpu_catalog") {
     CHECK(shipped.find("rtx4090")->prediction_only);
     CHECK(error_of([] { GpuCatalog::parse(volta_yaml("memory_type: hbm2", "memory_type: hmb2"), "inline.yaml"); }) ==
           "unknown value 'hmb2', expected one of hbm2, hbm2e, hbm3, hbm3e, gddr5x, gddr6, gddr6x or gddr7 at "
-          "inline.yaml:17:18 (gpus.test-gpu.memory_type); did you mean hbm2?");
+          "inline.yaml:17:18 (gpus.test-gpu.memory_type); did you mean hbm2, hbm2e or hbm3?");  // the swap first
     CHECK(error_of([] {
             GpuCatalog::parse(volta_yaml("accuracy: measured", "accuracy: guessed"), "inline.yaml");
           }) == "unknown value 'guessed', expected one of measured or prediction-only at inline.yaml:20:15 "

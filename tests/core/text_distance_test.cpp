@@ -5,11 +5,13 @@
 using namespace gpuplan::core;
 
 TEST_SUITE("core.text_distance") {
-  TEST_CASE("Levenshtein distance") {
+  TEST_CASE("optimal string alignment distance: Levenshtein plus adjacent transpositions") {
     CHECK(edit_distance("", "") == 0);
     CHECK(edit_distance("epoch", "epochs") == 1);   // one insertion
     CHECK(edit_distance("kitten", "sitting") == 3);  // k->s, e->i, +g
-    CHECK(edit_distance("num_wrokers", "num_workers") == 2);  // a transposition is two edits
+    CHECK(edit_distance("num_wrokers", "num_workers") == 1);  // a transposition is one edit
+    CHECK(edit_distance("rtx3900", "rtx3090") == 1);
+    CHECK(edit_distance("ca", "abc") == 3);  // optimal string alignment: no edit of a transposed pair
   }
 
   TEST_CASE("closest names: within distance 2 or a shared prefix, nearest first") {
