@@ -225,6 +225,26 @@ void check_context_parallel(MapReader& parallelism, const models::ParallelismSpe
                                                   plural(hardware.gpus_per_node, "GPU")),
                       "; use a context_parallel that makes tensor_parallel x context_parallel divide " +
                           std::to_string(hardware.gpus_per_node) + " or a multiple of it");
+    return;
+  }
+  const int replica = span * spec.pipeline_parallel;
+  if (gpus % replica != 0) {
+    // With a pipeline each stage holds tensor_parallel x c GPUs of every model replica.
+    std::string fix;  // the context_parallel values (up to c) that fit the GPUs, the sequence and the nodes
+    for (int d = 1; d < c; ++d) {
+      const int d_span = spec.tensor_parallel * d;
+      const bool d_placed = hardware.gpus_per_node % d_span == 0 || d_span % hardware.gpus_per_node == 0;
+      if (gpus % (d_span * spec.pipeline_parallel) == 0 && s % (2LL * d) == 0 && d_placed) {
+        fix += (fix.empty() ? "" : ", ") + std::to_string(d);
+      }
+    }
+    parallelism.error("context_parallel",
+                      "tensor_parallel " + std::to_string(spec.tensor_parallel) + " x pipeline_parallel " +
+                          std::to_string(spec.pipeline_parallel) + " x " + c_text + " = " + std::to_string(replica) +
+                          " GPUs per model replica do not divide the " + plural(gpus, "GPU") + " (" +
+                          std::to_string(hardware.gpus_per_node) + " per node x " + plural(hardware.nodes, "node") + ")",
+                      (fix.empty() ? std::string("; use a smaller context_parallel") : "; use context_parallel " + fix) +
+                          ", or change hardware.nodes");
   }
 }
 

@@ -136,6 +136,12 @@ TEST_SUITE("config.model_parallel") {
     const models::JobSpec both = job_of(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  context_parallel: 2\n"));
     CHECK(both.parallelism.pipeline_parallel == 2);
     CHECK(both.parallelism.context_parallel == 2);
+    // ... but each of its stages holds tensor_parallel x context_parallel GPUs of a replica: a
+    // trial's TP4 PP4 CP16 on 64 GPUs ended in an internal error before this check.
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  context_parallel: 8\n")) ==
+          Messages{"tensor_parallel 1 x pipeline_parallel 2 x context_parallel 8 = 16 GPUs per model replica do not "
+                   "divide the 8 GPUs (8 per node x 1 node) at s.yaml:17:21 (parallelism.context_parallel); use "
+                   "context_parallel 1, 2, 4, or change hardware.nodes"});
   }
 
   TEST_CASE("refused: context_parallel on a model without attention blocks, without ddp/fsdp/zero, over too few GPUs") {
