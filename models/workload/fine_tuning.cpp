@@ -266,6 +266,9 @@ Workload with_fine_tuning(Workload workload, const FineTuningSpec& spec, Precisi
       dequant.forward_kernels = static_cast<int>(matrices) * work.kernels_per_matrix;
       dequant.pass_bytes = original.parameters * work.bytes_per_weight;
       dequant.nf4_dequantize = spec.base_precision == BasePrecision::kNf4;
+      // bitsandbytes' own kernel (or int8's ops inside its autograd Function): torch.compile
+      // breaks the graph around it and fuses nothing into it, so its whole traffic stays.
+      dequant.compiled_traffic_share = 1.0;
       // Over the experts' matrices: split with them over expert-parallel ranks (moe_expert_shard.h).
       dequant.experts = original.experts;
       dequant.active_experts = original.active_experts;

@@ -334,6 +334,12 @@ TEST_SUITE("models.workload.fine_tuning") {
     const OpWork work = op_work(dequant, 2.0, a10g, t, e, false);
     CHECK(work.forward.gpu_time_s == doctest::Approx(gpuplan::core::microseconds(1217.11)).epsilon(1e-4));
     CHECK(work.backward.gpu_time_s == doctest::Approx(gpuplan::core::microseconds(1217.11)).epsilon(1e-4));
+    // torch.compile does not fuse bitsandbytes' kernel: the same bytes and time compiled (a
+    // trial found the default compiled share halving them).
+    TrainingSpec compiled = t;
+    compiled.framework_overhead = FrameworkOverhead::kCompiled;
+    CHECK(op_work(dequant, 2.0, a10g, compiled, e, false).forward.gpu_time_s ==
+          doctest::Approx(work.forward.gpu_time_s));
     // int8's dequantization is not bitsandbytes' NF4 kernel: it streams at the copy rate,
     // 90,177,536 x (3 + 4/4096) B = 270,620,672 B at 477 GB/s, 567.34 us, plus one kernel.
     spec.method = FineTuningMethod::kQlora;
