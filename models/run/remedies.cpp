@@ -147,6 +147,15 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
   if (!job.dataset.synthetic && worth_relieving(path_share(row, {"h2d_copy"})) && !dl.pin_memory) {
     add("h2d_copy", {{"data_loader.pin_memory", "true"}});
   }
+  // Activation offloading waiting for its copies: checkpointed blocks offload their inputs
+  // only (a fraction of the bytes), and without offloading there are no copies where the
+  // activations fit (the re-run checks both).
+  if (t.activation_offloading && worth_relieving(path_share(row, {"h2d_copy"}))) {
+    if (t.activation_recompute == ActivationRecompute::kNone) {
+      add("h2d_copy", {{"training.activation_checkpointing", "true"}});
+    }
+    add("h2d_copy", {{"training.activation_offloading", "false"}});
+  }
   if (worth_relieving(path_share(row, {"host_dispatch"})) && t.framework_overhead != FrameworkOverhead::kCudaGraphs) {
     add("host_dispatch", {{"training.framework_overhead", "cuda_graphs"}});
   }

@@ -261,6 +261,30 @@ TEST_SUITE("cli.advice") {
     CHECK(off.suggested->gain > 0.5);
   }
 
+  TEST_CASE("activation offloading bound by its copies: the advice turns it off or checkpoints the blocks") {
+    // Llama-3.2-1B at 4 x 2,048 tokens fits an A100 80GB without offloading (48.8 GB); offloaded,
+    // each block's copies over PCIe outlast its compute (docs/language-models.md). A trial found
+    // such a row advised "compiled" while neither remedy below was offered.
+    const std::string yaml =
+        "format: gpuplan/v1\n"
+        "workload: {model: llama3.2-1b, sequence_length: 2048, dataset: {samples: 100000, synthetic: true}, epochs: 1}\n"
+        "training: {batch_size: 4, precision: bf16_amp, optimizer: adamw}\n"
+        "hardware: {gpu: a100-80gb, cpu_cores: 8, host_memory: \"256 GiB\", storage: nvme_ssd}\n"
+        "strategies:\n"
+        "  offload: {training.activation_offloading: true}\n"
+        "  plain: {}\n";
+    const std::map<std::string, models::VariantResult> rows = advised_text(yaml);
+    const models::VariantResult& off = rows.at("offload");
+    const models::VariantResult& plain = rows.at("plain");
+    REQUIRE(off.fits);
+    REQUIRE(plain.fits);
+    CHECK(off.bottleneck == "h2d_copy");
+    CHECK(off.suggestion == "training.activation_offloading: false");
+    REQUIRE(off.suggested);
+    CHECK(off.suggested->gain == doctest::Approx(off.time_to_train_s / plain.time_to_train_s - 1.0).epsilon(0.01));
+    CHECK(off.suggested->gain > 1.0);
+  }
+
   TEST_CASE("out of memory: the fastest change that fits, checked, else the nearest; never one that cannot help") {
     // L8 at 32K tokens with DDP: each H100 holds the whole AdamW state (the 8 B model's fp32
     // weights, gradients and moments, about 128 GB) and does not fit. FSDP shards them over the
