@@ -977,12 +977,18 @@ bool check_host_memory(const models::JobSpec& job, const HardwareSection& hardwa
       problem += (i == 0 ? "" : i + 1 == held.size() ? " and " : ", ") + held[i];
     }
   }
-  std::string fix = "; give the node's real host memory (at least " + bytes(total) + ")";
-  if (states > 0.0) {
-    fix += ", offload to nvme, or add nodes to shard the states over";
-  } else if (activations > 0.0) {
+  // On a cloud instance the host memory is the instance's: the fix names a bigger one.
+  const bool instance_memory = !(hardware.reader && hardware.reader->has("host_memory")) && cloud.reader;
+  std::string fix = instance_memory ? "; choose an instance with at least " + bytes(total) + " of host memory"
+                                    : "; give the node's real host memory (at least " + bytes(total) + ")";
+  if (activations > 0.0) {
     fix += ", turn training.activation_offloading off, or checkpoint the blocks (activation_checkpointing: true "
            "offloads their inputs only)";
+    if (states > 0.0) fix += "; the offloaded states also shrink with more nodes to shard them over";
+  } else if (states > 0.0) {
+    // ZeRO offloads to NVMe (ZeRO-Infinity); FSDP's CPUOffload has host memory only.
+    fix += job.parallelism.strategy == models::ParallelStrategy::kZero ? ", offload to nvme, or add nodes to shard the states over"
+                                                                       : ", or add nodes to shard the states over";
   } else {
     fix += ", or lower num_workers, prefetch_factor or batch_size (with more gradient_accumulation for the same "
            "global batch)";

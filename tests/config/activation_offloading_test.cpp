@@ -74,6 +74,16 @@ TEST_SUITE("config.activation_offloading") {
           Messages{"training.activation_offloading keeps 28.5 GB of saved activations (pinned) in host memory per "
                    "node, but hardware.host_memory is not given (synthetic data defaults it to 0 B) at s.yaml:15:3 "
                    "(hardware.host_memory); add hardware.host_memory: the node's real host memory (at least 28.5 GB)"});
+    // On a cloud instance the host memory is the instance's (GCP g2-standard-4: 16 GiB): the
+    // fix names a bigger instance, not a key the user cannot set.
+    std::string on_cloud = with_replaced(on, "hardware:\n  gpu: a100-80gb\n  cpu_cores: 8\n  host_memory: \"64 GiB\"\n"
+                                             "  storage: nvme_ssd\n", "cloud: {instance: gcp/g2-standard-4}\n");
+    CHECK(scenario_errors(on_cloud) ==
+          Messages{"host memory 17.2 GB per node is less than the 28.5 GB of saved activations "
+                   "training.activation_offloading keeps in pinned host memory (1 GPU(s) x one micro-batch of 16 "
+                   "samples, every repeated block's but the last) at s.yaml:14:19 (cloud.instance); choose an "
+                   "instance with at least 28.5 GB of host memory, turn training.activation_offloading off, or "
+                   "checkpoint the blocks (activation_checkpointing: true offloads their inputs only)"});
     // With checkpointing only the blocks' inputs move: 8 GiB is plenty.
     const std::string checkpointed =
         gpt2_scenario("  activation_checkpointing: true\n  activation_offloading: true\n");

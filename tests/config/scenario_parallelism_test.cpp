@@ -134,6 +134,17 @@ TEST_SUITE("config.scenario_parallelism") {
                    "gradients, and of the parameters where offload.parameters is cpu) at s.yaml:10:73 "
                    "(hardware.host_memory); give the node's real host memory (at least 128.5 GB), offload to nvme, "
                    "or add nodes to shard the states over"});
+    // FSDP's CPUOffload has host memory only: no NVMe in the fix (a trial's FSDP case was told
+    // to "offload to nvme", which FSDP refuses).
+    const std::string zero3 = "{strategy: zero, zero_stage: 3, offload: {optimizer: cpu}}";
+    std::string fsdp = base;
+    fsdp.replace(fsdp.find(zero3), zero3.size(), "{strategy: fsdp, offload: {optimizer: cpu, parameters: cpu}}");
+    CHECK(scenario_errors(fsdp + "hardware: {gpu: h100-sxm, gpus_per_node: 8, cpu_cores: 96, host_memory: \"100 GiB\"}\n") ==
+          Messages{"host memory 107.4 GB per node is less than the 144.5 GB of states parallelism.offload keeps in "
+                   "host memory (8 GPU(s) x their shards of the fp32 master weights, optimizer state and fp32 "
+                   "gradients, and of the parameters where offload.parameters is cpu) at s.yaml:10:73 "
+                   "(hardware.host_memory); give the node's real host memory (at least 144.5 GB), or add nodes to "
+                   "shard the states over"});
     // Two nodes hold half each; 100 GiB is then enough.
     CHECK(parse_text(base + "hardware: {gpu: h100-sxm, gpus_per_node: 8, nodes: 2, network: \"400 Gbit/s\", "
                             "cpu_cores: 96, host_memory: \"100 GiB\"}\n")
