@@ -200,11 +200,23 @@ void check_context_parallel(MapReader& parallelism, const models::ParallelismSpe
     return;
   }
   const long long s = std::llround(workload.tokens_per_sample);
-  if (s % (2LL * c) != 0) {
-    std::string fix;  // the context_parallel values up to 2c that do split it
-    for (int d = 2; d <= 2 * c && 2LL * d <= s; ++d) {
-      if (s % (2LL * d) == 0) fix += (fix.empty() ? "" : ", ") + std::to_string(d);
+  const int gpus = hardware.gpus_per_node * hardware.nodes;
+  // The context_parallel values from 2 to `limit` that split the sequence and fit the GPUs
+  // (each stage's tensor_parallel x d GPUs within or over whole nodes, every replica's
+  // tensor x pipeline x d dividing them): what a fix may name.
+  const auto fitting = [&](int limit) {
+    std::string values;
+    for (int d = 2; d <= limit && 2LL * d <= s; ++d) {
+      const int d_span = spec.tensor_parallel * d;
+      const bool d_placed = hardware.gpus_per_node % d_span == 0 || d_span % hardware.gpus_per_node == 0;
+      if (s % (2LL * d) == 0 && d_placed && gpus % (d_span * spec.pipeline_parallel) == 0) {
+        values += (values.empty() ? "" : ", ") + std::to_string(d);
+      }
     }
+    return values;
+  };
+  if (s % (2LL * c) != 0) {
+    const std::string fix = fitting(2 * c);
     parallelism.error("context_parallel",
                       c_text + " splits each sequence into " + std::to_string(2 * c) +
                           " chunks (two per rank, balancing the causal mask), but sequence_length " +
@@ -213,7 +225,6 @@ void check_context_parallel(MapReader& parallelism, const models::ParallelismSpe
                           (fix.empty() ? "" : ", or context_parallel " + fix));
     return;
   }
-  const int gpus = hardware.gpus_per_node * hardware.nodes;
   const int span = spec.tensor_parallel * c;
   const bool placed = hardware.gpus_per_node % span == 0 || span % hardware.gpus_per_node == 0;
   if (gpus % span != 0 || !placed) {
@@ -230,21 +241,14 @@ void check_context_parallel(MapReader& parallelism, const models::ParallelismSpe
   const int replica = span * spec.pipeline_parallel;
   if (gpus % replica != 0) {
     // With a pipeline each stage holds tensor_parallel x c GPUs of every model replica.
-    std::string fix;  // the context_parallel values (up to c) that fit the GPUs, the sequence and the nodes
-    for (int d = 1; d < c; ++d) {
-      const int d_span = spec.tensor_parallel * d;
-      const bool d_placed = hardware.gpus_per_node % d_span == 0 || d_span % hardware.gpus_per_node == 0;
-      if (gpus % (d_span * spec.pipeline_parallel) == 0 && s % (2LL * d) == 0 && d_placed) {
-        fix += (fix.empty() ? "" : ", ") + std::to_string(d);
-      }
-    }
+    const std::string smaller = fitting(c - 1);
+    const std::string fix = smaller.empty() ? "1" : "1, " + smaller;
     parallelism.error("context_parallel",
                       "tensor_parallel " + std::to_string(spec.tensor_parallel) + " x pipeline_parallel " +
                           std::to_string(spec.pipeline_parallel) + " x " + c_text + " = " + std::to_string(replica) +
                           " GPUs per model replica do not divide the " + plural(gpus, "GPU") + " (" +
                           std::to_string(hardware.gpus_per_node) + " per node x " + plural(hardware.nodes, "node") + ")",
-                      (fix.empty() ? std::string("; use a smaller context_parallel") : "; use context_parallel " + fix) +
-                          ", or change hardware.nodes");
+                      "; use context_parallel " + fix + ", or change hardware.nodes");
   }
 }
 

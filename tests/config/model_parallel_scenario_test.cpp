@@ -136,6 +136,13 @@ TEST_SUITE("config.model_parallel") {
     const models::JobSpec both = job_of(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  context_parallel: 2\n"));
     CHECK(both.parallelism.pipeline_parallel == 2);
     CHECK(both.parallelism.context_parallel == 2);
+    // A fix names only the values that also fit the GPUs: with TP 2 x PP 2 on 8 GPUs, CP 4
+    // would need 16 (a trial was told "context_parallel 3", which the GPU check then refused).
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  tensor_parallel: 2\n  pipeline_parallel: 2\n"
+                                       "  context_parallel: 3\n")) ==
+          Messages{"context_parallel 3 splits each sequence into 6 chunks (two per rank, balancing the causal mask), "
+                   "but sequence_length 1024 is not a multiple of 6 at s.yaml:18:21 (parallelism.context_parallel); "
+                   "use a sequence_length that is a multiple of 6, or context_parallel 2"});
     // ... but each of its stages holds tensor_parallel x context_parallel GPUs of a replica: a
     // trial's TP4 PP4 CP16 on 64 GPUs ended in an internal error before this check.
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n  context_parallel: 8\n")) ==
