@@ -896,6 +896,19 @@ PlanResult Planner::finish(PlanSearch search) const {
                                   own_gpu.size() == 1 ? "its" : "their", own_gpu.size() == 1 ? "its" : "their",
                                   own_gpu.size() == 1 ? "its" : "their"));
   }
+  // Kept from the scenario, not searched: activation offloading, which also rules out every
+  // pipeline layout (not modelled with it).
+  std::vector<std::string> offloading;
+  for (const config::Variant& v : scenario_.variants) {
+    if (v.job.training.activation_offloading) offloading.push_back(row_name(v));
+  }
+  if (!offloading.empty()) {
+    r.notes.push_back(fmt::format("{} keep{} training.activation_offloading: true in every plan (not searched), so no "
+                                  "pipeline layout is planned for {} (offloading is not modelled with pipeline "
+                                  "parallelism); a variant without it is planned with them",
+                                  fmt::join(offloading, ", "), offloading.size() == 1 ? "s" : "",
+                                  offloading.size() == 1 ? "it" : "them"));
+  }
   r.notes.push_back(report::kCatalogPricesNote);
   if (unfinished > 0) {
     r.notes.push_back(fmt::format("{} spot plans did not finish within the trial cap in some trials (time = cap)",

@@ -722,6 +722,24 @@ TEST_SUITE("cli.plan") {
                     "do (the rest of its settings is kept); --gpus chooses the GPUs planned") != r.notes.end());
   }
 
+  TEST_CASE("a variant with activation offloading keeps it in every plan, has no pipeline plan, and a note says so") {
+    const config::Scenario s = config::parse_scenario(
+        "format: gpuplan/v1\nname: o\n"
+        "workload: {model: llama3.2-1b, sequence_length: 2048, tokens: 1e8, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 4, precision: bf16_amp, attention: flash, optimizer: adamw, "
+        "activation_offloading: true}\n"
+        "hardware: {gpu: h100-sxm, gpus_per_node: 8, host_memory: \"2 TiB\"}\nparallelism: {strategy: fsdp}\n",
+        "o.yaml", context().catalogs, context().families);
+    const cli::Planner planner(s, context().catalogs, context().families, aws_options("h100-sxm", 86400.0));
+    const cli::PlanResult r = planner.finish(planner.evaluate());
+    REQUIRE_FALSE(r.points.empty());
+    for (const cli::PlanPoint& p : r.points) CHECK(p.pipeline_parallel == 1);
+    CHECK(std::find(r.notes.begin(), r.notes.end(),
+                    "baseline keeps training.activation_offloading: true in every plan (not searched), so no pipeline "
+                    "layout is planned for it (offloading is not modelled with pipeline parallelism); a variant "
+                    "without it is planned with them") != r.notes.end());
+  }
+
   TEST_CASE("a search where nothing fits in memory says so, not that no plan meets the deadline") {
     cli::PlanResult plan;
     plan.deadline_s = 14 * 86400.0;
