@@ -68,6 +68,20 @@ cli::PlanOptions aws_options(const std::string& gpu, double deadline_s) {
   o.threads = 2;
   return o;
 }
+/// The plan over AWS's H100 SXM instances, 1 d deadline, of Llama-3.2-1B at 4 x 2,048 tokens
+/// (bf16 AMP, flash, AdamW, FSDP on 8 H100) with `training_extra` appended to its training
+/// mapping and `rest` after the parallelism line (strategies).
+cli::PlanResult llama1b_h100_plan(const std::string& training_extra, const std::string& hardware_extra,
+                                  const std::string& rest) {
+  const config::Scenario s = config::parse_scenario(
+      "format: gpuplan/v1\nname: g\n"
+      "workload: {model: llama3.2-1b, sequence_length: 2048, tokens: 1e8, dataset: {synthetic: true}}\n"
+      "training: {batch_size: 4, precision: bf16_amp, attention: flash, optimizer: adamw" + training_extra + "}\n"
+      "hardware: {gpu: h100-sxm, gpus_per_node: 8" + hardware_extra + "}\nparallelism: {strategy: fsdp}\n" + rest,
+      "g.yaml", context().catalogs, context().families);
+  const cli::Planner planner(s, context().catalogs, context().families, aws_options("h100-sxm", 86400.0));
+  return planner.finish(planner.evaluate());
+}
 /// Checks that past the first node count that meets the deadline each instance type doubled
 /// on at most twice, and only while each doubling made its fastest plan 1.5x faster (plan.h,
 /// kPlanGrowthSpeedup). Returns the (type, node count) pairs searched past the first that met.
@@ -694,15 +708,7 @@ TEST_SUITE("cli.plan") {
   }
 
   TEST_CASE("a strategy that names another GPU is planned on the instances searched, and a note says so") {
-    const config::Scenario s = config::parse_scenario(
-        "format: gpuplan/v1\nname: g\n"
-        "workload: {model: llama3.2-1b, sequence_length: 2048, tokens: 1e8, dataset: {synthetic: true}}\n"
-        "training: {batch_size: 4, precision: bf16_amp, attention: flash, optimizer: adamw}\n"
-        "hardware: {gpu: h100-sxm, gpus_per_node: 8}\nparallelism: {strategy: fsdp}\n"
-        "strategies: {base: {}, on_b200: {hardware.gpu: b200}}\n",
-        "g.yaml", context().catalogs, context().families);
-    const cli::Planner planner(s, context().catalogs, context().families, aws_options("h100-sxm", 86400.0));
-    const cli::PlanResult r = planner.finish(planner.evaluate());
+    const cli::PlanResult r = llama1b_h100_plan("", "", "strategies: {base: {}, on_b200: {hardware.gpu: b200}}\n");
     bool b200_rows_on_h100 = false;
     for (const cli::PlanPoint& p : r.points) {
       b200_rows_on_h100 = b200_rows_on_h100 || (p.strategy == "on_b200" && p.gpu == "h100-sxm");
@@ -723,15 +729,7 @@ TEST_SUITE("cli.plan") {
   }
 
   TEST_CASE("a variant with activation offloading keeps it in every plan, has no pipeline plan, and a note says so") {
-    const config::Scenario s = config::parse_scenario(
-        "format: gpuplan/v1\nname: o\n"
-        "workload: {model: llama3.2-1b, sequence_length: 2048, tokens: 1e8, dataset: {synthetic: true}}\n"
-        "training: {batch_size: 4, precision: bf16_amp, attention: flash, optimizer: adamw, "
-        "activation_offloading: true}\n"
-        "hardware: {gpu: h100-sxm, gpus_per_node: 8, host_memory: \"2 TiB\"}\nparallelism: {strategy: fsdp}\n",
-        "o.yaml", context().catalogs, context().families);
-    const cli::Planner planner(s, context().catalogs, context().families, aws_options("h100-sxm", 86400.0));
-    const cli::PlanResult r = planner.finish(planner.evaluate());
+    const cli::PlanResult r = llama1b_h100_plan(", activation_offloading: true", ", host_memory: \"2 TiB\"", "");
     REQUIRE_FALSE(r.points.empty());
     for (const cli::PlanPoint& p : r.points) CHECK(p.pipeline_parallel == 1);
     CHECK(std::find(r.notes.begin(), r.notes.end(),
