@@ -482,8 +482,9 @@ std::optional<bool> MapReader::boolean(const std::string& key, Requirement req) 
     return std::nullopt;
   }
   const bool quoted = is_quoted_scalar(node_[key]);
-  if (!quoted && *text == "true") return true;
-  if (!quoted && *text == "false") return false;
+  // YAML 1.2's core schema: true, True, TRUE and false, False, FALSE.
+  if (!quoted && (*text == "true" || *text == "True" || *text == "TRUE")) return true;
+  if (!quoted && (*text == "false" || *text == "False" || *text == "FALSE")) return false;
   if (quoted && (*text == "true" || *text == "false")) {
     // As quoted_number: YAML makes "true" text, and a key that is sometimes text and
     // sometimes a flag would read differently from the same file in other YAML tools.
@@ -491,7 +492,8 @@ std::optional<bool> MapReader::boolean(const std::string& key, Requirement req) 
           "; write " + *text + " without quotes (quotes make it text in YAML)");
     return std::nullopt;
   }
-  error(key, "expected true or false, found '" + *text + "'");
+  // YAML 1.1's yes/no/on/off are plain text in YAML 1.2 (and in gpuplan).
+  error(key, "expected true or false, found '" + *text + "'", "; write true or false");
   return std::nullopt;
 }
 

@@ -125,7 +125,8 @@ TEST_SUITE("cli.new_user_input") {
 
   TEST_CASE("synthetic: yes is one error, not six") {
     CHECK(refused(replaced(kS, "synthetic: true", "synthetic: yes")) ==
-          "gpuplan: 1 error:\n  expected true or false, found 'yes' at @:3:86 (workload.dataset.synthetic)\n");
+          "gpuplan: 1 error:\n  expected true or false, found 'yes' at @:3:86 (workload.dataset.synthetic); write true or "
+          "false\n");
   }
 
   TEST_CASE("plan --gpus h100 takes the alias as hardware.gpu does, with the same note") {

@@ -44,7 +44,7 @@ TEST_SUITE("config.activation_offloading") {
 
   TEST_CASE("refused values and combinations, at the key with a fix") {
     CHECK(scenario_errors(gpt2_scenario("  activation_offloading: maybe\n")) ==
-          Messages{"expected true or false, found 'maybe' at s.yaml:13:26 (training.activation_offloading)"});
+          Messages{"expected true or false, found 'maybe' at s.yaml:13:26 (training.activation_offloading); write true or false"});
     CHECK(scenario_errors(gpt2_scenario("  enable_activation_offloading: true\n")) ==
           Messages{"unknown key 'enable_activation_offloading' at s.yaml:13:3 "
                    "(training.enable_activation_offloading); did you mean activation_offloading?"});

@@ -55,7 +55,8 @@ TEST_SUITE("config.dataset_eval_keys") {
           Messages{"out-of-range value -1 at s.yaml:8:23 (workload.dataset.eval_every_steps); expected a number "
                    "from 0 to 1e+09"});
     CHECK(scenario_errors(synthetic_with("    eval_samples: 100\n    eval_first_rank_only: 1\n")) ==
-          Messages{"expected true or false, found '1' at s.yaml:8:27 (workload.dataset.eval_first_rank_only)"});
+          Messages{"expected true or false, found '1' at s.yaml:8:27 (workload.dataset.eval_first_rank_only); write "
+                   "true or false"});
   }
 }
 

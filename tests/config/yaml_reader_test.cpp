@@ -91,19 +91,21 @@ TEST_SUITE("config.yaml_reader") {
   }
 
   TEST_CASE("numbers: wrong type, out of range, missing value, missing key") {
-    const Messages got = messages_of("n: 0\nm: {a: 1}\nb: 1\ne:\nt: true\n", [](MapReader& r) {
+    const Messages got = messages_of("n: 0\nm: {a: 1}\nb: 1\ne:\nt: true\nu: True\nv: FALSE\n", [](MapReader& r) {
       CHECK_FALSE(r.integer("n", 1, 10));
       CHECK_FALSE(r.integer("m", 1, 10));
       CHECK_FALSE(r.boolean("b"));
       CHECK_FALSE(r.number("e", 0, 1));
       CHECK(r.boolean("t") == true);
+      CHECK(r.boolean("u") == true);    // YAML 1.2's core schema: True and TRUE too
+      CHECK(r.boolean("v") == false);
       CHECK_FALSE(r.string("name", Requirement::kRequired));
       r.finish();
     });
     CHECK(got == Messages{
                      "out-of-range value 0 at s.yaml:1:4 (n); expected a whole number from 1 to 10",
                      "expected a whole number from 1 to 10, found a mapping at s.yaml:2:4 (m)",
-                     "expected true or false, found '1' at s.yaml:3:4 (b)",
+                     "expected true or false, found '1' at s.yaml:3:4 (b); write true or false",
                      "missing value for 'e' at s.yaml:4:1 (e); write e: a number from 0 to 1 or remove the key",
                      "missing key 'name' at s.yaml:1:1 (name); add name: a text value",
                  });
