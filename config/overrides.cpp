@@ -110,6 +110,8 @@ constexpr std::array kSchema = {
     SchemaEntry{"parallelism.pipeline_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.pipeline_schedule", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.virtual_stages", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.account_for_embedding_in_pipeline_split", SchemaKind::kLeaf},
+    SchemaEntry{"parallelism.account_for_loss_in_pipeline_split", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.context_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.expert_parallel", SchemaKind::kLeaf},
     SchemaEntry{"parallelism.expert_load_imbalance", SchemaKind::kLeaf},

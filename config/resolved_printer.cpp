@@ -237,6 +237,12 @@ void emit_variant(YAML::Emitter& out, const Variant& v) {
     out << YAML::Key << "pipeline_parallel" << YAML::Value << job.parallelism.pipeline_parallel;
     out << YAML::Key << "pipeline_schedule" << YAML::Value << std::string(models::name_of(job.parallelism.pipeline_schedule));
     out << YAML::Key << "virtual_stages" << YAML::Value << job.parallelism.virtual_stages;
+    if (job.parallelism.embedding_in_pipeline_split) {
+      out << YAML::Key << "account_for_embedding_in_pipeline_split" << YAML::Value << true;
+    }
+    if (job.parallelism.loss_in_pipeline_split) {
+      out << YAML::Key << "account_for_loss_in_pipeline_split" << YAML::Value << true;
+    }
   }
   if (job.parallelism.context_parallel > 1) {
     out << YAML::Key << "context_parallel" << YAML::Value << job.parallelism.context_parallel;

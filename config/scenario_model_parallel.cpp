@@ -23,6 +23,10 @@ constexpr std::int64_t kMaxVirtualStages = 1024;
 /// are typos.
 constexpr std::int64_t kMaxContextParallel = 1024;
 
+/// Megatron-Core's names of the flags that count the embedding and the loss as pipeline layers.
+constexpr const char* kEmbeddingKey = "account_for_embedding_in_pipeline_split";
+constexpr const char* kLossKey = "account_for_loss_in_pipeline_split";
+
 /// The fix for virtual_stages chunks that do not divide the layers, `per_stage` being the
 /// layers a stage may hold: virtual_stages 2 or more that divides them (1 is plain 1f1b).
 std::string chunk_fix(int per_stage) {
@@ -44,11 +48,60 @@ void read_model_parallel(MapReader& parallelism, models::ParallelismSpec& spec) 
       parallelism.choice("pipeline_schedule", models::names_of<models::PipelineSchedule>());
   if (schedule) spec.pipeline_schedule = *models::from_name<models::PipelineSchedule>(*schedule);
   spec.virtual_stages = static_cast<int>(value_or(parallelism.integer("virtual_stages", 1, kMaxVirtualStages), 1));
+  spec.embedding_in_pipeline_split = value_or(parallelism.boolean(kEmbeddingKey), false);
+  spec.loss_in_pipeline_split = value_or(parallelism.boolean(kLossKey), false);
   spec.context_parallel =
       static_cast<int>(value_or(parallelism.integer("context_parallel", 1, kMaxContextParallel), 1));
 }
 
 namespace {
+
+/// FSDP and ZeRO under a pipeline (`p_text`: "pipeline_parallel 4"): what gpuplan models is the
+/// distributed optimizer's layout that torchtitan's FSDP and DeepSpeed's ZeRO-1 run there
+/// (models/memory/distributed_optimizer.h runs_distributed_optimizer). False after an error.
+bool check_sharded_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec, const std::string& p_text) {
+  const bool fsdp = spec.strategy == models::ParallelStrategy::kFsdp;
+  if (!fsdp && spec.strategy != models::ParallelStrategy::kZero) return true;
+  const std::string strategy = fsdp ? "fsdp" : "zero";
+  if (fsdp && spec.sharding != models::Sharding::kFullShard && spec.sharding != models::Sharding::kShardGradOp) {
+    parallelism.error(parallelism.has("sharding") ? "sharding" : "pipeline_parallel",
+                      p_text + " with fsdp sharding " + std::string(models::name_of(spec.sharding)) +
+                          " is not modelled (under a pipeline FSDP keeps each stage's parameters gathered across "
+                          "its micro-batches and shards gradients and optimizer state over the stage's "
+                          "data-parallel ranks)",
+                      spec.sharding == models::Sharding::kNoShard ? "; set sharding: full_shard, or strategy: ddp"
+                                                                  : "; set sharding: full_shard");
+    return false;
+  }
+  if (!fsdp && spec.zero_stage != 1) {
+    parallelism.error("zero_stage",
+                      p_text + " with zero_stage " + std::to_string(spec.zero_stage) +
+                          ": DeepSpeed's pipeline engine runs ZeRO stage 1 only (\"ZeRO-2 and ZeRO-3 are "
+                          "incompatible with pipeline parallelism\")",
+                      "; set zero_stage: 1, or strategy: fsdp (torchtitan's FSDP with pipeline parallelism)");
+    return false;
+  }
+  if (spec.optimizer_offload != models::OffloadTarget::kNone || spec.parameter_offload != models::OffloadTarget::kNone) {
+    parallelism.error("offload", p_text + " with strategy " + strategy + " and offload is not modelled",
+                      "; remove parallelism.offload, or set pipeline_parallel: 1");
+    return false;
+  }
+  if (spec.fp8_all_gather) {
+    parallelism.error("fp8_all_gather",
+                      "fp8_all_gather casts FSDP's per-layer all-gathers, and under " + p_text +
+                          " FSDP gathers each stage's parameters once per step (not modelled in float8)",
+                      "; remove fp8_all_gather, or set pipeline_parallel: 1");
+    return false;
+  }
+  if (spec.expert_parallel > 1) {
+    parallelism.error("expert_parallel",
+                      "expert_parallel " + std::to_string(spec.expert_parallel) + " with " + p_text +
+                          " and strategy " + strategy + " is not modelled",
+                      "; set parallelism.strategy: ddp, or expert_parallel: 1");
+    return false;
+  }
+  return true;
+}
 
 /// The pipeline checks of check_model_parallel (see the header).
 void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec, const models::HardwareSpec& hardware,
@@ -57,7 +110,7 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
   const int v = spec.virtual_stages;
   const bool interleaved = spec.pipeline_schedule == models::PipelineSchedule::kInterleavedOneFOneB;
   if (p == 1) {
-    for (const char* key : {"pipeline_schedule", "virtual_stages"}) {
+    for (const char* key : {"pipeline_schedule", "virtual_stages", kEmbeddingKey, kLossKey}) {
       if (parallelism.has(key)) {
         parallelism.error(key, std::string(key) + " applies to pipeline stages, but pipeline_parallel is 1",
                           "; set pipeline_parallel: 2 or more, or remove " + std::string(key));
@@ -90,39 +143,51 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
                       "; use pipeline_parallel: 1 (data parallelism with strategy ddp)");
     return;
   }
-  if (spec.strategy == models::ParallelStrategy::kFsdp || spec.strategy == models::ParallelStrategy::kZero) {
-    // FSDP under a pipeline keeps each stage's parameters gathered across its micro-batches
-    // (torchtitan's apply_fsdp: no reshard after forward with PP) and reduce-scatters the
-    // gradients once: the optimizer-state sharding of Megatron's distributed optimizer.
-    parallelism.error("pipeline_parallel",
-                      p_text + " with strategy " + std::string(models::name_of(spec.strategy)) +
-                          " is not modelled (supported: tensor x pipeline x DDP data parallelism, with or without "
-                          "Megatron's distributed optimizer)",
-                      "; set parallelism.strategy: ddp, with distributed_optimizer: true for the optimizer state "
-                      "sharded over the data-parallel ranks (the nearest modelled layout: FSDP under a pipeline, "
-                      "as torchtitan runs it, keeps each stage's parameters gathered across its micro-batches)");
-    return;
-  }
-  if (spec.strategy != models::ParallelStrategy::kDdp) {
+  if (!check_sharded_pipeline(parallelism, spec, p_text)) return;
+  if (spec.strategy != models::ParallelStrategy::kDdp && spec.strategy != models::ParallelStrategy::kFsdp &&
+      spec.strategy != models::ParallelStrategy::kZero) {
     parallelism.error("pipeline_parallel",
                       p_text + " runs one process per GPU, and strategy is " +
                           std::string(models::name_of(spec.strategy)) +
-                          " (supported: tensor x pipeline x DDP data parallelism)",
-                      "; set parallelism.strategy: ddp");
+                          " (supported: tensor x pipeline x DDP, FSDP or ZeRO-1 data parallelism)",
+                      "; set parallelism.strategy: ddp, fsdp or zero");
     return;
   }
-  const int layers = models::decoder_layers(workload);
+  const int decoder = models::decoder_layers(workload);
+  const int layers = spec.pipeline_split_layers(decoder);  // the embedding and loss where counted
+  const bool counted = layers != decoder;
   const int gpus = hardware.gpus_per_node * hardware.nodes;
   const int gpus_per_tensor_group = gpus / spec.tensor_parallel;
+  const std::string chunks = v > 1 ? p_text + " x virtual_stages " + std::to_string(v) + " = " +
+                                         std::to_string(p * v) + " chunks"
+                                   : p_text;
+  const std::string layers_text =
+      counted ? std::to_string(layers) + " pipeline layers of " + workload.name + " (" + std::to_string(decoder) +
+                    " decoder layers, " +
+                    (spec.embedding_in_pipeline_split && spec.loss_in_pipeline_split ? "the embedding and the loss"
+                     : spec.embedding_in_pipeline_split                              ? "the embedding"
+                                                                                     : "the loss") +
+                    ")"
+              : std::to_string(layers) + " layers of " + workload.name;
   if (layers % (p * v) != 0) {
-    const std::string chunks = v > 1 ? p_text + " x virtual_stages " + std::to_string(v) + " = " +
-                                           std::to_string(p * v) + " chunks do not"
-                                     : p_text + " does not";
+    // Megatron-Core's way to split a model whose layers do not divide: count the embedding and
+    // the loss as layers (Megatron-Bridge's Llama 3.1 405B: 126 + 2 over PP8 x VP8).
+    const std::string both = std::string("; or set ") + kEmbeddingKey + " and " + kLossKey + ": true (" +
+                             std::to_string(decoder + 2) + " pipeline layers, as Megatron-Core splits them)";
+    const bool both_divide = !counted && (decoder + 2) % (p * v) == 0 && (decoder + 2) / (p * v) >= 2;
     parallelism.error(v > 1 ? "virtual_stages" : "pipeline_parallel",
-                      chunks + " divide the " + std::to_string(layers) + " layers of " + workload.name +
+                      chunks + (v > 1 ? " do not" : " does not") + " divide the " + layers_text +
                           " (each stage holds whole layers)",
-                      v > 1 ? chunk_fix(layers / std::gcd(layers, p))
-                            : "; use pipeline_parallel " + divisors_text(std::gcd(layers, gpus_per_tensor_group)));
+                      (v > 1 ? chunk_fix(layers / std::gcd(layers, p))
+                             : "; use pipeline_parallel " + divisors_text(std::gcd(layers, gpus_per_tensor_group))) +
+                          (both_divide ? both : ""));
+    return;
+  }
+  if (counted && layers / (p * v) < 2) {
+    parallelism.error(v > 1 ? "virtual_stages" : "pipeline_parallel",
+                      chunks + " split the " + layers_text + " one per chunk, leaving the embedding's or the loss's "
+                               "chunk without a decoder layer",
+                      v > 1 ? "; use fewer virtual_stages" : "; use a smaller pipeline_parallel");
     return;
   }
   const int replica = spec.tensor_parallel * p;

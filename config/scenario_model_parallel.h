@@ -7,8 +7,10 @@
 /// and `virtual_stages: V` (models/step/pipeline_parallel_plan.h), `context_parallel: N`
 /// (models/step/context_parallel_plan.h). Internal to config/.
 ///
-/// Supported combinations: tensor x pipeline x DDP data parallelism (strategy ddp), and
-/// tensor x FSDP / ZeRO (sharded over the data-parallel ranks); GPUs = tensor_parallel x
+/// Supported combinations: tensor x pipeline x DDP data parallelism (strategy ddp), tensor x
+/// FSDP / ZeRO (sharded over the data-parallel ranks), and tensor x pipeline x FSDP
+/// (full_shard, shard_grad_op) or ZeRO-1, run as the distributed optimizer's layout
+/// (models/memory/distributed_optimizer.h runs_distributed_optimizer); GPUs = tensor_parallel x
 /// pipeline_parallel x data-parallel ranks = nodes x gpus_per_node.
 
 #include "config/yaml_reader.h"
@@ -31,8 +33,10 @@ void read_model_parallel(MapReader& parallelism, models::ParallelismSpec& spec);
 /// are split); sequence_parallel with tensor_parallel 1; async_tensor_parallel without
 /// sequence_parallel; pipeline_schedule or virtual_stages
 /// without pipeline_parallel > 1, virtual_stages > 1 without interleaved_1f1b,
-/// pipeline_parallel with a strategy other than ddp or on a model that is not a transformer
-/// decoder, layers not a multiple of pipeline_parallel x virtual_stages, GPUs not a multiple
+/// pipeline_parallel with a strategy other than ddp, fsdp or zero, with fsdp sharding
+/// hybrid_shard or no_shard, zero_stage 2 or 3 (DeepSpeed's pipeline engine runs stage 1),
+/// offload, fp8_all_gather or expert_parallel under fsdp or zero, or on a model that is not a
+/// transformer decoder, layers not a multiple of pipeline_parallel x virtual_stages, GPUs not a multiple
 /// of tensor_parallel x pipeline_parallel, stages that cannot be spread evenly over the nodes
 /// (pipeline_parallel neither divides nor is a multiple of them), and with interleaved_1f1b
 /// `gradient_accumulation` (the micro-batches; from `training` when it was read) not a

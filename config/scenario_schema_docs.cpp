@@ -238,8 +238,10 @@ const std::vector<KeyDoc> kDocs = {
     {"parallelism.pipeline_parallel", K::kInteger, "GPUs", "1",
      "1 to 4096; divides the layers (x virtual_stages) and GPUs / tensor_parallel; divides or is a multiple of nodes",
      "pipeline stages: the decoder's layers split into this many consecutive stages (embedding on the first, head "
-     "and loss on the last), training.gradient_accumulation micro-batches flowing through them; strategy ddp "
-     "(GPUs = tensor_parallel x pipeline_parallel x data-parallel ranks); stages across nodes first",
+     "and loss on the last), training.gradient_accumulation micro-batches flowing through them; strategy ddp, "
+     "fsdp (full_shard or shard_grad_op: each stage's parameters gathered once per step, as torchtitan runs it) "
+     "or zero (zero_stage 1) (GPUs = tensor_parallel x pipeline_parallel x data-parallel ranks); stages across "
+     "nodes first",
      1, 4096},
     {"parallelism.pipeline_schedule", K::kChoice, "", "1f1b", "needs pipeline_parallel > 1",
      "order of the micro-batches on each stage: gpipe (all forwards, then all backwards), 1f1b (PipeDream-Flush), "
@@ -248,6 +250,12 @@ const std::vector<KeyDoc> kDocs = {
      std::nullopt, std::nullopt, enum_names<models::PipelineSchedule>},
     {"parallelism.virtual_stages", K::kInteger, "", "1", "1 to 1024; > 1 needs interleaved_1f1b, which needs >= 2",
      "model chunks per pipeline stage (Megatron-LM's virtual pipeline stages)", 1, 1024},
+    {"parallelism.account_for_embedding_in_pipeline_split", K::kBoolean, "", "false", "needs pipeline_parallel > 1",
+     "Megatron-Core's flag: the embedding counts as one layer of the first chunk when the layers are split into "
+     "pipeline_parallel x virtual_stages chunks (that chunk holds one decoder layer fewer)"},
+    {"parallelism.account_for_loss_in_pipeline_split", K::kBoolean, "", "false", "needs pipeline_parallel > 1",
+     "Megatron-Core's flag: the loss (LM head and cross-entropy) counts as one layer of the last chunk (Llama 3.1 "
+     "405B in Megatron-Bridge: 126 decoder layers + embedding + loss = 128 over PP8 x VP8)"},
     {"parallelism.context_parallel", K::kInteger, "GPUs", "1",
      "1 to 1024; needs fused attention (flash, flash3, memory_efficient or flash_triton), sequence_length a multiple "
      "of 2x it; "

@@ -147,6 +147,19 @@ struct ParallelismSpec {
   PipelineSchedule pipeline_schedule = PipelineSchedule::kOneFOneB;
   /// Model chunks per stage v (`parallelism.virtual_stages`; interleaved 1F1B only, else 1).
   int virtual_stages = 1;
+  /// `parallelism.account_for_embedding_in_pipeline_split` / `_loss_` (pipeline_parallel > 1
+  /// only): Megatron-Core's TransformerConfig flags of the same names. The embedding (the
+  /// loss) counts as one layer of the first (last) chunk when the layers are split into the
+  /// p x v chunks, so that chunk holds one decoder layer fewer (Megatron-Bridge's Llama 3.1 405B
+  /// recipe: 126 layers + 2 = 128 split over PP8 x VP8; models/memory/parallel_memory.h
+  /// pipeline_chunk_of_ops).
+  bool embedding_in_pipeline_split = false;
+  bool loss_in_pipeline_split = false;
+  /// The layers a pipeline splits into chunks: the decoder's `layers`, plus the embedding and
+  /// the loss where they count as layers.
+  int pipeline_split_layers(int layers) const {
+    return layers + (embedding_in_pipeline_split ? 1 : 0) + (loss_in_pipeline_split ? 1 : 0);
+  }
   /// Context-parallel ranks c (`parallelism.context_parallel`): ring attention, each of c
   /// GPUs holding s / c tokens of every sequence (models/workload/context_parallel_shard.h,
   /// models/step/context_parallel_plan.h).

@@ -40,14 +40,31 @@ DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const Traini
   return b;
 }
 
+bool runs_distributed_optimizer(const ParallelismSpec& p) {
+  switch (p.strategy) {
+    case ParallelStrategy::kDdp: return p.distributed_optimizer;
+    case ParallelStrategy::kFsdp:
+      return p.pipeline_parallel > 1 && (p.sharding == Sharding::kFullShard || p.sharding == Sharding::kShardGradOp);
+    case ParallelStrategy::kZero: return p.pipeline_parallel > 1 && p.zero_stage == 1;
+    case ParallelStrategy::kNone:
+    case ParallelStrategy::kDataParallel: return false;
+  }
+  return false;
+}
+
+bool overlaps_parameter_gather(const ParallelismSpec& p) {
+  if (!runs_distributed_optimizer(p)) return false;
+  return p.strategy == ParallelStrategy::kFsdp || p.overlap_param_gather;
+}
+
 int distributed_optimizer_shard_ranks(const JobSpec& job) {
   const ParallelismSpec& p = job.parallelism;
-  if (!p.distributed_optimizer || p.strategy != ParallelStrategy::kDdp) return 1;
+  if (!runs_distributed_optimizer(p)) return 1;
   return std::max(1, p.gradient_ranks(job.hardware.gpus_per_node * job.hardware.nodes));
 }
 
 void apply_distributed_optimizer(const JobSpec& job, const Workload& rank, MemoryBreakdown& m) {
-  if (!job.parallelism.distributed_optimizer || job.parallelism.strategy != ParallelStrategy::kDdp) return;
+  if (!runs_distributed_optimizer(job.parallelism)) return;
   const DistributedOptimizerBytes b =
       distributed_optimizer_bytes_per_parameter(job.training, job.parallelism.grad_reduce_in_fp32);
   const double n = rank.parameters;

@@ -71,8 +71,32 @@ struct DistributedOptimizerBytes {
 DistributedOptimizerBytes distributed_optimizer_bytes_per_parameter(const TrainingSpec& training,
                                                                     std::optional<bool> grad_reduce_in_fp32 = {});
 
+/// Whether `p` runs the distributed optimizer's step. Megatron's: strategy ddp with
+/// `distributed_optimizer`. And a sharded strategy under a pipeline (pipeline_parallel > 1
+/// with fsdp full_shard or shard_grad_op, or zero stage 1; config/ refuses the others), which
+/// runs the same state layout and collectives:
+/// - FSDP as torchtitan runs it with PP (torchtitan parallelize_llama's apply_fsdp: no
+///   reshard after forward when pipeline parallelism is on; torch.distributed.pipelining's
+///   stage runs the backward of every micro-batch but the last without gradient sync): the
+///   stage's bf16 parameters are gathered once and kept across its micro-batches, the
+///   gradients accumulate unsharded in the reduce dtype (fp32: torchtitan's
+///   mixed_precision_reduce) and are reduce-scattered once, in the last micro-batch's
+///   backward, and each rank keeps and updates its fp32 shard of the parameters and moments:
+///   2 + 4 + 12/d B per parameter with Adam, the table's bf16 row.
+/// - DeepSpeed's pipeline engine, which runs ZeRO stage 1 only (deepspeed/runtime/pipe:
+///   "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"): 16-bit parameters, whole
+///   gradients accumulated across micro-batches, the optimizer state partitioned.
+/// The parameter all-gather of FSDP's first micro-batch is prefetched under its forward, as
+/// Megatron's `overlap_param_gather` is (overlaps_parameter_gather).
+bool runs_distributed_optimizer(const ParallelismSpec& p);
+
+/// Whether the all-gather of the updated parameters overlaps the next forward: Megatron's
+/// `overlap_param_gather`, and always for FSDP under a pipeline (its prefetch). False without
+/// the distributed optimizer.
+bool overlaps_parameter_gather(const ParallelismSpec& p);
+
 /// The ranks `job`'s distributed optimizer splits its state over: gradient_ranks of its GPUs
-/// with parallelism.distributed_optimizer and strategy ddp, else 1 (no distributed optimizer).
+/// where runs_distributed_optimizer, else 1 (no distributed optimizer).
 int distributed_optimizer_shard_ranks(const JobSpec& job);
 
 /// Replaces the weights, gradients, optimizer state and DDP buckets of `m`, the footprint of
@@ -82,7 +106,7 @@ int distributed_optimizer_shard_ranks(const JobSpec& job);
 /// sharded_bytes / distributed_optimizer_shard_ranks(job) plus what the step's gradient copy
 /// exceeds m's activations and their allocator slack by (freed before it exists), no bucket
 /// copy (Megatron's reduce-scatter reads the main-grad buffer itself). Call it after m's
-/// activations are final. Unchanged without the distributed optimizer.
+/// activations are final. Unchanged where !runs_distributed_optimizer(job.parallelism).
 void apply_distributed_optimizer(const JobSpec& job, const Workload& rank, MemoryBreakdown& m);
 
 }  // namespace gpuplan::models

@@ -256,20 +256,23 @@ int decoder_layers(const Workload& workload) {
   return layers;
 }
 
-std::vector<int> pipeline_chunk_of_ops(const Workload& workload, int chunks) {
+std::vector<int> pipeline_chunk_of_ops(const Workload& workload, const ParallelismSpec& parallelism) {
+  const int chunks = parallelism.pipeline_parallel * parallelism.virtual_stages;
   if (chunks < 1) throw std::invalid_argument("pipeline_chunk_of_ops: chunks must be at least 1");
   const int layers = decoder_layers(workload);
-  if (layers % chunks != 0) {
-    throw std::invalid_argument("pipeline_chunk_of_ops: " + std::to_string(layers) + " layers are not a multiple of " +
+  const int split = parallelism.pipeline_split_layers(layers);
+  if (split % chunks != 0) {
+    throw std::invalid_argument("pipeline_chunk_of_ops: " + std::to_string(split) + " layers are not a multiple of " +
                                 std::to_string(chunks) + " chunks");
   }
-  const int per_chunk = layers / chunks;
+  const int per_chunk = split / chunks;
+  const int first = parallelism.embedding_in_pipeline_split ? 1 : 0;  // the embedding's place
   std::vector<int> chunk(workload.ops.size(), 0);
   bool after_blocks = false;
   for (std::size_t i = 0; i < workload.ops.size(); ++i) {
     const int layer = layer_of(workload.ops[i]);
     if (layer >= 0) {
-      chunk[i] = layer / per_chunk;
+      chunk[i] = (layer + first) / per_chunk;
       after_blocks = layer + 1 == layers;
     } else {
       chunk[i] = after_blocks ? chunks - 1 : 0;
@@ -309,7 +312,7 @@ Workload stage_workload(const Workload& workload, const std::vector<int>& chunk,
 Workload pipeline_stage_workload(const Workload& workload, const ParallelismSpec& parallelism, int stage) {
   const int p = parallelism.pipeline_parallel;
   if (p <= 1) return workload;
-  return stage_workload(workload, pipeline_chunk_of_ops(workload, p * parallelism.virtual_stages), p, stage);
+  return stage_workload(workload, pipeline_chunk_of_ops(workload, parallelism), p, stage);
 }
 
 double pipeline_activation_micro_batches(const ParallelismSpec& parallelism, int micro_batches, int stage) {
@@ -376,7 +379,7 @@ MemoryBreakdown rank_memory(const JobSpec& job, const MemoryModelParams& params,
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   const bool buckets = job.parallelism.strategy == ParallelStrategy::kDdp && job.parallelism.gradient_ranks(gpus) > 1;
   MemoryBreakdown worst;
-  const std::vector<int> chunk = pipeline_chunk_of_ops(rank, p * job.parallelism.virtual_stages);
+  const std::vector<int> chunk = pipeline_chunk_of_ops(rank, job.parallelism);
   for (int s = 0; s < p; ++s) {
     const Workload stage = stage_workload(rank, chunk, p, s);
     MemoryBreakdown m = training_memory(stage, job.training, params);

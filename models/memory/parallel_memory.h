@@ -96,13 +96,15 @@ bool zero_keeps_master_in_optimizer(const JobSpec& job);
 /// The `layers.N.` blocks of `workload` (N + 1 of the last), 0 without any.
 int decoder_layers(const Workload& workload);
 
-/// Pipeline parallelism: the model chunk (0 .. chunks - 1, in model order) of each op of a
-/// transformer decoder's op table (same order as workload.ops). The `layers.N.` blocks are
-/// cut into `chunks` runs of equal length; the ops before the first block (the embedding) go
-/// with chunk 0, those after the last (final norm, LM head, loss) with the last chunk.
-/// Throws std::invalid_argument when the blocks are not a multiple of `chunks` (config/
-/// refuses that first) or chunks < 1.
-std::vector<int> pipeline_chunk_of_ops(const Workload& workload, int chunks);
+/// Pipeline parallelism: the model chunk (0 .. p x v - 1, in model order; p =
+/// parallelism.pipeline_parallel, v = virtual_stages) of each op of a transformer decoder's op
+/// table (same order as workload.ops). The `layers.N.` blocks, with the embedding before them
+/// and the loss after them where parallelism counts them as layers
+/// (ParallelismSpec::pipeline_split_layers), are cut into p x v runs of equal length; the ops
+/// before the first block (the embedding) go with chunk 0, those after the last (final norm,
+/// LM head, loss) with the last chunk. Throws std::invalid_argument when those layers are not
+/// a multiple of the chunks (config/ refuses that first).
+std::vector<int> pipeline_chunk_of_ops(const Workload& workload, const ParallelismSpec& parallelism);
 
 /// The chunks stage `stage` runs with `p` stages of `v` chunks each: chunk c runs on stage
 /// c mod p (Megatron-LM's interleaved assignment; v = 1: chunk `stage`).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/memory/distributed_optimizer.h"
 #include "models/memory/optimizer_state.h"
 
 namespace gpuplan::models {
@@ -21,6 +22,8 @@ ShardingLayout sharding_layout(const JobSpec& job) {
   // 2021), its layout that of the strategy over one rank (collectives of one rank move nothing).
   const bool offloads = p.optimizer_offload != OffloadTarget::kNone || p.parameter_offload != OffloadTarget::kNone;
   if (ranks < 2 && !offloads) return l;
+  // Under a pipeline, FSDP and ZeRO-1 run the distributed optimizer's layout (distributed_optimizer.h).
+  if (runs_distributed_optimizer(p) && p.strategy != ParallelStrategy::kDdp) return l;
   const int node_ranks = std::max(1, job.hardware.gpus_per_node / p.tensor_parallel);
   if (p.strategy == ParallelStrategy::kFsdp) {
     l.sharded_strategy = true;

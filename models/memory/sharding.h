@@ -46,7 +46,9 @@ struct ShardingLayout {
 /// GPUs / tensor_parallel, context-parallel ranks included; with
 /// tensor parallelism each TP rank's shard of the model is sharded over the ranks holding the
 /// same shard, hybrid_shard over those of one node: gpus_per_node / tensor_parallel): nothing
-/// sharded (shard_ranks 1) for none, data_parallel and ddp, and with fewer than 2 gradient
+/// sharded (shard_ranks 1) for none, data_parallel and ddp, for FSDP and ZeRO-1 under a
+/// pipeline (the distributed optimizer's layout: distributed_optimizer.h
+/// runs_distributed_optimizer), and with fewer than 2 gradient
 /// ranks; there an FSDP or ZeRO job that offloads keeps its strategy's layout over one rank
 /// (ZeRO-Offload on one GPU, Ren et al. 2021 sec. 6), else nothing is offloaded either.
 ShardingLayout sharding_layout(const JobSpec& job);

@@ -74,7 +74,8 @@ std::string layout_suggestion(const JobSpec& job) {
   }
   const int gpus = job.hardware.gpus_per_node * job.hardware.nodes;
   if (job.parallelism.pipeline_parallel > 1) {
-    // Pipeline parallelism composes with DDP only (config/scenario_model_parallel.h): more
+    // Under a pipeline the data-parallel ranks shard the optimizer state at most
+    // (config/scenario_model_parallel.h, distributed_optimizer.h): more
     // stages hold fewer layers each (models/memory/parallel_memory.h rank_memory).
     return "a larger parallelism.pipeline_parallel (fewer layers and micro-batches in flight per stage; fewer "
            "data-parallel ranks: more training.gradient_accumulation keeps the global batch), or more GPUs";

@@ -82,6 +82,11 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
   }
   if (gpus >= 2 && par.strategy == ParallelStrategy::kDdp && par.tensor_parallel == 1 && par.pipeline_parallel == 1) {
     add({{"parallelism.strategy", "fsdp"}});
+  } else if (par.strategy == ParallelStrategy::kDdp && !par.distributed_optimizer && par.expert_parallel == 1 &&
+             par.gradient_ranks(gpus) >= 2) {
+    // Under tensor or pipeline parallelism: Megatron's distributed optimizer shards the
+    // optimizer state over the data-parallel ranks (distributed_optimizer.h).
+    add({{"parallelism.distributed_optimizer", "true"}});
   }
   if (const auto optimizer = smaller_optimizer_state(t); optimizer && m.optimizer_state_bytes > 0.0) {
     add({*optimizer}, "8-bit optimizer moments");

@@ -116,7 +116,11 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
   const int p = job.parallelism.pipeline_parallel;
   // Expert parallelism: the all-to-alls around each MoE layer's experts (expert_parallel_plan.h),
   // within the rank's data-parallel group.
-  const bool data_parallel_groups = ddp(job) || job.parallelism.expert_parallel > 1;
+  // FSDP and ZeRO-1 under a pipeline reduce over the stage's data-parallel ranks as Megatron's
+  // distributed optimizer does (distributed_optimizer.h).
+  const bool distributed_optimizer = runs_distributed_optimizer(job.parallelism) &&
+                                     job.parallelism.gradient_ranks(job.hardware.gpus_per_node * job.hardware.nodes) > 1;
+  const bool data_parallel_groups = ddp(job) || distributed_optimizer || job.parallelism.expert_parallel > 1;
   const Topology data_parallel_group = !data_parallel_groups ? job.hardware.topology
                                        : p > 1               ? pipeline_data_parallel_topology(job)
                                                              : data_parallel_topology(job);
@@ -130,7 +134,7 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
   };
   const int chunks = p * job.parallelism.virtual_stages;
   const std::vector<int> op_chunk =
-      p > 1 ? pipeline_chunk_of_ops(whole_rank, chunks) : std::vector<int>(ops.size(), 0);
+      p > 1 ? pipeline_chunk_of_ops(whole_rank, job.parallelism) : std::vector<int>(ops.size(), 0);
   // Under autocast, a tensor stays fp32 from an op autocast runs in fp32 through the
   // elementwise ops that follow it (type promotion), until a matmul or convolution casts it.
   std::vector<bool> input_fp32(ops.size(), false);
@@ -172,9 +176,7 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
   // DDP buckets hold .grad (fp32; bf16 in pure bf16); Megatron's distributed optimizer its
   // main grads (distributed_optimizer.h).
   const int optimizer_shards = distributed_optimizer_shard_ranks(job);
-  const bool distributed_optimizer =
-      job.parallelism.distributed_optimizer && job.parallelism.strategy == ParallelStrategy::kDdp;
-  const double gradient_bytes = distributed_optimizer ? distributed_optimizer_bytes_per_parameter(t, job.parallelism.grad_reduce_in_fp32).gradient_bytes
+  const double gradient_bytes = runs_distributed_optimizer(job.parallelism) ? distributed_optimizer_bytes_per_parameter(t, job.parallelism.grad_reduce_in_fp32).gradient_bytes
                                                       : parameter_element_bytes(t.precision);
   // Backward runs in reverse; a recomputed op's forward is replayed before its backward
   // (replays_forward: full checkpointing replays every block, one extra forward of the blocks:
@@ -290,7 +292,7 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
     if (ddp(job) && expert_parallel.active()) {
       plan.comm = plan_expert_parallel_ddp(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
                                            expert_data_parallel_topology(job, data_parallel_group));
-    } else if (ddp(job) && distributed_optimizer) {
+    } else if (distributed_optimizer) {
       // The main grads' buckets reduce-scattered to their shards' owners on the last micro-step,
       // then the updated parameters all-gathered into the parameter buffer before the next
       // forward: the bus volume of DDP's all-reduce (distributed_optimizer.h).
@@ -301,7 +303,7 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
       plan.comm.parameter_all_gather_s =
           fastest_collective(builtin_collective_registry(), Collective::kAllGather, parameter_bytes, data_parallel_group)
               .time_s;
-      if (job.parallelism.overlap_param_gather) {
+      if (overlaps_parameter_gather(job.parallelism)) {
         const double first_bytes = std::min(parameter_bytes, job.parallelism.bucket_bytes);
         plan.comm.parameter_all_gather_first_s =
             std::min(plan.comm.parameter_all_gather_s,

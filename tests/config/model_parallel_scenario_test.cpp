@@ -266,18 +266,56 @@ TEST_SUITE("config.model_parallel") {
                    "2, or change hardware.nodes"});
   }
 
-  TEST_CASE("refused: pipeline without ddp, on a model that is not a decoder, interleaved micro-batches") {
-    CHECK(scenario_errors(gpt2_on_node("  strategy: fsdp\n  pipeline_parallel: 2\n")) ==
-          Messages{"pipeline_parallel 2 with strategy fsdp is not modelled (supported: tensor x pipeline x DDP data "
-                   "parallelism, with or without Megatron's distributed optimizer) at s.yaml:16:22 "
-                   "(parallelism.pipeline_parallel); set parallelism.strategy: ddp, with distributed_optimizer: true "
-                   "for the optimizer state sharded over the data-parallel ranks (the nearest modelled layout: FSDP "
-                   "under a pipeline, as torchtitan runs it, keeps each stage's parameters gathered across its "
-                   "micro-batches)"});
+  TEST_CASE("FSDP (full_shard, shard_grad_op) and ZeRO-1 under a pipeline are read; the rest refused at its key") {
+    const models::JobSpec fsdp = job_of(gpt2_on_node("  strategy: fsdp\n  pipeline_parallel: 2\n"));
+    CHECK(fsdp.parallelism.strategy == models::ParallelStrategy::kFsdp);
+    CHECK(fsdp.parallelism.pipeline_parallel == 2);
+    CHECK(job_of(gpt2_on_node("  strategy: fsdp\n  sharding: shard_grad_op\n  pipeline_parallel: 2\n"))
+              .parallelism.sharding == models::Sharding::kShardGradOp);
+    CHECK(job_of(gpt2_on_node("  strategy: zero\n  zero_stage: 1\n  pipeline_parallel: 2\n")).parallelism.zero_stage ==
+          1);
+    CHECK(scenario_errors(gpt2_on_node("  strategy: fsdp\n  sharding: hybrid_shard\n  pipeline_parallel: 2\n")) ==
+          Messages{"pipeline_parallel 2 with fsdp sharding hybrid_shard is not modelled (under a pipeline FSDP keeps "
+                   "each stage's parameters gathered across its micro-batches and shards gradients and optimizer "
+                   "state over the stage's data-parallel ranks) at s.yaml:16:13 (parallelism.sharding); set "
+                   "sharding: full_shard"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: zero\n  zero_stage: 3\n  pipeline_parallel: 2\n")) ==
+          Messages{"pipeline_parallel 2 with zero_stage 3: DeepSpeed's pipeline engine runs ZeRO stage 1 only (\"ZeRO-2 "
+                   "and ZeRO-3 are incompatible with pipeline parallelism\") at s.yaml:16:15 (parallelism.zero_stage); "
+                   "set zero_stage: 1, or strategy: fsdp (torchtitan's FSDP with pipeline parallelism)"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: fsdp\n  pipeline_parallel: 2\n  offload: {optimizer: cpu, "
+                                       "parameters: cpu}\n")) ==
+          Messages{"pipeline_parallel 2 with strategy fsdp and offload is not modelled at s.yaml:17:12 "
+                   "(parallelism.offload); remove parallelism.offload, or set pipeline_parallel: 1"});
+  }
+
+  TEST_CASE("the embedding and the loss as pipeline layers: read, named by the fix where they make the split") {
+    const models::JobSpec both = job_of(gpt2_on_node(
+        "  strategy: ddp\n  pipeline_parallel: 2\n  account_for_embedding_in_pipeline_split: true\n"
+        "  account_for_loss_in_pipeline_split: true\n"));
+    CHECK(both.parallelism.embedding_in_pipeline_split);
+    CHECK(both.parallelism.loss_in_pipeline_split);
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 7\n")) ==
+          Messages{"pipeline_parallel 7 does not divide the 12 layers of gpt2 (each stage holds whole layers) at "
+                   "s.yaml:16:22 (parallelism.pipeline_parallel); use pipeline_parallel 1, 2 or 4; or set "
+                   "account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split: true (14 "
+                   "pipeline layers, as Megatron-Core splits them)"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n"
+                                       "  account_for_loss_in_pipeline_split: true\n")) ==
+          Messages{"pipeline_parallel 2 does not divide the 13 pipeline layers of gpt2 (12 decoder layers, the loss) "
+                   "(each stage holds whole layers) at s.yaml:16:22 (parallelism.pipeline_parallel); use "
+                   "pipeline_parallel 1"});
+    CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  account_for_loss_in_pipeline_split: true\n")) ==
+          Messages{"account_for_loss_in_pipeline_split applies to pipeline stages, but pipeline_parallel is 1 at "
+                   "s.yaml:16:39 (parallelism.account_for_loss_in_pipeline_split); set pipeline_parallel: 2 or "
+                   "more, or remove account_for_loss_in_pipeline_split"});
+  }
+
+  TEST_CASE("refused: pipeline without a process per GPU, on a model that is not a decoder, interleaved micro-batches") {
     CHECK(scenario_errors(gpt2_on_node("  strategy: data_parallel\n  pipeline_parallel: 2\n")) ==
           Messages{"pipeline_parallel 2 runs one process per GPU, and strategy is data_parallel (supported: tensor x "
-                   "pipeline x DDP data parallelism) at s.yaml:16:22 (parallelism.pipeline_parallel); set "
-                   "parallelism.strategy: ddp"});
+                   "pipeline x DDP, FSDP or ZeRO-1 data parallelism) at s.yaml:16:22 (parallelism.pipeline_parallel); "
+                   "set parallelism.strategy: ddp, fsdp or zero"});
     std::string resnet = gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n", "resnet50");
     resnet.replace(resnet.find("  sequence_length: 1024\n"), 24, "");
     CHECK(scenario_errors(resnet) == Messages{"pipeline_parallel 2 splits the layers of a transformer decoder, and resnet50 is a resnet at "

@@ -6,11 +6,13 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "models/memory/distributed_optimizer.h"
 #include "models/memory/footprint.h"
 #include "parameter_op.h"
 #include "models/memory/parallel_memory.h"
+#include "models/memory/sharding.h"
 
 namespace gpuplan::models {
 namespace {
@@ -160,6 +162,47 @@ TEST_SUITE("models.distributed_optimizer") {
     CHECK(m.gradients_bytes == doctest::Approx(1e9));
     CHECK(m.optimizer_state_bytes == doctest::Approx(2e9));  // 5e8 x (12 + the 4 B grad copy: no activations) / 4
     CHECK(m.data_parallel_bytes == 0.0);
+  }
+
+  TEST_CASE("FSDP and ZeRO-1 under a pipeline: the distributed optimizer's layout, 2 + 4 + 12/4 B per parameter") {
+    // 8 GPUs, pipeline_parallel 2, bf16 AMP: 4 data-parallel ranks per stage of 5e8
+    // parameters. torchtitan's FSDP keeps the stage's bf16 parameters gathered (5e8 x 2) and
+    // its fp32 gradients unsharded across micro-batches (5e8 x 4), the fp32 parameter shard and
+    // moments split over the 4 ranks (5e8 x 12 / 4); no gathered units, no bucket copy.
+    JobSpec job = job_with(Precision::kBf16Amp);
+    job.parallelism.distributed_optimizer = false;
+    job.parallelism.pipeline_parallel = 2;
+    job.training.gradient_accumulation = 2;
+    for (const auto& [strategy, stage] : {std::pair{ParallelStrategy::kFsdp, 0}, std::pair{ParallelStrategy::kZero, 1}}) {
+      job.parallelism.strategy = strategy;
+      job.parallelism.zero_stage = stage;
+      CAPTURE(name_of(strategy));
+      CHECK(runs_distributed_optimizer(job.parallelism));
+      CHECK(distributed_optimizer_shard_ranks(job) == 4);
+      CHECK_FALSE(sharding_layout(job).sharded_strategy);
+      const MemoryBreakdown m = rank_memory(job, MemoryModelParams{});
+      CHECK(m.weights_bytes == doctest::Approx(1e9));
+      CHECK(m.gradients_bytes == doctest::Approx(2e9));
+      CHECK(m.optimizer_state_bytes == doctest::Approx(1.5e9));
+      CHECK(m.gathered_bytes == 0.0);
+      CHECK(m.data_parallel_bytes == 0.0);
+    }
+    // FSDP prefetches the first micro-batch's gather (Megatron needs overlap_param_gather).
+    CHECK(overlaps_parameter_gather(job.parallelism) == false);  // zero: as Megatron without the flag
+    job.parallelism.strategy = ParallelStrategy::kFsdp;
+    CHECK(overlaps_parameter_gather(job.parallelism));
+    // Not under a pipeline, or what config/ refuses there: FSDP's and ZeRO's own layouts.
+    job.parallelism.sharding = Sharding::kHybridShard;
+    CHECK_FALSE(runs_distributed_optimizer(job.parallelism));
+    job.parallelism.sharding = Sharding::kShardGradOp;
+    CHECK(runs_distributed_optimizer(job.parallelism));
+    job.parallelism.pipeline_parallel = 1;
+    CHECK_FALSE(runs_distributed_optimizer(job.parallelism));
+    CHECK(sharding_layout(job).sharded_strategy);
+    job.parallelism.strategy = ParallelStrategy::kZero;
+    job.parallelism.zero_stage = 2;
+    job.parallelism.pipeline_parallel = 2;
+    CHECK_FALSE(runs_distributed_optimizer(job.parallelism));
   }
 
   TEST_CASE("other strategies are untouched") {

@@ -85,6 +85,40 @@ TEST_SUITE("models.step.distributed_optimizer") {
     CHECK(exposed - overlapped <= d.comm.parameter_all_gather_s - first_s + 1e-9);
   }
 
+  TEST_CASE("FSDP under a pipeline steps as the distributed optimizer with overlap_param_gather; ZeRO-1 without") {
+    // GPT-2 on 4 GPUs, 2 stages x 2 data-parallel ranks, 4 micro-batches of 1F1B.
+    JobSpec megatron = gpt2_ddp(true);
+    megatron.parallelism.pipeline_parallel = 2;
+    megatron.training.gradient_accumulation = 4;
+    JobSpec fsdp = megatron;
+    fsdp.parallelism.strategy = ParallelStrategy::kFsdp;
+    fsdp.parallelism.distributed_optimizer = false;
+    JobSpec zero = fsdp;
+    zero.parallelism.strategy = ParallelStrategy::kZero;
+    zero.parallelism.zero_stage = 1;
+    const StepPlan plain = plan_step(megatron, GpuEfficiency::defaults());
+    megatron.parallelism.overlap_param_gather = true;
+    const StepPlan overlapped = plan_step(megatron, GpuEfficiency::defaults());
+    const StepPlan f = plan_step(fsdp, GpuEfficiency::defaults());
+    const StepPlan z = plan_step(zero, GpuEfficiency::defaults());
+    // Stage 0's fp32 gradients reduce-scattered on the last micro-step over its 2 ranks, its
+    // bf16 parameters all-gathered once. It holds the token and position embeddings
+    // (50,257 x 768 + 1,024 x 768) and 6 blocks of 7,087,872: 81,911,040 parameters x 4 B.
+    CHECK(f.comm.bucket_collective == Collective::kReduceScatter);
+    CHECK_FALSE(f.comm.every_micro_step);
+    CHECK(bucket_bytes(f) == doctest::Approx(bucket_bytes(overlapped)));
+    CHECK(bucket_bytes(f) == doctest::Approx((50'257.0 * 768 + 1'024.0 * 768 + 6 * 7'087'872.0) * 4.0));
+    CHECK(f.comm.parameter_all_gather_s == doctest::Approx(overlapped.comm.parameter_all_gather_s));
+    CHECK(f.comm.parameter_all_gather_first_s == doctest::Approx(overlapped.comm.parameter_all_gather_first_s));
+    CHECK(f.comm.parameter_all_gather_first_s > 0.0);
+    CHECK(z.comm.parameter_all_gather_first_s == 0.0);
+    CHECK(z.comm.parameter_all_gather_s == doctest::Approx(plain.comm.parameter_all_gather_s));
+    // And so the same step, to the event.
+    CHECK(simulate_steps(f).breakdown.step_time_s == simulate_steps(overlapped).breakdown.step_time_s);
+    CHECK(simulate_steps(z).breakdown.step_time_s == simulate_steps(plain).breakdown.step_time_s);
+    CHECK(simulate_steps(f).breakdown.step_time_s < simulate_steps(z).breakdown.step_time_s);
+  }
+
   TEST_CASE("fp16: the main grads are 2 B, so are the buckets") {
     JobSpec job = gpt2_ddp(true);
     job.training.precision = Precision::kFp16Amp;

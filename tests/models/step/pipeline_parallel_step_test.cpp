@@ -2,6 +2,7 @@
 // stage's units, the step time it gives, and the memory of each stage.
 #include <doctest/doctest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -173,6 +174,36 @@ TEST_SUITE("models.step.pipeline_parallel") {
     }
     CHECK(head == doctest::Approx(50257.0 * 768.0));
     CHECK(rank.parameters == doctest::Approx(job.workload.parameters + 50257.0 * 768.0));
+  }
+
+  TEST_CASE("the embedding and the loss counted as pipeline layers (Megatron-Core's account_for_*_in_pipeline_split)") {
+    // GPT-2's 12 layers + the embedding + the loss = 14 over 7 stages, 2 each: stage 0 the
+    // embedding and layer 0, stages 1-5 layers 1-2 .. 9-10, stage 6 layer 11 and the loss.
+    JobSpec job = gpt2_pipeline(7, 7, 7);
+    job.parallelism.embedding_in_pipeline_split = true;
+    job.parallelism.loss_in_pipeline_split = true;
+    CHECK(job.parallelism.pipeline_split_layers(12) == 14);
+    const Workload rank = rank_workload(job);
+    const auto layers_of = [&](int stage) {
+      std::vector<std::string> blocks;
+      for (const Op& op : pipeline_stage_workload(rank, job.parallelism, stage).ops) {
+        if (op.name.rfind("layers.", 0) != 0) continue;
+        const std::string block = op.name.substr(0, op.name.find('.', 7));
+        if (blocks.empty() || blocks.back() != block) blocks.push_back(block);
+      }
+      return blocks;
+    };
+    CHECK(layers_of(0) == std::vector<std::string>{"layers.0"});
+    CHECK(layers_of(1) == std::vector<std::string>{"layers.1", "layers.2"});
+    CHECK(layers_of(5) == std::vector<std::string>{"layers.9", "layers.10"});
+    CHECK(layers_of(6) == std::vector<std::string>{"layers.11"});
+    const StepPlan first = plan_step(job, GpuEfficiency::defaults(), 0);
+    const StepPlan last = plan_step(job, GpuEfficiency::defaults(), 6);
+    CHECK(has_label(first.forward, "embed.tokens fwd"));
+    CHECK(has_label(last.forward, "lm_head fwd"));
+    // The loss alone: 13 layers do not split over 7 stages (config/ refuses that first).
+    job.parallelism.embedding_in_pipeline_split = false;
+    CHECK_THROWS_AS(pipeline_stage_workload(rank, job.parallelism, 0), std::invalid_argument);
   }
 
   TEST_CASE("2 stages: the schedule runs the stages' own times, and the step is its makespan plus the optimizer") {
