@@ -160,7 +160,7 @@ TEST_SUITE("cli.validate") {
     CHECK(sum / n <= 0.07);
   }
 
-  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N013 within 8.7 % MAPE, each within 20 %") {
+  TEST_CASE("the NeMo / Megatron-Bridge fp8 rows N001-N015 within 8.5 % MAPE, each within 20 %") {
     const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation --format json");
     REQUIRE(r.exit_code == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -173,15 +173,16 @@ TEST_SUITE("cli.validate") {
       sum += std::abs(row["relative_error"].get<double>());
       ++n;
     }
-    CHECK(n == 13);
+    CHECK(n == 15);
     // 7.6 % with attention: flash3 and fp8 confined to the blocks' linears (9.6 % before); 8.3 %
     // with Megatron's 16-bit fused layer norms (their traffic halves: N001 +23.0 -> +26.1 %); 7.3 %
     // with Transformer Engine's fp8 cast-transpose kernels (N001 +17.9 %); 10.5 % with causal tile
     // skipping; 7.8 % with the fp8 and Blackwell MAMF fractions; 8.6 % once the distributed
     // optimizer's parameter all-gather is waited for once per step, not (GA - 1) / 2 times
     // (N002 -7.8 -> +12.5 %, N012 -6.1 -> +10.4 %: the TP x PP rows now read fast); 8.4 % with
-    // N013 (TP4 PP4 CP2, -5.3 %), the first row of context with pipeline parallelism.
-    CHECK(sum / n <= 0.087);
+    // N013 (TP4 PP4 CP2, -5.3 %), the first row of context with pipeline parallelism; 8.2 % with
+    // N014 and N015 (Llama 3.1 405B, PP8 x VP8 over 126 layers + embedding + loss: -7.3, +6.6 %).
+    CHECK(sum / n <= 0.085);
   }
 
   TEST_CASE("vTrain's Megatron-DeepSpeed rows D001-D007 within 12.5 % MAPE") {
