@@ -195,12 +195,6 @@ ParallelismSection read_parallelism_section(MapReader& root) {
             "and distributed_optimizer is not set",
             "; add parallelism.distributed_optimizer: true (with strategy ddp), or remove overlap_param_gather");
   }
-  if (section.spec.distributed_optimizer && section.spec.expert_parallel > 1) {
-    p.error("distributed_optimizer",
-            "distributed_optimizer with expert_parallel " + std::to_string(section.spec.expert_parallel) +
-                " is not modelled (the experts' state would shard over the expert-data-parallel group)",
-            "; remove distributed_optimizer, or set expert_parallel: 1");
-  }
   read_offload(section, strategy_valid);
   return section;
 }

@@ -206,10 +206,11 @@ const std::vector<KeyDoc> kDocs = {
      "all-gather the float8 linears' weights as 1-byte float8 instead of bf16 (torchao "
      "enable_fsdp_float8_all_gather with FSDP2): half the gather volume and gathered buffers of those weights"},
     {"parallelism.distributed_optimizer", K::kBoolean, "", "false",
-     "strategy ddp only; training.optimizer adam, adamw, sgd or sgd_momentum; not with expert_parallel > 1",
+     "strategy ddp only; training.optimizer adam, adamw, sgd or sgd_momentum",
      "Megatron-LM's distributed optimizer (--use-distributed-optimizer, as NeMo and Megatron-Bridge train): "
      "16-bit parameters (fp32 in fp32/tf32) and main gradients (fp32; fp16 under fp16_amp) kept whole, the fp32 "
-     "main parameters and moments split over the data-parallel ranks (bf16 + Adam: 6 + 12/d B per parameter); "
+     "main parameters and moments split over the data-parallel ranks (bf16 + Adam: 6 + 12/d B per parameter; "
+     "the experts' over the data-parallel ranks / expert_parallel that hold them); "
      "gradients reduce-scattered, updated parameters all-gathered before the next forward"},
     {"parallelism.grad_reduce_in_fp32", K::kBoolean, "", "true (false under fp16_amp)",
      "needs distributed_optimizer; false needs 16-bit parameters (not fp32 or tf32)",

@@ -63,17 +63,36 @@ int distributed_optimizer_shard_ranks(const JobSpec& job) {
   return std::max(1, p.gradient_ranks(job.hardware.gpus_per_node * job.hardware.nodes));
 }
 
+double expert_parameters(const Workload& rank) {
+  double n = 0.0;
+  for (const Op& op : rank.ops) {
+    if (op.experts > 0.0) n += op.parameters;
+  }
+  return n;
+}
+
+int expert_data_parallel_shard_ranks(const JobSpec& job) {
+  return std::max(1, distributed_optimizer_shard_ranks(job) / std::max(1, job.parallelism.expert_parallel));
+}
+
+double distributed_optimizer_local_parameters(const JobSpec& job, const Workload& rank) {
+  if (!runs_distributed_optimizer(job.parallelism)) return rank.parameters;
+  const double experts = expert_parameters(rank);
+  return (rank.parameters - experts) / distributed_optimizer_shard_ranks(job) +
+         experts / expert_data_parallel_shard_ranks(job);
+}
+
 void apply_distributed_optimizer(const JobSpec& job, const Workload& rank, MemoryBreakdown& m) {
   if (!runs_distributed_optimizer(job.parallelism)) return;
   const DistributedOptimizerBytes b =
       distributed_optimizer_bytes_per_parameter(job.training, job.parallelism.grad_reduce_in_fp32);
   const double n = rank.parameters;
-  const int ranks = distributed_optimizer_shard_ranks(job);
+  const double local = distributed_optimizer_local_parameters(job, rank);
   m.weights_bytes = n * b.parameter_bytes + rank.frozen_weight_bytes();
   m.gradients_bytes = n * b.gradient_bytes;
   // The gradient copy lives after the activations are freed: the peak is the larger phase.
   const double freed = m.activations_bytes + m.allocator_slack_bytes;
-  m.optimizer_state_bytes = n * b.sharded_bytes / ranks + std::max(0.0, n * b.gradient_copy_bytes / ranks - freed);
+  m.optimizer_state_bytes = local * b.sharded_bytes + std::max(0.0, local * b.gradient_copy_bytes - freed);
   m.data_parallel_bytes = 0.0;
 }
 

@@ -99,11 +99,25 @@ bool overlaps_parameter_gather(const ParallelismSpec& p);
 /// where runs_distributed_optimizer, else 1 (no distributed optimizer).
 int distributed_optimizer_shard_ranks(const JobSpec& job);
 
+/// Parameters of `rank` (one GPU's model shard or pipeline stage) held by ops with routed
+/// experts (Op::experts > 0): the expert-parallel rank's experts.
+double expert_parameters(const Workload& rank);
+
+/// The ranks that hold the same experts and split their distributed-optimizer state: the
+/// shard ranks / expert_parallel, at least 1 (Megatron-Core's expert-data-parallel group,
+/// world / (expert_parallel x pipeline_parallel) without tensor or context parallelism).
+int expert_data_parallel_shard_ranks(const JobSpec& job);
+
+/// The parameters of `rank` whose fp32 main copy and moments one GPU keeps and updates: the
+/// dense ones / distributed_optimizer_shard_ranks(job), the experts' (expert_parameters) /
+/// expert_data_parallel_shard_ranks(job). rank.parameters without the distributed optimizer.
+double distributed_optimizer_local_parameters(const JobSpec& job, const Workload& rank);
+
 /// Replaces the weights, gradients, optimizer state and DDP buckets of `m`, the footprint of
 /// one GPU holding `rank` (its tensor-parallel shard, or one pipeline stage of it), by the
 /// distributed optimizer's: weights = rank.parameters x parameter_bytes + the frozen base
-/// (LoRA), gradients = parameters x gradient_bytes, optimizer state = parameters x
-/// sharded_bytes / distributed_optimizer_shard_ranks(job) plus what the step's gradient copy
+/// (LoRA), gradients = parameters x gradient_bytes, optimizer state =
+/// distributed_optimizer_local_parameters x sharded_bytes plus what the step's gradient copy
 /// exceeds m's activations and their allocator slack by (freed before it exists), no bucket
 /// copy (Megatron's reduce-scatter reads the main-grad buffer itself). Call it after m's
 /// activations are final. Unchanged where !runs_distributed_optimizer(job.parallelism).

@@ -58,15 +58,17 @@ Topology expert_data_parallel_topology(const JobSpec& job, const Topology& data_
 }
 
 CommPlan plan_expert_parallel_ddp(const std::vector<DispatchUnit>& backward, double bucket_bytes,
-                                  const Topology& data_parallel, const Topology& expert_data_parallel) {
+                                  const Topology& data_parallel, const Topology& expert_data_parallel,
+                                  Collective collective) {
   std::vector<DispatchUnit> dense = backward;
   std::vector<DispatchUnit> experts = backward;
   for (std::size_t i = 0; i < backward.size(); ++i) {
     (backward[i].expert_grads ? dense : experts)[i].grad_bytes = 0.0;
   }
-  CommPlan comm = plan_ddp_communication(dense, bucket_bytes, data_parallel);
+  CommPlan comm = plan_gradient_buckets(dense, bucket_bytes, data_parallel, collective);
+  comm.strategy = ParallelStrategy::kDdp;
   if (expert_data_parallel.ranks() > 1) {
-    const CommPlan expert_comm = plan_ddp_communication(experts, bucket_bytes, expert_data_parallel);
+    const CommPlan expert_comm = plan_gradient_buckets(experts, bucket_bytes, expert_data_parallel, collective);
     comm.buckets.insert(comm.buckets.end(), expert_comm.buckets.begin(), expert_comm.buckets.end());
     std::stable_sort(comm.buckets.begin(), comm.buckets.end(), [](const GradientBucket& a, const GradientBucket& b) {
       return a.ready_after_unit < b.ready_after_unit;

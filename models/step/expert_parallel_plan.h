@@ -41,9 +41,12 @@ Topology expert_data_parallel_topology(const JobSpec& job, const Topology& data_
 /// DDP's buckets with expert parallelism: the gradients of units whose `expert_grads` is
 /// false over `data_parallel`, those of the expert units (their own buckets) over
 /// `expert_data_parallel`, or not at all when that group is one rank; buckets in the order
-/// backward fills them. Errors as plan_ddp_communication.
+/// backward fills them, each reduced by `collective` (all-reduce; reduce-scatter under
+/// Megatron's distributed optimizer, whose expert state shards over the expert-data-parallel
+/// group). Strategy ddp. Errors as plan_ddp_communication.
 CommPlan plan_expert_parallel_ddp(const std::vector<DispatchUnit>& backward, double bucket_bytes,
-                                  const Topology& data_parallel, const Topology& expert_data_parallel);
+                                  const Topology& data_parallel, const Topology& expert_data_parallel,
+                                  Collective collective = Collective::kAllReduce);
 
 /// The all-to-alls of one expert-parallel rank, as dispatch units on the compute stream.
 class ExpertParallelPlan {

@@ -175,7 +175,6 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
   }
   // DDP buckets hold .grad (fp32; bf16 in pure bf16); Megatron's distributed optimizer its
   // main grads (distributed_optimizer.h).
-  const int optimizer_shards = distributed_optimizer_shard_ranks(job);
   const double gradient_bytes = runs_distributed_optimizer(job.parallelism) ? distributed_optimizer_bytes_per_parameter(t, job.parallelism.grad_reduce_in_fp32).gradient_bytes
                                                       : parameter_element_bytes(t.precision);
   // Backward runs in reverse; a recomputed op's forward is replayed before its backward
@@ -265,7 +264,8 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
     // FSDP / ZeRO: each rank updates its shard of the parameters only; with tensor parallelism
     // the rank's share of them (rank.parameters).
     // Megatron's distributed optimizer likewise updates its 1/d of the fp32 main parameters.
-    const double updated = rank.parameters / (sharding.optimizer_state ? sharding.shard_ranks : optimizer_shards);
+    const double updated = sharding.optimizer_state ? rank.parameters / sharding.shard_ranks
+                                                    : distributed_optimizer_local_parameters(job, rank);
     const KernelWork opt = optimizer_work(updated, std::max(1, parameter_tensors), gpu, t, e);
     const int pieces = std::max(1, static_cast<int>(std::ceil(opt.kernels / 64.0)));
     KernelWork piece = opt;
@@ -289,28 +289,38 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
       const int sharing = data_parallel(job) ? 1 : std::max(1, job.hardware.gpus_per_pcie_switch);
       plan.h2d_bytes_per_s = h2d_bytes_per_s(gpu, plan.pinned, e) / sharing;
     }
-    if (ddp(job) && expert_parallel.active()) {
-      plan.comm = plan_expert_parallel_ddp(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
-                                           expert_data_parallel_topology(job, data_parallel_group));
-    } else if (distributed_optimizer) {
-      // The main grads' buckets reduce-scattered to their shards' owners on the last micro-step,
-      // then the updated parameters all-gathered into the parameter buffer before the next
-      // forward: the bus volume of DDP's all-reduce (distributed_optimizer.h).
-      plan.comm = plan_gradient_buckets(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
-                                        Collective::kReduceScatter);
+    if (distributed_optimizer) {
+      // The main grads' buckets reduce-scattered to their shards' owners on the last micro-step
+      // (the experts' over the ranks that hold the same experts), then the updated parameters
+      // all-gathered into the parameter buffer before the next forward: the bus volume of DDP's
+      // all-reduce (distributed_optimizer.h).
+      const Topology expert_group = expert_parallel.active()
+                                        ? expert_data_parallel_topology(job, data_parallel_group)
+                                        : Topology{};
+      plan.comm = expert_parallel.active()
+                      ? plan_expert_parallel_ddp(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
+                                                 expert_group, Collective::kReduceScatter)
+                      : plan_gradient_buckets(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
+                                              Collective::kReduceScatter);
       plan.comm.strategy = ParallelStrategy::kDdp;
-      const double parameter_bytes = rank.parameters * distributed_optimizer_bytes_per_parameter(t).parameter_bytes;
+      const double element = distributed_optimizer_bytes_per_parameter(t).parameter_bytes;
+      const double expert_bytes = expert_parameters(rank) * element;
+      const double dense_bytes = rank.parameters * element - expert_bytes;
+      const auto gather_s = [](double bytes, const Topology& group) {
+        return bytes > 0.0 && group.ranks() > 1
+                   ? fastest_collective(builtin_collective_registry(), Collective::kAllGather, bytes, group).time_s
+                   : 0.0;
+      };
       plan.comm.parameter_all_gather_s =
-          fastest_collective(builtin_collective_registry(), Collective::kAllGather, parameter_bytes, data_parallel_group)
-              .time_s;
+          gather_s(dense_bytes, data_parallel_group) + gather_s(expert_bytes, expert_group);
       if (overlaps_parameter_gather(job.parallelism)) {
-        const double first_bytes = std::min(parameter_bytes, job.parallelism.bucket_bytes);
         plan.comm.parameter_all_gather_first_s =
             std::min(plan.comm.parameter_all_gather_s,
-                     fastest_collective(builtin_collective_registry(), Collective::kAllGather, first_bytes,
-                                        data_parallel_group)
-                         .time_s);
+                     gather_s(std::min(dense_bytes, job.parallelism.bucket_bytes), data_parallel_group));
       }
+    } else if (ddp(job) && expert_parallel.active()) {
+      plan.comm = plan_expert_parallel_ddp(plan.backward, job.parallelism.bucket_bytes, data_parallel_group,
+                                           expert_data_parallel_topology(job, data_parallel_group));
     } else if (ddp(job)) {
       plan.comm = plan_ddp_communication(plan.backward, job.parallelism.bucket_bytes, data_parallel_group);
     } else if (data_parallel(job)) {

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -289,6 +290,28 @@ TEST_CASE("cli.validate: catalog accuracy is `measured` exactly for the GPUs of 
     CAPTURE(gpu.name);
     CHECK(gpu.prediction_only == (measured.count(gpu.name) == 0));
   }
+}
+
+// tests/validation-gaps/README.md: runs gpuplan describes but misses by far for a reason it
+// does not model yet, kept out of the headline figure. Their errors as of 2026-12-07, pinned to
+// +-5 points so that a change that moves them (towards the measured runs, one hopes) is seen
+// and the README's table updated with it.
+TEST_CASE("cli.validate: validation gaps, Megatron-Bridge GPT-OSS 120B MoE M001-M005, as documented") {
+  const auto r = run_gpuplan("validate " + std::string(GPUPLAN_SOURCE_DIR) + "/tests/validation-gaps --format json");
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const std::map<std::string, double> documented = {{"M001", 0.582}, {"M002", -1.0}, {"M003", 0.629},
+                                                    {"M004", 0.687}, {"M005", 0.516}};
+  std::size_t n = 0;
+  for (const auto& row : j["rows"]) {
+    const std::string id = row["case"].get<std::string>().substr(0, 4);
+    CAPTURE(id);
+    REQUIRE(documented.count(id) == 1);
+    // M002 is predicted out of memory (233.7 GB of 193.3 GB): error -100 %.
+    CHECK(std::abs(row["relative_error"].get<double>() - documented.at(id)) <= 0.05);
+    ++n;
+  }
+  CHECK(n == documented.size());
 }
 
 // The summary lines give "- (no cases)" for a kind of row the folder has none of, not a 0.0 %

@@ -11,6 +11,7 @@
 #include "models/collective/builtin.h"
 #include "models/collective/fastest_collective.h"
 #include "models/interconnect/interconnect_table.h"
+#include "models/memory/distributed_optimizer.h"
 #include "models/memory/parallel_memory.h"
 #include "models/step/expert_parallel_plan.h"
 #include "models/step/step_plan.h"
@@ -185,6 +186,37 @@ TEST_SUITE("models.step.expert_parallel") {
     for (std::size_t i = 1; i < ep2.comm.buckets.size(); ++i) {
       CHECK(ep2.comm.buckets[i - 1].ready_after_unit <= ep2.comm.buckets[i].ready_after_unit);
     }
+  }
+
+  TEST_CASE("the distributed optimizer: expert state and gradients shard over the ranks holding the same experts") {
+    // e = 2 on 8 GPUs: the dense gradients reduce-scattered over the 8 ranks, the rank's 4
+    // experts' over the 4 ranks holding them; then the bf16 parameters all-gathered over the
+    // same groups; each GPU keeps the fp32 copy and moments (12 B) of dense / 8 + experts / 4.
+    const double experts = 2.0 * 8.0 * 3.0 * 1024.0 * 2048.0 / 2.0;  // the rank's
+    JobSpec job = moe_on_node(2);
+    job.parallelism.distributed_optimizer = true;
+    const Workload rank = rank_workload(job);
+    const double dense = rank.parameters - experts;
+    CHECK(expert_parameters(rank) == doctest::Approx(experts));
+    CHECK(expert_data_parallel_shard_ranks(job) == 4);
+    CHECK(distributed_optimizer_local_parameters(job, rank) == doctest::Approx(dense / 8.0 + experts / 4.0));
+    const StepPlan plan = plan_step(job, GpuEfficiency::defaults());
+    CHECK(plan.comm.bucket_collective == Collective::kReduceScatter);
+    CHECK_FALSE(plan.comm.every_micro_step);
+    double bytes = 0.0;
+    for (const GradientBucket& b : plan.comm.buckets) bytes += b.bytes;
+    CHECK(bytes == doctest::Approx(4.0 * (dense + experts)));
+    const Topology node = job.hardware.topology;
+    const auto gather_s = [](double b, const Topology& group) {
+      return fastest_collective(builtin_collective_registry(), Collective::kAllGather, b, group).time_s;
+    };
+    CHECK(plan.comm.parameter_all_gather_s ==
+          doctest::Approx(gather_s(2.0 * dense, node) +
+                          gather_s(2.0 * experts, expert_data_parallel_topology(job, node))));
+    const MemoryBreakdown m = rank_memory(job, MemoryModelParams{});
+    CHECK(m.weights_bytes == doctest::Approx(2.0 * rank.parameters));
+    CHECK(m.gradients_bytes == doctest::Approx(4.0 * rank.parameters));
+    CHECK(m.optimizer_state_bytes == doctest::Approx(12.0 * (dense / 8.0 + experts / 4.0)));
   }
 
   TEST_CASE("groups across nodes: e = 16 on 2 nodes of 8 spans both; the same experts 1 rank apart per node") {
