@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <numeric>
+#include <tuple>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -27,13 +29,14 @@ constexpr std::int64_t kMaxContextParallel = 1024;
 constexpr const char* kEmbeddingKey = "account_for_embedding_in_pipeline_split";
 constexpr const char* kLossKey = "account_for_loss_in_pipeline_split";
 
-/// The fix for virtual_stages chunks that do not divide the layers, `per_stage` being the
-/// layers a stage may hold: virtual_stages 2 or more that divides them (1 is plain 1f1b).
-std::string chunk_fix(int per_stage) {
-  if (per_stage < 2) {
-    return "; use pipeline_schedule: 1f1b (a stage of one layer has nothing to interleave)";
+/// "2", "2 or 4", "2, 3 or 6".
+std::string values_text(const std::vector<int>& values) {
+  std::string text;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) text += i + 1 == values.size() ? " or " : ", ";
+    text += std::to_string(values[i]);
   }
-  return "; use virtual_stages " + divisors_text(per_stage, 2);
+  return text;
 }
 
 }  // namespace
@@ -56,6 +59,67 @@ void read_model_parallel(MapReader& parallelism, models::ParallelismSpec& spec) 
 
 namespace {
 
+/// The fix for `spec`'s layers (`decoder` decoder layers, plus the embedding and loss where
+/// counted) that do not split into its pipeline_parallel x virtual_stages chunks of whole
+/// layers, two or more a chunk where the embedding or loss counts: the pipeline_parallel values
+/// (without virtual stages; each dividing the GPUs of a tensor-parallel group,
+/// `gpus_per_tensor_group`) or virtual_stages values that split them, and the settings of
+/// Megatron-Core's two flags that make the present sizes split.
+std::string pipeline_split_fix(const models::ParallelismSpec& spec, int decoder, int gpus_per_tensor_group) {
+  const int p = spec.pipeline_parallel;
+  const int v = spec.virtual_stages;
+  const int layers = spec.pipeline_split_layers(decoder);
+  const bool counted = layers != decoder;
+  const auto splits = [&](int n, int chunks, bool flags) { return n % chunks == 0 && (!flags || n / chunks >= 2); };
+  std::vector<std::string> fixes;
+  std::vector<int> values;
+  if (v > 1) {
+    for (int c = 2; c <= layers; ++c) {
+      if (splits(layers, p * c, counted)) values.push_back(c);
+    }
+    if (!values.empty()) {
+      fixes.push_back("use virtual_stages " + values_text(values));
+    } else if (layers % p == 0 && layers / p < 2 * (counted ? 2 : 1)) {
+      fixes.push_back("use pipeline_schedule: 1f1b (a stage of " + std::to_string(layers / p) +
+                      " layers has nothing to interleave)");
+    }
+  } else {
+    const int limit = std::gcd(layers, gpus_per_tensor_group);
+    for (int q = counted ? 2 : 1; q <= limit; ++q) {
+      if (limit % q == 0 && splits(layers, q, counted)) values.push_back(q);
+    }
+    if (!values.empty()) fixes.push_back("use pipeline_parallel " + values_text(values));
+  }
+  // The flags' other settings, keeping pipeline_parallel and virtual_stages.
+  for (const bool embedding : {false, true}) {
+    for (const bool loss : {false, true}) {
+      if (embedding == spec.embedding_in_pipeline_split && loss == spec.loss_in_pipeline_split) continue;
+      const int n = decoder + (embedding ? 1 : 0) + (loss ? 1 : 0);
+      if (!splits(n, p * v, embedding || loss)) continue;
+      std::vector<std::string> set;
+      std::vector<std::string> removed;
+      for (const auto& [key, on, was] : {std::tuple{kEmbeddingKey, embedding, spec.embedding_in_pipeline_split},
+                                         std::tuple{kLossKey, loss, spec.loss_in_pipeline_split}}) {
+        if (on != was) (on ? set : removed).push_back(key);
+      }
+      const auto joined = [](const std::vector<std::string>& keys) {
+        return keys.size() == 2 ? keys[0] + " and " + keys[1] : keys.front();
+      };
+      std::string change = set.empty() ? "" : "set " + joined(set) + ": true";
+      if (!removed.empty()) change += (change.empty() ? "remove " : " and remove ") + joined(removed);
+      fixes.push_back(change + " (" +
+                      (n == decoder ? "the " + std::to_string(n) + " decoder layers alone"
+                                    : std::to_string(n) + " pipeline layers" +
+                                          (embedding && loss ? ", as Megatron-Core splits them" : "")) +
+                      ")");
+    }
+  }
+  if (fixes.empty()) return "; choose a pipeline_parallel x virtual_stages that divides the " + std::to_string(layers) + " layers";
+  std::string text = "; " + fixes.front();
+  for (std::size_t i = 1; i < fixes.size(); ++i) text += "; or " + fixes[i];
+  return text;
+}
+
 /// FSDP and ZeRO under a pipeline (`p_text`: "pipeline_parallel 4"): what gpuplan models is the
 /// distributed optimizer's layout that torchtitan's FSDP and DeepSpeed's ZeRO-1 run there
 /// (models/memory/distributed_optimizer.h runs_distributed_optimizer). False after an error.
@@ -73,7 +137,7 @@ bool check_sharded_pipeline(MapReader& parallelism, const models::ParallelismSpe
                                                                   : "; set sharding: full_shard");
     return false;
   }
-  if (!fsdp && spec.zero_stage != 1) {
+  if (!fsdp && spec.zero_stage > 1) {  // 0: zero_stage missing, refused where it is read
     parallelism.error("zero_stage",
                       p_text + " with zero_stage " + std::to_string(spec.zero_stage) +
                           ": DeepSpeed's pipeline engine runs ZeRO stage 1 only (\"ZeRO-2 and ZeRO-3 are "
@@ -93,13 +157,6 @@ bool check_sharded_pipeline(MapReader& parallelism, const models::ParallelismSpe
                       "; remove fp8_all_gather, or set pipeline_parallel: 1");
     return false;
   }
-  if (spec.expert_parallel > 1) {
-    parallelism.error("expert_parallel",
-                      "expert_parallel " + std::to_string(spec.expert_parallel) + " with " + p_text +
-                          " and strategy " + strategy + " is not modelled",
-                      "; set parallelism.strategy: ddp, or expert_parallel: 1");
-    return false;
-  }
   return true;
 }
 
@@ -110,11 +167,20 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
   const int v = spec.virtual_stages;
   const bool interleaved = spec.pipeline_schedule == models::PipelineSchedule::kInterleavedOneFOneB;
   if (p == 1) {
-    for (const char* key : {"pipeline_schedule", "virtual_stages", kEmbeddingKey, kLossKey}) {
+    for (const char* key : {"pipeline_schedule", "virtual_stages"}) {
       if (parallelism.has(key)) {
         parallelism.error(key, std::string(key) + " applies to pipeline stages, but pipeline_parallel is 1",
                           "; set pipeline_parallel: 2 or more, or remove " + std::string(key));
         return;
+      }
+    }
+    // The split flags: true needs stages (false is the default and says nothing); each reported.
+    const std::pair<const char*, bool> flags[] = {{kEmbeddingKey, spec.embedding_in_pipeline_split},
+                                                  {kLossKey, spec.loss_in_pipeline_split}};
+    for (const auto& [key, set] : flags) {
+      if (set) {
+        parallelism.error(key, std::string(key) + " applies to pipeline stages, but pipeline_parallel is 1",
+                          "; set pipeline_parallel: 2 or more, or remove " + std::string(key));
       }
     }
     return;
@@ -169,25 +235,20 @@ void check_pipeline(MapReader& parallelism, const models::ParallelismSpec& spec,
                                                                                      : "the loss") +
                     ")"
               : std::to_string(layers) + " layers of " + workload.name;
-  if (layers % (p * v) != 0) {
-    // Megatron-Core's way to split a model whose layers do not divide: count the embedding and
-    // the loss as layers (Megatron-Bridge's Llama 3.1 405B: 126 + 2 over PP8 x VP8).
-    const std::string both = std::string("; or set ") + kEmbeddingKey + " and " + kLossKey + ": true (" +
-                             std::to_string(decoder + 2) + " pipeline layers, as Megatron-Core splits them)";
-    const bool both_divide = !counted && (decoder + 2) % (p * v) == 0 && (decoder + 2) / (p * v) >= 2;
+  if (layers % (p * v) != 0 || (counted && layers / (p * v) < 2)) {
+    const bool one_per_chunk = layers % (p * v) == 0;  // counted, and a chunk of only the embedding or loss
+    const std::string what = one_per_chunk ? std::string(spec.embedding_in_pipeline_split ? "the embedding's" : "") +
+                                                 (spec.embedding_in_pipeline_split && spec.loss_in_pipeline_split
+                                                      ? " and the loss's chunks"
+                                                  : spec.embedding_in_pipeline_split ? " chunk"
+                                                                                     : "the loss's chunk")
+                                           : "";
     parallelism.error(v > 1 ? "virtual_stages" : "pipeline_parallel",
-                      chunks + (v > 1 ? " do not" : " does not") + " divide the " + layers_text +
-                          " (each stage holds whole layers)",
-                      (v > 1 ? chunk_fix(layers / std::gcd(layers, p))
-                             : "; use pipeline_parallel " + divisors_text(std::gcd(layers, gpus_per_tensor_group))) +
-                          (both_divide ? both : ""));
-    return;
-  }
-  if (counted && layers / (p * v) < 2) {
-    parallelism.error(v > 1 ? "virtual_stages" : "pipeline_parallel",
-                      chunks + " split the " + layers_text + " one per chunk, leaving the embedding's or the loss's "
-                               "chunk without a decoder layer",
-                      v > 1 ? "; use fewer virtual_stages" : "; use a smaller pipeline_parallel");
+                      one_per_chunk ? chunks + " split the " + layers_text + " one per chunk, leaving " + what +
+                                          " without a decoder layer"
+                                    : chunks + (v > 1 ? " do not" : " does not") + " divide the " + layers_text +
+                                          " (each stage holds whole layers)",
+                      pipeline_split_fix(spec, decoder, gpus_per_tensor_group));
     return;
   }
   const int replica = spec.tensor_parallel * p;

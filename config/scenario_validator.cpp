@@ -552,6 +552,24 @@ std::optional<ValidatedJob> validate_variant(const YAML::Node& root_node, const 
                                "; use optimizer_implementation: fused, or remove it");
       }
     }
+    const bool sharded_pipeline = (parallelism.spec.strategy == models::ParallelStrategy::kFsdp ||
+                                   parallelism.spec.strategy == models::ParallelStrategy::kZero) &&
+                                  parallelism.spec.pipeline_parallel > 1;
+    if (sharded_pipeline && training) {
+      // FSDP and ZeRO-1 under a pipeline run as the distributed optimizer's layout
+      // (models/memory/distributed_optimizer.h), whose bytes are Adam's or SGD's.
+      const models::Optimizer o = training->optimizer;
+      if (o != models::Optimizer::kAdam && o != models::Optimizer::kAdamW && o != models::Optimizer::kSgd &&
+          o != models::Optimizer::kSgdMomentum) {
+        parallelism.reader->error("pipeline_parallel",
+                                  "pipeline_parallel " + std::to_string(parallelism.spec.pipeline_parallel) +
+                                      " with strategy " + std::string(models::name_of(parallelism.spec.strategy)) +
+                                      " is modelled with Adam or SGD state sharded over the stage's data-parallel "
+                                      "ranks, and training.optimizer is " +
+                                      std::string(models::name_of(o)),
+                                  "; use training.optimizer: adam, adamw, sgd or sgd_momentum, or strategy: ddp");
+      }
+    }
     if (parallelism.spec.distributed_optimizer && training) {
       const models::Optimizer o = training->optimizer;
       if (o != models::Optimizer::kAdam && o != models::Optimizer::kAdamW && o != models::Optimizer::kSgd &&

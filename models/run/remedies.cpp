@@ -5,6 +5,7 @@
 
 #include "models/gpu/op_time.h"
 #include "models/job/cloud_job.h"
+#include "models/memory/distributed_optimizer.h"
 #include "models/workload/attention_kernel.h"
 
 namespace gpuplan::models {
@@ -80,11 +81,11 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
   if (par.distributed_optimizer && par.grad_reduce_in_fp32) {
     add({{"parallelism.grad_reduce_in_fp32", "false"}}, "gradients reduced in 16 bit");  // 2 B main gradients instead of 4
   }
-  if (gpus >= 2 && par.strategy == ParallelStrategy::kDdp && par.tensor_parallel == 1 && par.pipeline_parallel == 1) {
+  if (gpus >= 2 && par.strategy == ParallelStrategy::kDdp && par.tensor_parallel == 1 && par.pipeline_parallel == 1 &&
+      par.expert_parallel == 1) {
     add({{"parallelism.strategy", "fsdp"}});
-  } else if (par.strategy == ParallelStrategy::kDdp && !par.distributed_optimizer && par.expert_parallel == 1 &&
-             par.gradient_ranks(gpus) >= 2) {
-    // Under tensor or pipeline parallelism: Megatron's distributed optimizer shards the
+  } else if (par.strategy == ParallelStrategy::kDdp && !par.distributed_optimizer && par.gradient_ranks(gpus) >= 2) {
+    // Under tensor, pipeline or expert parallelism: Megatron's distributed optimizer shards the
     // optimizer state over the data-parallel ranks (distributed_optimizer.h).
     add({{"parallelism.distributed_optimizer", "true"}});
   }
@@ -205,7 +206,8 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
   add(batch_relieves, {{"training.batch_size", std::to_string(2 * t.batch_size)}});
 
   // Between GPUs.
-  if (communication && job.parallelism.strategy == ParallelStrategy::kDdp) {
+  // (DDP and the distributed optimizer reduce once per step; FSDP / ZeRO-3 gather per micro-step.)
+  if (communication && (job.parallelism.strategy == ParallelStrategy::kDdp || runs_distributed_optimizer(job.parallelism))) {
     add("communication",
         {{"training.gradient_accumulation", std::to_string(4 * t.gradient_accumulation)}});
   }

@@ -73,7 +73,7 @@ std::optional<ScenarioOverride> smaller_optimizer_state(const TrainingSpec& t);
 /// with twice the accumulation (the same global batch), context parallelism 2 (a language
 /// model with fused attention on 2+ GPUs), 16-bit main gradients of Megatron's distributed
 /// optimizer (grad_reduce_in_fp32: false), FSDP in place of DDP (Megatron's distributed
-/// optimizer under tensor or pipeline parallelism, 2+ data-parallel ranks), 8-bit AdamW state, pure
+/// optimizer under tensor, pipeline or expert parallelism, 2+ data-parallel ranks), 8-bit AdamW state, pure
 /// bf16 in place of AMP, host offload as the strategy offers it (ZeRO: the optimizer state;
 /// FSDP with sharded parameters: parameters and optimizer together; ZeRO-3: both); the 16-bit
 /// gradients, 8-bit state and pure bf16 carry their numerics_change. Each is only a candidate: the caller validates it and computes its memory (cli/advisor.cpp). Empty for

@@ -283,6 +283,14 @@ TEST_SUITE("config.model_parallel") {
           Messages{"pipeline_parallel 2 with zero_stage 3: DeepSpeed's pipeline engine runs ZeRO stage 1 only (\"ZeRO-2 "
                    "and ZeRO-3 are incompatible with pipeline parallelism\") at s.yaml:16:15 (parallelism.zero_stage); "
                    "set zero_stage: 1, or strategy: fsdp (torchtitan's FSDP with pipeline parallelism)"});
+    // The distributed optimizer's bytes are Adam's or SGD's (a trial's adafactor ended in an internal error).
+    std::string adafactor = gpt2_on_node("  strategy: fsdp\n  pipeline_parallel: 2\n");
+    adafactor.replace(adafactor.find("optimizer: adamw"), 16, "optimizer: adafactor");
+    CHECK(scenario_errors(adafactor) ==
+          Messages{"pipeline_parallel 2 with strategy fsdp is modelled with Adam or SGD state sharded over the stage's "
+                   "data-parallel ranks, and training.optimizer is adafactor at s.yaml:16:22 "
+                   "(parallelism.pipeline_parallel); use training.optimizer: adam, adamw, sgd or sgd_momentum, or "
+                   "strategy: ddp"});
     CHECK(scenario_errors(gpt2_on_node("  strategy: fsdp\n  pipeline_parallel: 2\n  offload: {optimizer: cpu, "
                                        "parameters: cpu}\n")) ==
           Messages{"pipeline_parallel 2 with strategy fsdp and offload is not modelled at s.yaml:17:12 "
@@ -303,8 +311,25 @@ TEST_SUITE("config.model_parallel") {
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 2\n"
                                        "  account_for_loss_in_pipeline_split: true\n")) ==
           Messages{"pipeline_parallel 2 does not divide the 13 pipeline layers of gpt2 (12 decoder layers, the loss) "
-                   "(each stage holds whole layers) at s.yaml:16:22 (parallelism.pipeline_parallel); use "
-                   "pipeline_parallel 1"});
+                   "(each stage holds whole layers) at s.yaml:16:22 (parallelism.pipeline_parallel); remove "
+                   "account_for_loss_in_pipeline_split (the 12 decoder layers alone); or set "
+                   "account_for_embedding_in_pipeline_split: true (14 pipeline layers, as Megatron-Core splits "
+                   "them)"});
+    // Both flags with a chunk per layer: 14 over 7 x 2 chunks would leave the embedding's and
+    // the loss's chunks without a decoder layer.
+    std::string seven = gpt2_on_node("  strategy: ddp\n  pipeline_parallel: 7\n  pipeline_schedule: interleaved_1f1b\n"
+                                     "  virtual_stages: 2\n  account_for_embedding_in_pipeline_split: true\n"
+                                     "  account_for_loss_in_pipeline_split: true\n");
+    seven.replace(seven.find("gpus_per_node: 8"), 16, "gpus_per_node: 7");
+    seven.replace(seven.find("batch_size: 8,"), 14, "batch_size: 8, gradient_accumulation: 7,");
+    CHECK(scenario_errors(seven) ==
+          Messages{"pipeline_parallel 7 x virtual_stages 2 = 14 chunks split the 14 pipeline layers of gpt2 (12 "
+                   "decoder layers, the embedding and the loss) one per chunk, leaving the embedding's and the "
+                   "loss's chunks without a decoder layer at s.yaml:18:19 (parallelism.virtual_stages); use "
+                   "pipeline_schedule: 1f1b (a stage of 2 layers has nothing to interleave)"});
+    // pipeline_parallel 1: each flag that is true is refused; false is the default.
+    CHECK_FALSE(job_of(gpt2_on_node("  strategy: ddp\n  account_for_embedding_in_pipeline_split: false\n"))
+                    .parallelism.embedding_in_pipeline_split);
     CHECK(scenario_errors(gpt2_on_node("  strategy: ddp\n  account_for_loss_in_pipeline_split: true\n")) ==
           Messages{"account_for_loss_in_pipeline_split applies to pipeline stages, but pipeline_parallel is 1 at "
                    "s.yaml:16:39 (parallelism.account_for_loss_in_pipeline_split); set pipeline_parallel: 2 or "
