@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "models/memory/distributed_optimizer.h"
@@ -173,10 +174,11 @@ TEST_SUITE("models.distributed_optimizer") {
     job.parallelism.distributed_optimizer = false;
     job.parallelism.pipeline_parallel = 2;
     job.training.gradient_accumulation = 2;
-    for (const auto& [strategy, stage] : {std::pair{ParallelStrategy::kFsdp, 0}, std::pair{ParallelStrategy::kZero, 1}}) {
-      job.parallelism.strategy = strategy;
-      job.parallelism.zero_stage = stage;
-      CAPTURE(name_of(strategy));
+    for (const std::pair<ParallelStrategy, int>& s : {std::pair{ParallelStrategy::kFsdp, 0}, std::pair{ParallelStrategy::kZero, 1}}) {
+      job.parallelism.strategy = s.first;
+      job.parallelism.zero_stage = s.second;
+      const std::string_view strategy = name_of(s.first);  // (doctest's CAPTURE cannot take a structured binding under clang)
+      CAPTURE(strategy);
       CHECK(runs_distributed_optimizer(job.parallelism));
       CHECK(distributed_optimizer_shard_ranks(job) == 4);
       CHECK_FALSE(sharding_layout(job).sharded_strategy);
