@@ -1,7 +1,8 @@
 #pragma once
 /// \file distributed_optimizer.h
 /// Megatron-LM's distributed optimizer (`--use-distributed-optimizer`;
-/// `parallelism.distributed_optimizer: true` with strategy ddp): the one rule for its bytes per
+/// `parallelism.distributed_optimizer: true` with strategy ddp; also the layout FSDP and ZeRO-1
+/// run under a pipeline, runs_distributed_optimizer): the one rule for its bytes per
 /// parameter, read by the memory model (parallel_memory.h) and the step plan
 /// (models/step/step_plan.cpp: gradient width of the buckets, shard the optimizer updates,
 /// all-gather of the updated parameters). Pure (STYLE.md E2).

@@ -114,12 +114,12 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
   const auto& ops = whole_rank.ops;
   // Pipeline parallelism: the model chunk of each op (one chunk without a pipeline).
   const int p = job.parallelism.pipeline_parallel;
-  // Expert parallelism: the all-to-alls around each MoE layer's experts (expert_parallel_plan.h),
-  // within the rank's data-parallel group.
-  // FSDP and ZeRO-1 under a pipeline reduce over the stage's data-parallel ranks as Megatron's
-  // distributed optimizer does (distributed_optimizer.h).
+  // Megatron's distributed optimizer, and FSDP / ZeRO-1 under a pipeline run as it, with more
+  // than one data-parallel rank (distributed_optimizer.h).
   const bool distributed_optimizer = runs_distributed_optimizer(job.parallelism) &&
                                      job.parallelism.gradient_ranks(job.hardware.gpus_per_node * job.hardware.nodes) > 1;
+  // Expert parallelism: the all-to-alls around each MoE layer's experts (expert_parallel_plan.h),
+  // within the rank's data-parallel group.
   const bool data_parallel_groups = ddp(job) || distributed_optimizer || job.parallelism.expert_parallel > 1;
   const Topology data_parallel_group = !data_parallel_groups ? job.hardware.topology
                                        : p > 1               ? pipeline_data_parallel_topology(job)
@@ -175,8 +175,10 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
   }
   // DDP buckets hold .grad (fp32; bf16 in pure bf16); Megatron's distributed optimizer its
   // main grads (distributed_optimizer.h).
-  const double gradient_bytes = runs_distributed_optimizer(job.parallelism) ? distributed_optimizer_bytes_per_parameter(t, job.parallelism.grad_reduce_in_fp32).gradient_bytes
-                                                      : parameter_element_bytes(t.precision);
+  const double gradient_bytes =
+      runs_distributed_optimizer(job.parallelism)
+          ? distributed_optimizer_bytes_per_parameter(t, job.parallelism.grad_reduce_in_fp32).gradient_bytes
+          : parameter_element_bytes(t.precision);
   // Backward runs in reverse; a recomputed op's forward is replayed before its backward
   // (replays_forward: full checkpointing replays every block, one extra forward of the blocks:
   // Chen et al. 2016, "Training Deep Nets with Sublinear Memory Cost"; selective and {every: N}
@@ -263,7 +265,8 @@ std::vector<StepPlan> plan_stages(const JobSpec& job, const GpuEfficiency& e, st
     // ones: split into units of at most 64 kernels so dispatch and execution overlap.
     // FSDP / ZeRO: each rank updates its shard of the parameters only; with tensor parallelism
     // the rank's share of them (rank.parameters).
-    // Megatron's distributed optimizer likewise updates its 1/d of the fp32 main parameters.
+    // Megatron's distributed optimizer likewise updates its 1/d of the fp32 main parameters
+    // (of the experts' its share over the ranks holding them: distributed_optimizer_local_parameters).
     const double updated = sharding.optimizer_state ? rank.parameters / sharding.shard_ranks
                                                     : distributed_optimizer_local_parameters(job, rank);
     const KernelWork opt = optimizer_work(updated, std::max(1, parameter_tensors), gpu, t, e);
