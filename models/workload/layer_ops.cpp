@@ -172,4 +172,10 @@ Op fused_linear_cross_entropy_op(std::string name, double rows, double hidden, d
   return op;
 }
 
+double image_classifier_input_bytes(double channels, double image_size) {
+  constexpr double kImageBytesPerElement = 4.0;
+  constexpr double kLabelBytes = 8.0;
+  return channels * image_size * image_size * kImageBytesPerElement + kLabelBytes;
+}
+
 }  // namespace gpuplan::models

@@ -128,4 +128,8 @@ double liger_chunk_rows(double rows, double hidden, double classes);
 /// of the unfused loss.
 Op fused_linear_cross_entropy_op(std::string name, double rows, double hidden, double classes);
 
+/// Bytes one image-classification sample copies host to device: the image of `channels` x
+/// image_size² as fp32 (torchvision's ToTensor) and its int64 label.
+double image_classifier_input_bytes(double channels, double image_size);
+
 }  // namespace gpuplan::models

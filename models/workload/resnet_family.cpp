@@ -4,16 +4,12 @@
 #include <cmath>
 
 #include "models/workload/architecture_reader.h"
-#include "models/workload/layer_ops.h"
+#include "models/workload/conv_net_builder.h"
 
 namespace gpuplan::models {
 
 namespace {
 
-constexpr double kFlopPerMac = 2.0;
-/// The image travels as fp32 (torchvision ToTensor), the label as int64.
-constexpr double kImageBytesPerElement = 4.0;
-constexpr double kLabelBytes = 8.0;
 /// Bottleneck blocks widen their output 4× (He et al. 2016, fig. 5).
 constexpr double kBottleneckExpansion = 4.0;
 
@@ -31,155 +27,75 @@ constexpr std::array<ResnetLayout, 5> kLayouts = {{
     {152, true, {3, 8, 36, 3}},
 }};
 
-/// An activation tensor of `channels` × size × size, and whether some op already saves it.
-struct Tensor {
-  double channels;
-  double size;
-  bool saved;
-  double elements() const { return channels * size * size; }
-};
-
-/// Appends the ops of a ResNet to `ops`, tracking which tensors are already saved.
-class ResnetBuilder {
+/// The blocks of a ResNet, ResNeXt or SE-ResNeXt on the shared conv-net builder.
+class ResnetBlocks {
  public:
-  explicit ResnetBuilder(std::vector<Op>& ops) : ops_(ops) {}
-
-  /// Convolution without bias; output size floor((size + 2·pad − kernel) / stride) + 1.
-  /// Saves its input unless it is already saved. `first`: the input is the image, which
-  /// needs no gradient, so backward computes only the weight gradient (ratio 1).
-  Tensor conv(const std::string& name, Tensor& x, double out_channels, double kernel, double stride,
-              double pad, bool first = false) {
-    const double out_size = std::floor((x.size + 2.0 * pad - kernel) / stride) + 1.0;
-    const double weights = out_channels * x.channels * kernel * kernel;
-    const Tensor y{out_channels, out_size, false};
-    ops_.push_back(Op{
-        .name = name,
-        .op_class = OpClass::kConv,
-        .forward_flop = kFlopPerMac * weights * out_size * out_size,
-        .input_elements = x.elements(),
-        .output_elements = y.elements(),
-        .parameters = weights,
-        .saved_elements = x.saved ? 0.0 : x.elements(),
-        .backward_flop_ratio = first ? 1.0 : 2.0,
-        .forward_kernels = 1,
-    });
-    x.saved = true;
-    return y;
-  }
-
-  /// Batch norm in training mode: saves its input; weight and bias per channel.
-  Tensor batch_norm(const std::string& name, Tensor& x) {
-    ops_.push_back(Op{
-        .name = name,
-        .op_class = OpClass::kNormalization,
-        .forward_flop = kBatchNormFlopPerElement * x.elements(),
-        .input_elements = x.elements(),
-        .output_elements = x.elements(),
-        .parameters = 2.0 * x.channels,
-        .saved_elements = x.saved ? 0.0 : x.elements(),
-        .backward_flop_ratio = 1.0,
-        .forward_kernels = 1,
-        .batch_norm_channels = x.channels,
-    });
-    x.saved = true;
-    return Tensor{x.channels, x.size, false};
-  }
-
-  /// In-place ReLU: saves its output (threshold_backward needs it).
-  Tensor relu(const std::string& name, const Tensor& x) {
-    ops_.push_back(elementwise_op(name, x.elements(), 1.0, kReluFlopPerElement, x.elements()));
-    return Tensor{x.channels, x.size, true};
-  }
-
-  /// In-place `out += identity`: saves nothing; the result is a new, unsaved tensor.
-  Tensor add(const std::string& name, const Tensor& x) {
-    ops_.push_back(residual_add_op(name, x.elements()));
-    return Tensor{x.channels, x.size, false};
-  }
-
-  /// Max pool 3×3, stride 2, padding 1: saves its input and one index per output.
-  Tensor max_pool(const std::string& name, Tensor& x) {
-    constexpr double kWindow = 3.0;
-    const double out_size = std::floor((x.size + 2.0 - kWindow) / 2.0) + 1.0;
-    const Tensor y{x.channels, out_size, false};
-    ops_.push_back(Op{
-        .name = name,
-        .op_class = OpClass::kPooling,
-        .forward_flop = kWindow * kWindow * y.elements(),  // one comparison per window element
-        .input_elements = x.elements(),
-        .output_elements = y.elements(),
-        .parameters = 0.0,
-        .saved_elements = (x.saved ? 0.0 : x.elements()) + y.elements(),
-        .backward_flop_ratio = 1.0,
-        .forward_kernels = 1,
-    });
-    x.saved = true;
-    return y;
-  }
-
-  /// Adaptive average pool to 1×1: sums each channel, divides once. Saves its input.
-  Tensor global_avg_pool(const std::string& name, Tensor& x) {
-    ops_.push_back(Op{
-        .name = name,
-        .op_class = OpClass::kPooling,
-        .forward_flop = x.elements() + x.channels,
-        .input_elements = x.elements(),
-        .output_elements = x.channels,
-        .parameters = 0.0,
-        .saved_elements = x.saved ? 0.0 : x.elements(),
-        .backward_flop_ratio = 1.0,
-        .forward_kernels = 1,
-    });
-    x.saved = true;
-    return Tensor{x.channels, 1.0, false};
-  }
+  /// `groups` and `width_per_group`: ResNeXt's cardinality and bottleneck width per group
+  /// (Xie et al. 2017; 1 and 64 for ResNet); `se_reduction`: the squeeze-and-excitation
+  /// reduction ratio after each block's last batch norm (Hu et al. 2018; 0 for none).
+  ResnetBlocks(ConvNetBuilder& builder, double groups, double width_per_group, double se_reduction)
+      : b_(builder), groups_(groups), width_per_group_(width_per_group), se_reduction_(se_reduction) {}
 
   /// torchvision BasicBlock: 3×3 conv (stride) → BN → ReLU → 3×3 conv → BN, + identity
   /// (1×1 conv + BN downsample when the shape changes), ReLU.
-  Tensor basic_block(const std::string& prefix, Tensor x, double planes, double stride) {
-    Tensor out = conv(prefix + "conv1", x, planes, 3.0, stride, 1.0);
-    out = batch_norm(prefix + "bn1", out);
-    out = relu(prefix + "relu1", out);
-    out = conv(prefix + "conv2", out, planes, 3.0, 1.0, 1.0);
-    out = batch_norm(prefix + "bn2", out);
+  ConvTensor basic_block(const std::string& prefix, ConvTensor x, double planes, double stride) {
+    ConvTensor out = b_.conv(prefix + "conv1", x, planes, 3.0, stride, 1.0);
+    out = b_.batch_norm(prefix + "bn1", out);
+    out = b_.relu(prefix + "relu1", out);
+    out = b_.conv(prefix + "conv2", out, planes, 3.0, 1.0, 1.0);
+    out = b_.batch_norm(prefix + "bn2", out);
+    out = excite(prefix, out);
     downsample(prefix, x, planes, stride);
-    out = add(prefix + "add", out);
-    return relu(prefix + "relu2", out);
+    out = b_.add(prefix + "add", out);
+    return b_.relu(prefix + "relu2", out);
   }
 
-  /// torchvision Bottleneck (v1.5): 1×1 conv → BN → ReLU → 3×3 conv (stride) → BN → ReLU →
-  /// 1×1 conv (4× planes) → BN, + identity (downsample when needed), ReLU.
-  Tensor bottleneck_block(const std::string& prefix, Tensor x, double planes, double stride) {
-    Tensor out = conv(prefix + "conv1", x, planes, 1.0, 1.0, 0.0);
-    out = batch_norm(prefix + "bn1", out);
-    out = relu(prefix + "relu1", out);
-    out = conv(prefix + "conv2", out, planes, 3.0, stride, 1.0);
-    out = batch_norm(prefix + "bn2", out);
-    out = relu(prefix + "relu2", out);
-    out = conv(prefix + "conv3", out, planes * kBottleneckExpansion, 1.0, 1.0, 0.0);
-    out = batch_norm(prefix + "bn3", out);
+  /// torchvision Bottleneck (v1.5): 1×1 conv → BN → ReLU → 3×3 conv (stride, `groups`) → BN →
+  /// ReLU → 1×1 conv (4× planes) → BN [→ squeeze-and-excitation], + identity (downsample when
+  /// needed), ReLU. The inner width is planes × width_per_group / 64 × groups (torchvision's
+  /// `width`; ResNeXt-50 32x4d's first stage: 128).
+  ConvTensor bottleneck_block(const std::string& prefix, ConvTensor x, double planes, double stride) {
+    const double width = std::floor(planes * width_per_group_ / 64.0) * groups_;
+    ConvTensor out = b_.conv(prefix + "conv1", x, width, 1.0, 1.0, 0.0);
+    out = b_.batch_norm(prefix + "bn1", out);
+    out = b_.relu(prefix + "relu1", out);
+    out = b_.conv(prefix + "conv2", out, width, 3.0, stride, 1.0, groups_);
+    out = b_.batch_norm(prefix + "bn2", out);
+    out = b_.relu(prefix + "relu2", out);
+    out = b_.conv(prefix + "conv3", out, planes * kBottleneckExpansion, 1.0, 1.0, 0.0);
+    out = b_.batch_norm(prefix + "bn3", out);
+    out = excite(prefix, out);
     downsample(prefix, x, planes * kBottleneckExpansion, stride);
-    out = add(prefix + "add", out);
-    return relu(prefix + "relu3", out);
+    out = b_.add(prefix + "add", out);
+    return b_.relu(prefix + "relu3", out);
   }
 
  private:
-  void downsample(const std::string& prefix, Tensor& x, double out_channels, double stride) {
+  ConvTensor excite(const std::string& prefix, ConvTensor& out) {
+    if (se_reduction_ <= 0.0) return out;
+    return b_.squeeze_excitation(prefix + "se.", out, std::floor(out.channels / se_reduction_), false);
+  }
+
+  void downsample(const std::string& prefix, ConvTensor& x, double out_channels, double stride) {
     if (stride == 1.0 && x.channels == out_channels) {
       return;
     }
-    Tensor identity = conv(prefix + "downsample.0", x, out_channels, 1.0, stride, 0.0);
-    batch_norm(prefix + "downsample.1", identity);
+    ConvTensor identity = b_.conv(prefix + "downsample.0", x, out_channels, 1.0, stride, 0.0);
+    b_.batch_norm(prefix + "downsample.1", identity);
   }
 
-  std::vector<Op>& ops_;
+  ConvNetBuilder& b_;
+  double groups_;
+  double width_per_group_;
+  double se_reduction_;
 };
 
 }  // namespace
 
 std::string ResnetFamily::summary() const {
   return "ResNet-18/34/50/101/152 image classifier as torchvision builds it (He et al. 2016, "
-         "v1.5 bottleneck), batch norm in training mode, cross-entropy loss";
+         "v1.5 bottleneck), with ResNeXt's grouped 3x3 convolutions (groups, width_per_group) and "
+         "squeeze-and-excitation (se_reduction) as options; batch norm in training mode, cross-entropy loss";
 }
 
 std::vector<ArchitectureParameter> ResnetFamily::parameters() const {
@@ -189,6 +105,18 @@ std::vector<ArchitectureParameter> ResnetFamily::parameters() const {
       count_with_default("image_size", "input height = width, pixels", 224, 32),
       count_with_default("classes", "output classes of the fc layer", 1000),
       count_with_default("channels", "input image channels", 3),
+      count_with_default("groups",
+                         "bottleneck 3x3 convolution groups (ResNeXt's cardinality, Xie et al. 2017): 32 for "
+                         "ResNeXt 32x4d; 1 for ResNet",
+                         1),
+      count_with_default("width_per_group",
+                         "bottleneck width per group at the first stage, doubling per stage: 4 for ResNeXt "
+                         "32x4d; 64 for ResNet",
+                         64),
+      count_with_default("se_reduction",
+                         "squeeze-and-excitation after each block's last batch norm, reduction ratio r "
+                         "(Hu et al. 2018: 16); 0 for none",
+                         0, 0),
   };
 }
 
@@ -209,14 +137,32 @@ Workload ResnetFamily::build(const ArchitectureValues& values) const {
   const double image_size = reader.value("image_size");
   const double classes = reader.value("classes");
   const double channels = reader.value("channels");
+  const double groups = reader.value("groups");
+  const double width_per_group = reader.value("width_per_group");
+  if (!layout->bottleneck && (groups != 1.0 || width_per_group != 64.0)) {
+    throw WorkloadError(groups != 1.0 ? "groups" : "width_per_group",
+                        "ResNet-" + std::to_string(depth) +
+                            " has basic blocks, which torchvision builds only with groups 1 and width_per_group 64; "
+                            "remove groups and width_per_group, or use depth 50, 101 or 152 (bottleneck blocks)");
+  }
+  // The narrowest block output is the first stage's: 64 channels (basic) or 256 (bottleneck).
+  const double se_reduction = reader.value("se_reduction");
+  const double narrowest = layout->bottleneck ? 64.0 * kBottleneckExpansion : 64.0;
+  if (se_reduction > narrowest) {
+    throw WorkloadError("se_reduction", "se_reduction " + format_architecture_value(se_reduction) +
+                                            " leaves the first stage's squeeze (" + format_architecture_value(narrowest) +
+                                            " channels) with none; use se_reduction " +
+                                            format_architecture_value(narrowest) + " or less (Hu et al. 2018: 16)");
+  }
 
   Workload workload;
   workload.name = "inline";
   workload.family = "resnet";
-  ResnetBuilder builder(workload.ops.edit());
+  ConvNetBuilder builder(workload.ops.edit());
+  ResnetBlocks blocks(builder, groups, width_per_group, se_reduction);
 
-  Tensor image{channels, image_size, false};
-  Tensor x = builder.conv("conv1", image, 64.0, 7.0, 2.0, 3.0, true);
+  ConvTensor image{channels, image_size, false};
+  ConvTensor x = builder.conv("conv1", image, 64.0, 7.0, 2.0, 3.0, 1.0, false, true);
   x = builder.batch_norm("bn1", x);
   x = builder.relu("relu", x);
   x = builder.max_pool("maxpool", x);
@@ -226,21 +172,12 @@ Workload ResnetFamily::build(const ArchitectureValues& values) const {
       const std::string prefix =
           "layer" + std::to_string(stage + 1) + "." + std::to_string(block) + ".";
       const double stride = (stage > 0 && block == 0) ? 2.0 : 1.0;
-      x = layout->bottleneck ? builder.bottleneck_block(prefix, x, planes, stride)
-                             : builder.basic_block(prefix, x, planes, stride);
+      x = layout->bottleneck ? blocks.bottleneck_block(prefix, x, planes, stride)
+                             : blocks.basic_block(prefix, x, planes, stride);
     }
   }
-  x = builder.global_avg_pool("avgpool", x);
-  workload.ops.push_back(linear_op("fc", 1.0, x.channels, classes, true, !x.saved));
-  workload.ops.push_back(cross_entropy_op("loss", 1.0, classes));
-
-  for (const Op& op : workload.ops) {
-    workload.parameters += op.parameters;
-  }
-  workload.tokens_per_sample = 1.0;
-  workload.is_language_model = false;
-  workload.input_bytes_per_sample =
-      channels * image_size * image_size * kImageBytesPerElement + kLabelBytes;
+  builder.classifier_head(x, classes, false);
+  finish_image_classifier(workload, channels, image_size);
   return workload;
 }
 

@@ -26,13 +26,18 @@
 namespace gpuplan::models {
 
 /// The `resnet` workload family. Parameters: depth (required; 18, 34, 50, 101 or 152),
-/// image_size (224 px), classes (1000), channels (3).
+/// image_size (224 px), classes (1000), channels (3), and for ResNeXt (Xie et al. 2017) and
+/// SE-ResNeXt (Hu et al. 2018): groups (1) and width_per_group (64) of the bottleneck's 3×3
+/// convolution, se_reduction (0: no squeeze-and-excitation). ResNeXt-50 32x4d has
+/// torchvision's 25,028,904 parameters, ResNeXt-101 32x4d timm's 44,177,704.
 class ResnetFamily final : public IWorkloadFamily {
  public:
   std::string summary() const override;
   std::vector<ArchitectureParameter> parameters() const override;
-  /// Throws WorkloadError("depth") for a depth that is not in He et al.'s table 1, and for
-  /// the generic problems of ArchitectureReader.
+  /// Throws WorkloadError("depth") for a depth that is not in He et al.'s table 1,
+  /// WorkloadError("groups" / "width_per_group") for ResNeXt options on basic blocks,
+  /// WorkloadError("se_reduction") for a reduction wider than the first stage, and for the
+  /// generic problems of ArchitectureReader.
   Workload build(const ArchitectureValues& values) const override;
 };
 

@@ -8,9 +8,6 @@ namespace gpuplan::models {
 
 namespace {
 constexpr double kFlopPerMac = 2.0;
-/// The image travels as fp32 (torchvision ToTensor), the label as int64.
-constexpr double kImageBytesPerElement = 4.0;
-constexpr double kLabelBytes = 8.0;
 /// `attention_module` choices: timm's Attention (one qkv Linear, reshape and permute views,
 /// SDPA, one copy of the context) or torchvision's nn.MultiheadAttention.
 constexpr std::size_t kAttentionTimm = 0;
@@ -123,7 +120,7 @@ Workload VitFamily::build(const ArchitectureValues& values) const {
   }
   workload.tokens_per_sample = 1.0;
   workload.is_language_model = false;
-  workload.input_bytes_per_sample = image_elements * kImageBytesPerElement + kLabelBytes;
+  workload.input_bytes_per_sample = image_classifier_input_bytes(channels, static_cast<double>(image_size));
   return workload;
 }
 

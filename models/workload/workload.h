@@ -121,6 +121,10 @@ struct Op {
   /// N·H·W elements each (resnet_family.cpp). 0 for every other op (layer and RMS norms
   /// reduce over a row's features instead).
   double batch_norm_channels = 0.0;
+  /// For a grouped convolution (OpClass::kConv over groups > 1): the input channels of each
+  /// group, 1 for a depthwise convolution (EfficientNet's), 4 for ResNeXt 32x4d's first stage
+  /// (conv_net_builder.h). 0 for a dense convolution and every other op.
+  double conv_group_input_channels = 0.0;
   /// The op applies a causal mask: a decoder's eager "attn.mask", or a fused attention op
   /// called with is_causal, whose kernel skips the key tiles above the diagonal
   /// (fused_attention_tile_share(), attention_kernel.h).

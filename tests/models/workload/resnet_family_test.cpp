@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "catalog_models.h"
@@ -10,20 +11,10 @@
 namespace gpuplan::models {
 
 using testing::build_catalog_model;
+using testing::conv_and_linear_macs;
 using testing::sum_over;
 
 namespace {
-
-/// Multiply-accumulates of the conv and fc ops: what torchvision's "GFLOPS" column counts.
-double conv_and_linear_macs(const Workload& workload) {
-  double flop = 0.0;
-  for (const Op& op : workload.ops) {
-    if (op.op_class == OpClass::kConv || op.op_class == OpClass::kMatmul) {
-      flop += op.forward_flop;
-    }
-  }
-  return flop / 2.0;  // 1 MAC = 2 FLOP (the fc bias adds are 1000 FLOP, negligible)
-}
 
 double conv_flop(const Workload& workload) {
   double flop = 0.0;
@@ -177,6 +168,70 @@ TEST_SUITE("models.workload.resnet_family") {
       CHECK(std::string(error.what()) ==
             "missing parameter 'depth' of resnet (layers with weights: 18, 34 (basic blocks), "
             "50, 101 or 152 (bottlenecks)); add 'depth: <value>' to the model");
+    }
+  }
+
+  TEST_CASE("ResNeXt-50 32x4d has torchvision's 25,028,904 parameters and 4.23 G MACs") {
+    // Xie et al. 2017, table 1: the bottleneck's 3x3 convolution in 32 groups, inner width
+    // planes x 4 / 64 x 32 = 2 x planes (128 at the first stage). torchvision docs,
+    // ResNeXt50_32X4D_Weights.IMAGENET1K_V1: num_params 25,028,904, GFLOPS 4.23 (MACs).
+    // layer1.0 by hand: 1x1 64->128 8,192 + grouped 3x3 128->128 (4 inputs per group) 4,608
+    // + 1x1 128->256 32,768 + downsample 16,384 + BN 2 x (128 + 128 + 256 + 256) = 1,536.
+    const Workload workload = build_catalog_model("resnext50-32x4d");
+    CHECK(workload.parameters == 25'028'904.0);
+    CHECK(conv_and_linear_macs(workload) == doctest::Approx(4.23 * core::kGiga).epsilon(0.01));
+    CHECK(sum_over(workload, "layer1.0.", [](const Op& op) { return op.parameters; }) ==
+          8'192.0 + 4'608.0 + 32'768.0 + 16'384.0 + 1'536.0);
+    for (const Op& op : workload.ops) {
+      CAPTURE(op.name);
+      // Only the 3x3 convolutions are grouped: 4 inputs per group at the first stage, 32 at the last.
+      const bool grouped = op.name.find(".conv2") != std::string::npos;
+      CHECK(op.conv_group_input_channels == (grouped ? 4.0 * std::pow(2.0, op.name[5] - '1') : 0.0));
+    }
+  }
+
+  TEST_CASE("squeeze-and-excitation adds 2 C^2 / r + C / r + C parameters per block") {
+    // SE-ResNeXt-101 32x4d (Hu et al. 2018, r = 16) over ResNeXt-101 32x4d, by hand:
+    // C = 256 (3 blocks): 2 x 256 x 16 + 16 + 256 = 8,464; C = 512 (4): 33,312;
+    // C = 1,024 (23): 132,160; C = 2,048 (3): 526,464; total 4,777,712.
+    const Workload plain = build_catalog_model("resnext101-32x4d");
+    const Workload se = build_catalog_model("se-resnext101-32x4d");
+    CHECK(se.parameters - plain.parameters == 4'777'712.0);
+    // timm's resnext101_32x4d: 44,177,704 parameters; the SE variant 48.96 M (Hu et al.'s
+    // table 2 lists 49.0 M for SE-ResNeXt-101).
+    CHECK(plain.parameters == 44'177'704.0);
+    // The pool saves the block output (its BN's output: new), the sigmoid its 1 x 1 gate (C
+    // elements), and the multiply reads both, saving nothing more.
+    const auto saved = [&](const std::string& name) {
+      for (const Op& op : se.ops) {
+        if (op.name == name) return op.saved_elements;
+      }
+      return -1.0;
+    };
+    CHECK(saved("layer1.0.se.avgpool") == 256.0 * 56.0 * 56.0);
+    CHECK(saved("layer1.0.se.gate") == 256.0);
+    CHECK(saved("layer1.0.se.scale") == 0.0);
+    CHECK(saved("layer1.0.add") == 0.0);
+  }
+
+  TEST_CASE("ResNeXt options are refused where torchvision has no such model") {
+    try {
+      testing::build("resnet", {{"depth", 18}, {"groups", 32}});
+      FAIL("no error");
+    } catch (const WorkloadError& error) {
+      CHECK(error.parameter() == "groups");
+      CHECK(std::string(error.what()) ==
+            "ResNet-18 has basic blocks, which torchvision builds only with groups 1 and width_per_group 64; remove "
+            "groups and width_per_group, or use depth 50, 101 or 152 (bottleneck blocks)");
+    }
+    try {
+      testing::build("resnet", {{"depth", 50}, {"se_reduction", 300}});
+      FAIL("no error");
+    } catch (const WorkloadError& error) {
+      CHECK(error.parameter() == "se_reduction");
+      CHECK(std::string(error.what()) ==
+            "se_reduction 300 leaves the first stage's squeeze (256 channels) with none; use se_reduction 256 or less "
+            "(Hu et al. 2018: 16)");
     }
   }
 
