@@ -171,7 +171,7 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
   if ((t.precision == Precision::kFp32 || t.precision == Precision::kTf32) && g.has_tensor_cores_fp16()) {
     add("gpu_compute", {{"training.precision", g.has_tf32_bf16() ? "bf16_amp" : "fp16_amp"}});
   }
-  if (job.workload.family == "resnet" && t.memory_format == MemoryFormat::kChannelsFirst &&
+  if ((job.workload.family == "resnet" || job.workload.family == "efficientnet") && t.memory_format == MemoryFormat::kChannelsFirst &&
       uses_tensor_cores(OpClass::kConv, t.precision, g)) {
     add("gpu_compute", {{"training.memory_format", "channels_last"}});
   }

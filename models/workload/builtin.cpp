@@ -1,5 +1,6 @@
 #include <memory>
 
+#include "models/workload/efficientnet_family.h"
 #include "models/workload/resnet_family.h"
 #include "models/workload/transformer_decoder_family.h"
 #include "models/workload/transformer_encoder_family.h"
@@ -9,6 +10,7 @@
 namespace gpuplan::models {
 
 void register_builtin_workloads(core::Registry<IWorkloadFamily>& registry) {
+  registry.add("efficientnet", std::make_unique<EfficientnetFamily>());
   registry.add("resnet", std::make_unique<ResnetFamily>());
   registry.add("transformer_decoder", std::make_unique<TransformerDecoderFamily>());
   registry.add("transformer_encoder", std::make_unique<TransformerEncoderFamily>());

@@ -80,7 +80,7 @@ class IWorkloadFamily {
 /// when the parameter is not enumerated.
 double encode_choice(const ArchitectureParameter& parameter, std::string_view choice);
 
-/// Registers the built-in families: "resnet", "transformer_decoder",
+/// Registers the built-in families: "efficientnet", "resnet", "transformer_decoder",
 /// "transformer_encoder" and "vit" (models/workload/builtin.cpp; STYLE.md P1).
 void register_builtin_workloads(core::Registry<IWorkloadFamily>& registry);
 

@@ -10,11 +10,11 @@
 namespace gpuplan::models {
 
 TEST_SUITE("models.workload.builtin") {
-  TEST_CASE("exactly the four built-in families are registered (STYLE.md P4)") {
+  TEST_CASE("exactly the five built-in families are registered (STYLE.md P4)") {
     core::Registry<IWorkloadFamily> registry;
     register_builtin_workloads(registry);
     CHECK(registry.names() ==
-          std::vector<std::string>{"resnet", "transformer_decoder", "transformer_encoder", "vit"});
+          std::vector<std::string>{"efficientnet", "resnet", "transformer_decoder", "transformer_encoder", "vit"});
   }
 
   TEST_CASE("every family and parameter is documented for `gpuplan explain`") {

@@ -71,6 +71,19 @@ inline CatalogModel catalog_model(const std::string& name) {
     return {"resnet", {{"depth", 101}, {"image_size", 224}, {"classes", 1000}}};
   if (name == "resnet152")
     return {"resnet", {{"depth", 152}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "resnext50-32x4d")
+    return {"resnet", {{"depth", 50}, {"groups", 32}, {"width_per_group", 4}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "resnext101-32x4d")
+    return {"resnet", {{"depth", 101}, {"groups", 32}, {"width_per_group", 4}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "se-resnext101-32x4d")
+    return {"resnet",
+            {{"depth", 101}, {"groups", 32}, {"width_per_group", 4}, {"se_reduction", 16}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "efficientnet-b0")
+    return {"efficientnet", {{"width_multiplier", 1.0}, {"depth_multiplier", 1.0}, {"image_size", 224}, {"classes", 1000}}};
+  if (name == "efficientnet-b3")
+    return {"efficientnet", {{"width_multiplier", 1.2}, {"depth_multiplier", 1.4}, {"image_size", 300}, {"classes", 1000}}};
+  if (name == "efficientnet-b4")
+    return {"efficientnet", {{"width_multiplier", 1.4}, {"depth_multiplier", 1.8}, {"image_size", 380}, {"classes", 1000}}};
   if (name == "vit-b16") {
     return {"vit",
             {{"layers", 12},
@@ -232,6 +245,16 @@ inline Workload build_catalog_model(const std::string& name,
   Workload workload = build(model.family, model.values);
   workload.name = name;
   return workload;
+}
+
+/// Multiply-accumulates of the conv and fc ops of a vision model: what torchvision's
+/// "GFLOPS" column counts (1 MAC = 2 FLOP; the fc's bias adds are negligible).
+inline double conv_and_linear_macs(const Workload& workload) {
+  double flop = 0.0;
+  for (const Op& op : workload.ops) {
+    if (op.op_class == OpClass::kConv || op.op_class == OpClass::kMatmul) flop += op.forward_flop;
+  }
+  return flop / 2.0;
 }
 
 /// Sum of `field` over the ops whose name starts with `prefix`.
