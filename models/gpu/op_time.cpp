@@ -218,10 +218,15 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     // convolutions run on the 16-bit path (runs_fp8_gemm, workload.h).
     const bool fp8_gemm = p == Precision::kFp8 && runs_fp8_gemm(op);
     const Precision math_p = p == Precision::kFp8 && !fp8_gemm ? Precision::kBf16Amp : p;
-    const bool tc = uses_tensor_cores(op.op_class, math_p, gpu);
+    // A depthwise convolution (one input channel per group: EfficientNet's) has no GEMM to
+    // give tensor cores: cuDNN's depthwise kernels and PyTorch's conv_depthwise2d compute it
+    // directly on the CUDA cores, in either layout without transposes, and at k² FLOP per
+    // element read it is bound by memory traffic (roofline below).
+    const bool depthwise = op.op_class == OpClass::kConv && op.conv_group_input_channels == 1.0;
+    const bool tc = !depthwise && uses_tensor_cores(op.op_class, math_p, gpu);
     double eff = tc ? e.matmul_tensor_core(gpu.efficiency_generation(), fp8_gemm) : e.matmul_cuda_core;
     double relative = 1.0;  // the op class relative to a GEMM of the same FLOP and path
-    if (op.op_class == OpClass::kConv) {
+    if (op.op_class == OpClass::kConv && !depthwise) {
       eff *= e.conv_relative_to_gemm;
       relative *= e.conv_relative_to_gemm;
       if (tc && training.memory_format == MemoryFormat::kChannelsFirst) {
@@ -282,7 +287,10 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
       eff *= attention;
       relative *= attention;
     }
-    if (const HockneyLine* measured = calibrated_gemm(op.op_class, math_p, gpu)) {
+    if (depthwise) {
+      // The CUDA-core rate, without a GEMM's class factor or calibrated GEMM line.
+      compute_rate = gpu.peak_fp32_flop_per_s * e.matmul_cuda_core * sustained_clock_factor(gpu);
+    } else if (const HockneyLine* measured = calibrated_gemm(op.op_class, math_p, gpu)) {
       // Calibrated: the measured GEMM rate at this op's FLOP per kernel (Hockney curve,
       // gpu_calibration.h) replaces peak x matmul efficiency; the class factors still apply.
       const double flop_per_kernel = w.forward.flop / std::max(1, op.forward_kernels);

@@ -76,7 +76,10 @@ double achieved_memory_bytes_per_s(const GpuSpec& gpu, const GpuEfficiency& effi
 /// written at the precision's element size, weights once per kernel; channels_first convs on
 /// tensor cores add cuDNN's layout transposes as memory-bound kernels of their own (forward:
 /// input and output, one read and one write each, 2 kernels; backward: dy and x to NHWC, dx
-/// back, 3 kernels); linear layers (OpClass::kMatmul) run at
+/// back, 3 kernels); a depthwise convolution (Op::conv_group_input_channels 1) runs on the
+/// CUDA cores at the FP32 peak x matmul_cuda_core, without transposes, so memory-bound in
+/// practice (a grouped convolution with more channels per group runs as a dense one);
+/// linear layers (OpClass::kMatmul) run at
 /// `matmul_relative_to_gemm` of the GEMM figure times their shape efficiency
 /// (linear_gemm_efficiency: tiles, waves, per-tile cost; not with a calibrated GEMM line,
 /// which measures size itself), attention matmuls at
