@@ -207,8 +207,9 @@ std::optional<std::string> MapReader::scalar(const std::string& key, Requirement
     return std::nullopt;
   }
   if (!value->IsScalar()) {
-    sink_->add("expected " + std::string(expected) + ", found " + describe_node(*value), value->Mark(),
-               path_of(key));
+    const std::string found = describe_node(*value);
+    sink_->add("expected " + std::string(expected) + ", found " + found, value->Mark(), path_of(key),
+               "; write " + key + ": " + std::string(expected) + " (one value, not " + found + ")");
     return std::nullopt;
   }
   return value->Scalar();

@@ -263,7 +263,7 @@ TEST_SUITE("config.scenario_errors") {
   TEST_CASE("wrong type: a mapping where a number is expected") {
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: {per_gpu: 32}")) ==
           Messages{"expected a whole number from 1 to 1000000, found a mapping at s.yaml:12:15 "
-                   "(training.batch_size)"});
+                   "(training.batch_size); write batch_size: a whole number from 1 to 1000000 (one value, not a mapping)"});
   }
 
   TEST_CASE("a number in quotes is text: refused at the value, with the fix") {

@@ -314,7 +314,8 @@ sweep:
   TEST_CASE("gpu_interconnect of the wrong type") {
     CHECK(errors_of(node("  gpu_interconnect: {name: nvlink3}\n")) ==
           Messages{"expected one of " + kInterconnects +
-                   ", found a mapping at s.yaml:14:21 (hardware.gpu_interconnect)"});
+                   ", found a mapping at s.yaml:14:21 (hardware.gpu_interconnect); write gpu_interconnect: one of " +
+                   kInterconnects + " (one value, not a mapping)"});
   }
 
   TEST_CASE("a host memory below the data loaders' batches is refused at the key") {

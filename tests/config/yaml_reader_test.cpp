@@ -90,6 +90,21 @@ TEST_SUITE("config.yaml_reader") {
                  });
   }
 
+  TEST_CASE("a sequence or mapping where one value belongs: the error says what to write") {
+    // From a helper's trial: "expected true or false, found a sequence" came without a fix.
+    const Messages got = messages_of("flag: [true]\nname: {a: b}\n", [](MapReader& r) {
+      CHECK_FALSE(r.boolean("flag"));
+      CHECK_FALSE(r.string("name"));
+      r.finish();
+    });
+    CHECK(got == Messages{
+                     "expected true or false, found a sequence at s.yaml:1:7 (flag); write flag: true or false (one "
+                     "value, not a sequence)",
+                     "expected a text value, found a mapping at s.yaml:2:7 (name); write name: a text value (one "
+                     "value, not a mapping)",
+                 });
+  }
+
   TEST_CASE("numbers: wrong type, out of range, missing value, missing key") {
     const Messages got = messages_of("n: 0\nm: {a: 1}\nb: 1\ne:\nt: true\nu: True\nv: FALSE\n", [](MapReader& r) {
       CHECK_FALSE(r.integer("n", 1, 10));
@@ -104,7 +119,8 @@ TEST_SUITE("config.yaml_reader") {
     });
     CHECK(got == Messages{
                      "out-of-range value 0 at s.yaml:1:4 (n); expected a whole number from 1 to 10",
-                     "expected a whole number from 1 to 10, found a mapping at s.yaml:2:4 (m)",
+                     "expected a whole number from 1 to 10, found a mapping at s.yaml:2:4 (m); write m: a whole number from 1 to 10 "
+                     "(one value, not a mapping)",
                      "expected true or false, found '1' at s.yaml:3:4 (b); write true or false",
                      "missing value for 'e' at s.yaml:4:1 (e); write e: a number from 0 to 1 or remove the key",
                      "missing key 'name' at s.yaml:1:1 (name); add name: a text value",
