@@ -339,8 +339,25 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     w.backward.gpu_time_s = std::max(w.backward.gpu_time_s, 4.0 * per_channel / channel_passes_per_s +
                                                                 w.backward.kernels * kernel_fixed(gpu, e));
   }
+  // cuDNN also has NCHW kernels on the CUDA cores, which need no transposes; with
+  // cudnn.benchmark (and its heuristics) it runs whichever is faster. A narrow convolution
+  // (EfficientNet's 1x1 layers over 16-320 channels) moves more bytes in its transposes than
+  // its tensor-core math saves, so it runs there; ResNet's wide ones stay on tensor cores.
+  const bool nchw_tensor_core_conv = transpose_forward.kernels > 0 && op.op_class == OpClass::kConv;
+  const double cuda_core_rate =
+      gpu.peak_fp32_flop_per_s * e.matmul_cuda_core * e.conv_relative_to_gemm * sustained_clock_factor(gpu);
   for (auto [phase, transpose] : {std::pair{&w.forward, &transpose_forward}, std::pair{&w.backward, &transpose_backward}}) {
-    phase->gpu_time_s += transpose->bytes / mem_rate + transpose->kernels * kernel_fixed(gpu, e);
+    const double with_transposes =
+        phase->gpu_time_s + transpose->bytes / mem_rate + transpose->kernels * kernel_fixed(gpu, e);
+    const double on_cuda_cores =
+        nchw_tensor_core_conv && cuda_core_rate > 0.0
+            ? std::max(phase->flop / cuda_core_rate, phase->bytes / mem_rate) + phase->kernels * kernel_fixed(gpu, e)
+            : with_transposes;
+    if (on_cuda_cores < with_transposes) {
+      phase->gpu_time_s = on_cuda_cores;
+      continue;
+    }
+    phase->gpu_time_s = with_transposes;
     phase->bytes += transpose->bytes;
     phase->kernels += transpose->kernels;
   }

@@ -222,6 +222,34 @@ TEST_SUITE("models.gpu.op_time") {
     CHECK(op_work(conv, 1, g, first, e).forward.gpu_time_s == doctest::Approx(op_work(conv, 1, g, last, e).forward.gpu_time_s));
   }
 
+  TEST_CASE("an NCHW convolution runs on the CUDA cores where that beats tensor cores plus transposes") {
+    const GpuEfficiency e = testing::hand_efficiency();
+    const GpuSpec g = testing::ampere_like();
+    TrainingSpec first = training(Precision::kFp16Amp);
+    first.memory_format = MemoryFormat::kChannelsFirst;
+    // A narrow convolution: 5e8 FLOP over 1e7 input and 1e7 output elements (2 B each).
+    Op narrow = matmul(5e8, 1e7, 0);
+    narrow.op_class = OpClass::kConv;
+    // Tensor cores: max(5e8 / (320e12 x 0.87 x 0.70) = 2.6 us, 4e7 B / 1.6e12 B/s = 25 us) + 3 us,
+    // plus transposes 8e7 B = 50 us in 2 kernels: 84 us. CUDA cores: 5e8 / (20e12 x 0.88 x 0.70)
+    // = 40.6 us against 25 us of traffic, + 3 us: 43.6 us, without transposes.
+    const OpWork w = op_work(narrow, 1, g, first, e);
+    CHECK(w.forward.gpu_time_s == doctest::Approx(5e8 / (20e12 * 0.88 * 0.70) + 3e-6));
+    CHECK(w.forward.kernels == 1);
+    CHECK(w.forward.bytes == doctest::Approx(4e7));
+    // In NHWC there are no transposes, and the tensor cores win: 25 us + 3 us.
+    TrainingSpec last = first;
+    last.memory_format = MemoryFormat::kChannelsLast;
+    CHECK(op_work(narrow, 1, g, last, e).forward.gpu_time_s == doctest::Approx(4e7 / 1.6e12 + 3e-6));
+    // A depthwise convolution (one input channel per group) has no GEMM for the tensor cores:
+    // CUDA cores at 20e12 x 0.88 (no convolution factor), max(28.4 us, 25 us) + 3 us, in
+    // either layout.
+    Op depthwise = narrow;
+    depthwise.conv_group_input_channels = 1.0;
+    CHECK(op_work(depthwise, 1, g, last, e).forward.gpu_time_s == doctest::Approx(5e8 / (20e12 * 0.88) + 3e-6));
+    CHECK(op_work(depthwise, 1, g, first, e).forward.gpu_time_s == doctest::Approx(5e8 / (20e12 * 0.88) + 3e-6));
+  }
+
   TEST_CASE("NCHW batch norm: each channel's N·H·W elements at 1.41 passes per cycle, or the bandwidth if slower") {
     const GpuEfficiency e = testing::hand_efficiency();
     CHECK(e.nchw_batch_norm_passes_per_cycle == doctest::Approx(2.73 / 1.935));
