@@ -37,12 +37,13 @@
 #include "config/config_error.h"
 #include "config/scenario_loader.h"
 #include "core/text_distance.h"
-#include "core/text_distance.h"
 #include "core/units.h"
+#include "models/workload/architecture_reader.h"
 #include "report/human_units.h"
 #include "report/report_format.h"
 #include "report/run_html.h"
 #include "report/text_table.h"
+#include "report/text_wrap.h"
 #include "sim/sim_time.h"
 #include "report/trace_json.h"
 
@@ -76,7 +77,7 @@ const char* kTopUsage =
     "              [--gpus h100-sxm,...] [--threads N] [--exhaustive]\n"
     "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
     "  gpuplan init [--template resnet|llm] [FILE]   a commented starter scenario (default resnet, my-job.yaml)\n"
-    "  gpuplan list gpus|instances|models|storage [--wide]\n"
+    "  gpuplan list gpus|instances|models|families|storage [--wide]\n"
     "  gpuplan schema [--format markdown|json] [-o FILE]   every scenario key (docs/scenario-format.md)\n"
     "  gpuplan completion bash|zsh    a shell completion script (source it)\n"
     "  gpuplan help [--man]           this help, or as a man page (roff)\n"
@@ -377,8 +378,10 @@ int command_calibrate(const std::vector<std::string>& args) {
 }
 
 int command_list(const std::vector<std::string>& args) {
-  po::options_description o("gpuplan list gpus|instances|models|storage: what the catalogs hold");
-  o.add_options()("what", po::value<std::string>(), "gpus | instances | models | storage")(
+  po::options_description o(
+      "gpuplan list gpus|instances|models|families|storage: what the catalogs hold, and the model families' "
+      "architecture keys");
+  o.add_options()("what", po::value<std::string>(), "gpus | instances | models | families | storage")(
       "wide", "one line per row however wide (gpus: with the source of each entry); otherwise tables keep to 120 "
               "columns, wrapping further columns into panels");
   o.add(common_options());
@@ -389,7 +392,7 @@ int command_list(const std::vector<std::string>& args) {
     std::cout << o;
     return kExitOk;
   }
-  if (vm.count("what") == 0U) throw UsageError("gpuplan list needs one of gpus, instances, models, storage");
+  if (vm.count("what") == 0U) throw UsageError("gpuplan list needs one of gpus, instances, models, families, storage");
   const std::string what = vm["what"].as<std::string>();
   const cli::AppContext context = context_of(vm);
   const bool wide = vm.count("wide") != 0U;
@@ -435,6 +438,29 @@ int command_list(const std::vector<std::string>& args) {
       t.add_row({name, m->family, m->summary});
     }
     out = text(t);
+  } else if (what == "families") {
+    // The architecture keys of an inline `model: {family: ..., ...}` (and of catalogs/models.yaml
+    // entries), from the registered families themselves (models/workload/*_family.h): one
+    // paragraph per family, one wrapped line per key.
+    for (const std::string& name : context.families.names()) {
+      const models::IWorkloadFamily* family = context.families.find(name);
+      out += report::wrap_text(name + ": " + family->summary() + "\n", report::kTerminalColumns);
+      for (const models::ArchitectureParameter& parameter : family->parameters()) {
+        std::string default_text = "required";
+        if (!parameter.choices.empty() && parameter.default_value) {
+          default_text = "default " + parameter.choices.at(static_cast<std::size_t>(*parameter.default_value));
+        } else if (parameter.default_value) {
+          default_text = "default " + models::format_architecture_value(*parameter.default_value);
+        } else if (!parameter.default_from.empty()) {
+          default_text = "default: " + parameter.default_from;
+        }
+        const std::string line = fmt::format("  {} ({}): {}\n", parameter.name, default_text, parameter.summary);
+        out += wide ? line : report::wrap_text(line, report::kTerminalColumns, 6);
+      }
+      out += "\n";
+    }
+    out += "Write them as model: {family: NAME, KEY: VALUE, ...}; catalog entries (gpuplan list models) use the same "
+           "keys.\n";
   } else if (what == "storage") {
     report::TextTable t({"storage", "read", "random read", "write", "latency", "queue depth"});
     for (const auto& name : context.catalogs.storage.names()) {
@@ -445,7 +471,7 @@ int command_list(const std::vector<std::string>& args) {
     }
     out = text(t);
   } else {
-    throw UsageError("unknown list '" + what + "'; expected gpus, instances, models or storage");
+    throw UsageError("unknown list '" + what + "'; expected gpus, instances, models, families or storage");
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitOk;

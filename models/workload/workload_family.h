@@ -17,7 +17,7 @@
 
 namespace gpuplan::models {
 
-/// One architecture parameter of a family, as `gpuplan explain workload/<family>` shows it.
+/// One architecture parameter of a family, as `gpuplan list families` shows it.
 ///
 /// A parameter is required when it has neither `default_value` nor `default_from`.
 /// Enumerated parameters list their names in `choices`: the YAML value is one of those
@@ -61,7 +61,7 @@ class WorkloadError : public std::invalid_argument {
 class IWorkloadFamily {
  public:
   virtual ~IWorkloadFamily() = default;
-  /// One line for `gpuplan list workload`: what the family models and its key assumption.
+  /// One line for `gpuplan list families`: what the family models and its key assumption.
   virtual std::string summary() const = 0;
   /// The accepted parameters, in the order `explain` prints them.
   virtual std::vector<ArchitectureParameter> parameters() const = 0;

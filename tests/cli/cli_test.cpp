@@ -72,8 +72,21 @@ TEST_SUITE("cli.main") {
     CHECK(run_gpuplan("list storage").out.find("nvme_ssd") != std::string::npos);
   }
 
+  TEST_CASE("list families: every family with its architecture keys, defaults and meanings") {
+    // From a helper's trial: the keys of an inline model were nowhere to read but in errors.
+    const auto r = run_gpuplan("list families");
+    REQUIRE(r.exit_code == 0);
+    for (const char* text : {"efficientnet: EfficientNet-B0..B7", "  width_multiplier (default 1): channel multiplier",
+                             "resnet: ResNet-18/34/50/101/152", "  depth (required): ", "  groups (default 1): ",
+                             "  se_reduction (default 0): ", "  kv_heads (default: heads): ", "  mlp (default swiglu): ",
+                             "transformer_encoder: ", "vit: "}) {
+      CAPTURE(text);
+      CHECK(r.out.find(text) != std::string::npos);
+    }
+  }
+
   TEST_CASE("list keeps to 120 columns; gpus --wide adds each entry's source") {
-    for (const char* what : {"gpus", "instances", "models", "storage"}) {
+    for (const char* what : {"gpus", "instances", "models", "families", "storage"}) {
       const auto r = run_gpuplan(std::string("list ") + what);
       REQUIRE(r.exit_code == 0);
       std::size_t start = 0;

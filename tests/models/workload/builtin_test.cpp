@@ -17,7 +17,7 @@ TEST_SUITE("models.workload.builtin") {
           std::vector<std::string>{"efficientnet", "resnet", "transformer_decoder", "transformer_encoder", "vit"});
   }
 
-  TEST_CASE("every family and parameter is documented for `gpuplan explain`") {
+  TEST_CASE("every family and parameter is documented for `gpuplan list families`") {
     core::Registry<IWorkloadFamily> registry;
     register_builtin_workloads(registry);
     for (const std::string& name : registry.names()) {
