@@ -84,6 +84,11 @@ const std::vector<ChoiceAlias> kAttentionAliases = {
     {"efficientattention", "memory_efficient"}, {"memoryefficientattention", "memory_efficient"},
     {"xformers", "memory_efficient"}, {"memeff", "memory_efficient"},
     {"triton", "flash_triton"}, {"flashattntriton", "flash_triton"}, {"tritonflash", "flash_triton"}};
+/// PyTorch's and cuDNN's names of the two layouts (torch.channels_last is "NHWC" in memory,
+/// torch.contiguous_format "NCHW"), for "did you mean".
+const std::vector<ChoiceAlias> kMemoryFormatAliases = {
+    {"nhwc", "channels_last"}, {"nchw", "channels_first"}, {"contiguousformat", "channels_first"},
+    {"contiguous", "channels_first"}, {"channelslast", "channels_last"}};
 /// torch.utils.data.DataLoader defaults (PyTorch 2.x docs): num_workers=0, prefetch_factor=2
 /// (per worker), pin_memory=False, persistent_workers=False.
 constexpr int kDefaultNumWorkers = 0;
@@ -131,7 +136,9 @@ std::optional<models::TrainingSpec> read_training(std::optional<MapReader>& t, c
   }
   spec.activation_offloading = value_or(t->boolean("activation_offloading"), false);
   spec.memory_format =
-      enum_or(t->choice("memory_format", models::names_of<models::MemoryFormat>()), kDefaultMemoryFormat);
+      enum_or(t->choice("memory_format", models::names_of<models::MemoryFormat>(), Requirement::kOptional,
+                        kMemoryFormatAliases),
+              kDefaultMemoryFormat);
   spec.framework_overhead = enum_or(t->choice("framework_overhead", models::names_of<models::FrameworkOverhead>()),
                                     kDefaultFrameworkOverhead);
   spec.framework = enum_or(t->choice("framework", models::names_of<models::Framework>()), kDefaultFramework);

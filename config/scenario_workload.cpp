@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "config/architecture_aliases.h"
 #include "config/scenario_reading.h"
@@ -45,6 +46,14 @@ std::string accepted_range(const models::ArchitectureParameter& p) {
   const std::string low = models::format_architecture_value(p.min_value);
   return std::isfinite(top) ? kind + " from " + low + " to " + models::format_architecture_value(top)
                             : kind + " of at least " + low;
+}
+
+/// "; write groups: 1" (the default) or "; write depth: <a whole number of at least 1>": the
+/// fix of a value that is not a number at all.
+std::string write_number_fix(const models::ArchitectureParameter& p) {
+  const std::string value =
+      p.default_value ? models::format_architecture_value(*p.default_value) : "<" + accepted_range(p) + ">";
+  return "; write " + p.name + ": " + value + ", for example (" + p.summary + ")";
 }
 
 /// The alias of `key` written in `section` and not read there, or null.
@@ -97,8 +106,12 @@ void read_inline_parameters(MapReader& model, const std::vector<models::Architec
       continue;
     }
     if (!node.IsScalar()) {
-      model.error(p.name, "expected " + std::string(p.choices.empty() ? "a number" : "a name") +
-                              " for " + p.name + ", found " + describe_node(node));
+      const std::string fix = p.choices.empty() ? write_number_fix(p)
+                                                : "; write " + p.name + ": one of " + fmt::format("{}", fmt::join(p.choices, ", "));
+      model.error(p.name,
+                  "expected " + std::string(p.choices.empty() ? "a number" : "a name") + " for " + p.name +
+                      ", found " + describe_node(node),
+                  fix);
       continue;
     }
     const std::string& text = node.Scalar();
@@ -129,7 +142,7 @@ void read_inline_parameters(MapReader& model, const std::vector<models::Architec
     const char* end = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(text.data(), end, value);
     if (ec != std::errc{} || ptr != end || !std::isfinite(value)) {
-      model.error(p.name, "expected " + expected + " for " + p.name + ", found '" + text + "'");
+      model.error(p.name, "expected " + expected + " for " + p.name + ", found '" + text + "'", write_number_fix(p));
       continue;
     }
     // Digits past 2^53 round to a double that may pass (2^53 + 1 reads as 2^53): the written
@@ -205,8 +218,9 @@ std::optional<ModelInput> read_model(MapReader& workload, const Catalogs& catalo
     return input;
   }
   if (!node.IsMap()) {
-    workload.error("model", "expected a catalog model name or an inline mapping, found " +
-                                describe_node(node));
+    workload.error("model", "expected a catalog model name or an inline mapping, found " + describe_node(node),
+                   "; write model: <one catalog name such as resnet50> (gpuplan list models) or model: {family: ..., "
+                   "<architecture keys>} (gpuplan list families)");
     return std::nullopt;
   }
   MapReader model(node, workload.path_of("model"), sink);

@@ -10,6 +10,17 @@ namespace gpuplan::models {
 
 namespace {
 
+/// The largest groups and width_per_group accepted: 32 x 1024 = 32,768 channels in the first
+/// stage's bottleneck, 32x the widest published ResNeXt (Xie et al. 2017, 64x4d; WRN-style
+/// 1x2048d variants stay inside). A bound on nonsense input, not on any model.
+constexpr double kMaxGroups = 1024.0;
+
+/// `parameter` with an upper bound.
+ArchitectureParameter with_max(ArchitectureParameter parameter, double max_value) {
+  parameter.max_value = max_value;
+  return parameter;
+}
+
 /// Bottleneck blocks widen their output 4× (He et al. 2016, fig. 5).
 constexpr double kBottleneckExpansion = 4.0;
 
@@ -105,14 +116,16 @@ std::vector<ArchitectureParameter> ResnetFamily::parameters() const {
       count_with_default("image_size", "input height = width, pixels", 224, 32),
       count_with_default("classes", "output classes of the fc layer", 1000),
       count_with_default("channels", "input image channels", 3),
-      count_with_default("groups",
-                         "bottleneck 3x3 convolution groups (ResNeXt's cardinality, Xie et al. 2017): 32 for "
-                         "ResNeXt 32x4d; 1 for ResNet",
-                         1),
-      count_with_default("width_per_group",
-                         "bottleneck width per group at the first stage, doubling per stage: 4 for ResNeXt "
-                         "32x4d; 64 for ResNet",
-                         64),
+      with_max(count_with_default("groups",
+                                  "bottleneck 3x3 convolution groups (ResNeXt's cardinality, Xie et al. 2017): 32 for "
+                                  "ResNeXt 32x4d; 1 for ResNet; at most 1024",
+                                  1),
+               kMaxGroups),
+      with_max(count_with_default("width_per_group",
+                                  "bottleneck width per group at the first stage, doubling per stage: 4 for ResNeXt "
+                                  "32x4d; 64 for ResNet; at most 1024",
+                                  64),
+               kMaxGroups),
       count_with_default("se_reduction",
                          "squeeze-and-excitation after each block's last batch norm, reduction ratio r "
                          "(Hu et al. 2018: 16); 0 for none",

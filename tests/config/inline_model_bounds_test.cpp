@@ -80,7 +80,17 @@ TEST_SUITE("config.inline_model_bounds") {
     }
     CHECK(scenario_errors(decoder_with("head_dim", "big")) ==
           Messages{"expected a whole number from 0 to 65536 for head_dim, found 'big' at s.yaml:4:" +
-                   std::to_string(column_of("head_dim")) + " (workload.model.head_dim)"});
+                   std::to_string(column_of("head_dim")) +
+                   " (workload.model.head_dim); write head_dim: 0, for example (dimensions per attention head; 0 = "
+                   "hidden / heads (Gemma 2: 256 with hidden 3584 and 16 heads, the out projection mapping heads x "
+                   "head_dim back to hidden))"});
+    // A sequence where a number belongs: the same fix (from a helper's trial, 2026-12-07).
+    CHECK(scenario_errors(decoder_with("head_dim", "[64]")) ==
+          Messages{"expected a number for head_dim, found a sequence at s.yaml:4:" +
+                   std::to_string(column_of("head_dim")) +
+                   " (workload.model.head_dim); write head_dim: 0, for example (dimensions per attention head; 0 = "
+                   "hidden / heads (Gemma 2: 256 with hidden 3584 and 16 heads, the out projection mapping heads x "
+                   "head_dim back to hidden))"});
     CHECK(scenario_errors(decoder_with("head_dim", "64.5")) ==
           Messages{"head_dim must be a whole number, got 64.5 at s.yaml:4:" + std::to_string(column_of("head_dim")) +
                    " (workload.model.head_dim); expected a whole number from 0 to 65536"});

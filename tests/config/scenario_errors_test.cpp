@@ -266,6 +266,19 @@ TEST_SUITE("config.scenario_errors") {
                    "(training.batch_size); write batch_size: a whole number from 1 to 1000000 (one value, not a mapping)"});
   }
 
+  TEST_CASE("PyTorch's layout names and a list of models get a fix (from a helper's trial)") {
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  memory_format: nhwc")) ==
+          Messages{"unknown value 'nhwc', expected one of channels_last or channels_first at s.yaml:13:18 "
+                   "(training.memory_format); did you mean channels_last?"});
+    CHECK(errors_of(with("  batch_size: 32", "  batch_size: 32\n  memory_format: NCHW")) ==
+          Messages{"unknown value 'NCHW', expected one of channels_last or channels_first at s.yaml:13:18 "
+                   "(training.memory_format); did you mean channels_first?"});
+    CHECK(errors_of(with("  model: resnet50", "  model: [resnet50]")) ==
+          Messages{"expected a catalog model name or an inline mapping, found a sequence at s.yaml:5:10 "
+                   "(workload.model); write model: <one catalog name such as resnet50> (gpuplan list models) or "
+                   "model: {family: ..., <architecture keys>} (gpuplan list families)"});
+  }
+
   TEST_CASE("a number in quotes is text: refused at the value, with the fix") {
     CHECK(errors_of(with("  batch_size: 32", "  batch_size: \"32\"")) ==
           Messages{"expected a whole number from 1 to 1000000, found the quoted text \"32\" at s.yaml:12:15 "
