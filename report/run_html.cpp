@@ -1,5 +1,9 @@
 #include "report/run_html.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -143,7 +147,30 @@ std::string render_run_html(const models::ScenarioResult& result, const std::vec
                                         "on-demand", "bottleneck", "next step"},
                                        rows) +
                             "<p>Times are simulated. GPU util = share of time a kernel runs (nvidia-smi). GB = 10^9 B.</p>\n";
-  return html_page(result.scenario_name, run_summary(result), charts, table);
+  // The notes of the text formats (report_format.cpp), each once with the strategies it is on.
+  std::vector<std::pair<std::string, std::vector<std::string>>> notes;
+  for (const auto& v : result.variants) {
+    for (const std::string& n : v.notes) {
+      auto at = std::find_if(notes.begin(), notes.end(), [&n](const auto& e) { return e.first == n; });
+      if (at == notes.end()) {
+        notes.push_back({n, {}});
+        at = notes.end() - 1;
+      }
+      at->second.push_back(v.strategy);
+    }
+  }
+  std::string notes_html;
+  if (!notes.empty()) {
+    notes_html = "<h2>Notes</h2>\n<ul>\n";
+    for (const auto& [text, strategies] : notes) {
+      const std::string on = strategies.size() == result.variants.size()
+                                 ? std::string("every strategy")
+                                 : fmt::format("{}", fmt::join(strategies, ", "));
+      notes_html += "<li>" + html_escape(text) + " <em>(" + html_escape(on) + ")</em></li>\n";
+    }
+    notes_html += "</ul>\n";
+  }
+  return html_page(result.scenario_name, run_summary(result), charts, table + notes_html);
 }
 
 }  // namespace gpuplan::report
