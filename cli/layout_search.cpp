@@ -62,6 +62,7 @@ std::vector<Offload> offload_choices(const DataParallelChoice& dp) {
 }
 
 std::vector<Layout> offloaded_layouts(const Layout& layout) {
+  if (layout.pipeline_parallel > 1) return {};
   Layout base = layout;
   if (base.data_parallel.strategy == "none") base.data_parallel = {"zero", "", 3};
   std::vector<Layout> out;
@@ -90,6 +91,14 @@ std::vector<int> expert_parallel_sizes(const LayoutProblem& problem, const DataP
   return out;
 }
 
+/// Whether `dp` may run under pipeline_parallel > 1 (config/scenario_model_parallel.cpp
+/// check_sharded_pipeline): ddp, fsdp full_shard or shard_grad_op, zero stage 1.
+bool runs_under_pipeline(const DataParallelChoice& dp) {
+  return dp.strategy == "ddp" ||
+         (dp.strategy == "fsdp" && (dp.sharding == "full_shard" || dp.sharding == "shard_grad_op")) ||
+         (dp.strategy == "zero" && dp.zero_stage == 1);
+}
+
 }  // namespace
 
 std::vector<Layout> enumerate_layouts(const LayoutProblem& problem, std::size_t* over_accumulation) {
@@ -109,7 +118,7 @@ std::vector<Layout> enumerate_layouts(const LayoutProblem& problem, std::size_t*
       // validator's rule, config/scenario_model_parallel.cpp; without TP it is not asked).
       if (tp > 1 && dp_choice.sharding == "hybrid_shard" && problem.gpus_per_node / tp < 2) continue;
       for (const int pp : kPipelineParallelSizes) {
-        if (pp > 1 && (dp_choice.strategy != "ddp" || problem.layers == 0 || problem.layers % pp != 0)) continue;
+        if (pp > 1 && (!runs_under_pipeline(dp_choice) || problem.layers == 0 || problem.layers % pp != 0)) continue;
         if (gpus % (tp * pp) != 0) continue;
         const int ranks = gpus / (tp * pp);
         const bool sharded = dp_choice.strategy == "fsdp" || dp_choice.strategy == "zero";

@@ -3,7 +3,8 @@
 /// The parallel layouts `gpuplan plan` tries on each instance type and node count (issue 12
 /// item 6): data-parallel strategy (DDP, FSDP full_shard / hybrid_shard / shard_grad_op,
 /// ZeRO stages 1-3), tensor parallelism within a node, pipeline parallelism (stages dividing
-/// the layers, 1F1B), expert parallelism for a mixture-of-experts model, per-GPU micro-batch and gradient accumulation that keep the
+/// the layers, 1F1B; under DDP, FSDP full_shard / shard_grad_op or ZeRO-1), expert
+/// parallelism for a mixture-of-experts model, per-GPU micro-batch and gradient accumulation that keep the
 /// scenario's global batch, and activation recomputation. Pure: no catalog, no simulation.
 ///
 /// A layout is written into the scenario as config overrides (Layout::overrides), validated
@@ -40,9 +41,12 @@ inline const std::vector<DataParallelChoice> kDataParallelChoices = {
 inline const std::vector<int> kTensorParallelSizes = {1, 2, 4, 8};
 
 /// Pipeline-parallel sizes tried (parallelism.pipeline_parallel; each must divide the
-/// decoder's layers, and only with strategy ddp: the rule of
-/// config/scenario_model_parallel.cpp). With powers of two for both the stage count and the
-/// node count, one always divides the other, as that file also requires.
+/// decoder's layers, and only beside strategy ddp, fsdp full_shard or shard_grad_op, or zero
+/// stage 1 without offload: the rules of config/scenario_model_parallel.cpp
+/// check_sharded_pipeline; FSDP and ZeRO-1 there run as the distributed optimizer's layout,
+/// models/memory/distributed_optimizer.h runs_distributed_optimizer). With powers of two for
+/// both the stage count and the node count, one always divides the other, as that file also
+/// requires.
 inline const std::vector<int> kPipelineParallelSizes = {1, 2, 4, 8, 16};
 
 /// Model chunks per pipeline stage tried (parallelism.virtual_stages): 1 runs 1F1B, 2 Megatron's
@@ -117,17 +121,23 @@ struct Layout {
   /// volume as the all-reduces it replaces, the norms' and dropouts' activations and work split
   /// tensor_parallel ways). The one rule of the search's parallelism.sequence_parallel.
   bool sequence_parallel() const { return tensor_parallel > 1; }
-  /// True where the layout is Megatron's (tensor_parallel or pipeline_parallel > 1, over
-  /// ddp; FSDP and ZeRO beside tensor parallelism shard the states themselves, as
-  /// torchtitan's 2-D FSDP2 + TP does): it runs Megatron's distributed optimizer, as Megatron-LM's and NeMo's recipes do
-  /// (--use-distributed-optimizer): the optimizer state and fp32 main parameters sharded over
-  /// the data-parallel ranks, gradients reduce-scattered and parameters all-gathered once per
-  /// step, the same bus volume as DDP's all-reduce. The one rule of the search's
-  /// parallelism.distributed_optimizer.
-  /// Not beside expert parallelism, which the validator refuses it with
-  /// (config/scenario_parallelism.cpp): expert gradients reduce over fewer ranks than the rest.
+  /// True where the layout is Megatron's: ddp beside any model parallelism (tensor, pipeline
+  /// or expert parallel > 1). It runs Megatron's distributed optimizer, as Megatron-LM's,
+  /// NeMo's and Megatron-Bridge's recipes do (--use-distributed-optimizer): the optimizer
+  /// state and fp32 main parameters sharded over the data-parallel ranks, gradients
+  /// reduce-scattered and parameters all-gathered once per step, the same bus volume as DDP's
+  /// all-reduce. The validator accepts it beside strategy ddp whatever the parallelism
+  /// (config/scenario_parallelism.cpp). Beside expert parallelism the experts' state splits
+  /// over the ranks holding the same experts (models/memory/distributed_optimizer.h
+  /// expert_data_parallel_shard_ranks); it is on there even without tensor or pipeline
+  /// parallelism, since expert parallelism is Megatron-Core's and its MoE recipes (Mixtral,
+  /// DeepSeek-V3, GPT-OSS in Megatron-Bridge) all pass --use-distributed-optimizer. Plain ddp
+  /// stays PyTorch DDP (no distributed optimizer): sharding its state is what zero-1 and fsdp
+  /// are tried for. FSDP and ZeRO shard the states themselves (beside tensor parallelism as
+  /// torchtitan's 2-D FSDP2 + TP does; under a pipeline they run the distributed optimizer's
+  /// layout without this key). The one rule of the search's parallelism.distributed_optimizer.
   bool distributed_optimizer() const {
-    return data_parallel.strategy == "ddp" && (tensor_parallel > 1 || pipeline_parallel > 1) && expert_parallel == 1;
+    return data_parallel.strategy == "ddp" && (tensor_parallel > 1 || pipeline_parallel > 1 || expert_parallel > 1);
   }
 
   /// The scenario overrides that write this layout (values as YAML scalar text); keys the
@@ -142,7 +152,8 @@ struct Layout {
 
 /// The offloading layouts tried for `layout` where nothing fits without offload: one per
 /// offload_choices of its strategy; on one GPU (strategy none) ZeRO-3 with each of its
-/// offloads, ZeRO-Offload's single-GPU case (Ren et al. 2021).
+/// offloads, ZeRO-Offload's single-GPU case (Ren et al. 2021). None for a pipeline layout
+/// (config/scenario_model_parallel.cpp refuses offload under pipeline_parallel > 1).
 std::vector<Layout> offloaded_layouts(const Layout& layout);
 
 /// What the enumeration needs to know of the job and the hardware.
@@ -177,16 +188,18 @@ struct LayoutProblem {
 };
 
 /// Every valid layout of `problem`, in a fixed order (data-parallel choice, tensor parallel,
-/// pipeline parallel, micro-batch, recomputation). On one GPU the strategy is none. Rules:
+/// pipeline parallel, micro-batch, virtual stages, expert parallel, recomputation). On one GPU
+/// the strategy is none. Rules:
 /// tensor_parallel divides gpus_per_node, heads and kv_heads, under ddp or beside FSDP / ZeRO
 /// sharding the remaining data-parallel ranks (torchtitan's 2-D layout; hybrid_shard keeps 2+
-/// of them in a node: config/scenario_model_parallel.cpp); pipeline_parallel divides the layers, needs
-/// strategy ddp and runs 1F1B, or interleaved 1F1B with kVirtualStageChoices' chunks where they
+/// of them in a node: config/scenario_model_parallel.cpp); pipeline_parallel divides the layers,
+/// needs strategy ddp, fsdp full_shard / shard_grad_op or zero-1, and runs 1F1B, or
+/// interleaved 1F1B with kVirtualStageChoices' chunks where they
 /// divide the layers per stage and the accumulation is a multiple of the stages (a scenario's
 /// own pipeline_schedule and virtual_stages are removed, since they may not suit another stage
-/// count); a sharded strategy needs 2+ data-parallel ranks;
-/// hybrid_shard needs 2+ nodes (on one it is full_shard); the data-parallel ranks divide the
-/// global batch and the micro-batch divides each rank's share. A mixture-of-experts model runs
+/// count); a sharded strategy needs 2+ ranks to shard over (GPUs / (tensor x pipeline
+/// parallel)); hybrid_shard needs 2+ nodes (on one it is full_shard); the data-parallel
+/// ranks divide the global batch and the micro-batch divides each rank's share. A mixture-of-experts model runs
 /// tensor_parallel 1 and expert_parallel from kExpertParallelSizes (above 1 under ddp only, with
 /// its rules there).
 /// Layouts whose step needs more micro-batches than `kPlanMaxAccumulation` are not tried, and

@@ -88,7 +88,7 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                "Megatron sequence parallelism inside the tensor-parallel group (every layout with TP > 1)",
                [](const PlanPoint& p) { return Value(p.sequence_parallel); }});
   f.push_back({"distributed_optimizer", "", Applies::kAlways,
-               "Megatron's distributed optimizer over the data-parallel ranks (every layout with TP or PP > 1)",
+               "Megatron's distributed optimizer over the data-parallel ranks (every ddp layout with TP, PP or EP > 1)",
                [](const PlanPoint& p) { return Value(p.distributed_optimizer); }});
   f.push_back({"pipeline_parallel", "", Applies::kAlways, "pipeline stages",
                [count](const PlanPoint& p) { return count(p.pipeline_parallel); }, "PP"});

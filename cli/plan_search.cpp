@@ -845,13 +845,14 @@ PlanResult Planner::finish(PlanSearch search) const {
   r.notes.push_back("layouts: ddp, fsdp (full_shard, hybrid_shard, shard_grad_op) or zero 1-3, tensor parallel 1-8 "
                     "inside a node (with sequence parallelism; beside ddp with Megatron's distributed optimizer, or "
                     "beside fsdp/zero sharding the remaining ranks) and pipeline parallel 1-16 dividing the layers "
-                    "(with ddp and Megatron's distributed optimizer; the pipeline runs "
+                    "(with ddp and Megatron's distributed optimizer, or fsdp full_shard / shard_grad_op or zero-1, "
+                    "which shard the optimizer state over each stage's ranks; the pipeline runs "
                     "1F1B, or interleaved 1F1B with 2 virtual stages where they divide the layers per stage and the "
                     "micro-batches are a multiple of the stages; the scenario's own pipeline_schedule and virtual_stages "
-                    "are not kept), expert parallel 1-64 for a mixture-of-experts model (with ddp; "
-                    "dividing the experts and the data-parallel ranks), micro-batch 1-32 x "
+                    "are not kept), expert parallel 1-64 for a mixture-of-experts model (with ddp and Megatron's "
+                    "distributed optimizer; dividing the experts and the data-parallel ranks), micro-batch 1-32 x "
                     "accumulation keeping the scenario's global batch, CPU offload (zero: the optimizer, zero-3 also the "
-                    "parameters; fsdp full_shard / hybrid_shard both) where nothing fits without it, "
+                    "parameters; fsdp full_shard / hybrid_shard both; not under a pipeline) where nothing fits without it, "
                     "recompute false/selective/full (selective beside eager attention only: a fused kernel saves no scores); on-demand at each instance type's cheapest region, spot at its "
                     "cheapest zone (other rows of the same hardware take as long and cost more)");
   for (const config::Variant& v : scenario_.variants) {

@@ -81,7 +81,8 @@ TEST_SUITE("cli.layout_search") {
     }
   }
 
-  TEST_CASE("8 decoder layers on 2 x 8 GPUs: pipeline stages 1/2/4/8 with ddp only, 510 + 90 interleaved layouts") {
+  TEST_CASE("8 decoder layers on 2 x 8 GPUs: pipeline stages 1/2/4/8 under ddp, fsdp full_shard / shard_grad_op and "
+            "zero-1: 1,059 layouts") {
     cli::LayoutProblem p = problem(8, 2, 64, 8, 64);
     p.layers = 8;
     const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
@@ -95,16 +96,30 @@ TEST_SUITE("cli.layout_search") {
     // accumulation is a multiple of PP: (TP, PP) = (1,2): accumulations 8/4/2 of {8,4,2,1};
     // (1,4): 16/8/4; (2,2): 16/8/4/2; (2,4): 32/16/8/4; (4,2): 32/16/8/4/2; (4,4): 64/32/16/8/4;
     // (8,2): all six. (3 + 3 + 4 + 4 + 5 + 5 + 6) x 3 = 90.
-    CHECK(layouts.size() == 204 + 306 + 90);
+    // fsdp full_shard, fsdp shard_grad_op and zero-1 also run under a pipeline (as the
+    // distributed optimizer's layout; config/scenario_model_parallel.cpp check_sharded_pipeline),
+    // where TP x PP leaves 2+ ranks to shard over: ddp's 150 1F1B pipeline layouts less the 54 of
+    // TP x PP = 16 (3 pairs x 6 micro-batches x 3), 96; and its interleaved
+    // ones less (4,4) and (8,2): (3 + 3 + 4 + 4 + 5) x 3 = 57. 153 each, 459 for the three.
+    // hybrid_shard, zero-2 and zero-3 get no pipeline (refused there).
+    CHECK(layouts.size() == 204 + 306 + 90 + 3 * 153);
     std::size_t pipelined = 0;
     std::size_t interleaved = 0;
+    std::size_t sharded_pipelined = 0;
     for (const cli::Layout& l : layouts) {
       if (l.pipeline_parallel == 1) {
         CHECK(l.virtual_stages == 1);
         continue;
       }
+      if (l.data_parallel.strategy != "ddp") {
+        const std::string label = l.data_parallel_label();
+        CHECK((label == "fsdp/full_shard" || label == "fsdp/shard_grad_op" || label == "zero-1"));
+        CHECK(16 / (l.tensor_parallel * l.pipeline_parallel) >= 2);
+        CHECK_FALSE(l.distributed_optimizer());  // the strategy itself, not the ddp key
+        ++sharded_pipelined;
+        continue;
+      }
       ++pipelined;
-      CHECK(l.data_parallel_label() == "ddp");
       CHECK(8 % l.pipeline_parallel == 0);
       const int ranks = 16 / (l.tensor_parallel * l.pipeline_parallel);
       CHECK(l.micro_batch * l.gradient_accumulation * ranks == 64);
@@ -117,6 +132,14 @@ TEST_SUITE("cli.layout_search") {
     }
     CHECK(pipelined == 204 - 54 + 90);
     CHECK(interleaved == 90);
+    CHECK(sharded_pipelined == 3 * 153);
+    // No CPU offload under a pipeline (the validator refuses it there).
+    cli::Layout zero1_pipeline;
+    zero1_pipeline.data_parallel = {"zero", "", 1};
+    zero1_pipeline.pipeline_parallel = 2;
+    CHECK(cli::offloaded_layouts(zero1_pipeline).empty());
+    zero1_pipeline.pipeline_parallel = 1;
+    CHECK(cli::offloaded_layouts(zero1_pipeline).size() == 1);
   }
 
   TEST_CASE("one node: no hybrid_shard; 2 key/value heads: no TP 4 or 8; one GPU: strategy none") {
@@ -183,7 +206,8 @@ TEST_SUITE("cli.layout_search") {
     CHECK(value_of(l, "parallelism.tensor_parallel") == "2");
   }
 
-  TEST_CASE("a Megatron layout (TP or PP > 1) runs the distributed optimizer, the others leave the key unset") {
+  TEST_CASE("a Megatron layout (ddp with TP, PP or EP > 1) runs the distributed optimizer, the others leave the "
+            "key unset") {
     cli::Layout l;
     l.data_parallel = {"ddp", "", 0};
     const auto value_of = [](const cli::Layout& layout) {
@@ -199,6 +223,19 @@ TEST_SUITE("cli.layout_search") {
     l.pipeline_parallel = 1;
     l.tensor_parallel = 8;
     CHECK(value_of(l) == "true");
+    // Expert parallelism alone (a mixture-of-experts model runs TP 1 here): Megatron-Core's,
+    // whose MoE recipes pass --use-distributed-optimizer; the validator accepts it.
+    l.tensor_parallel = 1;
+    l.mixture_of_experts = true;
+    l.expert_parallel = 2;
+    CHECK(l.distributed_optimizer());
+    CHECK(value_of(l) == "true");
+    // Plain ddp (every model parallelism 1) stays PyTorch DDP; fsdp / zero never set the key.
+    l.expert_parallel = 1;
+    CHECK_FALSE(l.distributed_optimizer());
+    l.data_parallel = {"zero", "", 1};
+    l.pipeline_parallel = 2;
+    CHECK(value_of(l) == "~");
   }
 
   TEST_CASE("a mixture-of-experts model: no TP, expert parallel 1/2/4/8 under ddp only, counted by hand") {
@@ -218,6 +255,7 @@ TEST_SUITE("cli.layout_search") {
         ++ep_layouts;
         CHECK(l.data_parallel.strategy == "ddp");
       }
+      CHECK(l.distributed_optimizer() == (l.expert_parallel > 1));
     }
     CHECK(ep_layouts == 3 * 3 * 3);
     // 4 GPUs per node, one node: EP 2/4 (8 does not divide the 4 ranks).
@@ -241,9 +279,10 @@ TEST_SUITE("cli.layout_search") {
     for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
     CHECK(text.find("parallelism.expert_parallel=4;") != std::string::npos);
     CHECK(text.find("expert_load_imbalance") == std::string::npos);
-    // Megatron's distributed optimizer is refused beside expert parallelism: not set.
-    CHECK_FALSE(l.distributed_optimizer());
-    CHECK(text.find("parallelism.distributed_optimizer=~;") != std::string::npos);
+    // Megatron's distributed optimizer beside expert parallelism (the experts' state over the
+    // ranks that hold them: models/memory/distributed_optimizer.h).
+    CHECK(l.distributed_optimizer());
+    CHECK(text.find("parallelism.distributed_optimizer=true;") != std::string::npos);
     l.mixture_of_experts = false;
     l.expert_parallel = 1;
     text.clear();
