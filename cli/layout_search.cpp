@@ -15,6 +15,7 @@ std::vector<models::ScenarioOverride> Layout::overrides() const {
   o.push_back({"parallelism.pipeline_parallel", std::to_string(pipeline_parallel)});
   o.push_back({"parallelism.pipeline_schedule", virtual_stages > 1 ? pipeline_schedule() : "~"});
   o.push_back({"parallelism.virtual_stages", virtual_stages > 1 ? std::to_string(virtual_stages) : "~"});
+  o.push_back({"parallelism.context_parallel", std::to_string(context_parallel)});
   o.push_back({"training.batch_size", std::to_string(micro_batch)});
   o.push_back({"training.gradient_accumulation", std::to_string(gradient_accumulation)});
   o.push_back({"training.activation_checkpointing", recompute});
@@ -62,6 +63,7 @@ std::vector<Offload> offload_choices(const DataParallelChoice& dp) {
 }
 
 std::vector<Layout> offloaded_layouts(const Layout& layout) {
+  if (layout.pipeline_parallel > 1) return {};
   Layout base = layout;
   if (base.data_parallel.strategy == "none") base.data_parallel = {"zero", "", 3};
   std::vector<Layout> out;
@@ -90,6 +92,26 @@ std::vector<int> expert_parallel_sizes(const LayoutProblem& problem, const DataP
   return out;
 }
 
+/// Whether `dp` may run under pipeline_parallel > 1 (config/scenario_model_parallel.cpp
+/// check_sharded_pipeline): ddp, fsdp full_shard or shard_grad_op, zero stage 1.
+bool runs_under_pipeline(const DataParallelChoice& dp) {
+  return dp.strategy == "ddp" ||
+         (dp.strategy == "fsdp" && (dp.sharding == "full_shard" || dp.sharding == "shard_grad_op")) ||
+         (dp.strategy == "zero" && dp.zero_stage == 1);
+}
+
+/// Whether context_parallel `cp` > 1 beside tensor_parallel `tp` and pipeline_parallel `pp` is
+/// valid for `problem` (config/scenario_model_parallel.cpp check_context_parallel; every
+/// strategy on 2+ GPUs runs one process per GPU, as it requires) and keeps
+/// kMinContextParallelTokens a rank.
+bool context_parallel_fits(const LayoutProblem& problem, int tp, int pp, int cp) {
+  const int gpus = problem.gpus_per_node * problem.nodes;
+  const int span = tp * cp;  // GPUs per sequence in one stage
+  return problem.fused_attention && problem.sequence_tokens >= kMinContextParallelTokens * cp &&
+         problem.sequence_tokens % (2LL * cp) == 0 &&
+         (problem.gpus_per_node % span == 0 || span % problem.gpus_per_node == 0) && gpus % (span * pp) == 0;
+}
+
 }  // namespace
 
 std::vector<Layout> enumerate_layouts(const LayoutProblem& problem, std::size_t* over_accumulation) {
@@ -109,37 +131,42 @@ std::vector<Layout> enumerate_layouts(const LayoutProblem& problem, std::size_t*
       // validator's rule, config/scenario_model_parallel.cpp; without TP it is not asked).
       if (tp > 1 && dp_choice.sharding == "hybrid_shard" && problem.gpus_per_node / tp < 2) continue;
       for (const int pp : kPipelineParallelSizes) {
-        if (pp > 1 && (dp_choice.strategy != "ddp" || problem.layers == 0 || problem.layers % pp != 0)) continue;
+        if (pp > 1 && (!runs_under_pipeline(dp_choice) || problem.layers == 0 || problem.layers % pp != 0)) continue;
         if (gpus % (tp * pp) != 0) continue;
-        const int ranks = gpus / (tp * pp);
         const bool sharded = dp_choice.strategy == "fsdp" || dp_choice.strategy == "zero";
-        if (sharded && ranks < 2) continue;
-        if (problem.global_batch_samples % ranks != 0) continue;
-        const long long per_rank = problem.global_batch_samples / ranks;
-        for (const int micro : kMicroBatchSizes) {
-          if (per_rank % micro != 0) continue;
-          const long long accumulation = per_rank / micro;
-          if (accumulation > kPlanMaxAccumulation) {
-            if (over_accumulation != nullptr) ++*over_accumulation;
-            continue;
-          }
-          for (const int chunks : kVirtualStageChoices) {
-            if (chunks > 1 && (pp == 1 || problem.layers % (pp * chunks) != 0 || accumulation % pp != 0)) continue;
-            for (const int ep : expert_parallel_sizes(problem, dp_choice, ranks)) {
-              for (const std::string& recompute : kRecomputeChoices) {
-                if (recompute == "selective" && !problem.selective_recompute) continue;
-                Layout l;
-                l.data_parallel = dp_choice;
-                l.tensor_parallel = tp;
-                l.pipeline_parallel = pp;
-                l.micro_batch = micro;
-                l.gradient_accumulation = static_cast<int>(accumulation);
-                l.recompute = recompute;
-                l.virtual_stages = chunks;
-                l.expert_parallel = ep;
-                l.mixture_of_experts = problem.experts > 0;
-                if (ep > 1 && problem.expert_load_imbalance > ep) l.expert_load_imbalance_cap = ep;
-                out.push_back(l);
+        // FSDP and ZeRO shard over the data x context parallel ranks.
+        if (sharded && gpus / (tp * pp) < 2) continue;
+        for (const int cp : kContextParallelSizes) {
+          if (cp > 1 && !context_parallel_fits(problem, tp, pp, cp)) continue;
+          const int ranks = gpus / (tp * pp * cp);  // data-parallel replicas
+          if (problem.global_batch_samples % ranks != 0) continue;
+          const long long per_rank = problem.global_batch_samples / ranks;
+          for (const int micro : kMicroBatchSizes) {
+            if (per_rank % micro != 0) continue;
+            const long long accumulation = per_rank / micro;
+            if (accumulation > kPlanMaxAccumulation) {
+              if (over_accumulation != nullptr) ++*over_accumulation;
+              continue;
+            }
+            for (const int chunks : kVirtualStageChoices) {
+              if (chunks > 1 && (pp == 1 || problem.layers % (pp * chunks) != 0 || accumulation % pp != 0)) continue;
+              for (const int ep : expert_parallel_sizes(problem, dp_choice, ranks)) {
+                for (const std::string& recompute : kRecomputeChoices) {
+                  if (recompute == "selective" && !problem.selective_recompute) continue;
+                  Layout l;
+                  l.data_parallel = dp_choice;
+                  l.tensor_parallel = tp;
+                  l.pipeline_parallel = pp;
+                  l.context_parallel = cp;
+                  l.micro_batch = micro;
+                  l.gradient_accumulation = static_cast<int>(accumulation);
+                  l.recompute = recompute;
+                  l.virtual_stages = chunks;
+                  l.expert_parallel = ep;
+                  l.mixture_of_experts = problem.experts > 0;
+                  if (ep > 1 && problem.expert_load_imbalance > ep) l.expert_load_imbalance_cap = ep;
+                  out.push_back(l);
+                }
               }
             }
           }

@@ -3,7 +3,9 @@
 /// The parallel layouts `gpuplan plan` tries on each instance type and node count (issue 12
 /// item 6): data-parallel strategy (DDP, FSDP full_shard / hybrid_shard / shard_grad_op,
 /// ZeRO stages 1-3), tensor parallelism within a node, pipeline parallelism (stages dividing
-/// the layers, 1F1B), expert parallelism for a mixture-of-experts model, per-GPU micro-batch and gradient accumulation that keep the
+/// the layers, 1F1B; under DDP, FSDP full_shard / shard_grad_op or ZeRO-1), context
+/// parallelism (ring attention over a decoder's sequence), expert parallelism for a
+/// mixture-of-experts model, per-GPU micro-batch and gradient accumulation that keep the
 /// scenario's global batch, and activation recomputation. Pure: no catalog, no simulation.
 ///
 /// A layout is written into the scenario as config overrides (Layout::overrides), validated
@@ -40,9 +42,12 @@ inline const std::vector<DataParallelChoice> kDataParallelChoices = {
 inline const std::vector<int> kTensorParallelSizes = {1, 2, 4, 8};
 
 /// Pipeline-parallel sizes tried (parallelism.pipeline_parallel; each must divide the
-/// decoder's layers, and only with strategy ddp: the rule of
-/// config/scenario_model_parallel.cpp). With powers of two for both the stage count and the
-/// node count, one always divides the other, as that file also requires.
+/// decoder's layers, and only beside strategy ddp, fsdp full_shard or shard_grad_op, or zero
+/// stage 1 without offload: the rules of config/scenario_model_parallel.cpp
+/// check_sharded_pipeline; FSDP and ZeRO-1 there run as the distributed optimizer's layout,
+/// models/memory/distributed_optimizer.h runs_distributed_optimizer). With powers of two for
+/// both the stage count and the node count, one always divides the other, as that file also
+/// requires.
 inline const std::vector<int> kPipelineParallelSizes = {1, 2, 4, 8, 16};
 
 /// Model chunks per pipeline stage tried (parallelism.virtual_stages): 1 runs 1F1B, 2 Megatron's
@@ -51,6 +56,24 @@ inline const std::vector<int> kPipelineParallelSizes = {1, 2, 4, 8, 16};
 /// a multiple of the stages (Megatron-LM's rule, config/scenario_model_parallel.cpp). More
 /// chunks are not tried: a bound on effort.
 inline const std::vector<int> kVirtualStageChoices = {1, 2};
+
+/// Context-parallel sizes tried (parallelism.context_parallel: ring attention, each of c GPUs
+/// holding s / c tokens of every sequence; Megatron-Core's CP, torchtitan's context_parallel).
+/// Only for a transformer decoder with a fused attention kernel, where 2c divides the
+/// sequence (two chunks per rank balance the causal mask), tensor_parallel x c GPUs divide or
+/// fill whole nodes and tensor x pipeline x context parallel divide the GPUs: the rules of
+/// config/scenario_model_parallel.cpp check_context_parallel; and where each rank keeps at
+/// least kMinContextParallelTokens. 8 is a bound on effort (Llama 3 405B's long-context stage
+/// ran CP 16 at 128 K tokens, beyond the sequences planned here).
+inline const std::vector<int> kContextParallelSizes = {1, 2, 4, 8};
+
+/// The fewest tokens of each sequence a context-parallel rank keeps (sequence_tokens /
+/// context_parallel) in a layout tried: a bound on effort, not a validity rule. NeMo's and
+/// Megatron-Bridge's 8 K-token pretraining recipes (Llama 3 8B, 70B, 405B) run CP 2, 4,096
+/// tokens a rank, and long-context runs keep more; shorter chunks leave each rank's attention
+/// a small share of its step beside ring exchanges it cannot hide, and would multiply the
+/// candidates of every short-sequence plan (GPT-2's 1,024 tokens) by up to four.
+inline constexpr long long kMinContextParallelTokens = 4096;
 
 /// Expert-parallel sizes tried for a mixture-of-experts model (parallelism.expert_parallel; Lepikhin
 /// et al. 2021, GShard; Megatron-Core's expert parallelism): each must divide the routed experts
@@ -89,6 +112,10 @@ struct Layout {
   DataParallelChoice data_parallel;
   int tensor_parallel = 1;
   int pipeline_parallel = 1;
+  /// GPUs each sequence is split over (parallelism.context_parallel; 1: none). The
+  /// data-parallel replicas are the GPUs / (tensor x pipeline x context parallel); gradients
+  /// reduce over the replicas x context_parallel.
+  int context_parallel = 1;
   int micro_batch = 1;            ///< samples per GPU per micro-step (training.batch_size)
   int gradient_accumulation = 1;  ///< micro-steps per optimizer step
   std::string recompute = "false";
@@ -117,17 +144,25 @@ struct Layout {
   /// volume as the all-reduces it replaces, the norms' and dropouts' activations and work split
   /// tensor_parallel ways). The one rule of the search's parallelism.sequence_parallel.
   bool sequence_parallel() const { return tensor_parallel > 1; }
-  /// True where the layout is Megatron's (tensor_parallel or pipeline_parallel > 1, over
-  /// ddp; FSDP and ZeRO beside tensor parallelism shard the states themselves, as
-  /// torchtitan's 2-D FSDP2 + TP does): it runs Megatron's distributed optimizer, as Megatron-LM's and NeMo's recipes do
-  /// (--use-distributed-optimizer): the optimizer state and fp32 main parameters sharded over
-  /// the data-parallel ranks, gradients reduce-scattered and parameters all-gathered once per
-  /// step, the same bus volume as DDP's all-reduce. The one rule of the search's
-  /// parallelism.distributed_optimizer.
-  /// Not beside expert parallelism, which the validator refuses it with
-  /// (config/scenario_parallelism.cpp): expert gradients reduce over fewer ranks than the rest.
+  /// True where the layout is Megatron's: ddp beside any model parallelism (tensor, pipeline,
+  /// context or expert parallel > 1). It runs Megatron's distributed optimizer, as
+  /// Megatron-LM's, NeMo's and Megatron-Bridge's recipes do (--use-distributed-optimizer):
+  /// the optimizer state and fp32 main parameters sharded over the data x context parallel
+  /// ranks, gradients reduce-scattered and parameters all-gathered once per step, the same bus
+  /// volume as DDP's all-reduce. The validator accepts it beside strategy ddp whatever the
+  /// parallelism (config/scenario_parallelism.cpp). Beside expert parallelism the experts'
+  /// state splits over the ranks holding the same experts
+  /// (models/memory/distributed_optimizer.h expert_data_parallel_shard_ranks); it is on there even without tensor or pipeline
+  /// parallelism, since expert parallelism is Megatron-Core's and its MoE recipes (Mixtral,
+  /// DeepSeek-V3, GPT-OSS in Megatron-Bridge) all pass --use-distributed-optimizer; likewise
+  /// context parallelism over ddp. Plain ddp stays PyTorch DDP (no distributed optimizer):
+  /// sharding its state is what zero-1 and fsdp are tried for. FSDP and ZeRO shard the states
+  /// themselves (beside tensor parallelism as torchtitan's 2-D FSDP2 + TP does; under a
+  /// pipeline they run the distributed optimizer's layout without this key). The one rule of
+  /// the search's parallelism.distributed_optimizer.
   bool distributed_optimizer() const {
-    return data_parallel.strategy == "ddp" && (tensor_parallel > 1 || pipeline_parallel > 1) && expert_parallel == 1;
+    return data_parallel.strategy == "ddp" &&
+           (tensor_parallel > 1 || pipeline_parallel > 1 || context_parallel > 1 || expert_parallel > 1);
   }
 
   /// The scenario overrides that write this layout (values as YAML scalar text); keys the
@@ -142,7 +177,8 @@ struct Layout {
 
 /// The offloading layouts tried for `layout` where nothing fits without offload: one per
 /// offload_choices of its strategy; on one GPU (strategy none) ZeRO-3 with each of its
-/// offloads, ZeRO-Offload's single-GPU case (Ren et al. 2021).
+/// offloads, ZeRO-Offload's single-GPU case (Ren et al. 2021). None for a pipeline layout
+/// (config/scenario_model_parallel.cpp refuses offload under pipeline_parallel > 1).
 std::vector<Layout> offloaded_layouts(const Layout& layout);
 
 /// What the enumeration needs to know of the job and the hardware.
@@ -171,22 +207,34 @@ struct LayoutProblem {
   /// recomputes (config/scenario_recompute.cpp refuses it beside a fused kernel, which saves
   /// none). False: "selective" is not tried.
   bool selective_recompute = true;
+  /// Tokens per sample of a transformer decoder (workload.sequence_length), for the
+  /// context-parallel rules (2 x context_parallel divides it, kMinContextParallelTokens per
+  /// rank); 0: context_parallel stays 1.
+  long long sequence_tokens = 0;
+  /// The job's attention runs a fused kernel (flash, flash3, memory_efficient, flash_triton;
+  /// sdpa as the scenario's GPU resolved it): ring attention needs one. False: context_parallel
+  /// stays 1. Another GPU may resolve sdpa otherwise: validation has the last word.
+  bool fused_attention = false;
   /// Samples per optimizer step to keep (the scenario's batch_size x accumulation x
   /// data-parallel ranks); every layout's micro_batch x accumulation x ranks equals it.
   long long global_batch_samples = 1;
 };
 
 /// Every valid layout of `problem`, in a fixed order (data-parallel choice, tensor parallel,
-/// pipeline parallel, micro-batch, recomputation). On one GPU the strategy is none. Rules:
+/// pipeline parallel, context parallel, micro-batch, virtual stages, expert parallel,
+/// recomputation). On one GPU the strategy is none. Rules:
 /// tensor_parallel divides gpus_per_node, heads and kv_heads, under ddp or beside FSDP / ZeRO
 /// sharding the remaining data-parallel ranks (torchtitan's 2-D layout; hybrid_shard keeps 2+
-/// of them in a node: config/scenario_model_parallel.cpp); pipeline_parallel divides the layers, needs
-/// strategy ddp and runs 1F1B, or interleaved 1F1B with kVirtualStageChoices' chunks where they
+/// of them in a node: config/scenario_model_parallel.cpp); pipeline_parallel divides the layers,
+/// needs strategy ddp, fsdp full_shard / shard_grad_op or zero-1, and runs 1F1B, or
+/// interleaved 1F1B with kVirtualStageChoices' chunks where they
 /// divide the layers per stage and the accumulation is a multiple of the stages (a scenario's
 /// own pipeline_schedule and virtual_stages are removed, since they may not suit another stage
-/// count); a sharded strategy needs 2+ data-parallel ranks;
-/// hybrid_shard needs 2+ nodes (on one it is full_shard); the data-parallel ranks divide the
-/// global batch and the micro-batch divides each rank's share. A mixture-of-experts model runs
+/// count); context_parallel follows kContextParallelSizes' rules; a sharded strategy needs 2+
+/// ranks to shard over (GPUs / (tensor x pipeline parallel), context-parallel ranks included);
+/// hybrid_shard needs 2+ nodes (on one it is full_shard); the data-parallel replicas (GPUs /
+/// (tensor x pipeline x context parallel)) divide the global batch and the micro-batch divides
+/// each replica's share. A mixture-of-experts model runs
 /// tensor_parallel 1 and expert_parallel from kExpertParallelSizes (above 1 under ddp only, with
 /// its rules there).
 /// Layouts whose step needs more micro-batches than `kPlanMaxAccumulation` are not tried, and

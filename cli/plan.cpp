@@ -80,7 +80,8 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                [](const PlanPoint& p) { return Value(p.strategy); }, "variant"});
   f.push_back({"strategy", "", Applies::kAlways, "data-parallel strategy: none | ddp | fsdp/<sharding> | zero-<stage>",
                [](const PlanPoint& p) { return Value(p.data_parallel); }, "strategy"});
-  f.push_back({"data_parallel", "", Applies::kAlways, "data-parallel replicas: GPUs / (tensor x pipeline parallel)",
+  f.push_back({"data_parallel", "", Applies::kAlways,
+               "data-parallel replicas: GPUs / (tensor x pipeline x context parallel)",
                [count](const PlanPoint& p) { return count(p.data_parallel_degree()); }, "DP"});
   f.push_back({"tensor_parallel", "", Applies::kAlways, "tensor-parallel GPUs (inside a node)",
                [count](const PlanPoint& p) { return count(p.tensor_parallel); }, "TP"});
@@ -88,7 +89,8 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
                "Megatron sequence parallelism inside the tensor-parallel group (every layout with TP > 1)",
                [](const PlanPoint& p) { return Value(p.sequence_parallel); }});
   f.push_back({"distributed_optimizer", "", Applies::kAlways,
-               "Megatron's distributed optimizer over the data-parallel ranks (every layout with TP or PP > 1)",
+               "Megatron's distributed optimizer over the data x context parallel ranks (every ddp layout with TP, "
+               "PP, CP or EP > 1)",
                [](const PlanPoint& p) { return Value(p.distributed_optimizer); }});
   f.push_back({"pipeline_parallel", "", Applies::kAlways, "pipeline stages",
                [count](const PlanPoint& p) { return count(p.pipeline_parallel); }, "PP"});
@@ -105,6 +107,12 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
   f.push_back({"virtual_stages", "", Applies::kAlways,
                "model chunks per pipeline stage when pipeline_parallel > 1 (interleaved_1f1b: 2 or more; else 1)",
                [count](const PlanPoint& p) { return p.pipeline_parallel > 1 ? count(p.virtual_stages) : std::nullopt; }});
+  f.push_back({"context_parallel", "", Applies::kAlways,
+               "GPUs each sequence is split over (ring attention; 1: none); the table shows it for plans with "
+               "context parallelism",
+               [count](const PlanPoint& p) { return count(p.context_parallel); }, "CP",
+               [](const PlanPoint& p) { return std::to_string(p.context_parallel); },
+               [](const PlanPoint& p) { return p.context_parallel > 1; }});
   f.push_back({"expert_parallel", "", Applies::kAlways,
                "ranks the routed experts of a mixture-of-experts model are split over, inside the data-parallel "
                "ranks (1: every rank holds every expert); the table shows it for mixture-of-experts plans",
@@ -164,10 +172,10 @@ std::vector<report::ResultField<PlanPoint>> plan_fields() {
 }  // namespace
 
 std::string plan_point_key(const PlanPoint& p) {
-  return fmt::format("{}|{}|{}|{}|{:06}|{}|{}|{:02}|{:02}|{:02}|{:04}|{}|{:06}|{:08}|{}", p.instance, p.region,
+  return fmt::format("{}|{}|{}|{}|{:06}|{}|{}|{:02}|{:02}|{:02}|{:02}|{:04}|{}|{:06}|{:08}|{}", p.instance, p.region,
                      p.zone, p.market, p.nodes, p.strategy, p.data_parallel, p.tensor_parallel, p.pipeline_parallel,
-                     p.virtual_stages, p.expert_parallel, p.offload, p.micro_batch, p.gradient_accumulation,
-                     p.recompute);
+                     p.virtual_stages, p.context_parallel, p.expert_parallel, p.offload, p.micro_batch,
+                     p.gradient_accumulation, p.recompute);
 }
 
 PlanBound plan_lower_bound(const models::JobSpec& job) {

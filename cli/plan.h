@@ -121,6 +121,7 @@ struct PlanPoint {
   /// the planner runs 1F1B or interleaved 1F1B (cli/layout_search.h).
   std::string pipeline_schedule = "1f1b";
   int virtual_stages = 1;  ///< model chunks per stage (interleaved_1f1b: 2 or more)
+  int context_parallel = 1;  ///< GPUs each sequence is split over (ring attention; Layout::context_parallel)
   int expert_parallel = 1;  ///< ranks the routed experts are split over (within the data-parallel ranks)
   std::string offload = "none";  ///< CPU offload: none | optimizer | optimizer+parameters (Layout::offload_label)
   int micro_batch = 1;         ///< samples per GPU per micro-step
@@ -147,8 +148,9 @@ struct PlanPoint {
   /// (models::spot_finish_share_bound); dropped from the search's points and counted.
   bool out_of_reach = false;
 
-  /// Data-parallel replicas: the GPUs over tensor x pipeline parallel (the CSV/JSON `data_parallel`).
-  int data_parallel_degree() const { return gpus / (tensor_parallel * pipeline_parallel); }
+  /// Data-parallel replicas: the GPUs over tensor x pipeline x context parallel (the CSV/JSON
+  /// `data_parallel`; models::ParallelismSpec::data_parallel_size).
+  int data_parallel_degree() const { return gpus / (tensor_parallel * pipeline_parallel * context_parallel); }
 };
 
 /// What the search did, for the notes and the bench.

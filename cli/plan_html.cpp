@@ -57,14 +57,14 @@ std::string render_plan_html(const PlanResult& plan) {
     rows.push_back({p.instance, p.gpu, std::to_string(p.nodes) + " x " + std::to_string(p.gpus / p.nodes),
                     p.zone.empty() ? p.region : p.zone, p.market, p.strategy, p.data_parallel,
                     std::to_string(p.data_parallel_degree()), std::to_string(p.tensor_parallel),
-                    std::to_string(p.pipeline_parallel), report::human_duration(p.time_p90_s),
+                    std::to_string(p.pipeline_parallel), std::to_string(p.context_parallel), report::human_duration(p.time_p90_s),
                     report::human_usd(p.cost_p90_usd)});
   }
   std::string body = "<h2>Cheapest plans that meet the deadline</h2>\n<p>The cheapest layout of each instance type, node count and "
                      "market.</p>\n" +
                      (rows.empty() ? std::string("<p>None: no plan meets the deadline (and budget) at p90.</p>\n")
                                    : report::html_table({"instance", "gpu", "nodes x GPUs", "region/zone", "market",
-                                                         "variant", "strategy", "DP", "TP", "PP", "time p90", "$ p90"},
+                                                         "variant", "strategy", "DP", "TP", "PP", "CP", "time p90", "$ p90"},
                                                         rows));
   if (!plan.notes.empty()) {
     body += "<h2>Notes</h2>\n<ul>\n";

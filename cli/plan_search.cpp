@@ -371,10 +371,12 @@ PlanSearch Planner::evaluate() const {
       // What validation reads of the hardware is the GPU, its count per node and whether
       // there are several nodes: validated once per (GPU, GPUs per node, 1 or 2+ nodes) on
       // the first row met with them (its hardware is replaced by plan_job). A pipeline's rules
-      // read the GPU count itself (TP x PP divides it): validated per node count. An offload's
-      // read the node's host memory against the state per node: per node count and row memory.
+      // read the GPU count itself (TP x PP divides it), as context parallelism's do (TP x PP x
+      // CP divides it): validated per node count. An offload's read the node's host memory
+      // against the state per node: per node count and row memory.
       const bool offload = c.layout.offload != Offload::kNone;
-      const int validation_nodes = c.layout.pipeline_parallel > 1 || offload ? c.nodes : std::min(c.nodes, 2);
+      const int validation_nodes =
+          c.layout.pipeline_parallel > 1 || c.layout.context_parallel > 1 || offload ? c.nodes : std::min(c.nodes, 2);
       c.validation = fmt::format("{}|{}|{}|{}|{}", c.variant, rep.gpu, rep.accelerator_count, validation_nodes,
                                  offload ? fmt::format("{:a}|", rep.memory_bytes) : std::string());
       for (const models::ScenarioOverride& x : o) c.validation += x.path + "=" + x.value + ";";
@@ -393,7 +395,9 @@ PlanSearch Planner::evaluate() const {
         problem.nodes = nodes;
         problem.heads = heads.heads;
         problem.kv_heads = heads.kv_heads;
-        problem.layers = job.workload.family == "transformer_decoder" ? models::decoder_layers(job.workload) : 0;
+        const bool decoder = job.workload.family == "transformer_decoder";
+        problem.layers = decoder ? models::decoder_layers(job.workload) : 0;
+        problem.sequence_tokens = decoder ? std::llround(job.workload.tokens_per_sample) : 0;
         problem.experts = static_cast<int>(models::routed_experts(job.workload));
         problem.expert_load_imbalance = job.parallelism.expert_load_imbalance;
         // The kernel as validation resolved it on the scenario's own GPU. Under `attention:
@@ -401,6 +405,9 @@ PlanSearch Planner::evaluate() const {
         // selective layout is not tried, or is refused by validation.
         problem.selective_recompute =
             job.training.attention == models::AttentionKernel::kEager && models::has_eager_attention(job.workload);
+        // Likewise context parallelism, which needs a fused kernel: where sdpa resolves to math on
+        // another GPU, validation refuses the layout there.
+        problem.fused_attention = job.training.attention != models::AttentionKernel::kEager;
         problem.global_batch_samples = static_cast<long long>(models::global_batch_samples(job));
         const std::size_t over_before = counts.over_accumulation;
         const std::vector<Layout> layouts = enumerate_layouts(problem, &counts.over_accumulation);
@@ -751,6 +758,7 @@ PlanPoint Planner::evaluate_point(std::size_t variant_index, const Layout& layou
   p.sequence_parallel = layout.sequence_parallel();
   p.distributed_optimizer = layout.distributed_optimizer();
   p.pipeline_parallel = layout.pipeline_parallel;
+  p.context_parallel = layout.context_parallel;
   p.pipeline_schedule = layout.pipeline_schedule();
   p.virtual_stages = layout.virtual_stages;
   p.expert_parallel = layout.expert_parallel;
@@ -845,13 +853,17 @@ PlanResult Planner::finish(PlanSearch search) const {
   r.notes.push_back("layouts: ddp, fsdp (full_shard, hybrid_shard, shard_grad_op) or zero 1-3, tensor parallel 1-8 "
                     "inside a node (with sequence parallelism; beside ddp with Megatron's distributed optimizer, or "
                     "beside fsdp/zero sharding the remaining ranks) and pipeline parallel 1-16 dividing the layers "
-                    "(with ddp and Megatron's distributed optimizer; the pipeline runs "
+                    "(with ddp and Megatron's distributed optimizer, or fsdp full_shard / shard_grad_op or zero-1, "
+                    "which shard the optimizer state over each stage's ranks; the pipeline runs "
                     "1F1B, or interleaved 1F1B with 2 virtual stages where they divide the layers per stage and the "
                     "micro-batches are a multiple of the stages; the scenario's own pipeline_schedule and virtual_stages "
-                    "are not kept), expert parallel 1-64 for a mixture-of-experts model (with ddp; "
-                    "dividing the experts and the data-parallel ranks), micro-batch 1-32 x "
+                    "are not kept), context parallel 1-8 for a decoder with fused attention (ring attention, beside ddp "
+                    "with Megatron's distributed optimizer, fsdp or zero; 2 x CP dividing the sequence, 4,096 tokens "
+                    "a rank or more, TP x CP dividing or filling whole nodes), expert parallel 1-64 for a "
+                    "mixture-of-experts model (with ddp and Megatron's distributed optimizer; dividing the experts and "
+                    "the data-parallel ranks), micro-batch 1-32 x "
                     "accumulation keeping the scenario's global batch, CPU offload (zero: the optimizer, zero-3 also the "
-                    "parameters; fsdp full_shard / hybrid_shard both) where nothing fits without it, "
+                    "parameters; fsdp full_shard / hybrid_shard both; not under a pipeline) where nothing fits without it, "
                     "recompute false/selective/full (selective beside eager attention only: a fused kernel saves no scores); on-demand at each instance type's cheapest region, spot at its "
                     "cheapest zone (other rows of the same hardware take as long and cost more)");
   for (const config::Variant& v : scenario_.variants) {

@@ -28,14 +28,15 @@ std::string describe(const PlanPoint& p) {
   const std::string experts =
       p.expert_parallel > 1 ? fmt::format(" (experts over {} of them)", p.expert_parallel) : std::string();
   const std::string offload = p.offload == "none" ? std::string() : ", CPU offload of the " + p.offload;
-  return fmt::format("{} ({} node{} x {} GPU{}, {} in {}, variant {}; {}{}, DP {}{} x TP {}{} x PP {}{}, micro-batch {} x {} "
+  const std::string context = p.context_parallel > 1 ? fmt::format(" x CP {}", p.context_parallel) : std::string();
+  return fmt::format("{} ({} node{} x {} GPU{}, {} in {}, variant {}; {}{}, DP {}{} x TP {}{} x PP {}{}{}, micro-batch {} x {} "
                      "accumulated, recompute {}{}{}): {} and {} at p90",
                      p.instance, p.nodes, p.nodes == 1 ? "" : "s", per_node, per_node == 1 ? "" : "s",
                      p.market == "spot" ? "spot" : "on-demand", p.zone.empty() ? p.region : p.zone, p.strategy,
                      p.data_parallel, p.distributed_optimizer ? " with the distributed optimizer" : "",
                      p.data_parallel_degree(), experts, p.tensor_parallel,
                      p.sequence_parallel ? " (sequence parallel)" : "", p.pipeline_parallel, schedule,
-                     p.micro_batch, p.gradient_accumulation, p.recompute, offload, tight, report::human_duration(p.time_p90_s),
+                     context, p.micro_batch, p.gradient_accumulation, p.recompute, offload, tight, report::human_duration(p.time_p90_s),
                      report::human_usd(p.cost_p90_usd));
 }
 

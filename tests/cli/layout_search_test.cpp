@@ -81,7 +81,8 @@ TEST_SUITE("cli.layout_search") {
     }
   }
 
-  TEST_CASE("8 decoder layers on 2 x 8 GPUs: pipeline stages 1/2/4/8 with ddp only, 510 + 90 interleaved layouts") {
+  TEST_CASE("8 decoder layers on 2 x 8 GPUs: pipeline stages 1/2/4/8 under ddp, fsdp full_shard / shard_grad_op and "
+            "zero-1: 1,059 layouts") {
     cli::LayoutProblem p = problem(8, 2, 64, 8, 64);
     p.layers = 8;
     const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
@@ -95,16 +96,31 @@ TEST_SUITE("cli.layout_search") {
     // accumulation is a multiple of PP: (TP, PP) = (1,2): accumulations 8/4/2 of {8,4,2,1};
     // (1,4): 16/8/4; (2,2): 16/8/4/2; (2,4): 32/16/8/4; (4,2): 32/16/8/4/2; (4,4): 64/32/16/8/4;
     // (8,2): all six. (3 + 3 + 4 + 4 + 5 + 5 + 6) x 3 = 90.
-    CHECK(layouts.size() == 204 + 306 + 90);
+    // fsdp full_shard, fsdp shard_grad_op and zero-1 also run under a pipeline (as the
+    // distributed optimizer's layout; config/scenario_model_parallel.cpp check_sharded_pipeline),
+    // where TP x PP leaves 2+ ranks to shard over: ddp's 150 1F1B pipeline layouts less the 54 of
+    // TP x PP = 16 (3 pairs x 6 micro-batches x 3), 96; and its interleaved
+    // ones less (4,4) and (8,2): (3 + 3 + 4 + 4 + 5) x 3 = 57. 153 each, 459 for the three.
+    // hybrid_shard, zero-2 and zero-3 get no pipeline (refused there).
+    CHECK(layouts.size() == 204 + 306 + 90 + 3 * 153);
     std::size_t pipelined = 0;
     std::size_t interleaved = 0;
+    std::size_t sharded_pipelined = 0;
     for (const cli::Layout& l : layouts) {
+      CHECK(l.context_parallel == 1);  // no sequence length given: no context parallelism
       if (l.pipeline_parallel == 1) {
         CHECK(l.virtual_stages == 1);
         continue;
       }
+      if (l.data_parallel.strategy != "ddp") {
+        const std::string label = l.data_parallel_label();
+        CHECK((label == "fsdp/full_shard" || label == "fsdp/shard_grad_op" || label == "zero-1"));
+        CHECK(16 / (l.tensor_parallel * l.pipeline_parallel) >= 2);
+        CHECK_FALSE(l.distributed_optimizer());  // the strategy itself, not the ddp key
+        ++sharded_pipelined;
+        continue;
+      }
       ++pipelined;
-      CHECK(l.data_parallel_label() == "ddp");
       CHECK(8 % l.pipeline_parallel == 0);
       const int ranks = 16 / (l.tensor_parallel * l.pipeline_parallel);
       CHECK(l.micro_batch * l.gradient_accumulation * ranks == 64);
@@ -117,6 +133,108 @@ TEST_SUITE("cli.layout_search") {
     }
     CHECK(pipelined == 204 - 54 + 90);
     CHECK(interleaved == 90);
+    CHECK(sharded_pipelined == 3 * 153);
+    // No CPU offload under a pipeline (the validator refuses it there).
+    cli::Layout zero1_pipeline;
+    zero1_pipeline.data_parallel = {"zero", "", 1};
+    zero1_pipeline.pipeline_parallel = 2;
+    CHECK(cli::offloaded_layouts(zero1_pipeline).empty());
+    zero1_pipeline.pipeline_parallel = 1;
+    CHECK(cli::offloaded_layouts(zero1_pipeline).size() == 1);
+  }
+
+  TEST_CASE("32 layers, 32 heads, sequence 8,192, fused attention on 2 x 8 GPUs, global batch 64: context parallel "
+            "counted by hand") {
+    cli::LayoutProblem p = problem(8, 2, 32, 0, 64);
+    p.layers = 32;
+    p.sequence_tokens = 8192;
+    p.fused_attention = true;
+    p.selective_recompute = false;  // fused attention: recompute false or full
+    const std::vector<cli::Layout> layouts = cli::enumerate_layouts(p);
+    // CP 4 and 8 would keep 2,048 and 1,024 tokens a rank, below kMinContextParallelTokens: not
+    // tried. CP 2: 8,192 is a multiple of 4; TP x 2 (2..16 GPUs) divides or fills the 8-GPU nodes; TP
+    // x PP x 2 must divide 16, so TP x PP <= 8 (all PP divide 32 layers), leaving 8 / (TP x PP)
+    // replicas of 64 / replicas samples. (TP, PP) by product: 1 (1,1) 8 samples, 4
+    // micro-batches; 2 (1,2) (2,1) 16 samples, 5; 4 (1,4) (2,2) (4,1) 32 samples, 6; 8 (1,8)
+    // (2,4) (4,2) (8,1) 64 samples, 6.
+    // Without a pipeline: 4 + 5 + 6 + 6 = 21. With one (1F1B): 5 + 6 + 6 + 3 x 6 = 35.
+    // Interleaved (2 x PP divides 32; accumulation a multiple of PP): (1,2) 16/8/4/2 of
+    // 16..1: 4; (1,4) 32/16/8/4: 4; (2,2) 32..2: 5; (1,8) 64/32/16/8: 4; (2,4) 64..4: 5;
+    // (4,2) 64..2: 6: 28.
+    // ddp, fsdp full_shard, fsdp shard_grad_op, zero-1: 21 + 35 + 28 = 84 each (TP x PP <= 8
+    // leaves 2+ ranks to shard over); zero-2, zero-3: no pipeline, 21 each; hybrid_shard: no
+    // pipeline, TP <= 4 (2 ranks in a node): 4 + 5 + 6 = 15. 4 x 84 + 2 x 21 + 15 = 393,
+    // x 2 recomputation choices = 786.
+    std::size_t cp2 = 0;
+    for (const cli::Layout& l : layouts) cp2 += l.context_parallel == 2 ? 1 : 0;
+    CHECK(cp2 == 786);
+    // CP 1: TP x PP up to 16 leaves 16 / (TP x PP) replicas: products 1, 2, 4, 8, 16 with 1, 2,
+    // 3, 4, 4 pairs and 3, 4, 5, 6, 6 micro-batches. ddp: no pipeline 3 + 4 + 5 + 6 = 18; 1F1B
+    // 4 + 2 x 5 + 3 x 6 + 4 x 6 = 56; interleaved (1,2) 3, (1,4) 3, (2,2) 4, (1,8) 3, (2,4) 4,
+    // (4,2) 5, (1,16) 3, (2,8) 4, (4,4) 5, (8,2) 6 = 40: 114. fsdp full_shard / shard_grad_op,
+    // zero-1 (products up to 8): 18 + 32 + 22 = 72 each; zero-2/3 18 each; hybrid_shard 3 + 4 + 5
+    // = 12. 114 + 3 x 72 + 2 x 18 + 12 = 378, x 2 = 756.
+    CHECK(layouts.size() == 756 + 786);
+    bool fsdp_pp2 = false;
+    bool zero2_pp2 = false;
+    for (const cli::Layout& l : layouts) {
+      const int c = l.context_parallel;
+      CHECK(8192 % (2 * c) == 0);
+      CHECK(16 % (l.tensor_parallel * l.pipeline_parallel * c) == 0);
+      const int replicas = 16 / (l.tensor_parallel * l.pipeline_parallel * c);
+      CHECK(l.micro_batch * l.gradient_accumulation * replicas == 64);  // the global batch is kept
+      CHECK(l.distributed_optimizer() ==
+            (l.data_parallel.strategy == "ddp" && (l.tensor_parallel > 1 || l.pipeline_parallel > 1 || c > 1)));
+      fsdp_pp2 = fsdp_pp2 || (l.data_parallel_label() == "fsdp/full_shard" && l.pipeline_parallel == 2);
+      zero2_pp2 = zero2_pp2 || (l.data_parallel_label() == "zero-2" && l.pipeline_parallel == 2);
+    }
+    CHECK(fsdp_pp2);
+    CHECK_FALSE(zero2_pp2);
+    // 32,768 tokens: CP 8 keeps 4,096 a rank. Beside TP 2 it fills 2 whole nodes: TP x CP =
+    // 16, no pipeline.
+    p.sequence_tokens = 32768;
+    std::size_t tp2_cp8 = 0;
+    for (const cli::Layout& l : cli::enumerate_layouts(p)) {
+      if (l.context_parallel != 8 || l.tensor_parallel != 2) continue;
+      ++tp2_cp8;
+      CHECK(l.pipeline_parallel == 1);
+    }
+    // One replica of 64 samples: 6 micro-batches x 2 recomputation choices, under each of the 7
+    // strategies (the sharded ones shard over 16 / TP = 8 data x context ranks; hybrid_shard
+    // keeps 4 of them in a node): 7 x 12.
+    CHECK(tp2_cp8 == 7 * 12);
+    // 16,388 tokens are a multiple of 4, not of 8: CP 2 only (CP 4 would keep 4,097 a rank).
+    // Eager attention: none.
+    p.sequence_tokens = 16388;
+    std::size_t above2 = 0;
+    cp2 = 0;
+    for (const cli::Layout& l : cli::enumerate_layouts(p)) {
+      cp2 += l.context_parallel == 2 ? 1 : 0;
+      above2 += l.context_parallel > 2 ? 1 : 0;
+    }
+    CHECK(cp2 == 786);
+    CHECK(above2 == 0);
+    p.sequence_tokens = 8192;
+    p.fused_attention = false;
+    for (const cli::Layout& l : cli::enumerate_layouts(p)) CHECK(l.context_parallel == 1);
+  }
+
+  TEST_CASE("a context-parallel layout writes parallelism.context_parallel, and counts its replicas") {
+    cli::Layout l;
+    l.data_parallel = {"fsdp", "full_shard", 0};
+    const auto value_of = [](const cli::Layout& layout, const std::string& path) {
+      for (const models::ScenarioOverride& o : layout.overrides()) {
+        if (o.path == path) return o.value;
+      }
+      return std::string("(absent)");
+    };
+    CHECK(value_of(l, "parallelism.context_parallel") == "1");
+    l.context_parallel = 4;
+    CHECK(value_of(l, "parallelism.context_parallel") == "4");
+    CHECK_FALSE(l.distributed_optimizer());  // FSDP shards the state itself
+    l.data_parallel = {"ddp", "", 0};
+    CHECK(l.distributed_optimizer());  // Megatron's CP over ddp runs its distributed optimizer
+    CHECK(value_of(l, "parallelism.distributed_optimizer") == "true");
   }
 
   TEST_CASE("one node: no hybrid_shard; 2 key/value heads: no TP 4 or 8; one GPU: strategy none") {
@@ -153,7 +271,7 @@ TEST_SUITE("cli.layout_search") {
           "parallelism.strategy=zero;parallelism.sharding=~;parallelism.zero_stage=2;parallelism.tensor_parallel=1;"
           "parallelism.sequence_parallel=~;parallelism.distributed_optimizer=~;parallelism.pipeline_parallel=1;"
           "parallelism.pipeline_schedule=~;"
-                 "parallelism.virtual_stages=~;training.batch_size=4;training.gradient_accumulation=8;"
+                 "parallelism.virtual_stages=~;parallelism.context_parallel=1;training.batch_size=4;training.gradient_accumulation=8;"
           "training.activation_checkpointing=selective;parallelism.offload=~;");
     CHECK(l.data_parallel_label() == "zero-2");
     // An interleaved pipeline writes its schedule and chunks.
@@ -183,7 +301,8 @@ TEST_SUITE("cli.layout_search") {
     CHECK(value_of(l, "parallelism.tensor_parallel") == "2");
   }
 
-  TEST_CASE("a Megatron layout (TP or PP > 1) runs the distributed optimizer, the others leave the key unset") {
+  TEST_CASE("a Megatron layout (ddp with TP, PP, CP or EP > 1) runs the distributed optimizer, the others leave the "
+            "key unset") {
     cli::Layout l;
     l.data_parallel = {"ddp", "", 0};
     const auto value_of = [](const cli::Layout& layout) {
@@ -199,6 +318,19 @@ TEST_SUITE("cli.layout_search") {
     l.pipeline_parallel = 1;
     l.tensor_parallel = 8;
     CHECK(value_of(l) == "true");
+    // Expert parallelism alone (a mixture-of-experts model runs TP 1 here): Megatron-Core's,
+    // whose MoE recipes pass --use-distributed-optimizer; the validator accepts it.
+    l.tensor_parallel = 1;
+    l.mixture_of_experts = true;
+    l.expert_parallel = 2;
+    CHECK(l.distributed_optimizer());
+    CHECK(value_of(l) == "true");
+    // Plain ddp (every model parallelism 1) stays PyTorch DDP; fsdp / zero never set the key.
+    l.expert_parallel = 1;
+    CHECK_FALSE(l.distributed_optimizer());
+    l.data_parallel = {"zero", "", 1};
+    l.pipeline_parallel = 2;
+    CHECK(value_of(l) == "~");
   }
 
   TEST_CASE("a mixture-of-experts model: no TP, expert parallel 1/2/4/8 under ddp only, counted by hand") {
@@ -218,6 +350,7 @@ TEST_SUITE("cli.layout_search") {
         ++ep_layouts;
         CHECK(l.data_parallel.strategy == "ddp");
       }
+      CHECK(l.distributed_optimizer() == (l.expert_parallel > 1));
     }
     CHECK(ep_layouts == 3 * 3 * 3);
     // 4 GPUs per node, one node: EP 2/4 (8 does not divide the 4 ranks).
@@ -241,9 +374,10 @@ TEST_SUITE("cli.layout_search") {
     for (const models::ScenarioOverride& o : l.overrides()) text += o.path + "=" + o.value + ";";
     CHECK(text.find("parallelism.expert_parallel=4;") != std::string::npos);
     CHECK(text.find("expert_load_imbalance") == std::string::npos);
-    // Megatron's distributed optimizer is refused beside expert parallelism: not set.
-    CHECK_FALSE(l.distributed_optimizer());
-    CHECK(text.find("parallelism.distributed_optimizer=~;") != std::string::npos);
+    // Megatron's distributed optimizer beside expert parallelism (the experts' state over the
+    // ranks that hold them: models/memory/distributed_optimizer.h).
+    CHECK(l.distributed_optimizer());
+    CHECK(text.find("parallelism.distributed_optimizer=true;") != std::string::npos);
     l.mixture_of_experts = false;
     l.expert_parallel = 1;
     text.clear();

@@ -483,9 +483,9 @@ TEST_SUITE("cli.plan") {
     const std::string csv = cli::render_plan(plan, "csv");
     CHECK(csv.rfind("instance,gpu,nodes,gpus,region,zone,market,variant,strategy,data_parallel,tensor_parallel,"
                     "sequence_parallel,distributed_optimizer,pipeline_parallel,pipeline_schedule,virtual_stages,"
-                    "expert_parallel,offload,micro_batch,",
+                    "context_parallel,expert_parallel,offload,micro_batch,",
                     0) == 0);
-    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,true,16,1f1b,1,1,none,1,1024,"
+    CHECK(csv.find("\naws/p5.48xlarge,h100-sxm,16,128,us-east-1,,on_demand,baseline,ddp,1,8,true,true,16,1f1b,1,1,1,none,1,1024,"
                    "full,") != std::string::npos);
     const std::string table = cli::render_plan(plan, "table");
     CHECK(table.find("variant  strategy  DP  TP  PP  micro  accum.") != std::string::npos);
@@ -501,7 +501,7 @@ TEST_SUITE("cli.plan") {
     plan.points[0].pipeline_schedule = "interleaved_1f1b";
     plan.points[0].virtual_stages = 2;
     CHECK(cli::render_plan(plan, "table").find("interleaved_1f1b x2") != std::string::npos);
-    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,1,none,1,1024,full,") != std::string::npos);
+    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,1,1,none,1,1024,full,") != std::string::npos);
     CHECK(cli::plan_summary(plan).find("DP 1 x TP 8 (sequence parallel) x PP 16 (interleaved_1f1b, 2 virtual stages),") !=
           std::string::npos);
     // Expert parallelism: an EP column in the table (only then), the CSV's expert_parallel and
@@ -509,9 +509,21 @@ TEST_SUITE("cli.plan") {
     CHECK(cli::render_plan(plan, "table").find(" EP") == std::string::npos);
     plan.points[0].expert_parallel = 4;
     CHECK(cli::render_plan(plan, "table").find("PP             schedule  EP\n") != std::string::npos);
-    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,4,none,1,1024,full,") != std::string::npos);
+    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,1,4,none,1,1024,full,") != std::string::npos);
     CHECK(cli::plan_summary(plan).find("DP 1 (experts over 4 of them) x TP 8") != std::string::npos);
     plan.points[0].expert_parallel = 1;
+    // Context parallelism: a CP column in the table (only then), the CSV's context_parallel, the
+    // summary's CP, and fewer data-parallel replicas (128 GPUs / (TP 4 x PP 16 x CP 2) = 1).
+    CHECK(cli::render_plan(plan, "table").find(" CP") == std::string::npos);
+    plan.points[0].tensor_parallel = 4;
+    plan.points[0].context_parallel = 2;
+    CHECK(plan.points[0].data_parallel_degree() == 1);
+    CHECK(cli::render_plan(plan, "table").find("PP             schedule  CP\n") != std::string::npos);
+    CHECK(cli::render_plan(plan, "csv").find(",16,interleaved_1f1b,2,2,1,none,1,1024,full,") != std::string::npos);
+    CHECK(cli::plan_summary(plan).find("x PP 16 (interleaved_1f1b, 2 virtual stages) x CP 2, micro-batch") !=
+          std::string::npos);
+    plan.points[0].tensor_parallel = 8;
+    plan.points[0].context_parallel = 1;
     // A peak within 5 % of the GPU's memory is named, as gpuplan run's note does (84.1 of 85.9
     // GB is 97.9 %); 81 GB (94.3 %) is not.
     plan.points[0].memory_capacity_bytes = 85.9e9;
@@ -726,6 +738,34 @@ TEST_SUITE("cli.plan") {
     CHECK(std::find(r.notes.begin(), r.notes.end(),
                     "on_b200 (b200) sets a GPU of its own: its rows run on the instance in the row, as every variant's "
                     "do (the rest of its settings is kept); --gpus chooses the GPUs planned") != r.notes.end());
+  }
+
+  TEST_CASE("an 8,192-token decoder with flash attention is planned with context parallelism, which validation "
+            "accepts") {
+    // Llama-3.2-1B (32 heads, 8 key/value heads, 16 layers) at 8,192 tokens on AWS's H100 SXM
+    // instances: CP 2 keeps 4,096 tokens a rank (cli/layout_search.h kMinContextParallelTokens).
+    const config::Scenario s = config::parse_scenario(
+        "format: gpuplan/v1\nname: cp\n"
+        "workload: {model: llama3.2-1b, sequence_length: 8192, tokens: 1e8, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 1, gradient_accumulation: 2, precision: bf16_amp, attention: flash, optimizer: adamw}\n"
+        "hardware: {gpu: h100-sxm, gpus_per_node: 8}\nparallelism: {strategy: fsdp}\n",
+        "cp.yaml", context().catalogs, context().families);
+    const cli::Planner planner(s, context().catalogs, context().families, aws_options("h100-sxm", 86400.0));
+    const cli::PlanSearch search = planner.evaluate();
+    // No layout the search wrote was refused for its context parallelism.
+    for (const auto& refusal : search.refusals) CHECK(refusal.first.find("context_parallel") == std::string::npos);
+    const cli::PlanResult r = planner.finish(search);
+    std::size_t context_parallel = 0;
+    for (const cli::PlanPoint& p : r.points) {
+      CHECK((p.context_parallel == 1 || p.context_parallel == 2));
+      if (p.context_parallel == 1) continue;
+      ++context_parallel;
+      CAPTURE(p.gpus);
+      CHECK(p.data_parallel_degree() * p.tensor_parallel * p.pipeline_parallel * 2 == p.gpus);
+      // The global batch, 1 x 2 x 8 GPUs = 16 sequences, kept over GPUs / (TP x PP x CP) replicas.
+      CHECK(p.micro_batch * p.gradient_accumulation * p.data_parallel_degree() == 16);
+    }
+    CHECK(context_parallel > 0);
   }
 
   TEST_CASE("a variant with activation offloading keeps it in every plan, has no pipeline plan, and a note says so") {
