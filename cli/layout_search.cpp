@@ -92,12 +92,15 @@ std::vector<int> expert_parallel_sizes(const LayoutProblem& problem, const DataP
   return out;
 }
 
-/// Whether `dp` may run under pipeline_parallel > 1 (config/scenario_model_parallel.cpp
-/// check_sharded_pipeline): ddp, fsdp full_shard or shard_grad_op, zero stage 1.
+/// Whether the search tries `dp` under pipeline_parallel > 1: ddp (with Megatron's distributed
+/// optimizer) and fsdp full_shard. The validator also accepts fsdp shard_grad_op and zero stage 1
+/// there (config/scenario_model_parallel.cpp check_sharded_pipeline), but under a pipeline both
+/// run as the distributed optimizer's layout (models/memory/distributed_optimizer.h
+/// runs_distributed_optimizer): shard_grad_op the same job as full_shard, zero-1 the same as ddp
+/// with the distributed optimizer, to the event (tests/models/memory/distributed_optimizer_step_test.cpp),
+/// so simulating them would repeat those jobs (2.2-2.7x the plan's search time, 2026-12-07).
 bool runs_under_pipeline(const DataParallelChoice& dp) {
-  return dp.strategy == "ddp" ||
-         (dp.strategy == "fsdp" && (dp.sharding == "full_shard" || dp.sharding == "shard_grad_op")) ||
-         (dp.strategy == "zero" && dp.zero_stage == 1);
+  return dp.strategy == "ddp" || (dp.strategy == "fsdp" && dp.sharding == "full_shard");
 }
 
 /// Whether context_parallel `cp` > 1 beside tensor_parallel `tp` and pipeline_parallel `pp` is

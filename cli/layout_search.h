@@ -42,10 +42,10 @@ inline const std::vector<DataParallelChoice> kDataParallelChoices = {
 inline const std::vector<int> kTensorParallelSizes = {1, 2, 4, 8};
 
 /// Pipeline-parallel sizes tried (parallelism.pipeline_parallel; each must divide the
-/// decoder's layers, and only beside strategy ddp, fsdp full_shard or shard_grad_op, or zero
-/// stage 1 without offload: the rules of config/scenario_model_parallel.cpp
-/// check_sharded_pipeline; FSDP and ZeRO-1 there run as the distributed optimizer's layout,
-/// models/memory/distributed_optimizer.h runs_distributed_optimizer). With powers of two for
+/// decoder's layers, and only beside strategy ddp or fsdp full_shard without offload: of what
+/// config/scenario_model_parallel.cpp check_sharded_pipeline accepts, fsdp shard_grad_op and
+/// zero stage 1 run there as the same jobs as those two (the distributed optimizer's layout,
+/// models/memory/distributed_optimizer.h runs_distributed_optimizer) and are not simulated again). With powers of two for
 /// both the stage count and the node count, one always divides the other, as that file also
 /// requires.
 inline const std::vector<int> kPipelineParallelSizes = {1, 2, 4, 8, 16};
