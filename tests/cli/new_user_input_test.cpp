@@ -149,14 +149,14 @@ TEST_SUITE("cli.new_user_input") {
 
   // Five more from a later new-user test (finding numbers of that report).
   TEST_CASE("plan: when validation refuses every candidate, it says so with the reasons, not 'no plan meets'") {
-    // 1,780 candidates: GPT-2's 12 layers are also tried in pipeline stages under fsdp
-    // full_shard / shard_grad_op and zero-1 (cli/layout_search.h).
+    // 1,352 candidates: GPT-2's 12 layers are also tried in pipeline stages under fsdp
+    // full_shard (cli/layout_search.h), 214 more than under ddp alone (1,138).
     const std::string yaml = replaced(kS, "optimizer: adamw}", "optimizer: adamw, attention: flash3}");
     CHECK(refused(yaml, "plan", " --deadline 72h --gpus a100-80gb") ==
-          "gpuplan: 1 error:\n  all 1,780 plan candidates (variant x layout x instance x nodes) were refused by "
+          "gpuplan: 1 error:\n  all 1,352 plan candidates (variant x layout x instance x nodes) were refused by "
           "validation, for this reason:\n    flash3 attention (FlashAttention-3, cuDNN fused attention) needs an "
           "NVIDIA GPU of compute capability 9.0 or newer (Hopper, Blackwell), and a100-80gb has 8.0 at @:4:77 "
-          "(training.attention); use attention: sdpa (PyTorch picks a kernel that runs) or eager [1,780 "
+          "(training.attention); use attention: sdpa (PyTorch picks a kernel that runs) or eager [1,352 "
           "candidates]\n  fix the scenario at the keys named (a strategy may set them), or plan other GPUs (--gpus, "
           "--providers)\n");
   }
