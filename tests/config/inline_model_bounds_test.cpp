@@ -62,6 +62,31 @@ TEST_SUITE("config.inline_model_bounds") {
     }
   }
 
+  TEST_CASE("the conv-net keys (resnet groups, efficientnet multipliers) are refused at file:line:column with a fix") {
+    const auto conv_net = [](const std::string& model) {
+      return "format: gpuplan/v1\n"
+             "workload:\n"
+             "  dataset: {samples: 1000, synthetic: true}\n"
+             "  model: " +
+             model +
+             "\n"
+             "  epochs: 1\n"
+             "training: {batch_size: 8}\n"
+             "hardware: {gpu: t4}\n";
+    };
+    CHECK(scenario_errors(conv_net("{family: resnet, depth: 50, groups: 2000}")) ==
+          Messages{"out-of-range value 2000 at s.yaml:4:46 (workload.model.groups); expected a whole number from 1 to "
+                   "1024"});
+    CHECK(scenario_errors(conv_net("{family: efficientnet, width_multiplier: [1.2]}")) ==
+          Messages{"expected a number for width_multiplier, found a sequence at s.yaml:4:51 "
+                   "(workload.model.width_multiplier); write width_multiplier: 1, for example (channel multiplier over "
+                   "B0's (Tan & Le 2019, sec. 3.3): B0 1.0, B1 1.0, B2 1.1, B3 1.2, B4 1.4, B5 1.6, B6 1.8, B7 2.0)"});
+    CHECK(scenario_errors(conv_net("{family: resnet, depth: 18, groups: 32}")).size() == 1);
+    CHECK(scenario_errors(conv_net("{family: resnet, depth: 18, groups: 32}")).front().find(
+              "(workload.model.groups); remove groups and width_per_group, or use depth 50, 101 or 152") !=
+          std::string::npos);
+  }
+
   TEST_CASE("layers: 1 to 65536 (the op table holds every layer: 1e9 exhausted memory)") {
     for (const std::string value : {"1e19", "9223372036854775808", "1e30", "-1e19", "1e9", "65537", "0"}) {
       CAPTURE(value);
