@@ -49,6 +49,12 @@ std::string human_rate(double per_s) { return with_thousands(per_s, per_s < 100 
 
 std::string human_energy(double joules) {
   const double kwh = core::to_kwh(joules);
+  // A short run's energy would round to "0.0 kWh": below 0.1 kWh it prints in Wh.
+  if (kwh < 0.1) {
+    const double wh = kwh * 1000.0;
+    if (joules > 0.0 && wh < 1.0) return "< 1 Wh";
+    return fmt::format("{:.0f} Wh", wh);
+  }
   return with_thousands(kwh, kwh < 100 ? 1 : 0) + " kWh";
 }
 

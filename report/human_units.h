@@ -20,7 +20,8 @@ std::string human_usd(double usd);
 std::string human_percent(double fraction);
 std::string human_rate(double per_s);  ///< "2,650"-style with thousands separators
 /// Energy in kWh (the billing unit, glossary "J, W, kWh") as the other human numbers print:
-/// thousands separators, one decimal below 100 kWh ("12.3 kWh", "1,234 kWh").
+/// thousands separators, one decimal below 100 kWh ("12.3 kWh", "1,234 kWh"); below 0.1 kWh
+/// in whole Wh ("42 Wh"), and "< 1 Wh" for a positive amount that would round to zero.
 std::string human_energy(double joules);
 
 }  // namespace gpuplan::report

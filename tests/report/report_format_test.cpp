@@ -323,6 +323,13 @@ TEST_SUITE("report.report_format") {
     CHECK(report::human_usd(0.004) == "< $0.01");  // not "$0.00": a tiny job is not free
     CHECK(report::human_usd(0.005) == "$0.01");
     CHECK(report::human_usd(0.0) == "$0.00");
+    // Energy: 1 kWh = 3.6 MJ. A short run prints Wh rather than "0.0 kWh".
+    CHECK(report::human_energy(3.6e6 * 1234.4) == "1,234 kWh");
+    CHECK(report::human_energy(3.6e6 * 12.34) == "12.3 kWh");
+    CHECK(report::human_energy(3.6e6 * 0.1) == "0.1 kWh");
+    CHECK(report::human_energy(3.6e3 * 42.4) == "42 Wh");
+    CHECK(report::human_energy(3.6e3 * 0.4) == "< 1 Wh");
+    CHECK(report::human_energy(0.0) == "0 Wh");
     // Always GB, with thousands separators: a new user's 100 M-token sequence printed
     // "354973.2 GB".
     CHECK(report::human_bytes(14.94e9) == "14.9 GB");
