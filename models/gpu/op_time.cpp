@@ -116,6 +116,13 @@ double math_peak_flop_per_s(OpClass op_class, Precision precision, const GpuSpec
 
 namespace {
 
+// The rate of math on the CUDA cores (no tensor cores): the FP32 peak at the sustained clock
+// times matmul_cuda_core. A depthwise convolution runs at it; an NCHW convolution's CUDA-core
+// alternative at it times conv_relative_to_gemm.
+double cuda_core_math_flop_per_s(const GpuSpec& gpu, const GpuEfficiency& e) {
+  return gpu.peak_fp32_flop_per_s * e.matmul_cuda_core * sustained_clock_factor(gpu);
+}
+
 // The measured GEMM line of the math path an op takes (the one math_peak_flop_per_s picks),
 // or nullptr without a profile or when the profile did not measure that path.
 const HockneyLine* calibrated_gemm(OpClass op_class, Precision precision, const GpuSpec& gpu) {
@@ -289,7 +296,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
     }
     if (depthwise) {
       // The CUDA-core rate, without a GEMM's class factor or calibrated GEMM line.
-      compute_rate = gpu.peak_fp32_flop_per_s * e.matmul_cuda_core * sustained_clock_factor(gpu);
+      compute_rate = cuda_core_math_flop_per_s(gpu, e);
     } else if (const HockneyLine* measured = calibrated_gemm(op.op_class, math_p, gpu)) {
       // Calibrated: the measured GEMM rate at this op's FLOP per kernel (Hockney curve,
       // gpu_calibration.h) replaces peak x matmul efficiency; the class factors still apply.
@@ -344,8 +351,7 @@ OpWork op_work(const Op& op, double batch, const GpuSpec& gpu, const TrainingSpe
   // (EfficientNet's 1x1 layers over 16-320 channels) moves more bytes in its transposes than
   // its tensor-core math saves, so it runs there; ResNet's wide ones stay on tensor cores.
   const bool nchw_tensor_core_conv = transpose_forward.kernels > 0 && op.op_class == OpClass::kConv;
-  const double cuda_core_rate =
-      gpu.peak_fp32_flop_per_s * e.matmul_cuda_core * e.conv_relative_to_gemm * sustained_clock_factor(gpu);
+  const double cuda_core_rate = cuda_core_math_flop_per_s(gpu, e) * e.conv_relative_to_gemm;
   for (auto [phase, transpose] : {std::pair{&w.forward, &transpose_forward}, std::pair{&w.backward, &transpose_backward}}) {
     const double with_transposes =
         phase->gpu_time_s + transpose->bytes / mem_rate + transpose->kernels * kernel_fixed(gpu, e);

@@ -4,11 +4,11 @@
 #include <stdexcept>
 
 #include "models/workload/architecture_reader.h"
+#include "models/workload/layer_ops.h"
 
 namespace gpuplan::models {
 namespace {
 
-constexpr double kFlopPerMac = 2.0;
 /// FlashAttention-2's backward recomputes S = QKᵀ, one of the forward's two matmuls.
 constexpr double kFlashRecomputeFlopRatio = 0.5;
 /// sdp_utils.cpp: check_head_dim_size_flash (<= 256), alignment of the last dimension.

@@ -6,14 +6,6 @@
 
 namespace gpuplan::models {
 
-namespace {
-constexpr double kFlopPerMac = 2.0;
-/// SiLU x·σ(x): exp, add, divide, multiply (layer_ops.h counts SwiGLU's SiLU the same).
-constexpr double kSiluFlopPerElement = 4.0;
-/// σ(x) = 1 / (1 + exp(−x)): exp, add, divide.
-constexpr double kSigmoidFlopPerElement = 3.0;
-}  // namespace
-
 ConvTensor ConvNetBuilder::conv(const std::string& name, ConvTensor& x, double out_channels, double kernel,
                                 double stride, double pad, double groups, bool bias, bool first) {
   const double out_size = std::floor((x.size + 2.0 * pad - kernel) / stride) + 1.0;

@@ -7,9 +7,6 @@
 namespace gpuplan::models {
 
 namespace {
-// One multiply-accumulate is two FLOP (multiply and add), the convention of the roofline
-// and of PaLM's MFU (Chowdhery et al. 2022, appendix B).
-constexpr double kFlopPerMac = 2.0;
 // The fp32 log-sum-exp per row, counted in 16-bit activation elements.
 constexpr double kLogSumExpElementsPerRow = 2.0;
 // A 1-byte dropout mask next to 2-byte activations (Korthikanti et al. 2022, sec. 4.1).

@@ -15,6 +15,9 @@
 
 namespace gpuplan::models {
 
+/// A multiply-accumulate of a GEMM or convolution counts as two FLOP (a multiply and an add),
+/// the convention of the roofline and of PaLM's MFU (Chowdhery et al. 2022, appendix B).
+inline constexpr double kFlopPerMac = 2.0;
 /// max(x, 0), x + y, x·c, x + mask: one operation per element.
 inline constexpr double kReluFlopPerElement = 1.0;
 inline constexpr double kAddFlopPerElement = 1.0;
@@ -29,9 +32,13 @@ inline constexpr double kGeluFlopPerElement = 8.0;
 inline constexpr double kSquaredReluFlopPerElement = 2.0;
 /// tanh (BERT pooler), counted like one transcendental: exp, add, subtract, divide.
 inline constexpr double kTanhFlopPerElement = 4.0;
-/// SwiGLU per output element (Shazeer 2020, "GLU Variants Improve Transformer"):
-/// SiLU x·σ(x) = exp, add, divide, multiply (4), then the product with the up branch (1).
-inline constexpr double kSwigluFlopPerElement = 5.0;
+/// σ(x) = 1 / (1 + exp(−x)): exp, add, divide.
+inline constexpr double kSigmoidFlopPerElement = 3.0;
+/// SiLU x·σ(x) (EfficientNet's activation; Hendrycks & Gimpel 2016): σ(x) (3), multiply (1).
+inline constexpr double kSiluFlopPerElement = kSigmoidFlopPerElement + 1.0;
+/// SwiGLU per output element (Shazeer 2020, "GLU Variants Improve Transformer"): SiLU on the
+/// gate branch, then the product with the up branch (1).
+inline constexpr double kSwigluFlopPerElement = kSiluFlopPerElement + 1.0;
 /// Rotary embedding (Su et al. 2021, eq. 34): x·cos + rotate_half(x)·sin, negation included.
 inline constexpr double kRotaryFlopPerElement = 3.0;
 /// Batch norm in training: batch mean and variance (2), then x·scale + shift (2).

@@ -5,7 +5,6 @@
 namespace gpuplan::models {
 
 namespace {
-constexpr double kFlopPerMac = 2.0;
 /// Under a fusing compiler the attention-score chain is one kernel per direction
 /// (Op::compiled_traffic_share): pointwise ops on the scores cost nothing of their own, the
 /// softmax keeps its read of the scores and write of the probabilities. Megatron-LM's

@@ -7,7 +7,6 @@
 namespace gpuplan::models {
 
 namespace {
-constexpr double kFlopPerMac = 2.0;
 /// `attention_module` choices: timm's Attention (one qkv Linear, reshape and permute views,
 /// SDPA, one copy of the context) or torchvision's nn.MultiheadAttention.
 constexpr std::size_t kAttentionTimm = 0;
