@@ -73,7 +73,7 @@ const char* kTopUsage =
     "                       [--leave-one-gpu-out]\n"
     "  gpuplan fit DIR [--format table|json] [-o FILE]\n"
     "  gpuplan calibrate [--from FILE] [-o FILE] [--gpu NAME] [--probe FILE]\n"
-    "  gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--format ...] [-o FILE]\n"
+    "  gpuplan plan SCENARIO --deadline 72h [--budget '$5000'] [--providers aws,gcp] [--format ...] [-o FILE]\n"
     "              [--gpus h100-sxm,...] [--threads N] [--exhaustive]\n"
     "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
     "  gpuplan init [--template resnet|llm] [FILE]   a commented starter scenario (default resnet, my-job.yaml)\n"

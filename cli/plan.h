@@ -1,6 +1,6 @@
 #pragma once
 /// \file plan.h
-/// `gpuplan plan SCENARIO --deadline 72h [--budget "$5000"] [--providers aws,gcp] [--gpus ...]`: capacity
+/// `gpuplan plan SCENARIO --deadline 72h [--budget '$5000'] [--providers aws,gcp] [--gpus ...]`: capacity
 /// planning that searches parallel layouts and instances together (issue 12 item 6). For
 /// every variant of the scenario (strategies x sweep points), every instance type of the
 /// catalogs (of the chosen providers) whose GPU the GPU catalog knows, node counts 1, 2, 4,

@@ -26,7 +26,7 @@
 namespace gpuplan::cli {
 
 const char* const kPlanUsage =
-    "gpuplan plan SCENARIO --deadline 72h [--budget \"$5000\"] [--providers aws,gcp] [--gpus h100-sxm,...]\n"
+    "gpuplan plan SCENARIO --deadline 72h [--budget '$5000'] [--providers aws,gcp] [--gpus h100-sxm,...]\n"
     "             [--format table|markdown|csv|json|html] [-o FILE] [--threads N] [--exhaustive] [--catalogs DIR]\n"
     "             [--catalog FILE]\n"
     "  Searches parallel layouts (DDP / FSDP / ZeRO, tensor, pipeline and expert parallel, micro-batch x\n"
@@ -167,7 +167,9 @@ int plan_main(const std::vector<std::string>& args) {
   PlanOptions options;
   options.deadline_s = positive_quantity("--deadline", a.deadline, core::Dimension::kSeconds, "a duration such as 72h or \"3 d\"");
   if (!a.budget.empty()) {
-    options.budget_usd = positive_quantity("--budget", a.budget, core::Dimension::kUsd, "dollars such as \"$5000\"");
+    options.budget_usd = positive_quantity(
+        "--budget", a.budget, core::Dimension::kUsd,
+        "dollars such as '$5000' (in single quotes: a shell expands \"$5\" inside double quotes) or \"5000 USD\"");
   }
   options.providers = split_commas(a.providers);
   options.gpus = split_commas(a.gpus);

@@ -58,7 +58,8 @@ TEST_SUITE("cli.new_user_input") {
 
   TEST_CASE("plan: a non-positive budget or deadline is refused; a bare number gets one hint") {
     CHECK(refused(kS, "plan", " --deadline 72h --budget '$-5'") ==
-          "gpuplan: --budget '$-5': expected a positive value; write dollars such as \"$5000\" (see gpuplan --help)\n");
+          "gpuplan: --budget '$-5': expected a positive value; write dollars such as '$5000' (in single quotes: a shell "
+          "expands \"$5\" inside double quotes) or \"5000 USD\" (see gpuplan --help)\n");
     CHECK(refused(kS, "plan", " --deadline 0h") ==
           "gpuplan: --deadline '0h': expected a positive value; write a duration such as 72h or \"3 d\" (see gpuplan "
           "--help)\n");
