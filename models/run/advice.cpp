@@ -73,6 +73,8 @@ double seconds_per_sample(const VariantResult& row, const std::string& resource)
 }  // namespace
 
 std::string relieved_resource(const VariantResult& row, const RemedyOutcome& o) {
+  // A row that does not finish is limited by its interruptions, whatever the remedy shortens.
+  if (does_not_finish(row)) return row.bottleneck;
   if (o.remedy.goal != RemedyGoal::kTimeToTrain || !o.result.fits) return o.remedy.relieves;
   // A row the loader limits (binding_part): a change that shortens the wait for data relieves
   // the loader, whatever else it also saves.
@@ -93,15 +95,20 @@ std::string relieved_resource(const VariantResult& row, const RemedyOutcome& o) 
   return best;
 }
 
-std::string unfinished_hint(const VariantResult& row) {
+std::string unfinished_hint(const VariantResult& row, bool checkpoints_survive_preemption) {
+  const bool checkpoints = row.checkpoint_interval_s > 0.0;
   if (row.market != "spot") {
-    return row.checkpoint_interval_s > 0.0
-               ? "checkpoints that outlive a node (checkpointing.destination: object_store or network_fs)"
-               : "checkpointing.interval: auto (resume after a hardware failure)";
+    // Hardware failures resume from the last checkpoint wherever it is (cloud_job.h): with
+    // checkpoints, the failures come faster than a checkpoint and a restart.
+    return checkpoints ? "fewer GPUs (hardware.nodes, hardware.gpus_per_node): failures come faster than the job "
+                         "saves and resumes; or a faster checkpoint destination (checkpointing.destination)"
+                       : "checkpointing.interval: auto (resume after a hardware failure)";
   }
-  return row.checkpoint_interval_s > 0.0
-             ? "cloud.market: on_demand, or a zone with fewer preemptions (cloud.preemption_rate)"
-             : "checkpointing.interval: auto (resume after a preemption), or cloud.market: on_demand";
+  if (!checkpoints) return "checkpointing.interval: auto (resume after a preemption), or cloud.market: on_demand";
+  if (!checkpoints_survive_preemption) {
+    return "checkpoints that outlive a preempted node (checkpointing.destination: object_store or network_fs)";
+  }
+  return "cloud.market: on_demand, or a zone with fewer preemptions (cloud.preemption_rate)";
 }
 
 std::vector<std::size_t> pair_starts(const VariantResult& row, const std::vector<RemedyOutcome>& outcomes) {

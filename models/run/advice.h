@@ -39,12 +39,16 @@ double run_time_s(const VariantResult& row);
 /// the remedy's simulated result (compiled mode on a row held by its host dispatch relieves
 /// host_dispatch, whatever the remedy's list says); on a row its loader limits
 /// (critical_path.h, binding_part), the loader's part whenever the remedy shortens the wait for
-/// data; the remedy's own `relieves` for a cost remedy or when no part fell. Throws nothing.
+/// data; the remedy's own `relieves` for a cost remedy or when no part fell; on a row that
+/// does not finish, its own bottleneck (preemptions or hardware_failures). Throws nothing.
 std::string relieved_resource(const VariantResult& row, const RemedyOutcome& o);
 
 /// The unchecked advice for a row that does not finish: resume from checkpoints when it has
-/// none, else leave the spot market (on demand: checkpoints that outlive the node).
-std::string unfinished_hint(const VariantResult& row);
+/// none; on demand with checkpoints, fewer GPUs or faster checkpoints (hardware failures
+/// resume from any destination); on spot, checkpoints that outlive a preempted node when
+/// `checkpoints_survive_preemption` is false (checkpointing.destination: local_nvme), else
+/// leave the spot market.
+std::string unfinished_hint(const VariantResult& row, bool checkpoints_survive_preemption);
 
 /// What `goal` measures on `row`: run_time_s, or run_cost_usd (run_time_s without dollars).
 double goal_value(const VariantResult& row, RemedyGoal goal);

@@ -375,7 +375,7 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   // A job that does not finish is limited by its interruptions whatever its step does.
   if (does_not_finish(r)) {
     r.bottleneck = r.market == "spot" ? "preemptions" : "hardware_failures";
-    r.suggestion = unfinished_hint(r);
+    r.suggestion = unfinished_hint(r, job.checkpointing.survives_preemption);
   }
   return run;
 }

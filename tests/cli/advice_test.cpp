@@ -437,4 +437,56 @@ TEST_SUITE("cli.advice") {
     CHECK(r.suggested->cost_usd);
     CHECK_FALSE(r.suggested->cost_change_usd);
   }
+
+  TEST_CASE("a job that never finishes with checkpoints: fewer GPUs on demand, durable checkpoints on spot") {
+    // Llama-3-8B FSDP on 2 p5 nodes, checkpointed (auto) to network storage, failing 2 times an
+    // hour per GPU: 16 /h per node, a mean 1.9 min between failures of the job against a 3.06
+    // min checkpoint write. Session 35's trial was told "checkpoints that outlive a node
+    // (checkpointing.destination: object_store or network_fs)" with network_fs written, and a
+    // row with a checked remedy read "communication" beside "does not finish".
+    const std::string body =
+        "format: gpuplan/v1\n"
+        "name: failing\n"
+        "workload: {model: llama3-8b, sequence_length: 2048, tokens: 1e9, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
+        "           activation_checkpointing: full}\n"
+        "parallelism: {strategy: fsdp}\n";
+    const models::VariantResult failing = advised_text(
+        body +
+        "hardware: {gpu: h100-sxm, gpus_per_node: 8, nodes: 2, host_memory: \"2 TiB\", gpu_failure_rate: \"2 /h\"}\n"
+        "cloud: {instance: aws/p5.48xlarge}\n"
+        "checkpointing: {interval: auto, destination: network_fs}\n").at("baseline");
+    CHECK_FALSE(failing.time_p50_s);
+    CHECK(failing.bottleneck == "hardware_failures");
+    CHECK(failing.suggestion ==
+          "fewer GPUs (hardware.nodes, hardware.gpus_per_node): failures come faster than the job saves and resumes; "
+          "or a faster checkpoint destination (checkpointing.destination)");
+    // Spot, preempted 20 times an hour, checkpoints on the node's own NVMe: lost with the node.
+    const models::VariantResult spot = advised_text(
+        body +
+        "hardware: {gpu: h100-sxm, gpus_per_node: 8, nodes: 2, host_memory: \"2 TiB\", gpu_failure_rate: \"0 /h\"}\n"
+        "cloud: {instance: aws/p5.48xlarge, market: spot, preemption_rate: \"20 /h\", replacement_wait: \"1 min\"}\n"
+        "checkpointing: {interval: auto, destination: local_nvme}\n").at("baseline");
+    CHECK_FALSE(spot.time_p50_s);
+    CHECK(spot.bottleneck == "preemptions");
+    CHECK(spot.suggestion ==
+          "checkpoints that outlive a preempted node (checkpointing.destination: object_store or network_fs)");
+  }
+
+  TEST_CASE("a remedy that makes an unfinished row finish relieves its interruptions, not a part of its step") {
+    models::VariantResult row;
+    row.fits = true;
+    row.market = "spot";
+    row.bottleneck = "preemptions";
+    row.critical_path = {models::CriticalPathPart{"communication", 1.0, 1.0}};
+    models::RemedyOutcome o;
+    o.remedy.relieves = "communication";
+    o.result.fits = true;
+    o.result.market = "spot";
+    o.result.time_p50_s = 100.0;
+    REQUIRE(models::does_not_finish(row));
+    CHECK(models::relieved_resource(row, o) == "preemptions");
+    row.time_p50_s = 200.0;  // the same row finishing: the remedy's own resource
+    CHECK(models::relieved_resource(row, o) != "preemptions");
+  }
 }
