@@ -235,7 +235,10 @@ void check_parallelism(const ParallelismSection& parallelism, const HardwareSect
   }
   if (total_gpus > 1 && s == models::ParallelStrategy::kNone) {
     p.error("strategy", "strategy none trains on one GPU, but the hardware has " + gpus_text,
-            "; use ddp, or set hardware.gpus_per_node: 1");
+            std::string("; use ddp, or set ") +
+                (hw.gpus_per_node > 1 && hw.nodes > 1 ? "hardware.gpus_per_node: 1 and hardware.nodes: 1"
+                 : hw.nodes > 1                       ? "hardware.nodes: 1"
+                                                      : "hardware.gpus_per_node: 1"));
   }
   if (s == models::ParallelStrategy::kDataParallel && hw.nodes > 1) {
     p.error("strategy",

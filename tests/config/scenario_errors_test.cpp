@@ -497,6 +497,11 @@ TEST_SUITE("config.scenario_errors") {
                     "parallelism:\n  strategy: none\n") ==
           Messages{"strategy none trains on one GPU, but the hardware has 4 GPUs (4 per node x 1 node) at "
                    "s.yaml:20:13 (parallelism.strategy); use ddp, or set hardware.gpus_per_node: 1"});
+    // One GPU per node on two nodes: the fix names the key that is not already 1.
+    CHECK(errors_of(with("  gpu: rtx3090", "  gpu: rtx3090\n  nodes: 2\n  network: \"100 Gbit/s\"") +
+                    "parallelism:\n  strategy: none\n") ==
+          Messages{"strategy none trains on one GPU, but the hardware has 2 GPUs (1 per node x 2 nodes) at "
+                   "s.yaml:21:13 (parallelism.strategy); use ddp, or set hardware.nodes: 1"});
   }
 
   TEST_CASE("epochs and tokens: exactly one") {
