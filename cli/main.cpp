@@ -406,14 +406,15 @@ int command_list(const std::vector<std::string>& args) {
     for (const auto& g : context.catalogs.gpus.all()) {
       std::vector<std::string> cells = {
           g.name, g.is_amd() ? g.gfx_target : fmt::format("{}.{}", g.compute_capability_major, g.compute_capability_minor),
-          report::human_gibibytes(g.memory_bytes), fmt::format("{:.0f} GB/s", core::to_gigabytes_per_s(g.memory_bytes_per_s)),
+          report::human_gibibytes(g.marketed_memory_bytes) + (g.memory_bytes < g.marketed_memory_bytes ? "*" : ""),
+          fmt::format("{:.0f} GB/s", core::to_gigabytes_per_s(g.memory_bytes_per_s)),
           tf(g.peak_fp32_flop_per_s), tf(g.peak_tf32_flop_per_s), tf(g.peak_fp16_flop_per_s),
           tf(g.peak_bf16_flop_per_s), tf(g.peak_fp8_flop_per_s), fmt::format("{:.0f} W", g.tdp_w)};
       if (wide) cells.push_back(g.source);
       t.add_row(std::move(cells));
     }
     out = text(t) + "arch: CUDA compute capability, or AMD's gfx target. memory as marketed, in GiB (2^30 B; 80 GiB = "
-                    "85.9 GB).\nDense peaks in TFLOP/s (no 2:4 sparsity). GB = 10^9 B." +
+                    "85.9 GB); * = ECC on as shipped, 15/16 of it allocatable.\nDense peaks in TFLOP/s (no 2:4 sparsity). GB = 10^9 B." +
           (wide ? "\n" : " Sources of each entry: gpuplan list gpus --wide.\n");
   } else if (what == "instances") {
     report::TextTable t({"instance", "gpu", "gpus", "vCPUs", "region", "zone", "on-demand $/h", "spot $/h"});

@@ -316,6 +316,15 @@ std::optional<models::GpuSpec> read_gpu(const std::string& name, const YAML::Nod
         {"gddr6x", models::MemoryType::kGddr6x}, {"gddr7", models::MemoryType::kGddr7}};
     spec.memory_type = kTypes.at(*type);
   }
+  spec.marketed_memory_bytes = spec.memory_bytes;
+  if (gpu.boolean("inline_ecc").value_or(false)) {
+    if (!models::is_gddr(spec.memory_type)) {
+      gpu.error("inline_ecc", "inline ECC is a GDDR part's: HBM keeps its check bits beside the data",
+                "; remove inline_ecc (the capacity stays as written)");
+    } else {
+      spec.memory_bytes *= models::kInlineEccUsableShare;
+    }
+  }
   spec.l2_cache_bytes =
       gpu.quantity("l2_cache", Dimension::kBytes, Range::kPositive, Requirement::kRequired).value_or(0.0);
   if (auto pcie = gpu.map("pcie", Requirement::kRequired)) {

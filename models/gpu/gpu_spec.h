@@ -12,6 +12,13 @@
 
 namespace gpuplan::models {
 
+/// Share of a GDDR part's DRAM left to allocations with ECC on: the check bits are stored in
+/// the same DRAM, 1/16 of it (CUDA C++ Best Practices Guide, "Device Memory Spaces": "On GPUs
+/// with GDDR memory with ECC enabled the available DRAM is reduced by 6.25%"). nvidia-smi
+/// agrees: a T4 (16 GiB) shows 15,360 MiB, an A40 or L40S (48 GiB) 46,068 MiB. HBM parts keep
+/// ECC in side-band bits and lose no capacity.
+inline constexpr double kInlineEccUsableShare = 15.0 / 16.0;
+
 /// The DRAM technology of a GPU (catalogs/gpus.yaml `memory_type`), a datasheet fact;
 /// memory-bound kernels stream at one achieved share of datasheet bandwidth for every type
 /// (GpuEfficiency::memory_bandwidth: a share per family did not carry to a held-out GPU).
@@ -30,6 +37,11 @@ inline const char* memory_type_name(MemoryType t) {
     case MemoryType::kGddr7: return "gddr7";
   }
   return "hbm2";
+}
+
+/// True for the GDDR types (graphics DRAM on the board), false for stacked HBM.
+inline bool is_gddr(MemoryType t) {
+  return t == MemoryType::kGddr5x || t == MemoryType::kGddr6 || t == MemoryType::kGddr6x || t == MemoryType::kGddr7;
 }
 
 /// Who makes the GPU (catalogs/gpus.yaml `vendor`): decides which architecture facts the
@@ -67,7 +79,11 @@ struct GpuSpec {
   double peak_fp16_flop_per_s = 0.0;
   double peak_bf16_flop_per_s = 0.0;   ///< tensor-core BF16 (cc >= 8.0), else 0
   double peak_fp8_flop_per_s = 0.0;    ///< tensor-core FP8 (cc >= 8.9), else 0
-  double memory_bytes = 0.0;           ///< device memory capacity
+  /// Device memory a process can allocate: the marketed capacity, less the 1/16 that inline
+  /// ECC takes on a GDDR part that runs with it on (catalogs/gpus.yaml `inline_ecc`). The
+  /// fit check and every memory share use it.
+  double memory_bytes = 0.0;
+  double marketed_memory_bytes = 0.0;  ///< the capacity as marketed (catalog `memory`)
   double memory_bytes_per_s = 0.0;     ///< device memory bandwidth (datasheet)
   MemoryType memory_type = MemoryType::kHbm2;  ///< DRAM technology (datasheet)
   double l2_cache_bytes = 0.0;         ///< on-chip L2 capacity (architecture whitepaper)

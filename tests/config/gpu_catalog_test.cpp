@@ -595,6 +595,22 @@ TEST_SUITE("config.gpu_catalog") {
              "(gpus.test-gpu.accuracy)");
   }
 
+  TEST_CASE("inline ECC: a GDDR part that runs with it on allocates 15/16 of its memory; refused on HBM") {
+    const GpuCatalog shipped = GpuCatalog::load(kGpusYaml);
+    // 24 GiB x 15/16 = 22.5 GiB = 23,040 MiB (nvidia-smi shows 23,034 MiB on a GCP L4).
+    CHECK(shipped.find("l4")->memory_bytes == doctest::Approx(core::gibibytes(22.5)));
+    CHECK(shipped.find("l4")->marketed_memory_bytes == doctest::Approx(core::gibibytes(24)));
+    CHECK(shipped.find("t4")->memory_bytes == doctest::Approx(core::mebibytes(15360)));  // nvidia-smi's figure
+    CHECK(shipped.find("a40")->memory_bytes == doctest::Approx(core::gibibytes(45)));
+    // GeForce and HBM parts: all of it.
+    CHECK(shipped.find("rtx4090")->memory_bytes == doctest::Approx(core::gibibytes(24)));
+    CHECK(shipped.find("h100-sxm")->memory_bytes == shipped.find("h100-sxm")->marketed_memory_bytes);
+    CHECK(error_of([] {
+            GpuCatalog::parse(volta_yaml("memory_type: hbm2", "memory_type: hbm2\n    inline_ecc: true"), "inline.yaml");
+          }) == "inline ECC is a GDDR part's: HBM keeps its check bits beside the data at inline.yaml:18:17 "
+                "(gpus.test-gpu.inline_ecc); remove inline_ecc (the capacity stays as written)");
+  }
+
   TEST_CASE("an alias may name one GPU only") {
     std::string text = volta_yaml("    form_factor:", "    aliases: [\"V100\"]\n    form_factor:");
     const std::string second = text.substr(text.find("  test-gpu:"));
