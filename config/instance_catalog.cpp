@@ -238,8 +238,45 @@ class CsvImport {
   std::vector<models::InstanceSpec> take_rows() { return std::move(rows_); }
 
  private:
+  /// " at <file>:<line>:<character column> (<column name>)": the field's first character
+  /// in the line as written (1-based, after the spaces the reader trims); without the
+  /// character column when the line cannot be split (a quoted field across lines).
   std::string location(unsigned line, std::string_view column) const {
-    return " at " + file_ + ":" + std::to_string(line) + " (" + std::string(column) + ")";
+    const std::optional<std::size_t> at = field_column(line, column);
+    return " at " + file_ + ":" + std::to_string(line) + (at ? ":" + std::to_string(*at) : std::string()) + " (" +
+           std::string(column) + ")";
+  }
+  /// The 1-based character column where field `column` of file line `line` starts.
+  std::optional<std::size_t> field_column(unsigned line, std::string_view column) const {
+    if (line < 1 || line > lines_.size() || lines_.empty()) return std::nullopt;
+    const std::vector<std::size_t> header = field_starts(lines_.front());
+    const std::string_view head = lines_.front();
+    std::size_t index = header.size();
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      const std::size_t end = i + 1 < header.size() ? header[i + 1] - 1 : head.size();
+      std::string_view name = head.substr(header[i], end - header[i]);
+      while (!name.empty() && (name.back() == ' ' || name.back() == '\t' || name.back() == '\r')) name.remove_suffix(1);
+      if (name == column) index = i;
+    }
+    const std::vector<std::size_t> starts = field_starts(lines_[line - 1]);
+    if (index >= starts.size() || starts.size() != header.size()) return std::nullopt;
+    return starts[index] + 1;
+  }
+  /// Offsets of the fields of one CSV line (commas inside double quotes do not split),
+  /// each after its leading spaces and tabs.
+  static std::vector<std::size_t> field_starts(std::string_view text) {
+    std::vector<std::size_t> starts;
+    bool quoted = false;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (i < text.size() && text[i] == '"') quoted = !quoted;
+      if (i == text.size() || (text[i] == ',' && !quoted)) {
+        while (start < i && (text[start] == ' ' || text[start] == '\t')) ++start;
+        starts.push_back(start);
+        start = i + 1;
+      }
+    }
+    return starts;
   }
   void error(unsigned line, std::string_view column, const std::string& problem,
              const std::string& fix = "") {
@@ -257,6 +294,11 @@ class CsvImport {
     }
     while (!data.empty() && (data.back() == '\n' || data.back() == '\r' || data.back() == ' ')) {
       data.remove_suffix(1);  // trailing blank lines would read as rows with one column
+    }
+    for (std::size_t begin = 0; begin <= data.size();) {
+      const std::size_t end = std::min(data.find('\n', begin), data.size());
+      lines_.push_back(data.substr(begin, end - begin));
+      begin = end + 1;
     }
     using Reader = io::CSVReader<kColumnCount, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>>;
     try {
@@ -630,6 +672,7 @@ class CsvImport {
   const GpuCatalog& gpus_;
   const StorageCatalog* storage_;
   std::vector<RawRow> raw_;
+  std::vector<std::string_view> lines_;  ///< the file's lines (into the text read_rows was given)
   std::map<std::tuple<std::string, int, std::string, std::string>, std::pair<std::size_t, Prices>>
       accelerator_rows_;
   std::set<std::size_t> used_accelerator_rows_;

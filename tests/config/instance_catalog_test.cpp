@@ -257,11 +257,11 @@ TEST_SUITE("config.instance_catalog") {
           "infinity_fabric_mesh, nvlink2_direct, nvlink2_nvswitch, nvlink3_direct, nvlink3_nvswitch, nvlink4_direct, nvlink4_nvswitch, "
           "nvlink5_direct, nvlink5_nvswitch, "
           "pcie3_host_bridge, pcie3_no_p2p, pcie3_switch, pcie4_host_bridge, pcie4_no_p2p, pcie4_switch, "
-          "pcie5_host_bridge, pcie5_no_p2p or pcie5_switch at bad.csv:2 (Interconnect); did you mean nvlink2, "
+          "pcie5_host_bridge, pcie5_no_p2p or pcie5_switch at bad.csv:2:33 (Interconnect); did you mean nvlink2, "
           "nvlink3 or nvlink4?\n"
-          "a bare number is not a bandwidth: found '100' at bad.csv:2 (Network); write it with a unit, "
+          "a bare number is not a bandwidth: found '100' at bad.csv:2:40 (Network); write it with a unit, "
           "e.g. \"100 GB/s\" or \"100 Gbit/s\"\n"
-          "unknown storage class 'nvme_sd' at bad.csv:2 (Storage); did you mean nvme_ssd?");
+          "unknown storage class 'nvme_sd' at bad.csv:2:44 (Storage); did you mean nvme_ssd?");
   }
 
   TEST_CASE("malformed CSV: a missing column, a non-numeric price, a short row") {
@@ -274,16 +274,16 @@ TEST_SUITE("config.instance_catalog") {
           "AvailabilityZone (any order)");
     const std::string text_price = std::string(kHeader) + "a,T4,1,4,16,,abc,,r1,z1\n";
     CHECK(error_of([&] { InstanceCatalog().add_csv_text(text_price, "x.csv", "aws", shipped_gpus()); }) ==
-          "expected a price in USD per hour (a plain number, SkyPilot format) from 0 to 1e+06, found 'abc' at x.csv:2 "
+          "expected a price in USD per hour (a plain number, SkyPilot format) from 0 to 1e+06, found 'abc' at x.csv:2:14 "
           "(Price)");
     // Absurd counts and prices (issue 15): refused with the row, never imported.
     const std::string absurd = std::string(kHeader) + "a,T4,1e10,4,16,,1,,r1,z1\n" +
                                "b,T4,1,1e308,16,,1,,r1,z1\n" + "c,T4,1,4,16,,1e300,,r1,z1\n";
     CHECK(error_of([&] { InstanceCatalog().add_csv_text(absurd, "x.csv", "aws", shipped_gpus()); }) ==
-          "expected a GPU count from 1 to 64, found '1e10' at x.csv:2 (AcceleratorCount)\n"
-          "expected a vCPU count from 0 to 1e+05, found '1e308' at x.csv:3 (vCPUs)\n"
+          "expected a GPU count from 1 to 64, found '1e10' at x.csv:2:6 (AcceleratorCount)\n"
+          "expected a vCPU count from 0 to 1e+05, found '1e308' at x.csv:3:8 (vCPUs)\n"
           "expected a price in USD per hour (a plain number, SkyPilot format) from 0 to 1e+06, found '1e300' at "
-          "x.csv:4 (Price)");
+          "x.csv:4:14 (Price)");
     CHECK(error_of([&] {
             InstanceCatalog().add_csv_text(std::string(kHeader) + "p\xFF,T4,1,4,16,,1,,r1,z1\n", "x.csv", "aws",
                                            shipped_gpus());
