@@ -785,6 +785,18 @@ void MapReader::finish() {
       for (std::size_t i = 0; i < unique.size() && i < kListed; ++i) fix += (i == 0 ? "" : ", ") + unique[i];
       if (unique.size() > kListed) fix += ", ...";
     }
+    const std::size_t dot = key.find('.');
+    if (dot != std::string::npos && dot > 0 && contains(known_, key.substr(0, dot)) && scenario_mapping(key_path_, unique)) {
+      // `training.batch_size: 4` outside strategies: and sweep: (the only places a dotted
+      // path is read): nest it. Its key path is quoted, a literal key, so that it is not taken
+      // for the path an override of a strategy sets (config/scenario_loader.cpp, relocate).
+      const YAML::Node value = it->second;
+      const std::string written = value.IsScalar() ? value.Scalar() : std::string("...");
+      fix = "; a dotted key path is read under strategies: and sweep: only; here nest it: " + key.substr(0, dot) +
+            ": {" + key.substr(dot + 1) + ": " + written + "}";
+      sink_->add_unknown_key(key, it->first.Mark(), path_of("\"" + key + "\""), fix, {});
+      continue;
+    }
     sink_->add_unknown_key(key, it->first.Mark(), path_of(key), fix, paths);
   }
 }

@@ -232,6 +232,12 @@ TEST_SUITE("config.scenario_errors") {
           Messages{"missing key 'dataset' at s.yaml:5:3 (workload.dataset); add dataset: {synthetic: true} (batches "
                    "made in memory, as benchmarks run), or {samples, sample_size, decode_time} for data read from "
                    "hardware.storage"});
+    // A dotted path outside strategies: and sweep: is a literal key: nest it. Its key path is
+    // quoted, so that a strategy overriding training.batch_size does not claim it (a trial got
+    // a second error at "strategies.bs4.training.batch_size").
+    CHECK(errors_of(with("seed: 42", "seed: 42\ntraining.batch_size: 4\nstrategies:\n  bs4: {training.batch_size: 4}")) ==
+          Messages{"unknown key 'training.batch_size' at s.yaml:4:1 (\"training.batch_size\"); a dotted key path is "
+                   "read under strategies: and sweep: only; here nest it: training: {batch_size: 4}"});
     // peft's LoRA keys at the top are training.fine_tuning's; its module names are the targets'.
     CHECK(errors_of(with("seed: 42", "seed: 42\nlora_r: 16")) ==
           Messages{"unknown key 'lora_r' at s.yaml:4:1 (lora_r); did you mean training.fine_tuning.rank?"});
