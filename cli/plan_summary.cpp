@@ -67,7 +67,16 @@ std::string plan_summary(const PlanResult& plan) {
                        plan.counts.pruned_memory, plan.counts.max_nodes, plan.counts.max_nodes == 1 ? "" : "s", changes);
   } else {
     out += "No plan meets the deadline of " + report::human_duration(plan.deadline_s) +
-           (plan.budget_usd ? " within the budget" : std::string()) + " at p90.\n";
+           (plan.budget_usd ? " within the budget of " + report::human_usd(*plan.budget_usd) : std::string()) +
+           " at p90.\n";
+    // The budget alone fails: name the cheapest plan that meets the deadline (points are
+    // sorted by p90 dollars), so that the user sees what the deadline costs.
+    const auto over_budget = std::find_if(plan.points.begin(), plan.points.end(),
+                                          [](const PlanPoint& p) { return p.fits && p.meets_deadline; });
+    if (plan.budget_usd && over_budget != plan.points.end()) {
+      out += "The budget is what fails: the cheapest plan that meets the deadline is " + describe(*over_budget) +
+             ". Raise --budget to " + report::human_usd(over_budget->cost_p90_usd) + ", or give a later --deadline.\n";
+    }
     if (fastest == nullptr && plan.counts.simulated == 0 && std::isfinite(plan.counts.best_bound_s)) {
       // Every layout that fits was pruned by its lower bound: say how far off the deadline is.
       out += "No layout tried can finish in under " + report::human_duration(plan.counts.best_bound_s) +

@@ -631,6 +631,16 @@ TEST_SUITE("cli.plan") {
     CHECK(one.find("up to 1 nodes") == std::string::npos);
     CHECK(one.find("\n(Each instance type was searched on one node: more were not tried, because the catalog gives "
                    "the type no network between nodes") != std::string::npos);
+    // Both meet the deadline, neither the budget of $20: the budget is named as what fails,
+    // with the cheapest plan that meets the deadline (a trial read only "No plan meets ...").
+    plan.points[1].meets_deadline = true;
+    plan.budget_usd = 20.0;
+    for (cli::PlanPoint& p : plan.points) p.within_budget = false;
+    CHECK(cli::plan_summary(plan).starts_with(
+        "No plan meets the deadline of 60.0 min within the budget of $20.00 at p90.\nThe budget is what fails: the "
+        "cheapest plan that meets the deadline is lambda/gpu_8x_h100_sxm5 (1 node x 8 GPUs, on-demand in us-east-1, "
+        "variant sgd; ddp, DP 8 x TP 1 x PP 1, micro-batch 1 x 1 accumulated, recompute false): 60.0 min and $24.00 "
+        "at p90. Raise --budget to $24.00, or give a later --deadline.\n"));
   }
 
   TEST_CASE("the changes suggested where nothing fits are those the scenario can still make") {
