@@ -84,9 +84,13 @@ std::string render_run_html(const models::ScenarioResult& result, const std::vec
   }
   charts.push_back({"Simulated step time by part", bar_chart(labels, step, "ms per optimizer step", true).dump()});
 
+  // A language model's throughput in tokens/s, as the text table heads it (every row has them).
+  const bool tokens = !result.variants.empty() && std::all_of(result.variants.begin(), result.variants.end(),
+                                                              [](const auto& v) { return v.throughput_tokens_per_s.has_value() || !v.fits; });
+  const std::string rate_unit = tokens ? "tokens/s" : "samples/s";
   std::vector<double> throughput;
-  for (const auto* v : fitting) throughput.push_back(v->throughput_samples_per_s);
-  charts.push_back({"Throughput", bar_chart(labels, json::array({dataset("samples/s", throughput, 0)}), "samples/s", false).dump()});
+  for (const auto* v : fitting) throughput.push_back(tokens ? v->throughput_tokens_per_s.value_or(0.0) : v->throughput_samples_per_s);
+  charts.push_back({"Throughput", bar_chart(labels, json::array({dataset(rate_unit, throughput, 0)}), rate_unit, false).dump()});
 
   std::vector<double> dollars;
   bool any_cost = false;
@@ -136,14 +140,16 @@ std::string render_run_html(const models::ScenarioResult& result, const std::vec
 
   std::vector<std::vector<std::string>> rows;
   for (const auto& v : result.variants) {
-    rows.push_back({v.strategy, v.fits ? human_rate(v.throughput_samples_per_s) : "OOM",
+    rows.push_back({v.strategy,
+                    v.fits ? human_rate(tokens ? v.throughput_tokens_per_s.value_or(0.0) : v.throughput_samples_per_s)
+                           : "OOM",
                     v.fits ? human_duration(v.step.step_time_s) : "-", v.fits ? human_percent(v.gpu_utilization) : "-",
                     human_bytes(v.peak_memory_bytes) + " / " + human_bytes(v.memory_capacity_bytes),
                     v.fits ? human_duration(v.time_to_train_s) : "-",
                     v.cost_on_demand_usd && v.fits ? human_usd(*v.cost_on_demand_usd) : "-", v.bottleneck, v.suggestion});
   }
   const std::string table = "<h2>Strategies</h2>\n" +
-                            html_table({"strategy", "samples/s", "step", "GPU util", "peak mem", "time to train",
+                            html_table({"strategy", rate_unit, "step", "GPU util", "peak mem", "time to train",
                                         "on-demand", "bottleneck", "next step"},
                                        rows) +
                             "<p>Times are simulated. GPU util = share of time a kernel runs (nvidia-smi). GB = 10^9 B.</p>\n";
