@@ -37,10 +37,11 @@ std::optional<RecomputeChoice> read_activation_checkpointing(MapReader& training
     return std::nullopt;
   }
   const std::string& text = node.Scalar();
-  if (text == "false") {
+  // YAML 1.2's core-schema spellings of the two booleans, as MapReader::boolean reads them.
+  if (text == "false" || text == "False" || text == "FALSE") {
     return choice;
   }
-  if (text == "true" || text == "full") {
+  if (text == "true" || text == "True" || text == "TRUE" || text == "full") {
     choice.mode = models::ActivationRecompute::kFull;
     return choice;
   }
@@ -48,8 +49,20 @@ std::optional<RecomputeChoice> read_activation_checkpointing(MapReader& training
     choice.mode = models::ActivationRecompute::kSelective;
     return choice;
   }
+  // YAML 1.1's yes/no/on/off are text in YAML 1.2 (and in gpuplan): say which boolean to write.
+  for (const auto& [words, fix] : {std::pair{std::initializer_list<const char*>{"yes", "Yes", "YES", "on", "On", "ON", "y", "Y"},
+                                             "; write true (full recomputation): YAML 1.2 reads '" + text + "' as text"},
+                                   std::pair{std::initializer_list<const char*>{"no", "No", "NO", "off", "Off", "OFF", "n", "N"},
+                                             "; write false: YAML 1.2 reads '" + text + "' as text"}}) {
+    for (const char* word : words) {
+      if (text == word) {
+        training.error(kKey, "unknown value '" + text + "', expected " + kExpected, fix);
+        return std::nullopt;
+      }
+    }
+  }
   training.error(kKey, "unknown value '" + text + "', expected " + kExpected,
-                 suggest_names(text, {"false", "true", "full", "selective", "every"}, "values"));
+                 suggest_names(text, {"false", "true", "full", "selective"}, "values"));
   return std::nullopt;
 }
 

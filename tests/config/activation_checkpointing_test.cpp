@@ -64,6 +64,14 @@ TEST_SUITE("config.activation_checkpointing") {
     CHECK(scenario_errors(gpt2_scenario("selectve")) ==
           Messages{"unknown value 'selectve', expected false, full (or true), selective or {every: N} at s.yaml:13:29 "
                    "(training.activation_checkpointing); did you mean selective?"});
+    // YAML 1.1's yes and off: text in YAML 1.2; the fix names the boolean (a trial wrote yes).
+    CHECK(scenario_errors(gpt2_scenario("yes")) ==
+          Messages{"unknown value 'yes', expected false, full (or true), selective or {every: N} at s.yaml:13:29 "
+                   "(training.activation_checkpointing); write true (full recomputation): YAML 1.2 reads 'yes' as text"});
+    CHECK(scenario_errors(gpt2_scenario("off")) ==
+          Messages{"unknown value 'off', expected false, full (or true), selective or {every: N} at s.yaml:13:29 "
+                   "(training.activation_checkpointing); write false: YAML 1.2 reads 'off' as text"});
+    CHECK(job_of(gpt2_scenario("True")).training.activation_recompute == models::ActivationRecompute::kFull);
     CHECK(scenario_errors(gpt2_scenario("[full]")) ==
           Messages{"expected false, full (or true), selective or {every: N}, found a sequence at s.yaml:13:29 "
                    "(training.activation_checkpointing); write activation_checkpointing: full, for example"});
