@@ -48,8 +48,19 @@ std::vector<std::string> notes_of_files(const std::vector<std::string>& notes, c
 }
 
 AppContext load_context(const std::string& catalog_dir, const std::vector<std::string>& extra_catalogs) {
+  // A missing or wrong folder is one error, not one per catalog file it lacks.
+  if (!std::filesystem::is_directory(catalog_dir)) {
+    throw config::ConfigError("the catalog folder '" + catalog_dir + "' (--catalogs, or GPUPLAN_CATALOG_DIR) " +
+                              (std::filesystem::exists(catalog_dir) ? "is not a folder" : "does not exist") +
+                              "; name the folder that holds gpus.yaml, storage.yaml, models.yaml and instances/ "
+                              "(the repository's catalogs/, the default)");
+  }
   AppContext context{config::Catalogs::load(catalog_dir), {}};
   for (const std::string& path : extra_catalogs) {
+    if (std::filesystem::is_directory(path)) {
+      throw config::ConfigError("--catalog '" + path + "' is a folder; name its vms.csv (" +
+                                (std::filesystem::path(path) / "vms.csv").string() + ")");
+    }
     const std::optional<std::string> provider = catalog_provider(path);
     if (!provider) {
       throw config::ConfigError("cannot tell the provider of catalog '" + path +

@@ -48,6 +48,10 @@ int init_main(const std::vector<std::string>& args) {
     have_path = true;
   }
   const InitTemplate& chosen = init_template(template_name);  // before the file check: a bad name says so first
+  if (std::filesystem::is_directory(path)) {
+    throw std::invalid_argument("'" + path + "' is a folder; name the FILE to write, such as " +
+                                (std::filesystem::path(path) / "scenario.yaml").string());
+  }
   if (std::filesystem::exists(path)) {
     throw std::invalid_argument("'" + path + "' exists; gpuplan init never replaces a file: name another FILE");
   }

@@ -5,6 +5,8 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -96,6 +98,12 @@ po::options_description common_options() {
   return o;
 }
 
+/// "SCENARIO" for "scenario": an argument's name as usage lines write it.
+std::string upper(std::string name) {
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
 po::variables_map parse(const std::vector<std::string>& args, const po::options_description& options,
                         const po::positional_options_description& positional) {
   po::variables_map vm;
@@ -108,6 +116,14 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
     for (const auto& option : options.options()) names.push_back("--" + option->long_name());
     const std::string given = e.get_option_name();
     throw UsageError("unknown option '" + given + "'" + core::did_you_mean(core::closest(given, names, 2, 1)));
+  } catch (const po::too_many_positional_options_error&) {
+    // Boost says "too many positional options have been specified": name what one is taken.
+    std::string names;
+    for (unsigned i = 0; i < positional.max_total_count() && i < 4; ++i) {
+      names += (i == 0 ? "" : " ") + upper(positional.name_for_position(i));
+    }
+    throw UsageError("too many arguments: this command takes " + (names.empty() ? std::string("none") : names) +
+                     " and options; run it once per file (see --help)");
   } catch (const po::error& e) {
     throw UsageError(e.what());
   }
@@ -382,11 +398,12 @@ int command_list(const std::vector<std::string>& args) {
       "gpuplan list gpus|instances|models|families|storage: what the catalogs hold, and the model families' "
       "architecture keys");
   o.add_options()("what", po::value<std::string>(), "gpus | instances | models | families | storage")(
+      "gpu", po::value<std::string>(), "list instances GPU: only the instances of that GPU (a catalog name or alias)")(
       "wide", "one line per row however wide (gpus: with the source of each entry); otherwise tables keep to 120 "
               "columns, wrapping further columns into panels");
   o.add(common_options());
   po::positional_options_description p;
-  p.add("what", 1);
+  p.add("what", 1).add("gpu", 1);
   const po::variables_map vm = parse(args, o, p);
   if (vm.count("help") != 0U) {
     std::cout << o;
@@ -394,6 +411,15 @@ int command_list(const std::vector<std::string>& args) {
   }
   if (vm.count("what") == 0U) throw UsageError("gpuplan list needs one of gpus, instances, models, families, storage");
   const std::string what = vm["what"].as<std::string>();
+  const std::vector<std::string> kinds = {"gpus", "instances", "models", "families", "storage"};
+  if (std::find(kinds.begin(), kinds.end(), what) == kinds.end()) {
+    throw UsageError("unknown list '" + what + "'; expected gpus, instances, models, families or storage" +
+                     core::did_you_mean(core::closest(what, kinds, 3, 3)));
+  }
+  if (vm.count("gpu") != 0U && what != "instances") {
+    throw UsageError("gpuplan list " + what + " takes no filter ('" + vm["gpu"].as<std::string>() +
+                     "'); only list instances GPU does");
+  }
   const cli::AppContext context = context_of(vm);
   const bool wide = vm.count("wide") != 0U;
   auto text = [wide](const report::TextTable& t) { return wide ? t.to_text() : t.to_text(report::kTerminalColumns); };
@@ -414,11 +440,23 @@ int command_list(const std::vector<std::string>& args) {
       t.add_row(std::move(cells));
     }
     out = text(t) + "arch: CUDA compute capability, or AMD's gfx target. memory as marketed, in GiB (2^30 B; 80 GiB = "
-                    "85.9 GB); * = ECC on as shipped, 15/16 of it allocatable.\nDense peaks in TFLOP/s (no 2:4 sparsity). GB = 10^9 B." +
+                    "85.9 GB).\n* = ECC on as shipped: 15/16 of the memory allocatable. Dense peaks in TFLOP/s (no 2:4 sparsity).\n"
+                    "GB = 10^9 B." +
           (wide ? "\n" : " Sources of each entry: gpuplan list gpus --wide.\n");
   } else if (what == "instances") {
     report::TextTable t({"instance", "gpu", "gpus", "vCPUs", "region", "zone", "on-demand $/h", "spot $/h"});
+    std::string only;  // the catalog name of `list instances GPU`
+    if (vm.count("gpu") != 0U) {
+      const std::string asked = vm["gpu"].as<std::string>();
+      const models::GpuSpec* gpu = context.catalogs.gpus.find(asked);
+      if (gpu == nullptr) {
+        throw UsageError("unknown GPU '" + asked + "'" + core::did_you_mean(context.catalogs.gpus.suggestions(asked)) +
+                         " (gpuplan list gpus names them)");
+      }
+      only = gpu->name;
+    }
     for (const auto& i : context.catalogs.instances.rows()) {
+      if (!only.empty() && i.gpu != only) continue;
       t.add_row({i.provider + "/" + i.instance_type, i.gpu, std::to_string(i.accelerator_count),
                  fmt::format("{:.0f}", i.vcpus), i.region, i.zone,
                  fmt::format("{:.4f}", core::to_usd_per_hour(i.price_usd_per_s)),

@@ -66,8 +66,8 @@ TEST_SUITE("cli.main") {
     const std::size_t h100 = gpus.out.find("\nh100-sxm ");
     REQUIRE(h100 != std::string::npos);
     CHECK(gpus.out.substr(h100, gpus.out.find('\n', h100 + 1) - h100).find(" 80 GiB ") != std::string::npos);
-    CHECK(gpus.out.find("memory as marketed, in GiB (2^30 B; 80 GiB = 85.9 GB); * = ECC on as shipped, 15/16 of "
-                        "it allocatable.") != std::string::npos);
+    CHECK(gpus.out.find("memory as marketed, in GiB (2^30 B; 80 GiB = 85.9 GB).\n* = ECC on as shipped: 15/16 of the "
+                        "memory allocatable.") != std::string::npos);
     const std::size_t l4 = gpus.out.find("\nl4 ");
     REQUIRE(l4 != std::string::npos);
     CHECK(gpus.out.substr(l4, gpus.out.find('\n', l4 + 1) - l4).find(" 24 GiB* ") != std::string::npos);

@@ -234,4 +234,38 @@ TEST_SUITE("cli.new_user_input") {
           "  2 GPUs (2 per node x 1 node) need a parallel strategy at @:13:31 (sweep.hardware.gpus_per_node[1]); add "
           "parallelism.strategy: ddp (or data_parallel on one node)\n");
   }
+
+  TEST_CASE("session 35's trial: extra arguments, list filters and misspellings, init into a folder, catalog folders") {
+    TempDir dir("new-user-args");
+    const std::string a = dir / "a.yaml";
+    std::ofstream(a) << kS;
+    // Two scenarios: Boost said "too many positional options have been specified".
+    const auto two = run_gpuplan("run " + a + " " + a);
+    CHECK(two.exit_code == 2);
+    CHECK(two.err.find("gpuplan: too many arguments: this command takes SCENARIO and options; run it once per file") ==
+          0);
+    // list instances GPU filters by the catalog name or an alias; other lists take no filter.
+    const auto l4 = run_gpuplan("list instances L4");
+    REQUIRE(l4.exit_code == 0);
+    CHECK(l4.out.find("gcp/g2-standard-8") != std::string::npos);
+    CHECK(l4.out.find("p5.48xlarge") == std::string::npos);
+    CHECK(run_gpuplan("list instances l5").err.find("unknown GPU 'l5'; did you mean") != std::string::npos);
+    CHECK(run_gpuplan("list gpus l4").err ==
+          "gpuplan: gpuplan list gpus takes no filter ('l4'); only list instances GPU does (see gpuplan --help)\n");
+    CHECK(run_gpuplan("list gpu").err ==
+          "gpuplan: unknown list 'gpu'; expected gpus, instances, models, families or storage; did you mean gpus? "
+          "(see gpuplan --help)\n");
+    // init into a folder: said so, not "exists ... never replaces a file".
+    const auto folder = run_gpuplan("init " + dir.path.string());
+    CHECK(folder.exit_code == 2);
+    CHECK(folder.err.find("is a folder; name the FILE to write, such as ") != std::string::npos);
+    // A catalog folder that does not exist is one error, not one per file it lacks.
+    const auto missing = run_gpuplan("run " + a + " --catalogs /nonexistent");
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err.find("the catalog folder '/nonexistent' (--catalogs, or GPUPLAN_CATALOG_DIR) does not exist; "
+                           "name the folder that holds gpus.yaml") != std::string::npos);
+    CHECK(missing.err.find("storage.yaml': No such file") == std::string::npos);
+    const auto csv_folder = run_gpuplan("run " + a + " --catalog " + dir.path.string());
+    CHECK(csv_folder.err.find("is a folder; name its vms.csv") != std::string::npos);
+  }
 }
