@@ -79,7 +79,7 @@ const char* kTopUsage =
     "              [--gpus h100-sxm,...] [--threads N] [--exhaustive]\n"
     "  gpuplan diagnose LOG... [--scenario FILE] [--gpu NAME] [--format table|markdown|json] [-o FILE]\n"
     "  gpuplan init [--template resnet|llm] [FILE]   a commented starter scenario (default resnet, my-job.yaml)\n"
-    "  gpuplan list gpus|instances|models|families|storage [--wide]\n"
+    "  gpuplan list gpus|instances|models|families|storage [--wide]   (list instances GPU: one GPU's)\n"
     "  gpuplan schema [--format markdown|json] [-o FILE]   every scenario key (docs/scenario-format.md)\n"
     "  gpuplan completion bash|zsh    a shell completion script (source it)\n"
     "  gpuplan help [--man]           this help, or as a man page (roff)\n"

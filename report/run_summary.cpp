@@ -137,7 +137,9 @@ std::string run_summary(const models::ScenarioResult& result) {
     out += ".\n";
   }
   if (fastest != nullptr && fastest != &first) {
-    out += fmt::format("In {}, {}.\n", quoted(*fastest), limiter_in_words(*fastest));
+    out += fmt::format("In {}, {}", quoted(*fastest), limiter_in_words(*fastest));
+    if (!fastest->suggestion.empty()) out += "; next: " + fastest->suggestion;
+    out += ".\n";
   }
   if (!oom.empty()) out += fmt::format("Out of GPU memory: {}.\n", fmt::join(oom, ", "));
   return out;

@@ -3,7 +3,7 @@
 /// The answer of a `gpuplan run` in words, printed before the table (issue: "answers in
 /// words"): the fastest strategy and its speed-up over the first, the cheapest and its
 /// dollars, what holds the first strategy back (and the fastest, when it differs) as a share
-/// of its step, and which strategies do not fit.
+/// of its step with the next change for each, and which strategies do not fit.
 
 #include <string>
 

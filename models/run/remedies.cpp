@@ -205,6 +205,19 @@ std::vector<Remedy> candidate_remedies(const JobSpec& job, const VariantResult& 
   }
   add(batch_relieves, {{"training.batch_size", std::to_string(2 * t.batch_size)}});
 
+  // GPUs of the instance already paid for (its price is the whole instance's): all of them,
+  // with the accumulation divided as far as it goes to keep the global batch.
+  if (job.cloud && job.cloud->instance.accelerator_count > hw.gpus_per_node && hw.gpus_per_node > 0) {
+    const int all = job.cloud->instance.accelerator_count;
+    std::vector<ScenarioOverride> use_all = {{"hardware.gpus_per_node", std::to_string(all)}};
+    if (job.parallelism.strategy == ParallelStrategy::kNone) use_all.push_back({"parallelism.strategy", "ddp"});
+    const int more = all / hw.gpus_per_node;
+    if (all % hw.gpus_per_node == 0 && t.gradient_accumulation % more == 0 && t.gradient_accumulation > 1) {
+      use_all.push_back({"training.gradient_accumulation", std::to_string(t.gradient_accumulation / more)});
+    }
+    add("gpu_compute", std::move(use_all));
+  }
+
   // Between GPUs.
   // (DDP and the distributed optimizer reduce once per step; FSDP / ZeRO-3 gather per micro-step.)
   if (communication && (job.parallelism.strategy == ParallelStrategy::kDdp || runs_distributed_optimizer(job.parallelism))) {

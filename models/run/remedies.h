@@ -97,6 +97,7 @@ std::vector<Remedy> memory_remedies(const JobSpec& job, const VariantResult& row
 /// | gpu_compute | training.framework_overhead: compiled | eager |
 /// | gpu_compute | training.activation_checkpointing: false | recomputation on (full, selective or every N layers) |
 /// | gpu_compute / communication | training.batch_size: x2 | always (OOM is checked by the re-run) |
+/// | gpu_compute | hardware.gpus_per_node: the instance's GPU count (with parallelism.strategy: ddp for none; training.gradient_accumulation divided by as much where it divides) | a cloud instance with GPUs the job leaves idle |
 /// | communication | training.gradient_accumulation: x4 | exposed communication, DDP |
 /// | communication | parallelism.strategy: ddp | DataParallel |
 /// | communication | hardware.gpu_interconnect: pcie<gen>_switch | own hardware, P2P across the PCIe host bridge |

@@ -489,4 +489,24 @@ TEST_SUITE("cli.advice") {
     row.time_p50_s = 200.0;  // the same row finishing: the remedy's own resource
     CHECK(models::relieved_resource(row, o) != "preemptions");
   }
+
+  TEST_CASE("a job on 4 of a p5's 8 GPUs, which the price pays for: all 8, the global batch kept") {
+    // Session 35's trial: the note said "uses 4 of the 8 GPUs ... the price is the whole
+    // instance's" and the advice was a faster GPU or more GPUs.
+    const models::VariantResult r = advised_text(
+        "format: gpuplan/v1\n"
+        "name: half\n"
+        "workload: {model: llama3-8b, sequence_length: 2048, tokens: 1e9, dataset: {synthetic: true}}\n"
+        "training: {batch_size: 2, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
+        "           activation_checkpointing: full}\n"
+        "parallelism: {strategy: fsdp}\n"
+        "hardware: {gpus_per_node: 4}\n"
+        "cloud: {instance: aws/p5.48xlarge}\n").at("baseline");
+    CHECK(r.suggestion == "hardware.gpus_per_node: 8, training.gradient_accumulation: 4");
+    REQUIRE(r.suggested);
+    // Twice the GPUs at the same price per hour: about half the time and dollars.
+    CHECK(r.suggested->time_change == doctest::Approx(-0.5).epsilon(0.05));
+    REQUIRE(r.suggested->cost_change_usd);
+    CHECK(*r.suggested->cost_change_usd < 0.0);
+  }
 }
