@@ -455,14 +455,20 @@ int command_list(const std::vector<std::string>& args) {
       }
       only = gpu->name;
     }
+    int listed = 0;
     for (const auto& i : context.catalogs.instances.rows()) {
       if (!only.empty() && i.gpu != only) continue;
+      ++listed;
       t.add_row({i.provider + "/" + i.instance_type, i.gpu, std::to_string(i.accelerator_count),
                  fmt::format("{:.0f}", i.vcpus), i.region, i.zone,
                  fmt::format("{:.4f}", core::to_usd_per_hour(i.price_usd_per_s)),
                  i.spot_price_usd_per_s > 0 ? fmt::format("{:.4f}", core::to_usd_per_hour(i.spot_price_usd_per_s)) : "-"});
     }
     out = text(t);
+    if (listed == 0 && !only.empty()) {
+      out = "No instance of the catalogs has a " + only + " (own hardware: write hardware.gpu: " + only +
+            " in the scenario, with on_premises for its dollars).\n";
+    }
     const std::vector<std::string>& notes = context.catalogs.instances.notes();
     if (wide) {
       for (const std::string& note : notes) out += "note: " + note + "\n";

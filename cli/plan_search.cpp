@@ -34,6 +34,7 @@
 #include "models/workload/tensor_parallel_shard.h"
 #include "models/run/remedies.h"
 #include "models/run/run_variant.h"
+#include "report/human_units.h"
 #include "report/report_format.h"
 
 namespace gpuplan::cli {
@@ -895,6 +896,19 @@ PlanResult Planner::finish(PlanSearch search) const {
   }
   r.notes.push_back("the scenario's own hardware, cloud instance and market are replaced by each plan's; spot "
                     "preemption rates come from the scenario when it writes one, else from catalogs/preemption.yaml");
+  // The wait for a preempted spot node shapes every spot plan's p90: say which one was used.
+  const models::JobSpec& first_job = scenario_.variants.front().job;
+  const bool own_wait = first_job.cloud && first_job.cloud->replacement_wait_s > 0.0;
+  r.notes.push_back(fmt::format("a preempted spot node comes back after {}{}",
+                                report::human_duration(own_wait ? first_job.cloud->replacement_wait_s
+                                                                : kDefaultReplacementWaitS),
+                                own_wait ? " (the scenario's cloud.replacement_wait)"
+                                         : ", an assumption: the scenario writes no cloud.replacement_wait (write "
+                                           "the wait your zone sees; a longer one lengthens the spot plans' p90)"));
+  if (first_job.on_premises) {
+    r.notes.push_back("the scenario's on_premises section is not planned (plan prices cloud instances only): "
+                      "gpuplan run on the scenario gives its own hardware's time and dollars to compare");
+  }
   // A strategy that names another GPU keeps its name on rows of whatever instance was planned.
   std::vector<std::string> own_gpu;
   for (const config::Variant& v : scenario_.variants) {

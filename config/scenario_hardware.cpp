@@ -879,11 +879,12 @@ std::optional<models::OnPremisesSpec> read_on_premises_section(MapReader& root, 
   if (!r) {
     return std::nullopt;
   }
-  const auto price = r->quantity("purchase_price", core::Dimension::kUsd, Range::kPositive, Requirement::kRequired);
+  const auto price =
+      r->quantity("purchase_price", core::Dimension::kUsd, Range::kPositive, Requirement::kRequired, "\"$25000\"");
   const auto amortization =
-      r->quantity("amortization", core::Dimension::kSeconds, Range::kPositive, Requirement::kRequired);
-  const auto electricity =
-      r->quantity("electricity", core::Dimension::kUsdPerJoule, Range::kNonNegative, Requirement::kRequired);
+      r->quantity("amortization", core::Dimension::kSeconds, Range::kPositive, Requirement::kRequired, "\"3 years\"");
+  const auto electricity = r->quantity("electricity", core::Dimension::kUsdPerJoule, Range::kNonNegative,
+                                       Requirement::kRequired, "\"$0.15/kWh\"");
   r->finish();
   if (cloud.present) {
     root.error("on_premises", "cloud and on_premises are both given",

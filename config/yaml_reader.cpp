@@ -376,7 +376,8 @@ std::optional<double> MapReader::quantity(const std::string& key, core::Dimensio
   const core::DimensionInfo info = core::describe(dimension);
   const bool vowel = !info.name.empty() && std::string_view("aeiou").find(info.name.front()) != std::string_view::npos;
   const std::string named = (vowel ? "an " : "a ") + std::string(info.name);  // "a duration"
-  const std::string expected = named + " with its unit, such as " + std::string(info.example);
+  const std::string expected =
+      named + " with its unit, such as " + std::string(example.empty() ? info.example : example);
   auto text = scalar(key, req, expected);
   if (!text) {
     return std::nullopt;

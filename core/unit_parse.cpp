@@ -384,6 +384,11 @@ double parse_quantity(std::string_view text, Dimension dimension) {
   const std::string quoted = "'" + std::string(text) + "'";
   std::string_view s = trim(text);
   Pieces p;
+  if (s.starts_with("-$")) {
+    // "-$3500": a negative amount, written with its sign before the dollar.
+    throw UnitError("expected " + with_article(want.name) + " such as " + std::string(want.example) + ", found " +
+                    quoted + " (a negative amount)");
+  }
   if (!s.empty() && s.front() == '$') {
     p.money = true;
     s.remove_prefix(1);

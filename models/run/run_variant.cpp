@@ -30,6 +30,11 @@ namespace gpuplan::models {
 constexpr double kLossBackwardNoteShare = 0.05;
 namespace {
 
+/// "47.5 d" from two days up, else "14.6 h": a run's wall time in a note.
+std::string days_or_hours(double s) {
+  return s >= 2.0 * 86400.0 ? fmt::format("{:.1f} d", s / 86400.0) : fmt::format("{:.1f} h", s / 3600.0);
+}
+
 /// Throws JobTimeRangeError when the job's time to train does not fit in SimTime: a job
 /// longer than the engine can represent comes from absurd input, not from a defect.
 void check_time_range(const JobTimes& times, double step_s) {
@@ -347,8 +352,17 @@ VariantRun run_variant(const JobSpec& job, const std::string& strategy, const Mo
   // Owned hardware is paid for the wall time, hardware failures included (p50); none for a
   // job that does not finish.
   if (job.on_premises && (!r.expected_failures || r.time_p50_s)) {
-    r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes,
-                                                  r.time_p50_s.value_or(r.time_to_train_s), r.energy_j);
+    const double wall_s = r.time_p50_s.value_or(r.time_to_train_s);
+    r.cost_on_premises_usd = on_premises_cost_usd(*job.on_premises, job.hardware.nodes, wall_s, r.energy_j);
+    if (wall_s > job.on_premises->amortization_s) {
+      // Straight-line amortization charges the run's share of the price: past the period,
+      // more than the hardware cost.
+      r.notes.push_back(fmt::format(
+          "on premises: the run ({}) outlasts on_premises.amortization ({}), so its hardware share is {:.1f}x the "
+          "purchase price of its {} node{}; amortize over the hardware's service life, or read the dollars as rent",
+          days_or_hours(wall_s), days_or_hours(job.on_premises->amortization_s),
+          wall_s / job.on_premises->amortization_s, job.hardware.nodes, job.hardware.nodes == 1 ? "" : "s"));
+    }
   }
   if (r.gpus > 1 && params.scaling_reference) {
     // Only against a reference that runs: one GPU that cannot hold the job (an 8 B AdamW job

@@ -268,4 +268,23 @@ TEST_SUITE("cli.new_user_input") {
     const auto csv_folder = run_gpuplan("run " + a + " --catalog " + dir.path.string());
     CHECK(csv_folder.err.find("is a folder; name its vms.csv") != std::string::npos);
   }
+
+  TEST_CASE("session 35's second trial: own hardware past its amortization, GPUs no instance has, on_premises keys") {
+    TempDir dir("new-user-onprem");
+    const std::string own = dir / "own.yaml";
+    // GPT-2 on one H100 bought for $30,000 and amortized over 1 s: the 10 s run outlasts it.
+    std::ofstream(own) << kS << "on_premises: {purchase_price: \"$30000\", amortization: \"1 s\", "
+                                "electricity: \"$0.15/kWh\"}\n";
+    const auto r = run_gpuplan("run " + own);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.out.find("note: on premises: the run (") != std::string::npos);
+    CHECK(r.out.find(") outlasts on_premises.amortization (0.0 h), so its hardware share is ") != std::string::npos);
+    // A GPU no cloud instance has: said so, not an empty table.
+    CHECK(run_gpuplan("list instances rtx4090").out ==
+          "No instance of the catalogs has a rtx4090 (own hardware: write hardware.gpu: rtx4090 in the scenario, with "
+          "on_premises for its dollars).\n");
+    // A missing amortization's fix gives a service life, not "4 ms".
+    CHECK(refused(kS + "on_premises: {purchase_price: \"$30000\", electricity: \"$0.15/kWh\"}\n")
+              .find("\"3 years\"") != std::string::npos);
+  }
 }

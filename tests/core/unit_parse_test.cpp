@@ -90,6 +90,13 @@ TEST_SUITE("core.unit_parse") {
     CHECK_THROWS_WITH_AS(parse_quantity("fast", Dimension::kBytesPerSecond),
                          "expected a bandwidth such as \"2.5 GB/s\" or \"100 Gbit/s\", found 'fast' (no number)",
                          UnitError);
+    // A sign before the dollar is a negative amount, not a missing number (a trial's "-$3500").
+    CHECK_THROWS_AS(parse_quantity("-$3500", Dimension::kUsd), UnitError);
+    try {
+      parse_quantity("-$3500", Dimension::kUsd);
+    } catch (const UnitError& e) {
+      CHECK(std::string(e.what()).ends_with("found '-$3500' (a negative amount)"));
+    }
   }
 
   TEST_CASE("a size with a bare prefix or a unit in the wrong case gets the units it may mean") {
