@@ -209,6 +209,7 @@ models::DiagnoseResult diagnose(const DiagnoseOptions& options, const AppContext
   s.gpu_memory_bytes = scenario->variants.front().job.hardware.gpu.memory_bytes;
   s.bottleneck = first.bottleneck;
   s.suggestion = first.suggestion;
+  if (first.suggested) s.suggestion_throughput_change = first.suggested->throughput_change;
   if (first.fits) {
     s.gpu_utilization = first.gpu_utilization;
     s.gpu_power_w = models::gpu_power_w(scenario->variants.front().job.hardware.gpu, first.gpu_utilization);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "report/human_units.h"
@@ -124,6 +126,37 @@ std::string diagnosis_summary(const DiagnoseResult& r) {
   return out;
 }
 
+namespace {
+
+/// The simulated critical-path parts (models/run/critical_path.h) that a measured finding
+/// (models/diagnosis/log_diagnosis.h) agrees with; empty for a finding that names no part.
+std::vector<std::string_view> simulated_parts_of(std::string_view measured) {
+  if (measured == "compute" || measured == "memory_bound") return {"gpu_compute"};
+  if (measured == "input_pipeline") return {"data_loading_cpu", "storage_io", "h2d_copy"};
+  if (measured == "storage") return {"storage_io"};
+  if (measured == "host_dispatch") return {"host_dispatch"};
+  if (measured == "communication") return {"communication", "pipeline_bubble"};
+  return {};
+}
+
+/// A sentence when the logs and the simulated job name different bottlenecks, else "": which
+/// to read, and what in the scenario may not describe the machine.
+std::string bottleneck_disagreement(const DiagnoseResult& r) {
+  if (!r.simulated || !r.simulated->fits || r.diagnosis.findings.empty()) return "";
+  const std::string& measured = r.diagnosis.findings.front().bottleneck;
+  const std::string& simulated = r.simulated->bottleneck;
+  const std::vector<std::string_view> agreeing = simulated_parts_of(measured);
+  if (agreeing.empty() || simulated.empty() ||
+      std::find(agreeing.begin(), agreeing.end(), simulated) != agreeing.end()) {
+    return "";
+  }
+  return "The logs show " + measured + " and the simulation " + simulated +
+         ": the logs are what ran; the scenario may not describe that machine (its storage class, decode_time, "
+         "cpu_cores or num_workers), so check those before trusting its remedies.";
+}
+
+}  // namespace
+
 std::string render_diagnosis_text(const DiagnoseResult& r) {
   std::string out = wrap_text(diagnosis_summary(r), kTerminalColumns) + "\n";
   out += wrap_text("Logs: " + logs_line(r) + "\n", kTerminalColumns);
@@ -134,7 +167,15 @@ std::string render_diagnosis_text(const DiagnoseResult& r) {
   }
   if (r.simulated) {
     out += "\nMeasured beside simulated (scenario " + r.scenario_name + "):\n" + beside_table(r).to_text(kTerminalColumns);
-    if (!r.simulated->suggestion.empty()) out += "Simulator's suggestion: " + r.simulated->suggestion + "\n";
+    if (!r.simulated->suggestion.empty()) {
+      const auto& change = r.simulated->suggestion_throughput_change;
+      out += wrap_text("Simulator's suggestion: " + r.simulated->suggestion +
+                           (change ? fmt::format(" (simulated: {:+.0f} % samples/s)", 100.0 * *change) : std::string()) +
+                           "\n",
+                       kTerminalColumns, 2);
+    }
+    const std::string disagreement = bottleneck_disagreement(r);
+    if (!disagreement.empty()) out += wrap_text(disagreement + "\n", kTerminalColumns);
     if (!r.remedies.empty()) out += "\nRemedies ranked by simulated gain over '" + r.baseline + "'" + baseline_why(r) + ":\n" + remedies_table(r).to_text(kTerminalColumns);
     if (!r.left_out.empty()) out += "Left out (out of memory): " + fmt::format("{}", fmt::join(r.left_out, ", ")) + "\n";
   }
@@ -216,7 +257,10 @@ std::string render_diagnosis_json(const DiagnoseResult& r) {
                       {"gpu_utilization", number_or_null(s.gpu_utilization)}, {"gpu_power_w", number_or_null(s.gpu_power_w)},
                       {"step_time_s", number_or_null(s.step_time_s)}, {"peak_memory_bytes", number_or_null(s.peak_memory_bytes)},
                       {"throughput_samples_per_s", number_or_null(s.throughput_samples_per_s)},
-                      {"bottleneck", s.bottleneck}, {"suggestion", s.suggestion}};
+                      {"bottleneck", s.bottleneck}, {"suggestion", s.suggestion},
+                      {"suggestion_throughput_change", s.suggestion_throughput_change
+                                                           ? nlohmann::json(*s.suggestion_throughput_change)
+                                                           : nlohmann::json(nullptr)}};
     j["remedies"] = nlohmann::json::array();
     for (const auto& m : r.remedies) {
       j["remedies"].push_back({{"strategy", m.strategy}, {"throughput_samples_per_s", m.throughput_samples_per_s},

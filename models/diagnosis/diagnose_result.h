@@ -24,6 +24,8 @@ struct SimulatedJob {
   double throughput_samples_per_s = kNotMeasured;
   std::string bottleneck;
   std::string suggestion;
+  /// The suggestion's simulated samples/s change (0.37 = +37 %), when the advisor checked one.
+  std::optional<double> suggestion_throughput_change;
   std::vector<double> timeline_time_s;  ///< simulated GPU busy share over the first steps: bin starts
   std::vector<double> timeline_busy;    ///< and the busy share of each bin, [0, 1]
 };
