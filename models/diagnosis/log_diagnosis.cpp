@@ -12,6 +12,11 @@ namespace gpuplan::models {
 
 namespace {
 
+/// Fewer GPU readings than this get a note that the finding is a hint: at one reading a
+/// second, half a minute, less than a typical first epoch's warm-up and loader start. A
+/// choice of this tool, not a measured constant.
+constexpr std::size_t kFewReadings = 30;
+
 /// A GPU busy at least this share of the time is limited by itself, not by what feeds it
 /// (NVIDIA's DeepLearningExamples runs show 95-99 % when compute-bound).
 constexpr double kBusyUtilization = 0.90;
@@ -317,6 +322,16 @@ LogDiagnosis diagnose_logs(const MonitorTrace& trace, const std::vector<GpuFacts
   }
   const int count = static_cast<int>(d.gpus.size());
   for (const auto& u : d.gpus) d.findings.push_back(classify(&u, count, d.host, d.profile));
+  // A handful of readings cannot separate a steady state from a warm-up or a pause: the
+  // finding stands, read as a hint.
+  std::size_t fewest = 0;
+  for (const auto& u : d.gpus) fewest = fewest == 0 ? u.samples : std::min(fewest, u.samples);
+  if (!d.gpus.empty() && fewest < kFewReadings) {
+    d.notes.push_back(fmt::format("only {} reading{} of a GPU: too few to tell the training's steady state from its "
+                                  "start or a pause; read the finding as a hint and log a minute or more of the "
+                                  "running job (nvidia-smi -l 1)",
+                                  fewest, fewest == 1 ? "" : "s"));
+  }
   if (d.gpus.empty()) d.findings.push_back(classify(nullptr, 0, d.host, d.profile));
   return d;
 }

@@ -83,6 +83,23 @@ TEST_SUITE("cli.diagnose") {
     std::filesystem::remove(cpu);
   }
 
+  TEST_CASE("a log of a few readings: the finding stands, with a note that it is a hint") {
+    // A trial diagnosed two readings as "host_dispatch (likely)" with no word of the sample.
+    const std::string gpu = temp_path("short.csv");
+    const std::string full = rtx3090_log();
+    std::size_t at = 0;  // past the header and the first two readings
+    for (int line = 0; line < 3; ++line) at = full.find('\n', at) + 1;
+    write(gpu, full.substr(0, at));
+    const auto r = run_gpuplan("diagnose " + gpu);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("only 2 readings of a GPU: too few to tell the training's steady state from its start or a "
+                     "pause;") != std::string::npos);
+    // 48 readings: no such note.
+    write(gpu, full);
+    CHECK(run_gpuplan("diagnose " + gpu).out.find("too few to tell") == std::string::npos);
+    std::filesystem::remove(gpu);
+  }
+
   TEST_CASE("--scenario: simulated beside measured, remedies ranked by simulated gain; JSON carries the figures") {
     const std::string gpu = temp_path("gpu2.csv");
     write(gpu, rtx3090_log());
