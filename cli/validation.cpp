@@ -13,6 +13,8 @@
 #include "config/scenario_loader.h"
 #include "report/field_grid.h"
 #include "report/human_units.h"
+#include "report/text_table.h"
+#include "report/text_wrap.h"
 #include "report/variant_fields.h"
 
 namespace gpuplan::cli {
@@ -58,6 +60,7 @@ std::vector<report::ResultField<ValidationRow>> validation_fields() {
       {"case", "", Applies::kAlways, "scenario file stem", [](const Row& r) { return Value(r.case_name); }, "case"});
   f.push_back({"gpus", "", Applies::kAlways, "GPUs of the case",
                [](const Row& r) { return Value(FieldValue(static_cast<std::int64_t>(r.gpus))); }, "GPUs"});
+  f.push_back({"gpu", "", Applies::kAlways, "catalog name of the case's GPU", [](const Row& r) { return Value(r.gpu); }});
   f.push_back(
       {"metric", "", Applies::kAlways, "the expected: metric", [](const Row& r) { return Value(r.metric); }, "metric"});
   f.push_back({"unit", "", Applies::kAlways,
@@ -159,6 +162,7 @@ ValidationSummary validate_cases(const std::vector<ValidationCase>& cases, const
       row.measured_value = expected.value;
       row.source = scenario.expected->source;
       row.gpus = v.gpus;
+      row.gpu = case_gpu.name;
       const auto predicted = predicted_of(expected.metric, v);
       if (expected.metric == "fits") {
         row.numeric = false;
@@ -210,6 +214,9 @@ ValidationSummary validate_cases(const std::vector<ValidationCase>& cases, const
     if (r.metric == "throughput" || r.metric == "tokens_per_s") {
       throughput_sum += e;
       ++summary.throughput_cases;
+      auto& [gpu_sum, gpu_cases] = summary.throughput_mape_by_gpu[r.gpu];
+      gpu_sum += e;
+      ++gpu_cases;
       if (r.gpus > 1) {
         summary.multi_gpu_throughput_mape += e;
         ++summary.multi_gpu_throughput_cases;
@@ -225,6 +232,7 @@ ValidationSummary validate_cases(const std::vector<ValidationCase>& cases, const
   summary.throughput_mape = summary.throughput_cases > 0 ? throughput_sum / summary.throughput_cases : 0.0;
   if (summary.single_gpu_throughput_cases > 0) summary.single_gpu_throughput_mape /= summary.single_gpu_throughput_cases;
   if (summary.multi_gpu_throughput_cases > 0) summary.multi_gpu_throughput_mape /= summary.multi_gpu_throughput_cases;
+  for (auto& [gpu, mape_cases] : summary.throughput_mape_by_gpu) mape_cases.first /= mape_cases.second;
   summary.memory_mape = summary.memory_cases > 0 ? memory_sum / summary.memory_cases : 0.0;
   summary.overall_mape = all > 0 ? all_sum / all : 0.0;
   if (summary.calibrated_rows > 0) {
@@ -269,6 +277,15 @@ std::string render_validation(const ValidationSummary& s, const std::string& for
   out += fmt::format("throughput MAPE on one GPU {}; on several GPUs {}\n",
                      mape(s.single_gpu_throughput_mape, s.single_gpu_throughput_cases),
                      mape(s.multi_gpu_throughput_mape, s.multi_gpu_throughput_cases));
+  if (!s.throughput_mape_by_gpu.empty()) {
+    std::string by_gpu = "throughput MAPE by GPU:";
+    for (const auto& [gpu, mape_cases] : s.throughput_mape_by_gpu) {
+      by_gpu += fmt::format(" {} {:.1f} % ({}),", gpu.empty() ? std::string("?") : gpu, mape_cases.first * 100.0,
+                            mape_cases.second);
+    }
+    by_gpu.back() = '\n';
+    out += report::wrap_text(by_gpu, report::kTerminalColumns, 2);
+  }
   out += s.calibrated_rows > 0
              ? fmt::format(
                    "calibrated: MAPE {:.1f} % with the measured profiles vs {:.1f} % without, over the {} "

@@ -8,6 +8,7 @@
 /// folder whose `gpu` is the case's catalog GPU; the newest by date) is run a second time
 /// with the profile, and its row shows both errors; other rows show "-" for the calibrated one.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@ struct ValidationRow {
   bool numeric = true;
   std::string source;
   int gpus = 1;             ///< GPUs of the case (single- and multi-GPU MAPEs are reported apart)
+  std::string gpu;          ///< catalog name of the case's GPU (per-GPU MAPEs)
   /// The same metric predicted with the case GPU's calibration profile, when there is one.
   std::optional<double> calibrated_value;
   std::optional<double> calibrated_error;  ///< like `error`, for calibrated_value
@@ -51,6 +53,9 @@ struct ValidationSummary {
   int calibrated_rows = 0;       ///< numeric rows that also have a calibrated prediction
   double calibrated_mape = 0.0;  ///< MAPE of those rows with their profiles
   double uncalibrated_mape_same_rows = 0.0;  ///< MAPE of the same rows without
+  /// Throughput MAPE of each GPU's cases, by catalog name (how far to trust a prediction on
+  /// that GPU; `--leave-one-gpu-out` says how far on a GPU without cases).
+  std::map<std::string, std::pair<double, int>> throughput_mape_by_gpu;
 };
 
 /// One loaded validation case: a scenario with an `expected:` block and its file.

@@ -109,6 +109,21 @@ TEST_SUITE("cli.validate") {
     // optimizer offload").
     CHECK(j["memory_mape"].get<double>() <= 0.059);
     CHECK(j["fits_right"].get<int>() >= 8);
+    // Each GPU's own throughput rows (issue 14: at least 8 GPU types, each within 15 %; the
+    // same figures as the summary's "throughput MAPE by GPU" line).
+    std::map<std::string, std::pair<double, int>> by_gpu;
+    for (const auto& row : j["rows"]) {
+      const std::string metric = row["metric"].get<std::string>();
+      if (metric != "throughput" && metric != "tokens_per_s") continue;
+      auto& [sum, cases] = by_gpu[row["gpu"].get<std::string>()];
+      sum += std::abs(row["relative_error"].get<double>());
+      ++cases;
+    }
+    CHECK(by_gpu.size() >= 8);
+    for (const auto& [gpu, sum_cases] : by_gpu) {
+      CAPTURE(gpu);
+      CHECK(sum_cases.first / sum_cases.second <= 0.15);
+    }
   }
 
   TEST_CASE("the eager HF language-model peaks measured on the H200 each within 7 %") {
@@ -331,8 +346,9 @@ TEST_CASE("cli.validate: the summary says '- (no cases)' for a kind of row the f
   s.single_gpu_throughput_mape = 0.05;
   s.single_gpu_throughput_cases = 1;
   s.overall_mape = 0.05;
+  s.throughput_mape_by_gpu["h200"] = {0.05, 1};
   const std::string text = gpuplan::cli::render_validation(s, "table");
   CHECK(text.find("\nthroughput MAPE 5.0 % over 1 cases; peak memory MAPE - (no cases); fits/OOM - (no cases); all "
                   "numeric metrics MAPE 5.0 %\nthroughput MAPE on one GPU 5.0 % over 1 cases; on several GPUs - (no "
-                  "cases)\n") != std::string::npos);
+                  "cases)\nthroughput MAPE by GPU: h200 5.0 % (1)\n") != std::string::npos);
 }

@@ -14,6 +14,7 @@ cli::ValidationSummary one_row() {
   cli::ValidationSummary s;
   cli::ValidationRow r;
   r.case_name = "V001";
+  r.gpu = "a100-80gb";
   r.metric = "throughput";
   r.predicted = "1,011 samples/s";
   r.measured = "938 samples/s";
@@ -31,9 +32,9 @@ cli::ValidationSummary one_row() {
 TEST_SUITE("cli.validation_render") {
   TEST_CASE("CSV: one column per field, SI values, the unit of the metric") {
     CHECK(cli::render_validation(one_row(), "csv") ==
-          "case,gpus,metric,unit,predicted,measured,relative_error,calibrated_predicted,calibrated_relative_error,"
+          "case,gpus,gpu,metric,unit,predicted,measured,relative_error,calibrated_predicted,calibrated_relative_error,"
           "calibration_profile,source\n"
-          "V001,1,throughput,samples/s,1011,938,0.07782515991471216,,,,DeepLearningExamples\n");
+          "V001,1,a100-80gb,throughput,samples/s,1011,938,0.07782515991471216,,,,DeepLearningExamples\n");
   }
 
   TEST_CASE("JSON rows have exactly the CSV header's keys; absent values are null") {
