@@ -194,7 +194,8 @@ ModelFit fit_model(const std::vector<ValidationCase>& cases, const models::Model
   return fit_indices(memo, all_indices(cases.size()), start);
 }
 
-std::vector<GpuHoldout> leave_one_gpu_out(const std::vector<ValidationCase>& cases, const models::ModelParams& start) {
+std::vector<GpuHoldout> leave_one_gpu_out(const std::vector<ValidationCase>& cases, const models::ModelParams& start,
+                                          const std::function<void(std::size_t, std::size_t)>& progress) {
   std::map<std::string, std::vector<std::size_t>> by_gpu;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     by_gpu[gpu_of(cases[i])].push_back(i);
@@ -207,7 +208,10 @@ std::vector<GpuHoldout> leave_one_gpu_out(const std::vector<ValidationCase>& cas
   // same point); each refit runs its cases on the thread pool.
   CaseErrorMemo memo(cases);
   std::vector<GpuHoldout> rows;
+  std::size_t done = 0;
   for (const auto& entry : by_gpu) {
+    if (progress) progress(done, by_gpu.size());
+    ++done;
     GpuHoldout row;
     row.gpu = entry.first;
     row.mape_shipped = throughput_mape(memo, entry.second, start, &row.throughput_rows);
@@ -219,6 +223,7 @@ std::vector<GpuHoldout> leave_one_gpu_out(const std::vector<ValidationCase>& cas
     row.mape_held_out = throughput_mape(memo, entry.second, fit_indices(memo, rest, start).params);
     rows.push_back(row);
   }
+  if (progress) progress(by_gpu.size(), by_gpu.size());
   return rows;
 }
 

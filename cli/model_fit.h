@@ -16,6 +16,7 @@
 /// on the thread pool with results by index: the same output as simulating every evaluation.
 /// The fitted values ship in models/gpu/gpu_efficiency.cpp (the one reviewed file).
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,8 +59,10 @@ struct GpuHoldout {
 };
 
 /// For each GPU type with throughput rows (sorted by name), refits on the cases of every
-/// other GPU and predicts that GPU's. Throws config::ConfigError with fewer than two GPU types.
-std::vector<GpuHoldout> leave_one_gpu_out(const std::vector<ValidationCase>& cases, const models::ModelParams& start);
+/// other GPU and predicts that GPU's. `progress` (when set) is called with the GPU types done
+/// and their count after each. Throws config::ConfigError with fewer than two GPU types.
+std::vector<GpuHoldout> leave_one_gpu_out(const std::vector<ValidationCase>& cases, const models::ModelParams& start,
+                                          const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 /// The fitted parameters beside the shipped ones (`start`), and both MAPEs, as table or json.
 std::string render_fit(const ModelFit& fit, const models::ModelParams& start, const std::string& format);
