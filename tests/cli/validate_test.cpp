@@ -120,9 +120,10 @@ TEST_SUITE("cli.validate") {
       ++cases;
     }
     CHECK(by_gpu.size() >= 8);
-    for (const auto& [gpu, sum_cases] : by_gpu) {
+    for (const auto& entry : by_gpu) {
+      const std::string& gpu = entry.first;
       CAPTURE(gpu);
-      CHECK(sum_cases.first / sum_cases.second <= 0.15);
+      CHECK(entry.second.first / entry.second.second <= 0.15);
     }
   }
 
