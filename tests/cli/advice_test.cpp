@@ -451,22 +451,23 @@ TEST_SUITE("cli.advice") {
         "training: {batch_size: 1, gradient_accumulation: 8, precision: bf16_amp, optimizer: adamw,\n"
         "           activation_checkpointing: full}\n"
         "parallelism: {strategy: fsdp}\n";
-    const models::VariantResult failing = advised_text(
-        body +
-        "hardware: {gpu: h100-sxm, gpus_per_node: 8, nodes: 2, host_memory: \"2 TiB\", gpu_failure_rate: \"2 /h\"}\n"
-        "cloud: {instance: aws/p5.48xlarge}\n"
-        "checkpointing: {interval: auto, destination: network_fs}\n").at("baseline");
+    // The baseline row of `body` on two p5 nodes failing `failures` per GPU-hour, with `cloud` and `destination`.
+    const auto baseline = [&body](const std::string& failures, const std::string& cloud, const std::string& destination) {
+      return advised_text(body + "hardware: {gpu: h100-sxm, gpus_per_node: 8, nodes: 2, host_memory: \"2 TiB\", " +
+                          "gpu_failure_rate: \"" + failures + " /h\"}\ncloud: " + cloud +
+                          "\ncheckpointing: {interval: auto, destination: " + destination + "}\n")
+          .at("baseline");
+    };
+    const models::VariantResult failing = baseline("2", "{instance: aws/p5.48xlarge}", "network_fs");
     CHECK_FALSE(failing.time_p50_s);
     CHECK(failing.bottleneck == "hardware_failures");
     CHECK(failing.suggestion ==
           "fewer GPUs (hardware.nodes, hardware.gpus_per_node): failures come faster than the job saves and resumes; "
           "or a faster checkpoint destination (checkpointing.destination)");
     // Spot, preempted 20 times an hour, checkpoints on the node's own NVMe: lost with the node.
-    const models::VariantResult spot = advised_text(
-        body +
-        "hardware: {gpu: h100-sxm, gpus_per_node: 8, nodes: 2, host_memory: \"2 TiB\", gpu_failure_rate: \"0 /h\"}\n"
-        "cloud: {instance: aws/p5.48xlarge, market: spot, preemption_rate: \"20 /h\", replacement_wait: \"1 min\"}\n"
-        "checkpointing: {interval: auto, destination: local_nvme}\n").at("baseline");
+    const models::VariantResult spot = baseline(
+        "0", "{instance: aws/p5.48xlarge, market: spot, preemption_rate: \"20 /h\", replacement_wait: \"1 min\"}",
+        "local_nvme");
     CHECK_FALSE(spot.time_p50_s);
     CHECK(spot.bottleneck == "preemptions");
     CHECK(spot.suggestion ==
