@@ -49,6 +49,11 @@ bool cut_short(std::size_t i, std::size_t last, std::size_t cells, std::size_t c
 /// Records in `notes` that `line` of `log`, its last, was cut short and skipped.
 void note_cut_short(const LogText& log, const LogLine& line, std::vector<std::string>& notes);
 
+/// The fix of an empty log: what to record (the nvidia_smi_query format, nvidia_smi_query_log.h).
+inline constexpr const char* kEmptyLogFix =
+    "; record the running job, e.g. nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,"
+    "memory.total,power.draw,power.limit --format=csv -l 1 > gpu.csv";
+
 /// The ConfigError for `problem` at `line`:`column` of `log`, `what` naming the column or
 /// field, `fix` starting with "; " (or empty).
 [[noreturn]] void throw_log_error(const LogText& log, int line, int column, const std::string& what,

@@ -23,7 +23,7 @@ std::string format_of(const LogText& log, const MonitoringLogOptions& options) {
       break;
     }
   }
-  if (first == nullptr) throw_log_error(log, 0, 0, "", "the log is empty");
+  if (first == nullptr) throw_log_error(log, 1, 1, "", "the log is empty", kEmptyLogFix);
   if (looks_like_torch_profiler(log)) return "torch_profiler";
   if (looks_like_nvidia_smi_table(log)) return "nvidia_smi_table";
   if (looks_like_dcgmi_dmon(first->text)) return "dcgmi_dmon";

@@ -133,7 +133,7 @@ std::vector<models::GpuSeries> read_nvidia_smi_query(const LogText& log, const s
   std::string header_text;
   std::size_t first = 0;
   while (first < log.lines.size() && trim_view(log.lines[first].text).empty()) ++first;
-  if (first == log.lines.size()) throw_log_error(log, 0, 0, "", "the log is empty");
+  if (first == log.lines.size()) throw_log_error(log, 1, 1, "", "the log is empty", kEmptyLogFix);
   if (looks_like_nvidia_smi_query(log.lines[first].text)) {
     header_text = log.lines[first].text;
     columns = columns_of(log, log.lines[first].number, split_on(header_text, ','));

@@ -380,7 +380,9 @@ TEST_SUITE("config.monitoring_log") {
           "cannot tell the format of the log at gpu.log:2:1; gpuplan diagnose reads nvidia-smi --query-gpu=... "
           "--format=csv (with its header, or pass --fields for noheader), nvidia-smi dmon, the nvidia-smi table, "
           "dcgmi dmon, a torch profiler key_averages().table(), mpstat, vmstat and iostat -x output");
-    CHECK(error_of("") == "the log is empty at gpu.log");
+    CHECK(error_of("") ==
+          "the log is empty at gpu.log:1:1; record the running job, e.g. nvidia-smi --query-gpu=timestamp,index,name,"
+          "utilization.gpu,memory.used,memory.total,power.draw,power.limit --format=csv -l 1 > gpu.csv");
   }
 }
 
