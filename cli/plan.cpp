@@ -308,6 +308,19 @@ std::string render_plan(const PlanResult& plan, const std::string& format) {
     out += md ? "\n**Pareto front: time p90 against dollars p90**\n\n" : "\nPareto front (time p90 against $ p90):\n";
     out += pareto.empty() ? std::string("  none: no plan that fits was simulated\n")
                           : report::grid_table(report::make_grid<PlanPoint>(fields, pareto, fits), md);
+    // The columns a new user could not read (a trial asked what "preempt." counts).
+    // CP and EP are named only where their columns are shown.
+    const bool any_cp = std::any_of(plan.points.begin(), plan.points.end(),
+                                    [](const PlanPoint& p) { return p.context_parallel > 1; });
+    const bool any_ep = std::any_of(plan.points.begin(), plan.points.end(),
+                                    [](const PlanPoint& p) { return p.expert_parallel > 1; });
+    const std::string legend =
+        std::string("DP x TP x PP") + (any_cp ? " x CP" : "") + " = the GPUs" +
+        (any_ep ? " (EP splits the experts among the DP ranks)" : "") +
+        "; micro = the micro-batch per GPU, accum. = micro-batches per optimizer step; time and $ p50 / p90 = the median and 90th percentile over "
+        "simulated trials, spot preemptions and hardware failures with their restarts included; preempt. = spot "
+        "preemptions expected over the run (on demand: -).\n";
+    out += "\n" + (md ? legend : report::wrap_text(legend, report::kTerminalColumns));
     out += md ? "\n" : "\nNotes:\n";
     for (const std::string& n : plan.notes) out += (md ? "- " : "  ") + n + "\n";
     return out;
