@@ -1,6 +1,9 @@
 #include "config/scenario_recompute.h"
 
+#include <algorithm>
+#include <array>
 #include <string>
+#include <string_view>
 
 #include "config/scenario_reading.h"
 
@@ -50,16 +53,14 @@ std::optional<RecomputeChoice> read_activation_checkpointing(MapReader& training
     return choice;
   }
   // YAML 1.1's yes/no/on/off are text in YAML 1.2 (and in gpuplan): say which boolean to write.
-  for (const auto& [words, fix] : {std::pair{std::initializer_list<const char*>{"yes", "Yes", "YES", "on", "On", "ON", "y", "Y"},
-                                             "; write true (full recomputation): YAML 1.2 reads '" + text + "' as text"},
-                                   std::pair{std::initializer_list<const char*>{"no", "No", "NO", "off", "Off", "OFF", "n", "N"},
-                                             "; write false: YAML 1.2 reads '" + text + "' as text"}}) {
-    for (const char* word : words) {
-      if (text == word) {
-        training.error(kKey, "unknown value '" + text + "', expected " + kExpected, fix);
-        return std::nullopt;
-      }
-    }
+  static constexpr std::array<std::string_view, 8> kYes = {"yes", "Yes", "YES", "on", "On", "ON", "y", "Y"};
+  static constexpr std::array<std::string_view, 8> kNo = {"no", "No", "NO", "off", "Off", "OFF", "n", "N"};
+  const bool yes = std::find(kYes.begin(), kYes.end(), text) != kYes.end();
+  if (yes || std::find(kNo.begin(), kNo.end(), text) != kNo.end()) {
+    training.error(kKey, "unknown value '" + text + "', expected " + kExpected,
+                   (yes ? "; write true (full recomputation)" : "; write false") + std::string(": YAML 1.2 reads '") +
+                       text + "' as text");
+    return std::nullopt;
   }
   training.error(kKey, "unknown value '" + text + "', expected " + kExpected,
                  suggest_names(text, {"false", "true", "full", "selective"}, "values"));
